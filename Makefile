@@ -1,0 +1,72 @@
+# torus: top-level build. `make run` and `make test` are the two entry points
+# (README.md); both install missing Debian packages first (scripts/deps.sh).
+# Each part of the tree has its own fragment in mk/ that appends to the
+# TESTS_* lists and defines its targets.
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+SHELL := /bin/bash
+
+VERILATOR ?= verilator
+IVERILOG  ?= iverilog
+VVP       ?= vvp
+YOSYS     ?= yosys
+NEXTPNR   ?= nextpnr-ice40
+ICEPACK   ?= icepack
+ICETIME   ?= icetime
+PROG      ?= openFPGALoader
+CXX       ?= c++
+BUILD     ?= build
+# Parallel jobs for Verilator's C++ builds (the machine has 2 cores).
+VJOBS     ?= 2
+
+CCACHE := $(shell command -v ccache 2>/dev/null)
+CFLAGS ?= -O2 -g
+TN_CFLAGS = -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE $(CFLAGS)
+# Sanitizer build of the host tests (make test runs both).
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+# Test programs print TAP lines; tests/run.sh counts them.
+TESTS_HOST :=
+TESTS_RTL  :=
+TESTS_E2E  :=
+# Benchmarks print one table each.
+BENCHES    :=
+
+DEPS_STAMP := $(BUILD)/.deps-ok
+
+.PHONY: all run test test-host test-rtl test-e2e lint sim bench bitstream prog clean deps
+all: host sim
+
+include $(sort $(wildcard mk/*.mk))
+
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): scripts/deps.sh
+	scripts/deps.sh
+	@mkdir -p $(@D) && touch $@
+
+# The entry points install dependencies, then re-enter make so that the
+# fragments see the installed tools (pkg-config) when they are parsed.
+run: $(DEPS_STAMP)
+	$(MAKE) --no-print-directory run-gossip
+
+test: $(DEPS_STAMP)
+	$(MAKE) --no-print-directory test-all
+
+test-all: $(TESTS_HOST) $(TESTS_RTL) $(TESTS_E2E)
+	@tests/run.sh $^
+
+test-host: $(TESTS_HOST)
+	@tests/run.sh $^
+
+test-rtl: $(TESTS_RTL)
+	@tests/run.sh $^
+
+test-e2e: $(TESTS_E2E)
+	@tests/run.sh $^
+
+bench: $(BENCHES)
+	@set -e; for b in $^; do echo "== $$b"; $$b; done
+
+clean:
+	rm -rf $(BUILD)

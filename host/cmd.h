@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* torusctl subcommands: one file per command (cmd_<name>.c), listed in the
+ * table of torusctl.c. Each gets argv starting at its own name and returns
+ * an exit code. */
+#ifndef TN_CMD_H
+#define TN_CMD_H
+
+/* iceprog-style exit codes */
+enum {
+    TN_EXIT_OK = 0,
+    TN_EXIT_USAGE = 1,   /* usage or file error */
+    TN_EXIT_DEVICE = 2,  /* device or communication error */
+    TN_EXIT_VERIFY = 3,  /* verification failed */
+};
+
+/* Command flags. */
+enum {
+    TN_CMD_NEEDS_DEVICE = 1,
+};
+
+struct tn_cmd {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    unsigned flags;
+    const char *summary;
+};
+
+int cmd_schedule(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+
+/* Parse an unsigned decimal option value in [lo, hi]; false if invalid. */
+#include <stdbool.h>
+bool tn_cmd_uint(const char *s, unsigned long lo, unsigned long hi, unsigned long *out);
+
+#endif

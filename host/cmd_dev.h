@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* Device selection shared by the commands that talk to a device (run,
+ * info, dump): options, opening the transport and the protocol client. */
+#ifndef TN_CMD_DEV_H
+#define TN_CMD_DEV_H
+
+#include <getopt.h>
+#include <stdbool.h>
+
+#include "proto.h"
+#include "topo.h"
+#include "transport.h"
+
+struct tn_dev_args {
+    struct tn_transport_opts t;
+    char serial[64];
+    int timeout_ms;           /* per protocol attempt; 0: backend default */
+    bool board_named;         /* --device/--busdev/--port given */
+};
+
+/* Option codes of the device options (getopt_long vals). */
+enum {
+    TN_OPT_BACKEND = 0x1000, TN_OPT_DEVICE, TN_OPT_BUSDEV, TN_OPT_BAUD,
+    TN_OPT_PORT, TN_OPT_LANES, TN_OPT_TIMEOUT, TN_OPT_SIM_DIR, TN_OPT_TRACE,
+};
+#define TN_DEV_LONGOPTS                                                    \
+    {"backend", required_argument, NULL, TN_OPT_BACKEND},                  \
+    {"device", required_argument, NULL, TN_OPT_DEVICE},                    \
+    {"busdev", required_argument, NULL, TN_OPT_BUSDEV},                    \
+    {"interface", required_argument, NULL, 'I'},                           \
+    {"baud", required_argument, NULL, TN_OPT_BAUD},                        \
+    {"port", required_argument, NULL, TN_OPT_PORT},                        \
+    {"lanes", required_argument, NULL, TN_OPT_LANES},                      \
+    {"timeout", required_argument, NULL, TN_OPT_TIMEOUT},                  \
+    {"sim-dir", required_argument, NULL, TN_OPT_SIM_DIR},                  \
+    {"trace", required_argument, NULL, TN_OPT_TRACE}
+
+/* Help text of the device options. */
+extern const char tn_dev_help[];
+
+void tn_dev_args_init(struct tn_dev_args *a);
+/* Handle option c (with optarg) if it is a device option: 1 handled, 0 not
+ * a device option, -1 bad value (message printed, prefixed by cmd). */
+int tn_dev_arg(struct tn_dev_args *a, int c, const char *arg, const char *cmd);
+
+struct tn_dev {
+    const struct tn_transport_ops *ops;
+    struct tn_transport *t;
+    struct tn_proto *p;
+    struct tn_info info;
+};
+
+/* Open the backend (sim: the model for dims) and read INFO. Returns an
+ * exit code (0, or TN_EXIT_DEVICE with a message on stderr). */
+int tn_dev_open(struct tn_dev *d, struct tn_dev_args *a, const struct tn_topo *dims,
+                const char *cmd);
+void tn_dev_close(struct tn_dev *d);
+
+#endif

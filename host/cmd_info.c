@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/* torusctl info: the device's INFO constants. */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "cmd_dev.h"
+
+#define CMD "torusctl info"
+
+static void help(FILE *f)
+{
+    fprintf(f,
+        "usage: torusctl info [options]\n"
+        "Print the device's constants (INFO): version, dims, W, LANES, MEM_DEPTH,\n"
+        "ROUNDS, alpha and the bridge's frame size.\n\n"
+        "  --dims XxYxZ      sim: which model to load (default 7x7x7)\n"
+        "  --json            one JSON object\n"
+        "%s"
+        "  --help            this text\n"
+        "exit codes: 0 ok, 1 usage, 2 device or communication error\n",
+        tn_dev_help);
+}
+
+int cmd_info(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"dims", required_argument, NULL, 'd'}, {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'}, TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
+    struct tn_topo topo;
+    struct tn_dev_args da;
+    bool json = false;
+    int c;
+    tn_topo_parse(&topo, "7x7x7");
+    tn_dev_args_init(&da);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "hI:", opts, NULL)) != -1) {
+        int h = tn_dev_arg(&da, c, optarg, CMD);
+        if (h < 0)
+            return TN_EXIT_USAGE;
+        if (h > 0)
+            continue;
+        switch (c) {
+        case 'd':
+            if (tn_topo_parse(&topo, optarg)) {
+                fprintf(stderr, CMD ": bad --dims '%s': use e.g. 7x7x7\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            break;
+        case 'j':
+            json = true;
+            break;
+        case 'h':
+            help(stdout);
+            return TN_EXIT_OK;
+        default:
+            fprintf(stderr, CMD ": unknown or incomplete option '%s': see " CMD " --help\n",
+                    argv[optind - 1]);
+            return TN_EXIT_USAGE;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, CMD ": unexpected argument '%s'\n", argv[optind]);
+        return TN_EXIT_USAGE;
+    }
+    struct tn_dev dev;
+    int ex = tn_dev_open(&dev, &da, &topo, CMD);
+    if (ex != 0)
+        return ex;
+    const struct tn_info *i = &dev.info;
+    if (json) {
+        json_t *o = json_pack("{s:s, s:i, s:[i,i,i], s:i, s:i, s:i, s:i, s:i, s:i, s:i}",
+                              "backend", da.t.backend, "version", (int)i->version, "dims",
+                              (int)i->dims[0], (int)i->dims[1], (int)i->dims[2], "w", (int)i->w,
+                              "lanes", (int)i->lanes, "mem_depth", (int)i->mem_depth, "rounds",
+                              (int)i->rounds, "alpha", (int)i->alpha, "max_payload",
+                              (int)i->max_payload, "proto_version", (int)i->proto_version);
+        json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        printf("\n");
+        json_decref(o);
+    } else {
+        printf("backend      %s\n", da.t.backend);
+        printf("version      %u\n", i->version);
+        printf("dims         %ux%ux%u\n", i->dims[0], i->dims[1], i->dims[2]);
+        printf("W            %u bits per flit\n", i->w);
+        printf("LANES        %u inject and eject lanes per node\n", i->lanes);
+        printf("MEM_DEPTH    %u flit words per node\n", i->mem_depth);
+        printf("ROUNDS       %u round-table entries\n", i->rounds);
+        printf("alpha        %u cycles per round switch\n", i->alpha);
+        printf("frame        %u payload bytes, protocol version %u\n", i->max_payload,
+               i->proto_version);
+    }
+    tn_dev_close(&dev);
+    return TN_EXIT_OK;
+}

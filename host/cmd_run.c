@@ -1,0 +1,662 @@
+/* SPDX-License-Identifier: MIT */
+/* torusctl run: compute (or load), verify, lower and compile a schedule,
+ * load it into the device with the initial messages, start it, wait, read
+ * every eject descriptor's statistics back and compare them with the
+ * reference model and the closed form. The product's main job. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "cmd_dev.h"
+#include "image.h"
+#include "plan.h"
+#include "sched.h"
+#include "tn_error.h"
+
+#define CMD "torusctl run"
+/* Mismatches listed in the text report (all are counted). */
+#define MAX_LISTED 20
+
+static void help(FILE *f)
+{
+    fprintf(f,
+        "usage: torusctl run gossip|broadcast [options]\n"
+        "Run a collective on the device (by default the simulated torus) and\n"
+        "check every node's data and the measured cycles against the reference\n"
+        "model and the closed form.\n\n"
+        "collective:\n"
+        "  --dims XxYxZ      torus size (default 7x7x7; a board runs its own)\n"
+        "  --msg-flits L     flits per message (default 1)\n"
+        "  --algo A          algorithm (default: the cheapest for L and the device's alpha;\n"
+        "                    'torusctl schedule --help' lists them)\n"
+        "  --ports P         6 all-port or 1 single-port (default: the device's lanes)\n"
+        "  --root N          broadcast source node (default 0)\n"
+        "  --schedule FILE   run this JSON schedule instead (docs/schedule-format.md)\n"
+        "  --seed S          payload seed (default 1)\n"
+        "  --json            print one JSON object instead of the text report\n"
+        "  --fault F         corrupt the load on purpose to prove the checks catch it:\n"
+        "                    payload:NODE (flip a bit of NODE's first message) or\n"
+        "                    duration:ROUND (load ROUND one cycle short)\n"
+        "%s"
+        "  --help            this text\n"
+        "exit codes: 0 data and cycles as predicted, 1 usage or file error,\n"
+        "2 device or communication error, 3 verification failed (schedule, data\n"
+        "or cycles; the report names node, round and lane)\n",
+        tn_dev_help);
+}
+
+struct fault {
+    enum { F_NONE, F_PAYLOAD, F_DURATION } kind;
+    uint32_t arg;
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Progress on stderr for work that takes more than a second. */
+struct progress {
+    const char *what;
+    double t0, last;
+    bool shown;
+    bool quiet;
+};
+
+static void progress(struct progress *p, uint64_t done, uint64_t total)
+{
+    double t = now_s();
+    if (p->quiet || t - p->t0 < 1.0 || (t - p->last < 0.5 && done < total))
+        return;
+    p->last = t;
+    p->shown = true;
+    if (total)
+        fprintf(stderr, "\r%s: %" PRIu64 "/%" PRIu64 " (%.0f%%)  ", p->what, done, total,
+                100.0 * (double)done / (double)total);
+    else
+        fprintf(stderr, "\r%s: %" PRIu64 "  ", p->what, done);
+}
+
+static void progress_end(struct progress *p)
+{
+    if (p->shown)
+        fprintf(stderr, "\n");
+}
+
+/* One compared eject descriptor that differs from the model. */
+struct mismatch {
+    uint32_t round, node, lane;
+    char what[160];
+};
+
+struct result {
+    uint64_t measured, model;
+    uint64_t *round_meas, *round_model; /* last flit + 1 - round start */
+    uint64_t flit_hops;
+    uint32_t nmis;
+    struct mismatch listed[MAX_LISTED];
+    uint32_t hw_err_desc;               /* descriptors with error bits */
+    uint32_t err_nodes;                 /* nodes in ERRMAP */
+    uint32_t status;
+    bool data_ok, cycles_ok;
+};
+
+static void add_mismatch(struct result *res, uint32_t r, uint32_t v, uint32_t l,
+                         const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void add_mismatch(struct result *res, uint32_t r, uint32_t v, uint32_t l,
+                         const char *fmt, ...)
+{
+    if (res->nmis < MAX_LISTED) {
+        struct mismatch *m = &res->listed[res->nmis];
+        m->round = r;
+        m->node = v;
+        m->lane = l;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(m->what, sizeof m->what, fmt, ap);
+        va_end(ap);
+    }
+    res->nmis++;
+}
+
+static int parse_fault(const char *s, struct fault *f)
+{
+    unsigned long v;
+    const char *c = strchr(s, ':');
+    if (c == NULL || !tn_cmd_uint(c + 1, 0, UINT32_MAX, &v))
+        return -1;
+    if ((size_t)(c - s) == 7 && strncmp(s, "payload", 7) == 0)
+        f->kind = F_PAYLOAD;
+    else if ((size_t)(c - s) == 8 && strncmp(s, "duration", 8) == 0)
+        f->kind = F_DURATION;
+    else
+        return -1;
+    f->arg = (uint32_t)v;
+    return 0;
+}
+
+/* Apply a deliberate fault to the compiled image (after the model ran on
+ * the correct plan). */
+static int apply_fault(struct tn_image *img, const struct fault *f, const struct tn_plan *p)
+{
+    for (size_t i = 0; i < img->nbursts; i++) {
+        struct tn_image_burst *b = &img->bursts[i];
+        if (f->kind == F_PAYLOAD && b->addr == TN_ADDR_NODE(f->arg, TN_REGION_MEM, 0)) {
+            img->words[b->off] ^= 1;
+            return 0;
+        }
+        if (f->kind == F_DURATION && b->addr == TN_G_DURATION(0) && f->arg < p->nrounds) {
+            img->words[b->off + f->arg] -= 1;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static int load_image(struct tn_dev *d, const struct tn_image *img, bool quiet)
+{
+    struct progress pr = {"loading words", now_s(), 0, false, quiet};
+    size_t done = 0;
+    for (size_t i = 0; i < img->nbursts; i++) {
+        const struct tn_image_burst *b = &img->bursts[i];
+        int rc = tn_proto_write(d->p, b->addr, img->words + b->off, b->n);
+        if (rc != 0)
+            return rc;
+        done += b->n;
+        progress(&pr, done, img->nwords);
+    }
+    progress_end(&pr);
+    return 0;
+}
+
+static int wait_done(struct tn_dev *d, struct tn_status *st, uint64_t expect, bool quiet)
+{
+    struct progress pr = {"running, cycle", now_s(), 0, false, quiet};
+    for (;;) {
+        int rc = tn_proto_status(d->p, st);
+        if (rc != 0)
+            return rc;
+        if (!(st->status & 1) && (st->status & (2 | 8)))
+            break;
+        progress(&pr, st->cycle - st->start_cycle, expect);
+        /* A board runs on its own: do not flood it. The simulator only
+         * advances while we wait for its answers. */
+        if (now_s() - pr.t0 > 0.2)
+            usleep(2000);
+    }
+    progress_end(&pr);
+    return 0;
+}
+
+/* Read every eject descriptor the model predicts and compare. */
+static int readback(struct tn_dev *d, const struct tn_plan *p, const struct tn_model_out *mo,
+                    const struct tn_status *st, struct result *res, bool quiet)
+{
+    struct progress pr = {"reading statistics", now_s(), 0, false, quiet};
+    uint64_t t0 = st->start_cycle;
+    for (uint32_t i = 0; i < mo->nstats; i++) {
+        const struct tn_stat *e = &mo->stats[i];
+        uint32_t w[TN_STATS_WORDS];
+        uint32_t off = e->round * TN_CFG_FIELDS + e->lane * TN_STATS_LANE;
+        int rc = tn_proto_read(d->p, TN_ADDR_NODE(e->node, TN_REGION_STATS, off), w,
+                               TN_STATS_WORDS);
+        if (rc != 0)
+            return rc;
+        uint64_t first = (uint64_t)w[0] | (uint64_t)(w[1] & 0xFFFF) << 32;
+        uint64_t last = (uint64_t)w[2] | (uint64_t)(w[3] & 0xFFFF) << 32;
+        uint32_t count = w[4], crc = w[5], err = w[6] & 7;
+        if (count > 0) {
+            first -= t0;
+            last -= t0;
+        }
+        if (err)
+            res->hw_err_desc++;
+        if (count != e->count || crc != e->crc || err != e->err) {
+            res->data_ok = false;
+            add_mismatch(res, e->round, e->node, e->lane,
+                         "data: %u flits crc %08x err %x, expected %u flits crc %08x err %x",
+                         count, crc, err, e->count, e->crc, e->err);
+        } else if (count > 0 && (first != e->first || last != e->last)) {
+            res->cycles_ok = false;
+            add_mismatch(res, e->round, e->node, e->lane,
+                         "timing: flits in cycles %" PRIu64 "..%" PRIu64
+                         ", expected %" PRIu64 "..%" PRIu64, first, last, e->first, e->last);
+        }
+        const struct tn_plan_round *pr_r = &p->rounds[e->round];
+        if (count > 0 && last + 1 > pr_r->t0) {
+            uint64_t span = last + 1 - pr_r->t0;
+            if (span > res->round_meas[e->round])
+                res->round_meas[e->round] = span;
+        }
+        if (e->count > 0 && e->last + 1 - pr_r->t0 > res->round_model[e->round])
+            res->round_model[e->round] = e->last + 1 - pr_r->t0;
+        progress(&pr, i + 1, mo->nstats);
+    }
+    progress_end(&pr);
+    if (st->status & 4) {
+        uint32_t n = p->topo.n;
+        for (uint32_t k = 0; k < (n + 31) / 32; k++) {
+            uint32_t m;
+            int rc = tn_proto_read(d->p, TN_G_ERRMAP(k), &m, 1);
+            if (rc != 0)
+                return rc;
+            for (int j = 0; j < 32; j++)
+                if (m >> j & 1) {
+                    res->err_nodes++;
+                    add_mismatch(res, UINT32_MAX, 32 * k + (uint32_t)j, UINT32_MAX,
+                                 "the node latched an error (torusctl dump --node %u)",
+                                 32 * k + (unsigned)j);
+                }
+        }
+        res->data_ok = false;
+    }
+    return 0;
+}
+
+static uint64_t flit_hops(const struct tn_sched *s)
+{
+    uint64_t h = 0;
+    for (uint32_t r = 0; r < s->nrounds; r++)
+        for (uint32_t c = 0; c < s->rounds[r].ncirc; c++) {
+            const struct tn_circuit *ci = &s->rounds[r].circ[c];
+            h += tn_circuit_flits(s, ci) * ci->narcs;
+        }
+    return h;
+}
+
+static void print_text(const struct tn_sched *s, const struct tn_plan *p,
+                       const struct tn_report *rep, const struct tn_info *info,
+                       const struct result *res, const struct tn_cost *formula, bool have_formula,
+                       uint64_t lower, const double *tm, const struct tn_image *img,
+                       const char *backend)
+{
+    char dims[32];
+    tn_topo_format(&s->topo, dims, sizeof dims);
+    printf("%s %s on %s (%s, W=%u, LANES=%u, alpha=%u), L=%u flits, %u rounds\n",
+           s->coll == TN_GOSSIP ? "gossip" : "broadcast", s->algo, dims, backend, info->w,
+           info->lanes, info->alpha, s->msg_flits, p->nrounds);
+    printf("\n%5s %6s %8s %10s %10s %10s\n", "round", "path", "stream", "duration", "measured",
+           "model");
+    for (uint32_t r = 0; r < p->nrounds; r++)
+        printf("%5u %6u %8" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 "\n", r + 1,
+               rep->round_dmax[r], rep->round_lmax[r], p->rounds[r].duration,
+               res->round_meas[r], res->round_model[r]);
+    printf("\ncycles measured     %" PRIu64 "\n", res->measured);
+    printf("cycles model        %" PRIu64 "\n", res->model);
+    if (have_formula)
+        printf("cycles formula      %" PRIu64 "  (%u alpha + %" PRIu64 " + %" PRIu64 " L)\n",
+               formula->cycles, formula->rounds, formula->dsum,
+               s->msg_flits ? formula->tsum / s->msg_flits : 0);
+    else
+        printf("cycles formula      none\n");
+    printf("lower bound         %" PRIu64 "  (%u rounds, delta %" PRIu64 ", tau %" PRIu64 ")\n",
+           lower, rep->bounds.rounds, rep->bounds.dsum, rep->bounds.tsum);
+    uint64_t arcs = (uint64_t)s->topo.n * tn_ports(&s->topo);
+    printf("flits moved         %" PRIu64 " flit-hops, link utilisation %.1f%%\n",
+           res->flit_hops,
+           arcs && res->measured ? 100.0 * (double)res->flit_hops / ((double)arcs * (double)res->measured) : 0.0);
+    printf("errors              %u descriptors with error bits, %u nodes with errors latched\n",
+           res->hw_err_desc, res->err_nodes);
+    printf("image               %zu words (%zu KiB), %zu of them flit memory\n", img->nwords,
+           tn_image_bytes(img) / 1024, img->mem_words);
+    printf("wall time           schedule %.3f s, compile %.3f s, load %.3f s, run %.3f s, "
+           "readback %.3f s\n", tm[0], tm[1], tm[2], tm[3], tm[4]);
+    for (uint32_t i = 0; i < res->nmis && i < MAX_LISTED; i++) {
+        const struct mismatch *m = &res->listed[i];
+        if (m->round == UINT32_MAX)
+            printf("MISMATCH node %u: %s\n", m->node, m->what);
+        else
+            printf("MISMATCH round %u node %u lane %u: %s\n", m->round + 1, m->node, m->lane,
+                   m->what);
+    }
+    if (res->nmis > MAX_LISTED)
+        printf("... %u mismatches in all\n", res->nmis);
+    printf("\ndata %s, cycles %s\n", res->data_ok ? "ok (every CRC matches)" : "WRONG",
+           res->cycles_ok ? "as predicted" : "DIFFER from the prediction");
+}
+
+static void print_json(const struct tn_sched *s, const struct tn_plan *p,
+                       const struct tn_info *info, const struct result *res,
+                       const struct tn_cost *formula, bool have_formula, uint64_t lower,
+                       const double *tm, const struct tn_image *img, const char *backend)
+{
+    char dims[32];
+    tn_topo_format(&s->topo, dims, sizeof dims);
+    json_t *rounds = json_array(), *errors = json_array();
+    for (uint32_t r = 0; r < p->nrounds; r++)
+        json_array_append_new(rounds, json_pack("{s:I, s:I, s:I}", "duration",
+                                                (json_int_t)p->rounds[r].duration, "measured",
+                                                (json_int_t)res->round_meas[r], "model",
+                                                (json_int_t)res->round_model[r]));
+    for (uint32_t i = 0; i < res->nmis && i < MAX_LISTED; i++) {
+        const struct mismatch *m = &res->listed[i];
+        json_array_append_new(errors, json_pack("{s:o, s:I, s:o, s:s}", "round",
+            m->round == UINT32_MAX ? json_null() : json_integer(m->round + 1), "node",
+            (json_int_t)m->node, "lane",
+            m->lane == UINT32_MAX ? json_null() : json_integer(m->lane), "what", m->what));
+    }
+    uint64_t arcs = (uint64_t)s->topo.n * tn_ports(&s->topo);
+    json_t *o = json_pack(
+        "{s:s, s:s, s:I, s:s, s:I, s:I, s:s, s:I, s:I, s:I, s:o, s:I, s:b, s:b, s:I, s:o,"
+        " s:I, s:f, s:I, s:o}",
+        "collective", s->coll == TN_GOSSIP ? "gossip" : "broadcast", "dims", dims,
+        "msg_flits", (json_int_t)s->msg_flits, "algorithm", s->algo,
+        "rounds", (json_int_t)p->nrounds, "alpha", (json_int_t)info->alpha,
+        "backend", backend, "lanes", (json_int_t)info->lanes,
+        "cycles_measured", (json_int_t)res->measured, "cycles_model", (json_int_t)res->model,
+        "cycles_formula", have_formula ? json_integer((json_int_t)formula->cycles) : json_null(),
+        "lower_bound_cycles", (json_int_t)lower, "data_ok", res->data_ok, "cycles_ok",
+        res->cycles_ok, "mismatches", (json_int_t)res->nmis, "errors", errors,
+        "flit_hops", (json_int_t)res->flit_hops, "link_utilisation",
+        arcs && res->measured ? (double)res->flit_hops / ((double)arcs * (double)res->measured) : 0.0,
+        "image_words", (json_int_t)img->nwords, "per_round", rounds);
+    json_object_set_new(o, "wall_s", json_pack("{s:f, s:f, s:f, s:f, s:f}", "schedule", tm[0],
+                                               "compile", tm[1], "load", tm[2], "run", tm[3],
+                                               "readback", tm[4]));
+    json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    printf("\n");
+    json_decref(o);
+}
+
+int cmd_run(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"dims", required_argument, NULL, 'd'}, {"msg-flits", required_argument, NULL, 'L'},
+        {"algo", required_argument, NULL, 'a'}, {"ports", required_argument, NULL, 'p'},
+        {"root", required_argument, NULL, 'r'}, {"schedule", required_argument, NULL, 'S'},
+        {"seed", required_argument, NULL, 's'}, {"json", no_argument, NULL, 'j'},
+        {"fault", required_argument, NULL, 'F'}, {"help", no_argument, NULL, 'h'},
+        TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
+    struct tn_topo topo;
+    struct tn_dev_args da;
+    struct tn_algo_opts ao = {NULL, 1, 0, 1, 0};
+    struct fault fault = {F_NONE, 0};
+    const char *sched_file = NULL;
+    uint64_t seed = 1;
+    bool json = false, dims_given = false;
+    unsigned long v;
+    int c;
+    tn_topo_parse(&topo, "7x7x7");
+    tn_dev_args_init(&da);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "hI:", opts, NULL)) != -1) {
+        int h = tn_dev_arg(&da, c, optarg, CMD);
+        if (h < 0)
+            return TN_EXIT_USAGE;
+        if (h > 0)
+            continue;
+        switch (c) {
+        case 'd':
+            if (tn_topo_parse(&topo, optarg)) {
+                fprintf(stderr, CMD ": bad --dims '%s': use e.g. 7x7x7, 8x8 or 16\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            dims_given = true;
+            break;
+        case 'L':
+            if (!tn_cmd_uint(optarg, 1, 1u << 24, &v)) {
+                fprintf(stderr, CMD ": bad --msg-flits '%s': use 1..16777216\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            ao.msg_flits = (uint32_t)v;
+            break;
+        case 'a':
+            ao.algo = optarg;
+            break;
+        case 'p':
+            if (!tn_cmd_uint(optarg, 1, 6, &v) || (v != 1 && v != 6)) {
+                fprintf(stderr, CMD ": bad --ports '%s': use 6 or 1\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            ao.ports = (unsigned)v;
+            break;
+        case 'r':
+            if (!tn_cmd_uint(optarg, 0, UINT32_MAX, &v)) {
+                fprintf(stderr, CMD ": bad --root '%s': use a node id\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            ao.root = (uint32_t)v;
+            break;
+        case 'S':
+            sched_file = optarg;
+            break;
+        case 's':
+            if (!tn_cmd_uint(optarg, 0, UINT64_MAX, &v)) {
+                fprintf(stderr, CMD ": bad --seed '%s': use a number\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            seed = v;
+            break;
+        case 'j':
+            json = true;
+            break;
+        case 'F':
+            if (parse_fault(optarg, &fault) != 0) {
+                fprintf(stderr, CMD ": bad --fault '%s': use payload:NODE or duration:ROUND\n",
+                        optarg);
+                return TN_EXIT_USAGE;
+            }
+            break;
+        case 'h':
+            help(stdout);
+            return TN_EXIT_OK;
+        default:
+            fprintf(stderr, CMD ": unknown or incomplete option '%s': see " CMD " --help\n",
+                    argv[optind - 1]);
+            return TN_EXIT_USAGE;
+        }
+    }
+    enum tn_coll coll = TN_GOSSIP;
+    if (sched_file == NULL) {
+        if (optind >= argc) {
+            fprintf(stderr, CMD ": which collective? use gossip or broadcast (see --help)\n");
+            return TN_EXIT_USAGE;
+        }
+        if (strcmp(argv[optind], "gossip") == 0)
+            coll = TN_GOSSIP;
+        else if (strcmp(argv[optind], "broadcast") == 0)
+            coll = TN_BROADCAST;
+        else {
+            fprintf(stderr, CMD ": unknown collective '%s': use gossip or broadcast\n",
+                    argv[optind]);
+            return TN_EXIT_USAGE;
+        }
+        optind++;
+    }
+    if (optind < argc) {
+        fprintf(stderr, CMD ": unexpected argument '%s'\n", argv[optind]);
+        return TN_EXIT_USAGE;
+    }
+
+    double tm[5] = {0};
+    double t_start = now_s();
+    char err[512] = "";
+    struct tn_sched *s = NULL;
+    if (sched_file != NULL) {
+        int rc = tn_sched_load_json(&s, sched_file, err, sizeof err);
+        if (rc != 0) {
+            fprintf(stderr, CMD ": %s: %s\n", sched_file, err);
+            return TN_EXIT_USAGE;
+        }
+        if (dims_given && memcmp(topo.dim, s->topo.dim, sizeof topo.dim) != 0) {
+            fprintf(stderr, CMD ": --dims disagrees with the schedule file's dims\n");
+            tn_sched_free(s);
+            return TN_EXIT_USAGE;
+        }
+        topo = s->topo;
+        coll = s->coll;
+    }
+
+    struct tn_dev dev;
+    int ex = tn_dev_open(&dev, &da, &topo, CMD);
+    if (ex != 0) {
+        tn_sched_free(s);
+        return ex;
+    }
+    const struct tn_info *info = &dev.info;
+    struct tn_plan *p = NULL;
+    struct tn_report rep;
+    struct tn_model_out mo;
+    struct tn_image img;
+    struct result res;
+    memset(&rep, 0, sizeof rep);
+    memset(&mo, 0, sizeof mo);
+    memset(&img, 0, sizeof img);
+    memset(&res, 0, sizeof res);
+    struct tn_cost formula;
+    bool have_formula = false;
+    int rc;
+    ex = TN_EXIT_VERIFY;
+
+    if (memcmp(info->dims, topo.dim, sizeof topo.dim) != 0) {
+        if (dims_given || sched_file) {
+            fprintf(stderr, CMD ": the device is a %ux%ux%u torus, not %ux%ux%u\n",
+                    info->dims[0], info->dims[1], info->dims[2], topo.dim[0], topo.dim[1],
+                    topo.dim[2]);
+            ex = TN_EXIT_USAGE;
+            goto out_dev;
+        }
+        tn_topo_init(&topo, info->dims[0], info->dims[1], info->dims[2]);
+    }
+    if (s == NULL) {
+        ao.alpha = info->alpha;
+        if (ao.ports == 0)
+            ao.ports = info->lanes >= 6 ? 6 : 1;
+        rc = tn_build(&s, coll, &topo, &ao);
+        if (rc == TN_EINVAL || rc == TN_ENOTSUP) {
+            fprintf(stderr, CMD ": %s: algorithm '%s' %s for %ux%ux%u with %u ports\n",
+                    tn_strerror(rc), ao.algo ? ao.algo : "auto",
+                    rc == TN_EINVAL ? "is unknown" : "does not apply", topo.dim[0],
+                    topo.dim[1], topo.dim[2], ao.ports);
+            ex = TN_EXIT_USAGE;
+            goto out_dev;
+        }
+        if (rc != 0) {
+            fprintf(stderr, CMD ": cannot build the schedule: %s\n", tn_strerror(rc));
+            ex = TN_EXIT_USAGE;
+            goto out_dev;
+        }
+        have_formula = tn_algo_cost(coll, s->algo, &topo, &ao, &formula) == 0;
+    }
+    struct tn_verify_opts vo = {info->lanes, info->mem_depth, 20};
+    rc = tn_verify(s, &vo, &rep);
+    if (rc != 0) {
+        fprintf(stderr, CMD ": the schedule fails verification (%u violations):\n", rep.nviol);
+        for (uint32_t i = 0; i < rep.nkept; i++)
+            fprintf(stderr, "  %s\n", rep.viol[i].text);
+        goto out_dev;
+    }
+    struct tn_plan_params par = {info->lanes, info->mem_depth, info->w, info->alpha};
+    rc = tn_plan_lower(&p, s, &par, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, CMD ": cannot lower the schedule to this device: %s\n", err);
+        ex = rc == TN_EVERIFY ? TN_EXIT_VERIFY : TN_EXIT_USAGE;
+        goto out_dev;
+    }
+    rc = tn_model_run(p, seed, TN_ENGINE_AUTO, &mo);
+    if (rc != 0) {
+        fprintf(stderr, CMD ": reference model failed: %s\n", tn_strerror(rc));
+        ex = TN_EXIT_USAGE;
+        goto out_dev;
+    }
+    tm[0] = now_s() - t_start;
+
+    double t = now_s();
+    rc = tn_image_compile(&img, p, info, seed, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, CMD ": %s\n", err);
+        ex = TN_EXIT_USAGE;
+        goto out_dev;
+    }
+    if (fault.kind != F_NONE && apply_fault(&img, &fault, p) != 0) {
+        fprintf(stderr, CMD ": --fault names nothing in this image (node without initial "
+                "data, or no such round)\n");
+        ex = TN_EXIT_USAGE;
+        goto out_dev;
+    }
+    tm[1] = now_s() - t;
+
+    t = now_s();
+    uint32_t clear = TN_CTRL_CLEAR;
+    rc = tn_proto_write(dev.p, TN_G_CTRL, &clear, 1);
+    if (rc == 0)
+        rc = load_image(&dev, &img, json);
+    tm[2] = now_s() - t;
+    if (rc != 0)
+        goto out_comm;
+
+    t = now_s();
+    struct tn_status st;
+    rc = tn_proto_start(dev.p);
+    if (rc == 0)
+        rc = wait_done(&dev, &st, p->total, json);
+    tm[3] = now_s() - t;
+    if (rc != 0)
+        goto out_comm;
+    if (st.status & 8) {
+        fprintf(stderr, CMD ": the run was aborted\n");
+        goto out_dev;
+    }
+
+    t = now_s();
+    res.round_meas = calloc(p->nrounds ? p->nrounds : 1, sizeof *res.round_meas);
+    res.round_model = calloc(p->nrounds ? p->nrounds : 1, sizeof *res.round_model);
+    if (res.round_meas == NULL || res.round_model == NULL) {
+        fprintf(stderr, CMD ": out of memory\n");
+        ex = TN_EXIT_USAGE;
+        goto out_dev;
+    }
+    res.data_ok = res.cycles_ok = true;
+    res.status = st.status;
+    res.measured = st.end_cycle - st.start_cycle;
+    res.model = mo.total;
+    res.flit_hops = flit_hops(s);
+    rc = readback(&dev, p, &mo, &st, &res, json);
+    tm[4] = now_s() - t;
+    if (rc != 0)
+        goto out_comm;
+    if (res.measured != res.model) {
+        res.cycles_ok = false;
+        add_mismatch(&res, UINT32_MAX, 0, UINT32_MAX,
+                     "total: measured %" PRIu64 " cycles, model %" PRIu64, res.measured,
+                     res.model);
+    }
+    if (have_formula && formula.cycles != res.model) {
+        res.cycles_ok = false;
+        add_mismatch(&res, UINT32_MAX, 0, UINT32_MAX,
+                     "the model's %" PRIu64 " cycles differ from the closed form's %" PRIu64,
+                     res.model, formula.cycles);
+    }
+    uint64_t lower = (uint64_t)rep.bounds.rounds * info->alpha + rep.bounds.dsum + rep.bounds.tsum;
+    if (json)
+        print_json(s, p, info, &res, &formula, have_formula, lower, tm, &img, da.t.backend);
+    else
+        print_text(s, p, &rep, info, &res, &formula, have_formula, lower, tm, &img,
+                   da.t.backend);
+    ex = res.data_ok && res.cycles_ok ? TN_EXIT_OK : TN_EXIT_VERIFY;
+    goto out_dev;
+
+out_comm:
+    fprintf(stderr, CMD ": device error: %s\n", tn_proto_errmsg(dev.p));
+    ex = TN_EXIT_DEVICE;
+out_dev:
+    free(res.round_meas);
+    free(res.round_model);
+    tn_image_free(&img);
+    tn_model_free(&mo);
+    tn_plan_free(p);
+    tn_report_free(&rep);
+    tn_dev_close(&dev);
+    tn_sched_free(s);
+    return ex;
+}

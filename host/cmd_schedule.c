@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+/* torusctl schedule: build a gossip or broadcast schedule, verify it and
+ * print its cost against the lower bounds; optionally write it as JSON. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "sched.h"
+#include "tn_error.h"
+
+/* Message ids above which --json refuses (a 49x49x49 gossip lists 2e9). */
+#define JSON_MAX_IDS 50000000ull
+
+static void help(FILE *f)
+{
+    fprintf(f,
+        "usage: torusctl schedule gossip|broadcast [options]\n"
+        "  --dims XxYxZ      torus size (default 7x7x7)\n"
+        "  --msg-flits L     flits per message (default 1)\n"
+        "  --algo A          algorithm (default: the cheapest for L and alpha)\n"
+        "                    gossip: dp (Delmas-Perennes, 7^i cubes), ring\n"
+        "                    broadcast: dp (perfect code, 7^i cubes), dim\n"
+        "  --alpha A         round switch cost in cycles (default 1)\n"
+        "  --ports P         6 all-port (default) or 1 single-port\n"
+        "  --root N          broadcast source node (default 0)\n"
+        "  --json FILE       write the schedule as JSON (- for stdout)\n"
+        "  --help            this text\n"
+        "exit codes: 0 ok, 1 usage, 3 the schedule failed verification\n");
+}
+
+int cmd_schedule(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"dims", required_argument, NULL, 'd'}, {"msg-flits", required_argument, NULL, 'L'},
+        {"algo", required_argument, NULL, 'a'}, {"alpha", required_argument, NULL, 'A'},
+        {"ports", required_argument, NULL, 'p'}, {"root", required_argument, NULL, 'r'},
+        {"json", required_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    struct tn_topo t;
+    struct tn_algo_opts ao = {NULL, 1, 6, 1, 0};
+    const char *json = NULL, *dims = "7x7x7";
+    unsigned long v;
+    int c;
+    tn_topo_parse(&t, dims);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd':
+            dims = optarg;
+            if (tn_topo_parse(&t, optarg)) {
+                fprintf(stderr, "torusctl schedule: bad --dims '%s': use e.g. 7x7x7, 8x8 or 16\n",
+                        optarg);
+                return TN_EXIT_USAGE;
+            }
+            break;
+        case 'L':
+            if (!tn_cmd_uint(optarg, 1, 1u << 24, &v)) {
+                fprintf(stderr, "torusctl schedule: bad --msg-flits '%s': use 1..16777216\n",
+                        optarg);
+                return TN_EXIT_USAGE;
+            }
+            ao.msg_flits = (uint32_t)v;
+            break;
+        case 'a':
+            ao.algo = optarg;
+            break;
+        case 'A':
+            if (!tn_cmd_uint(optarg, 0, 1u << 20, &v)) {
+                fprintf(stderr, "torusctl schedule: bad --alpha '%s': use a cycle count\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            ao.alpha = (unsigned)v;
+            break;
+        case 'p':
+            if (!tn_cmd_uint(optarg, 1, 6, &v) || (v != 1 && v != 6)) {
+                fprintf(stderr, "torusctl schedule: bad --ports '%s': use 6 or 1\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            ao.ports = (unsigned)v;
+            break;
+        case 'r':
+            if (!tn_cmd_uint(optarg, 0, UINT32_MAX, &v)) {
+                fprintf(stderr, "torusctl schedule: bad --root '%s'\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            ao.root = (uint32_t)v;
+            break;
+        case 'j':
+            json = optarg;
+            break;
+        case 'h':
+            help(stdout);
+            return TN_EXIT_OK;
+        default:
+            fprintf(stderr, "torusctl schedule: unknown or incomplete option '%s': see "
+                            "torusctl schedule --help\n", argv[optind - 1]);
+            return TN_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "torusctl schedule: name one collective, gossip or broadcast: see "
+                        "torusctl schedule --help\n");
+        return TN_EXIT_USAGE;
+    }
+    enum tn_coll coll;
+    if (strcmp(argv[optind], "gossip") == 0) {
+        coll = TN_GOSSIP;
+    } else if (strcmp(argv[optind], "broadcast") == 0) {
+        coll = TN_BROADCAST;
+    } else {
+        fprintf(stderr, "torusctl schedule: unknown collective '%s': use gossip or broadcast\n",
+                argv[optind]);
+        return TN_EXIT_USAGE;
+    }
+    if (ao.root >= t.n) {
+        fprintf(stderr, "torusctl schedule: --root %u is not a node of %s (0..%u)\n", ao.root,
+                dims, t.n - 1);
+        return TN_EXIT_USAGE;
+    }
+    struct tn_sched *s;
+    int rc = tn_build(&s, coll, &t, &ao);
+    if (rc == TN_EINVAL || rc == TN_ENOTSUP) {
+        fprintf(stderr, "torusctl schedule: algorithm '%s' %s; choose from:",
+                ao.algo, rc == TN_EINVAL ? "is unknown" : "does not apply to this geometry/ports");
+        for (const char *const *n = tn_algo_names(coll); *n; n++)
+            if (tn_algo_applies(coll, *n, &t, ao.ports))
+                fprintf(stderr, " %s", *n);
+        fprintf(stderr, "\n");
+        return TN_EXIT_USAGE;
+    }
+    if (rc) {
+        fprintf(stderr, "torusctl schedule: %s\n", tn_strerror(rc));
+        return TN_EXIT_USAGE;
+    }
+    struct tn_report rep;
+    rc = tn_verify(s, NULL, &rep);
+    if (rc == TN_ENOMEM) {
+        fprintf(stderr, "torusctl schedule: out of memory while verifying\n");
+        tn_sched_free(s);
+        return TN_EXIT_USAGE;
+    }
+    FILE *out = json && strcmp(json, "-") == 0 ? stderr : stdout;
+    tn_report_print(out, s, &rep, ao.alpha, 20);
+    fprintf(out, "algorithms (predicted cycles at alpha %u):", ao.alpha);
+    for (const char *const *n = tn_algo_names(coll); *n; n++) {
+        struct tn_cost cost;
+        if (tn_algo_cost(coll, *n, &t, &ao, &cost) == 0)
+            fprintf(out, " %s %llu", *n, (unsigned long long)cost.cycles);
+    }
+    fprintf(out, "\n");
+    int ret = rc ? TN_EXIT_VERIFY : TN_EXIT_OK;
+    uint64_t ids = 0;
+    for (uint32_t r = 0; r < s->nrounds; r++)
+        for (uint32_t i = 0; i < s->rounds[r].ncirc; i++)
+            ids += s->rounds[r].circ[i].stream ? s->rounds[r].circ[i].stream->n : 0;
+    if (json && ids > JSON_MAX_IDS) {
+        fprintf(stderr, "torusctl schedule: the JSON would list %llu message ids (limit %llu): "
+                        "choose smaller dims\n", (unsigned long long)ids,
+                (unsigned long long)JSON_MAX_IDS);
+        ret = TN_EXIT_USAGE;
+        json = NULL;
+    }
+    if (json) {
+        int wrc = strcmp(json, "-") == 0 ? tn_sched_write_json(s, stdout)
+                                          : tn_sched_save_json(s, json);
+        if (wrc) {
+            fprintf(stderr, "torusctl schedule: cannot write %s: %s\n", json, tn_strerror(wrc));
+            ret = TN_EXIT_USAGE;
+        }
+    }
+    tn_report_free(&rep);
+    tn_sched_free(s);
+    return ret;
+}

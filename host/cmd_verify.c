@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/* torusctl verify: check any schedule file; exit 3 on a violation. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "plan.h"
+#include "sched.h"
+#include "tn_error.h"
+
+static void help(FILE *f)
+{
+    fprintf(f,
+        "usage: torusctl verify FILE.json [options]\n"
+        "  --lanes N         lanes per node to check against (default: the file's ports)\n"
+        "  --mem-depth N     memory words per node to check against (default: no limit)\n"
+        "  --alpha A         round switch cost for the predicted cycles (default: the file's)\n"
+        "  --width W         flit width for the model (default 16)\n"
+        "  --model           run the reference model and print its total and error count\n"
+        "  --seed S          payload seed for the model (default 1)\n"
+        "  --stats FILE      with --model: write the predicted eject statistics as CSV\n"
+        "                    (round,node,lane,first,last,count,crc,err; cycles from T0)\n"
+        "  --max N           violations to print (default 20)\n"
+        "  --help            this text\n"
+        "exit codes: 0 ok, 1 usage or file error, 3 verification failed\n");
+}
+
+int cmd_verify(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"lanes", required_argument, NULL, 'l'}, {"mem-depth", required_argument, NULL, 'm'},
+        {"alpha", required_argument, NULL, 'A'}, {"width", required_argument, NULL, 'w'},
+        {"model", no_argument, NULL, 'M'},       {"max", required_argument, NULL, 'x'},
+        {"seed", required_argument, NULL, 'S'},  {"stats", required_argument, NULL, 'O'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+    struct tn_verify_opts vo = {0, 0, 1000};
+    unsigned long v, alpha = ULONG_MAX, width = 16, max = 20;
+    bool model = false;
+    unsigned long seed = 1;
+    const char *stats = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        const char *what = NULL;
+        switch (c) {
+        case 'l':
+            if (!tn_cmd_uint(optarg, 1, 6, &v))
+                what = "--lanes (1..6)";
+            vo.lanes = (unsigned)v;
+            break;
+        case 'm':
+            if (!tn_cmd_uint(optarg, 1, UINT32_MAX, &v))
+                what = "--mem-depth";
+            vo.mem_depth = v;
+            break;
+        case 'A':
+            if (!tn_cmd_uint(optarg, 0, 1u << 20, &alpha))
+                what = "--alpha";
+            break;
+        case 'w':
+            if (!tn_cmd_uint(optarg, 1, 32, &width))
+                what = "--width (1..32)";
+            break;
+        case 'M':
+            model = true;
+            break;
+        case 'S':
+            if (!tn_cmd_uint(optarg, 0, ULONG_MAX, &seed))
+                what = "--seed";
+            break;
+        case 'O':
+            stats = optarg;
+            break;
+        case 'x':
+            if (!tn_cmd_uint(optarg, 0, 1000, &max))
+                what = "--max (0..1000)";
+            break;
+        case 'h':
+            help(stdout);
+            return TN_EXIT_OK;
+        default:
+            fprintf(stderr, "torusctl verify: unknown or incomplete option '%s': see "
+                            "torusctl verify --help\n", argv[optind - 1]);
+            return TN_EXIT_USAGE;
+        }
+        if (what) {
+            fprintf(stderr, "torusctl verify: bad %s value '%s'\n", what, optarg);
+            return TN_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "torusctl verify: name one schedule file: see torusctl verify --help\n");
+        return TN_EXIT_USAGE;
+    }
+    const char *path = argv[optind];
+    char err[400];
+    struct tn_sched *s;
+    int rc = tn_sched_load_json(&s, path, err, sizeof err);
+    if (rc) {
+        fprintf(stderr, "torusctl verify: %s: %s\n", path, err);
+        return TN_EXIT_USAGE;
+    }
+    struct tn_report rep;
+    rc = tn_verify(s, &vo, &rep);
+    if (rc == TN_ENOMEM) {
+        fprintf(stderr, "torusctl verify: out of memory\n");
+        tn_sched_free(s);
+        return TN_EXIT_USAGE;
+    }
+    unsigned a = alpha == ULONG_MAX ? s->alpha : (unsigned)alpha;
+    tn_report_print(stdout, s, &rep, a, (unsigned)max);
+    int ret = rc ? TN_EXIT_VERIFY : TN_EXIT_OK;
+    struct tn_plan *p = NULL;
+    if (ret == TN_EXIT_OK) {
+        /* lower to the device level and check the plan independently */
+        struct tn_plan_params par = {vo.lanes ? vo.lanes : s->ports,
+                                     (uint32_t)vo.mem_depth, (unsigned)width, a};
+        struct tn_report prep;
+        rc = tn_plan_lower(&p, s, &par, err, sizeof err);
+        if (rc == TN_ENOTSUP) {
+            printf("plan: not lowered: %s\n", err);
+        } else if (rc) {
+            fprintf(stderr, "torusctl verify: cannot lower to the device: %s\n", err);
+            ret = TN_EXIT_VERIFY;
+        } else if ((rc = tn_plan_check(p, &prep)) == TN_EVERIFY) {
+            for (uint32_t i = 0; i < prep.nkept && i < max; i++)
+                printf("plan violation %s: round %d node %lld: %s\n",
+                       tn_viol_name(prep.viol[i].kind), prep.viol[i].round,
+                       (long long)prep.viol[i].node, prep.viol[i].text);
+            ret = TN_EXIT_VERIFY;
+            tn_report_free(&prep);
+        } else if (rc == 0) {
+            printf("plan: %u lanes, %llu memory words per node, %llu cycles at alpha %u: ok\n",
+                   par.lanes, (unsigned long long)p->mem_max, (unsigned long long)p->total, a);
+            tn_report_free(&prep);
+        }
+    }
+    if (ret == TN_EXIT_OK && model && p) {
+        struct tn_model_out mo;
+        if ((rc = tn_model_run(p, seed, TN_ENGINE_AUTO, &mo))) {
+            fprintf(stderr, "torusctl verify: model: %s\n", tn_strerror(rc));
+            ret = TN_EXIT_USAGE;
+        } else {
+            printf("model: %llu cycles, %u eject streams, %u with errors\n",
+                   (unsigned long long)mo.total, mo.nstats, mo.errors);
+            if (mo.errors)
+                ret = TN_EXIT_VERIFY;
+            FILE *f = stats ? fopen(stats, "w") : NULL;
+            if (stats && !f) {
+                fprintf(stderr, "torusctl verify: cannot write %s\n", stats);
+                ret = TN_EXIT_USAGE;
+            }
+            if (f) {
+                fprintf(f, "round,node,lane,first,last,count,crc,err\n");
+                for (uint32_t i = 0; i < mo.nstats; i++) {
+                    const struct tn_stat *st = &mo.stats[i];
+                    fprintf(f, "%u,%u,%u,%llu,%llu,%u,0x%08x,%u\n", st->round, st->node,
+                            st->lane, (unsigned long long)st->first,
+                            (unsigned long long)st->last, st->count, st->crc, st->err);
+                }
+                if (fclose(f)) {
+                    fprintf(stderr, "torusctl verify: cannot write %s\n", stats);
+                    ret = TN_EXIT_USAGE;
+                }
+            }
+            tn_model_free(&mo);
+        }
+    }
+    tn_plan_free(p);
+    if (ret == TN_EXIT_VERIFY)
+        fprintf(stderr, "torusctl verify: %s: %u violation%s\n", path, rep.nviol,
+                rep.nviol == 1 ? "" : "s");
+    tn_report_free(&rep);
+    tn_sched_free(s);
+    return ret;
+}

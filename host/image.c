@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/* Plan -> configuration-bus writes (docs/hardware.md). */
+#include "image.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tn_error.h"
+
+static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+    if (err != NULL && errlen > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return rc;
+}
+
+int tn_image_check(const struct tn_plan *p, const struct tn_info *dev, char *err,
+                   size_t errlen)
+{
+    const struct tn_topo *t = &p->topo;
+    if (dev->dims[0] != t->dim[0] || dev->dims[1] != t->dim[1] || dev->dims[2] != t->dim[2])
+        return fail(err, errlen, TN_ENOTSUP,
+                    "the schedule is for a %ux%ux%u torus but the device is %ux%ux%u: "
+                    "use --dims %ux%ux%u or a device of that geometry",
+                    t->dim[0], t->dim[1], t->dim[2], dev->dims[0], dev->dims[1],
+                    dev->dims[2], dev->dims[0], dev->dims[1], dev->dims[2]);
+    if (p->par.lanes > dev->lanes)
+        return fail(err, errlen, TN_ECAPACITY,
+                    "the schedule needs %u lanes per node, the device has %u: "
+                    "use the single-port schedule (--ports 1) or a LANES=6 build",
+                    p->par.lanes, dev->lanes);
+    if (p->par.width != dev->w)
+        return fail(err, errlen, TN_EINVAL,
+                    "plan lowered for W=%u but the device has W=%u", p->par.width, dev->w);
+    if (p->nrounds > dev->rounds)
+        return fail(err, errlen, TN_ECAPACITY,
+                    "the schedule has %u rounds, the device's round table holds %u: "
+                    "rebuild the device with ROUNDS >= %u",
+                    p->nrounds, dev->rounds, p->nrounds);
+    if (p->mem_max > dev->mem_depth)
+        return fail(err, errlen, TN_ECAPACITY,
+                    "a node needs %llu words of flit memory, the device has %u: "
+                    "use a shorter --msg-flits or a device with MEM_DEPTH >= %llu",
+                    (unsigned long long)p->mem_max, dev->mem_depth,
+                    (unsigned long long)p->mem_max);
+    for (uint32_t r = 0; r < p->nrounds; r++)
+        if (p->rounds[r].duration > UINT32_MAX)
+            return fail(err, errlen, TN_ECAPACITY,
+                        "round %u lasts %llu cycles, more than the 32-bit round table holds",
+                        r, (unsigned long long)p->rounds[r].duration);
+    return 0;
+}
+
+static int reserve(struct tn_image *img, size_t words)
+{
+    if (img->nbursts == img->bcap) {
+        size_t cap = img->bcap ? 2 * img->bcap : 256;
+        struct tn_image_burst *b = realloc(img->bursts, cap * sizeof *b);
+        if (b == NULL)
+            return TN_ENOMEM;
+        img->bursts = b;
+        img->bcap = cap;
+    }
+    if (img->nwords + words > img->wcap) {
+        size_t cap = img->wcap ? img->wcap : 4096;
+        while (cap < img->nwords + words)
+            cap *= 2;
+        uint32_t *w = realloc(img->words, cap * sizeof *w);
+        if (w == NULL)
+            return TN_ENOMEM;
+        img->words = w;
+        img->wcap = cap;
+    }
+    return 0;
+}
+
+/* Append a burst of n zeroed words at addr; returns them, or NULL. */
+static uint32_t *burst(struct tn_image *img, uint32_t addr, uint32_t n)
+{
+    if (reserve(img, n) != 0)
+        return NULL;
+    struct tn_image_burst *b = &img->bursts[img->nbursts++];
+    b->addr = addr;
+    b->n = n;
+    b->off = img->nwords;
+    uint32_t *w = img->words + img->nwords;
+    memset(w, 0, n * sizeof *w);
+    img->nwords += n;
+    return w;
+}
+
+int tn_image_compile(struct tn_image *img, const struct tn_plan *p,
+                     const struct tn_info *dev, uint64_t seed, char *err, size_t errlen)
+{
+    memset(img, 0, sizeof *img);
+    int rc = tn_image_check(p, dev, err, errlen);
+    if (rc != 0)
+        return rc;
+    uint32_t n_nodes = p->topo.n;
+    unsigned lanes = dev->lanes;
+    /* Fields 0 .. the last eject descriptor word of the device's lanes. */
+    uint32_t cfg_words = TN_CFG_EJ(lanes - 1) + 3;
+
+    for (uint32_t r = 0; r < p->nrounds; r++) {
+        const struct tn_plan_round *pr = &p->rounds[r];
+        size_t ii = 0, ei = 0;
+        for (uint32_t v = 0; v < n_nodes; v++) {
+            uint32_t *w = burst(img, TN_ADDR_NODE(v, TN_REGION_CFG, r * TN_CFG_FIELDS), cfg_words);
+            if (w == NULL)
+                goto out_nomem;
+            const uint8_t *x = &pr->xbar[(size_t)v * 12];
+            for (unsigned o = 0; o < 6; o++) {
+                w[o] = x[o];
+                w[8 + o] = x[6 + o];
+            }
+            for (; ii < pr->ninj && pr->inj[ii].node == v; ii++) {
+                const struct tn_inject *in = &pr->inj[ii];
+                uint32_t *d = &w[TN_CFG_INJ(in->lane)];
+                d[0] = 0x80000000u | (in->start & 0xFFFFFFu);
+                d[1] = in->addr;
+                d[2] = in->len;
+            }
+            for (; ei < pr->nej && pr->ej[ei].node == v; ei++) {
+                const struct tn_eject *e = &pr->ej[ei];
+                uint32_t *d = &w[TN_CFG_EJ(e->lane)];
+                d[0] = 0x80000000u;
+                d[1] = e->addr;
+                d[2] = e->len;
+            }
+        }
+    }
+
+    uint32_t *tmp = malloc((size_t)dev->mem_depth * sizeof *tmp);
+    if (tmp == NULL)
+        goto out_nomem;
+    for (uint32_t v = 0; v < n_nodes; v++) {
+        uint32_t n = tn_plan_init_mem(p, seed, v, tmp, dev->mem_depth);
+        if (n == 0)
+            continue;
+        uint32_t *w = burst(img, TN_ADDR_NODE(v, TN_REGION_MEM, 0), n);
+        if (w == NULL) {
+            free(tmp);
+            goto out_nomem;
+        }
+        memcpy(w, tmp, n * sizeof *w);
+        img->mem_words += n;
+    }
+    free(tmp);
+
+    uint32_t *w = burst(img, TN_G_DURATION(0), p->nrounds);
+    if (w == NULL)
+        goto out_nomem;
+    for (uint32_t r = 0; r < p->nrounds; r++)
+        w[r] = (uint32_t)p->rounds[r].duration;
+    w = burst(img, TN_G_NROUNDS, 1);
+    if (w == NULL)
+        goto out_nomem;
+    w[0] = p->nrounds;
+    return 0;
+
+out_nomem:
+    tn_image_free(img);
+    return fail(err, errlen, TN_ENOMEM, "out of memory compiling the image");
+}
+
+void tn_image_free(struct tn_image *img)
+{
+    free(img->bursts);
+    free(img->words);
+    memset(img, 0, sizeof *img);
+}
+
+size_t tn_image_bytes(const struct tn_image *img)
+{
+    return img->nwords * 4;
+}

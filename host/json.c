@@ -1,0 +1,769 @@
+/* SPDX-License-Identifier: MIT */
+/* Schedules as JSON (docs/schedule-format.md) via jansson. Import checks
+ * every field and reports the line and column of the offending value;
+ * nothing is returned unless the whole file loaded. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched.h"
+#include "tn_error.h"
+
+#define FORMAT_NAME "torus-schedule"
+#define FORMAT_VERSION 1
+
+static const char *coll_name(enum tn_coll c)
+{
+    return c == TN_GOSSIP ? "gossip" : "broadcast";
+}
+
+/* ---- export ---- */
+
+static int put(FILE *f, json_t *j)
+{
+    if (!j)
+        return TN_ENOMEM;
+    char *s = json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY);
+    json_decref(j);
+    if (!s)
+        return TN_ENOMEM;
+    int rc = fputs(s, f) < 0 ? TN_EIO : 0;
+    free(s);
+    return rc;
+}
+
+static json_t *circuit_json(struct tn_sched *s, const struct tn_circuit *c)
+{
+    json_t *o = json_object(), *arcs = json_array(), *ej = json_array(), *msgs = json_array();
+    if (!o || !arcs || !ej || !msgs)
+        goto out_fail;
+    for (uint32_t i = 0; i < c->narcs; i++) {
+        json_t *a = json_pack("[Is]", (json_int_t)c->arcs[i].node, tn_dir_name(c->arcs[i].dir));
+        if (!a || json_array_append_new(arcs, a))
+            goto out_fail;
+    }
+    for (uint32_t i = 0; i < c->nej; i++)
+        if (json_array_append_new(ej, json_integer(c->eject[i])))
+            goto out_fail;
+    if (c->msgs) {
+        for (uint32_t i = 0; i < c->nmsgs; i++)
+            if (json_array_append_new(msgs, json_integer(c->msgs[i])))
+                goto out_fail;
+    } else if (c->stream) {
+        uint32_t *ids = malloc(((size_t)c->stream->n + 1) * sizeof *ids);
+        if (!ids)
+            goto out_fail;
+        tn_blk_read(c->stream, 0, c->stream->n, ids);
+        for (uint32_t i = 0; i < c->stream->n; i++)
+            if (json_array_append_new(msgs, json_integer(ids[i]))) {
+                free(ids);
+                goto out_fail;
+            }
+        free(ids);
+    }
+    (void)s;
+    if (json_object_set_new(o, "src", json_integer(c->src)) ||
+        json_object_set_new(o, "start", json_integer(c->start)) ||
+        json_object_set_new(o, "arcs", arcs) || json_object_set_new(o, "eject", ej) ||
+        json_object_set_new(o, "messages", msgs)) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+out_fail:
+    json_decref(o);
+    json_decref(arcs);
+    json_decref(ej);
+    json_decref(msgs);
+    return NULL;
+}
+
+static json_t *msg_array(const uint32_t *msgs, uint32_t n, const struct tn_blk *stream)
+{
+    json_t *a = json_array();
+    if (!a)
+        return NULL;
+    uint32_t *ids = NULL;
+    if (!msgs && stream) {
+        n = stream->n;
+        ids = malloc(((size_t)n + 1) * sizeof *ids);
+        if (!ids) {
+            json_decref(a);
+            return NULL;
+        }
+        tn_blk_read(stream, 0, n, ids);
+        msgs = ids;
+    } else if (!msgs) {
+        n = 0;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (json_array_append_new(a, json_integer(msgs[i]))) {
+            json_decref(a);
+            a = NULL;
+            break;
+        }
+    free(ids);
+    return a;
+}
+
+static json_t *relay_json(const struct tn_relay *x)
+{
+    json_t *m = msg_array(x->msgs, x->nmsgs, x->stream);
+    if (!m)
+        return NULL;
+    return json_pack("{sIsIsIso}", "src", (json_int_t)x->src, "dst", (json_int_t)x->dst, "start",
+                     (json_int_t)x->start, "messages", m);
+}
+
+int tn_sched_write_json(struct tn_sched *s, FILE *f)
+{
+    if (!s->laid_out && tn_sched_layout(s))
+        return TN_ENOMEM;
+    int rc;
+    const struct tn_topo *t = &s->topo;
+    fprintf(f, "{\"format\": \"%s\", \"version\": %d,\n", FORMAT_NAME, FORMAT_VERSION);
+    fprintf(f, " \"dims\": [%u, %u, %u], \"collective\": \"%s\", \"algorithm\": ", t->dim[0],
+            t->dim[1], t->dim[2], coll_name(s->coll));
+    if ((rc = put(f, json_string(s->algo))))
+        return rc;
+    fprintf(f, ",\n \"msg_flits\": %u, \"ports\": %u, \"alpha\": %u, \"root\": %u,\n",
+            s->msg_flits, s->ports, s->alpha, s->root);
+    fprintf(f, " \"rounds\": [");
+    for (uint32_t r = 0; r < s->nrounds; r++) {
+        const struct tn_round *rd = &s->rounds[r];
+        fprintf(f, "%s\n  {\"duration\": %llu, \"circuits\": [", r ? "," : "",
+                (unsigned long long)rd->duration);
+        for (uint32_t i = 0; i < rd->ncirc; i++) {
+            fprintf(f, "%s\n    ", i ? "," : "");
+            if ((rc = put(f, circuit_json(s, &rd->circ[i]))))
+                return rc;
+        }
+        fprintf(f, "\n  ]");
+        if (rd->nrelay) {
+            fprintf(f, ", \"relays\": [");
+            for (uint32_t i = 0; i < rd->nrelay; i++) {
+                fprintf(f, "%s\n    ", i ? "," : "");
+                if ((rc = put(f, relay_json(&rd->relay[i]))))
+                    return rc;
+            }
+            fprintf(f, "\n  ]");
+        }
+        fprintf(f, "}");
+    }
+    fprintf(f, "\n ]}\n");
+    return ferror(f) ? TN_EIO : 0;
+}
+
+int tn_sched_save_json(struct tn_sched *s, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return TN_EIO;
+    int rc = tn_sched_write_json(s, f);
+    if (fclose(f) && rc == 0)
+        rc = TN_EIO;
+    return rc;
+}
+
+/* ---- locating a value in the text (jansson keeps no positions) ---- */
+
+struct pstep {
+    const char *key;   /* object member, or NULL: array index idx */
+    size_t idx;
+};
+
+struct scan {
+    const char *p, *end;
+};
+
+static void skip_ws(struct scan *s)
+{
+    while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
+        s->p++;
+}
+
+/* Skip a string at s->p (on the quote); copy up to cap-1 raw bytes. */
+static void skip_string(struct scan *s, char *buf, size_t cap)
+{
+    size_t n = 0;
+    s->p++;
+    while (s->p < s->end && *s->p != '"') {
+        if (*s->p == '\\' && s->p + 1 < s->end)
+            s->p++;
+        if (buf && n + 1 < cap)
+            buf[n++] = *s->p;
+        s->p++;
+    }
+    if (s->p < s->end)
+        s->p++;
+    if (buf)
+        buf[n] = '\0';
+}
+
+static void skip_value(struct scan *s)
+{
+    skip_ws(s);
+    if (s->p >= s->end)
+        return;
+    char c = *s->p;
+    if (c == '"') {
+        skip_string(s, NULL, 0);
+    } else if (c == '{' || c == '[') {
+        char close = c == '{' ? '}' : ']';
+        s->p++;
+        for (;;) {
+            skip_ws(s);
+            if (s->p >= s->end)
+                return;
+            if (*s->p == close) {
+                s->p++;
+                return;
+            }
+            if (*s->p == ',') {
+                s->p++;
+                continue;
+            }
+            if (c == '{') {
+                skip_string(s, NULL, 0);
+                skip_ws(s);
+                if (s->p < s->end && *s->p == ':')
+                    s->p++;
+            }
+            skip_value(s);
+        }
+    } else {
+        while (s->p < s->end && !strchr(",]} \t\r\n", *s->p))
+            s->p++;
+    }
+}
+
+/* Offset of the value at path (or of the deepest part found). */
+static const char *locate(const char *text, size_t len, const struct pstep *path, int depth)
+{
+    struct scan s = {text, text + len};
+    for (int d = 0; d < depth; d++) {
+        skip_ws(&s);
+        if (s.p >= s.end)
+            break;
+        const char *here = s.p;
+        bool found = false;
+        if (path[d].key && *s.p == '{') {
+            s.p++;
+            for (;;) {
+                skip_ws(&s);
+                if (s.p >= s.end || *s.p == '}')
+                    break;
+                if (*s.p == ',') {
+                    s.p++;
+                    continue;
+                }
+                char key[64];
+                skip_string(&s, key, sizeof key);
+                skip_ws(&s);
+                if (s.p < s.end && *s.p == ':')
+                    s.p++;
+                skip_ws(&s);
+                if (strcmp(key, path[d].key) == 0) {
+                    found = true;
+                    break;
+                }
+                skip_value(&s);
+            }
+        } else if (!path[d].key && *s.p == '[') {
+            s.p++;
+            size_t i = 0;
+            for (;;) {
+                skip_ws(&s);
+                if (s.p >= s.end || *s.p == ']')
+                    break;
+                if (*s.p == ',') {
+                    s.p++;
+                    continue;
+                }
+                if (i++ == path[d].idx) {
+                    found = true;
+                    break;
+                }
+                skip_value(&s);
+            }
+        }
+        if (!found)
+            return here;
+    }
+    skip_ws(&s);
+    return s.p;
+}
+
+/* ---- import ---- */
+
+struct ictx {
+    const char *text;
+    size_t len;
+    struct pstep path[8];
+    int depth;
+    char *err;
+    size_t errlen;
+};
+
+static int ierr(struct ictx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int ierr(struct ictx *x, const char *fmt, ...)
+{
+    const char *at = locate(x->text, x->len, x->path, x->depth);
+    unsigned line = 1, col = 1;
+    for (const char *p = x->text; p < at; p++) {
+        if (*p == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    char where[160] = "";
+    size_t n = 0;
+    for (int d = 0; d < x->depth && n < sizeof where; d++) {
+        if (x->path[d].key)
+            n += (size_t)snprintf(where + n, sizeof where - n, "%s%s", d ? "." : "",
+                                  x->path[d].key);
+        else
+            n += (size_t)snprintf(where + n, sizeof where - n, "[%zu]", x->path[d].idx);
+    }
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(x->err, x->errlen, "line %u, column %u: %s%s%s", line, col, where,
+             x->depth ? ": " : "", msg);
+    return TN_EPARSE;
+}
+
+static void push_key(struct ictx *x, const char *k)
+{
+    x->path[x->depth].key = k;
+    x->path[x->depth++].idx = 0;
+}
+
+static void push_idx(struct ictx *x, size_t i)
+{
+    x->path[x->depth].key = NULL;
+    x->path[x->depth++].idx = i;
+}
+
+/* Integer member/element j in [lo, hi]. */
+static int get_uint(struct ictx *x, json_t *j, uint64_t lo, uint64_t hi, const char *what,
+                    uint64_t *out)
+{
+    if (!json_is_integer(j))
+        return ierr(x, "%s must be an integer", what);
+    json_int_t v = json_integer_value(j);
+    if (v < 0 || (uint64_t)v < lo || (uint64_t)v > hi)
+        return ierr(x, "%s %lld out of range (%llu..%llu)", what, (long long)v,
+                    (unsigned long long)lo, (unsigned long long)hi);
+    *out = (uint64_t)v;
+    return 0;
+}
+
+static int check_keys(struct ictx *x, json_t *o, const char *const *allowed)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(o, k, v) {
+        bool ok = false;
+        for (const char *const *a = allowed; *a && !ok; a++)
+            ok = strcmp(*a, k) == 0;
+        if (!ok) {
+            push_key(x, k);
+            return ierr(x, "unknown key \"%s\"", k);
+        }
+    }
+    return 0;
+}
+
+/* Member key of o: required unless opt; *out NULL if absent. */
+static int member(struct ictx *x, json_t *o, const char *key, bool opt, json_t **out)
+{
+    *out = json_object_get(o, key);
+    if (!*out && !opt)
+        return ierr(x, "missing \"%s\"", key);
+    return 0;
+}
+
+static uint32_t *u32_list(struct ictx *x, struct tn_sched *s, json_t *a, uint32_t max,
+                          const char *what, uint32_t *n, int *rc)
+{
+    *rc = 0;
+    if (!json_is_array(a)) {
+        *rc = ierr(x, "%s must be an array", what);
+        return NULL;
+    }
+    size_t cnt = json_array_size(a);
+    uint32_t *v = tn_sched_alloc(s, (cnt ? cnt : 1) * sizeof *v);
+    if (!v) {
+        *rc = TN_ENOMEM;
+        return NULL;
+    }
+    for (size_t i = 0; i < cnt; i++) {
+        uint64_t u;
+        push_idx(x, i);
+        if ((*rc = get_uint(x, json_array_get(a, i), 0, max, what, &u)))
+            return NULL;
+        x->depth--;
+        v[i] = (uint32_t)u;
+    }
+    *n = (uint32_t)cnt;
+    return v;
+}
+
+static int load_circuit(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *c)
+{
+    static const char *const keys[] = {"src", "start", "arcs", "eject", "messages", NULL};
+    const struct tn_topo *t = &s->topo;
+    int rc;
+    json_t *j;
+    uint64_t src, start = 0;
+    if (!json_is_object(c))
+        return ierr(x, "a circuit must be an object");
+    if ((rc = check_keys(x, c, keys)))
+        return rc;
+    if ((rc = member(x, c, "src", false, &j)))
+        return rc;
+    push_key(x, "src");
+    if ((rc = get_uint(x, j, 0, t->n - 1, "node", &src)))
+        return rc;
+    x->depth--;
+    if ((rc = member(x, c, "start", true, &j)))
+        return rc;
+    if (j) {
+        push_key(x, "start");
+        if ((rc = get_uint(x, j, 0, 0xFFFFFF, "start offset", &start)))
+            return rc;
+        x->depth--;
+    }
+    json_t *arcs, *ej, *msgs;
+    if ((rc = member(x, c, "arcs", false, &arcs)) || (rc = member(x, c, "eject", false, &ej)) ||
+        (rc = member(x, c, "messages", false, &msgs)))
+        return rc;
+    push_key(x, "arcs");
+    if (!json_is_array(arcs))
+        return ierr(x, "arcs must be an array of [node, direction]");
+    size_t na = json_array_size(arcs);
+    struct tn_arc *av = malloc((na ? na : 1) * sizeof *av);
+    if (!av)
+        return TN_ENOMEM;
+    for (size_t i = 0; i < na; i++) {
+        json_t *a = json_array_get(arcs, i);
+        push_idx(x, i);
+        if (!json_is_array(a) || json_array_size(a) != 2) {
+            free(av);
+            return ierr(x, "an arc must be [node, direction]");
+        }
+        uint64_t node;
+        push_idx(x, 0);
+        if ((rc = get_uint(x, json_array_get(a, 0), 0, t->n - 1, "node", &node))) {
+            free(av);
+            return rc;
+        }
+        x->depth--;
+        push_idx(x, 1);
+        json_t *d = json_array_get(a, 1);
+        int dir = json_is_string(d) ? tn_dir_parse(json_string_value(d)) : -1;
+        if (!json_is_string(d)) {
+            free(av);
+            return ierr(x, "direction must be a string (X+, X-, Y+, Y-, Z+, Z-)");
+        }
+        if (dir < 0) {
+            free(av);
+            return ierr(x, "unknown direction \"%s\" (use X+, X-, Y+, Y-, Z+, Z-)",
+                        json_string_value(d));
+        }
+        x->depth -= 2;
+        av[i].node = (uint32_t)node;
+        av[i].dir = (uint8_t)dir;
+    }
+    x->depth--;
+    uint32_t nej = 0, nmsg = 0;
+    push_key(x, "eject");
+    uint32_t *ev = u32_list(x, s, ej, t->n - 1, "node", &nej, &rc);
+    if (rc) {
+        free(av);
+        return rc;
+    }
+    x->depth--;
+    push_key(x, "messages");
+    uint32_t *mv = u32_list(x, s, msgs, t->n - 1, "message id", &nmsg, &rc);
+    if (rc) {
+        free(av);
+        return rc;
+    }
+    x->depth--;
+    struct tn_circuit *ci = tn_sched_add_circuit(s, r, (uint32_t)src, av, (uint32_t)na, ev, nej,
+                                                 0, 0, mv, nmsg, (uint32_t)start);
+    free(av);
+    return ci ? 0 : TN_ENOMEM;
+}
+
+static int load_relay(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *o)
+{
+    static const char *const keys[] = {"src", "dst", "start", "messages", NULL};
+    uint64_t src, dst, start = 0;
+    json_t *j, *msgs;
+    int rc;
+    if (!json_is_object(o))
+        return ierr(x, "a relay stream must be an object");
+    if ((rc = check_keys(x, o, keys)) || (rc = member(x, o, "src", false, &j)))
+        return rc;
+    push_key(x, "src");
+    if ((rc = get_uint(x, j, 0, s->topo.n - 1, "node", &src)))
+        return rc;
+    x->depth--;
+    if ((rc = member(x, o, "dst", false, &j)))
+        return rc;
+    push_key(x, "dst");
+    if ((rc = get_uint(x, j, 0, s->topo.n - 1, "node", &dst)))
+        return rc;
+    x->depth--;
+    if ((rc = member(x, o, "start", true, &j)))
+        return rc;
+    if (j) {
+        push_key(x, "start");
+        if ((rc = get_uint(x, j, 0, 0xFFFFFF, "start offset", &start)))
+            return rc;
+        x->depth--;
+    }
+    if ((rc = member(x, o, "messages", false, &msgs)))
+        return rc;
+    uint32_t n = 0;
+    push_key(x, "messages");
+    uint32_t *mv = u32_list(x, s, msgs, s->topo.n - 1, "message id", &n, &rc);
+    if (rc)
+        return rc;
+    x->depth--;
+    return tn_sched_add_relay(s, r, (uint32_t)src, (uint32_t)dst, 0, 0, mv, n, (uint32_t)start)
+               ? 0 : TN_ENOMEM;
+}
+
+static int load_doc(struct ictx *x, json_t *doc, struct tn_sched **out)
+{
+    static const char *const keys[] = {"format", "version", "dims", "collective", "algorithm",
+                                       "msg_flits", "ports", "alpha", "root", "rounds", NULL};
+    int rc;
+    json_t *j;
+    if (!json_is_object(doc))
+        return ierr(x, "a schedule must be a JSON object");
+    if ((rc = check_keys(x, doc, keys)))
+        return rc;
+    if ((rc = member(x, doc, "format", false, &j)))
+        return rc;
+    push_key(x, "format");
+    if (!json_is_string(j) || strcmp(json_string_value(j), FORMAT_NAME) != 0)
+        return ierr(x, "format must be \"%s\"", FORMAT_NAME);
+    x->depth--;
+    uint64_t v;
+    if ((rc = member(x, doc, "version", false, &j)))
+        return rc;
+    push_key(x, "version");
+    if ((rc = get_uint(x, j, FORMAT_VERSION, FORMAT_VERSION, "version", &v)))
+        return rc;
+    x->depth--;
+
+    if ((rc = member(x, doc, "dims", false, &j)))
+        return rc;
+    push_key(x, "dims");
+    if (!json_is_array(j) || json_array_size(j) < 1 || json_array_size(j) > 3)
+        return ierr(x, "dims must be an array of 1 to 3 sizes");
+    unsigned d[3] = {1, 1, 1};
+    for (size_t i = 0; i < json_array_size(j); i++) {
+        push_idx(x, i);
+        if ((rc = get_uint(x, json_array_get(j, i), 1, TN_DIM_MAX, "size", &v)))
+            return rc;
+        d[i] = (unsigned)v;
+        x->depth--;
+    }
+    struct tn_topo t;
+    if (tn_topo_init(&t, d[0], d[1], d[2]))
+        return ierr(x, "torus too large (at most %u nodes)", TN_NODES_MAX);
+    x->depth--;
+
+    if ((rc = member(x, doc, "collective", false, &j)))
+        return rc;
+    push_key(x, "collective");
+    enum tn_coll coll;
+    if (json_is_string(j) && strcmp(json_string_value(j), "gossip") == 0)
+        coll = TN_GOSSIP;
+    else if (json_is_string(j) && strcmp(json_string_value(j), "broadcast") == 0)
+        coll = TN_BROADCAST;
+    else
+        return ierr(x, "collective must be \"gossip\" or \"broadcast\"");
+    x->depth--;
+
+    const char *algo = "";
+    if ((rc = member(x, doc, "algorithm", true, &j)))
+        return rc;
+    if (j) {
+        push_key(x, "algorithm");
+        if (!json_is_string(j))
+            return ierr(x, "algorithm must be a string");
+        algo = json_string_value(j);
+        x->depth--;
+    }
+    uint64_t L, ports, alpha = 1, root = 0;
+    if ((rc = member(x, doc, "msg_flits", false, &j)))
+        return rc;
+    push_key(x, "msg_flits");
+    if ((rc = get_uint(x, j, 1, 1u << 24, "msg_flits", &L)))
+        return rc;
+    x->depth--;
+    if ((rc = member(x, doc, "ports", false, &j)))
+        return rc;
+    push_key(x, "ports");
+    if ((rc = get_uint(x, j, 1, 6, "ports", &ports)))
+        return rc;
+    if (ports != 1 && ports != 6)
+        return ierr(x, "ports must be 6 (all-port) or 1 (single-port)");
+    x->depth--;
+    if ((rc = member(x, doc, "alpha", true, &j)))
+        return rc;
+    if (j) {
+        push_key(x, "alpha");
+        if ((rc = get_uint(x, j, 0, 1u << 20, "alpha", &alpha)))
+            return rc;
+        x->depth--;
+    }
+    if ((rc = member(x, doc, "root", true, &j)))
+        return rc;
+    if (j) {
+        push_key(x, "root");
+        if ((rc = get_uint(x, j, 0, t.n - 1, "root", &root)))
+            return rc;
+        x->depth--;
+    }
+    json_t *rounds;
+    if ((rc = member(x, doc, "rounds", false, &rounds)))
+        return rc;
+    push_key(x, "rounds");
+    if (!json_is_array(rounds))
+        return ierr(x, "rounds must be an array");
+
+    struct tn_sched *s;
+    if ((rc = tn_sched_new(&s, &t, coll, algo, (uint32_t)L, (unsigned)ports, (unsigned)alpha,
+                           (uint32_t)root)))
+        return rc;
+    for (size_t r = 0; r < json_array_size(rounds); r++) {
+        static const char *const rkeys[] = {"duration", "circuits", "relays", NULL};
+        json_t *rd = json_array_get(rounds, r), *circ;
+        push_idx(x, r);
+        if (!json_is_object(rd)) {
+            rc = ierr(x, "a round must be an object");
+            goto out_fail;
+        }
+        if ((rc = check_keys(x, rd, rkeys)) || (rc = member(x, rd, "circuits", false, &circ)))
+            goto out_fail;
+        int ri = tn_sched_add_round(s);
+        if (ri < 0) {
+            rc = TN_ENOMEM;
+            goto out_fail;
+        }
+        if ((rc = member(x, rd, "duration", true, &j)))
+            goto out_fail;
+        if (j) {
+            push_key(x, "duration");
+            if ((rc = get_uint(x, j, 0, (uint64_t)1 << 47, "duration", &v)))
+                goto out_fail;
+            s->rounds[ri].duration = v;
+            x->depth--;
+        }
+        push_key(x, "circuits");
+        if (!json_is_array(circ)) {
+            rc = ierr(x, "circuits must be an array");
+            goto out_fail;
+        }
+        for (size_t i = 0; i < json_array_size(circ); i++) {
+            push_idx(x, i);
+            if ((rc = load_circuit(x, s, (uint32_t)ri, json_array_get(circ, i))))
+                goto out_fail;
+            x->depth--;
+        }
+        x->depth--;
+        json_t *rel;
+        if ((rc = member(x, rd, "relays", true, &rel)))
+            goto out_fail;
+        if (rel) {
+            push_key(x, "relays");
+            if (!json_is_array(rel)) {
+                rc = ierr(x, "relays must be an array");
+                goto out_fail;
+            }
+            for (size_t i = 0; i < json_array_size(rel); i++) {
+                push_idx(x, i);
+                if ((rc = load_relay(x, s, (uint32_t)ri, json_array_get(rel, i))))
+                    goto out_fail;
+                x->depth--;
+            }
+            x->depth--;
+        }
+        x->depth--;
+    }
+    if ((rc = tn_sched_layout(s)))
+        goto out_fail;
+    *out = s;
+    return 0;
+out_fail:
+    tn_sched_free(s);
+    return rc;
+}
+
+int tn_sched_parse_json(struct tn_sched **out, const char *text, size_t len, char *err,
+                        size_t errlen)
+{
+    json_error_t je;
+    json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    if (!doc) {
+        snprintf(err, errlen, "line %d, column %d: %s", je.line, je.column, je.text);
+        return TN_EPARSE;
+    }
+    struct ictx x = {.text = text, .len = len, .err = err, .errlen = errlen};
+    struct tn_sched *s = NULL;
+    int rc = load_doc(&x, doc, &s);
+    json_decref(doc);
+    if (rc == TN_ENOMEM)
+        snprintf(err, errlen, "out of memory");
+    if (rc == 0)
+        *out = s;
+    return rc;
+}
+
+int tn_sched_load_json(struct tn_sched **out, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        return TN_EIO;
+    }
+    size_t cap = 1 << 16, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t n = fread(buf + len, 1, cap - len, f);
+        len += n;
+        if (len < cap)
+            break;
+        char *nb = realloc(buf, cap *= 2);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+        } else {
+            buf = nb;
+        }
+    }
+    int rd_err = ferror(f);
+    fclose(f);
+    if (!buf || rd_err) {
+        free(buf);
+        snprintf(err, errlen, "cannot read %s", path);
+        return buf ? TN_EIO : TN_ENOMEM;
+    }
+    int rc = tn_sched_parse_json(out, buf, len, err, errlen);
+    free(buf);
+    return rc;
+}

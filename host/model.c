@@ -1,0 +1,399 @@
+/* SPDX-License-Identifier: MIT */
+/* The reference model: executes a plan as docs/timing.md defines it and
+ * predicts the eject statistics the hardware reports. Two engines that
+ * must agree (tests/host/test_model.c): CYCLE moves every flit over every
+ * link cycle by cycle through real memories; STREAM traces each inject
+ * descriptor through the crossbar settings, times it per stream and gets
+ * its CRC from the memory layout with crc32_combine (fast enough for
+ * 49x49x49). */
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "plan.h"
+#include "tn_error.h"
+
+void tn_model_free(struct tn_model_out *out)
+{
+    free(out->stats);
+    memset(out, 0, sizeof *out);
+}
+
+static unsigned flit_bytes(const struct tn_plan *p)
+{
+    return (p->par.width + 7) / 8;
+}
+
+static uint32_t crc_flit(uint32_t crc, uint32_t data, unsigned nb)
+{
+    unsigned char b[4] = {(unsigned char)data, (unsigned char)(data >> 8),
+                          (unsigned char)(data >> 16), (unsigned char)(data >> 24)};
+    return (uint32_t)crc32(crc, b, nb);
+}
+
+static int init_stats(const struct tn_plan *p, struct tn_model_out *out)
+{
+    memset(out, 0, sizeof *out);
+    uint64_t n = 0;
+    for (uint32_t r = 0; r < p->nrounds; r++)
+        n += p->rounds[r].nej;
+    out->stats = calloc(n ? n : 1, sizeof *out->stats);
+    if (!out->stats)
+        return TN_ENOMEM;
+    out->nstats = (uint32_t)n;
+    uint32_t k = 0;
+    for (uint32_t r = 0; r < p->nrounds; r++)
+        for (uint32_t i = 0; i < p->rounds[r].nej; i++, k++) {
+            out->stats[k].round = r;
+            out->stats[k].node = p->rounds[r].ej[i].node;
+            out->stats[k].lane = p->rounds[r].ej[i].lane;
+            out->stats[k].crc = 0;
+        }
+    out->total = p->total;
+    return 0;
+}
+
+static void finish_stats(const struct tn_plan *p, struct tn_model_out *out)
+{
+    uint32_t k = 0;
+    for (uint32_t r = 0; r < p->nrounds; r++)
+        for (uint32_t i = 0; i < p->rounds[r].nej; i++, k++) {
+            struct tn_stat *st = &out->stats[k];
+            const struct tn_eject *e = &p->rounds[r].ej[i];
+            if (st->count < e->len)
+                st->err |= 2;
+            if (p->par.mem_depth && (uint64_t)e->addr + st->count > p->par.mem_depth)
+                st->err |= 4;
+            if (st->err)
+                out->errors++;
+        }
+}
+
+/* ---- CYCLE engine ---- */
+
+struct flit {
+    uint32_t data;
+    uint8_t valid;
+};
+
+static int run_cycle(const struct tn_plan *p, uint64_t seed, struct tn_model_out *out)
+{
+    const struct tn_topo *t = &p->topo;
+    uint32_t N = t->n;
+    unsigned nb = flit_bytes(p);
+    uint64_t cap = p->mem_max ? p->mem_max : 1;
+    int rc = TN_ENOMEM;
+    if (cap * N > ((uint64_t)1 << 31))
+        return TN_ECAPACITY;
+    uint32_t *mem = calloc((size_t)(cap * N), sizeof *mem);
+    struct flit *cur = calloc((size_t)N * TN_NDIRS, sizeof *cur);
+    struct flit *nxt = calloc((size_t)N * TN_NDIRS, sizeof *nxt);
+    struct flit *lane = calloc((size_t)N * TN_NDIRS, sizeof *lane);
+    uint32_t *inlink = malloc((size_t)N * TN_NDIRS * sizeof *inlink);
+    uint32_t *active = malloc((size_t)N * TN_NDIRS * sizeof *active);
+    if (!mem || !cur || !nxt || !lane || !inlink || !active)
+        goto out_free;
+    if ((rc = init_stats(p, out)))
+        goto out_free;
+    for (uint32_t v = 0; v < N; v++) {
+        tn_plan_init_mem(p, seed, v, mem + v * cap, (uint32_t)cap);
+        for (int d = 0; d < TN_NDIRS; d++)
+            inlink[v * TN_NDIRS + d] = tn_dir_exists(t, d)
+                ? tn_neighbor(t, v, tn_dir_opposite(d)) * TN_NDIRS + (uint32_t)d : 0;
+    }
+    struct tn_stat *st = out->stats;
+    for (uint32_t r = 0; r < p->nrounds; r++) {
+        const struct tn_plan_round *pr = &p->rounds[r];
+        uint32_t nact = 0;
+        for (uint32_t i = 0; i < N * TN_NDIRS; i++) {
+            cur[i].valid = 0;
+            if (pr->xbar[(i / TN_NDIRS) * 12 + i % TN_NDIRS] != TN_SEL_OFF)
+                active[nact++] = i;
+        }
+        for (uint64_t c = 0; c < pr->duration; c++) {
+            /* eject what is on the input links in cycle c */
+            for (uint32_t i = 0; i < pr->nej; i++) {
+                const struct tn_eject *e = &pr->ej[i];
+                const struct flit *f = &cur[inlink[e->node * TN_NDIRS + e->port]];
+                if (!f->valid)
+                    continue;
+                struct tn_stat *s = &st[i];
+                if (s->count == 0)
+                    s->first = pr->t0 + c;
+                s->last = pr->t0 + c;
+                s->crc = crc_flit(s->crc, f->data, nb);
+                uint64_t a = (uint64_t)e->addr + s->count;
+                if (a < cap && (!p->par.mem_depth || a < p->par.mem_depth))
+                    mem[e->node * cap + a] = f->data;
+                else
+                    s->err |= 4;
+                s->count++;
+            }
+            /* inject lanes present flit k in cycle alpha + start + k */
+            for (uint32_t i = 0; i < pr->ninj; i++) {
+                const struct tn_inject *in = &pr->inj[i];
+                struct flit *l = &lane[in->node * TN_NDIRS + in->lane];
+                uint64_t s0 = (uint64_t)p->par.alpha + in->start;
+                l->valid = c >= s0 && c < s0 + in->len;
+                if (l->valid)
+                    l->data = mem[in->node * cap + in->addr + (c - s0)];
+            }
+            /* links move one hop */
+            for (uint32_t k = 0; k < nact; k++) {
+                uint32_t i = active[k], v = i / TN_NDIRS;
+                uint8_t sel = pr->xbar[v * 12 + i % TN_NDIRS];
+                if (sel >= TN_SEL_PORT(0) && sel < TN_SEL_PORT(TN_NDIRS))
+                    nxt[i] = cur[inlink[v * TN_NDIRS + (sel - TN_SEL_PORT(0))]];
+                else if (sel >= TN_SEL_LANE(0) && sel < TN_SEL_LANE(TN_NDIRS))
+                    nxt[i] = lane[v * TN_NDIRS + (sel - TN_SEL_LANE(0))];
+                else
+                    nxt[i].valid = 0;
+            }
+            for (uint32_t k = 0; k < nact; k++)
+                cur[active[k]] = nxt[active[k]];
+        }
+        for (uint32_t i = 0; i < pr->ninj; i++)
+            lane[pr->inj[i].node * TN_NDIRS + pr->inj[i].lane].valid = 0;
+        st += pr->nej;
+    }
+    finish_stats(p, out);
+    rc = 0;
+out_free:
+    free(mem);
+    free(cur);
+    free(nxt);
+    free(lane);
+    free(inlink);
+    free(active);
+    if (rc)
+        tn_model_free(out);
+    return rc;
+}
+
+/* ---- STREAM engine ---- */
+
+struct crcctx {
+    uint64_t seed;
+    unsigned width, nb;
+    uint32_t L;
+    uint32_t tag;
+    uint32_t *msgcrc;
+    uint8_t *msgok;
+    uint32_t nmsg;
+    struct { uint64_t len; uLong op; } ops[512];
+};
+
+static uint32_t combine(struct crcctx *cc, uint32_t a, uint32_t b, uint64_t len)
+{
+    if (len == 0)
+        return a;
+    unsigned h = (unsigned)((len * 0x9E3779B97F4A7C15ull) >> 55) & 511;
+    if (cc->ops[h].len != len) {
+        cc->ops[h].len = len;
+        cc->ops[h].op = crc32_combine_gen((z_off_t)len);
+    }
+    return (uint32_t)crc32_combine_op(a, b, cc->ops[h].op);
+}
+
+static uint32_t msg_crc(struct crcctx *cc, uint32_t m, uint32_t k0, uint32_t n)
+{
+    if (k0 == 0 && n == cc->L && m < cc->nmsg && cc->msgok[m])
+        return cc->msgcrc[m];
+    uint32_t crc = 0;
+    for (uint32_t k = k0; k < k0 + n; k++)
+        crc = crc_flit(crc, tn_payload(cc->seed, m, k, cc->width), cc->nb);
+    if (k0 == 0 && n == cc->L && m < cc->nmsg) {
+        cc->msgok[m] = 1;
+        cc->msgcrc[m] = crc;
+    }
+    return crc;
+}
+
+static uint32_t blk_crc(struct crcctx *cc, struct tn_blk *b, uint32_t off, uint32_t n);
+
+static uint32_t blk_crc_whole(struct crcctx *cc, struct tn_blk *b)
+{
+    if (b->memo_tag == cc->tag)
+        return b->memo_crc;
+    uint32_t crc = 0;
+    uint64_t bytes = (uint64_t)cc->L * cc->nb;
+    if (b->kind == TN_BLK_LEAF) {
+        for (uint32_t i = 0; i < b->n; i++)
+            crc = combine(cc, crc, msg_crc(cc, b->u.ids[i], 0, cc->L), bytes);
+    } else if (b->kind == TN_BLK_SLICE) {
+        crc = blk_crc(cc, b->u.base, b->off, b->n);
+    } else {
+        for (uint32_t k = 0; k < b->nk; k++)
+            crc = combine(cc, crc, blk_crc_whole(cc, b->u.kids[k]), b->u.kids[k]->n * bytes);
+    }
+    b->memo_tag = cc->tag;
+    b->memo_crc = crc;
+    return crc;
+}
+
+/* CRC of messages [off, off + n) of b. */
+static uint32_t blk_crc(struct crcctx *cc, struct tn_blk *b, uint32_t off, uint32_t n)
+{
+    if (off == 0 && n == b->n)
+        return blk_crc_whole(cc, b);
+    uint64_t bytes = (uint64_t)cc->L * cc->nb;
+    uint32_t crc = 0;
+    if (b->kind == TN_BLK_LEAF) {
+        for (uint32_t i = off; i < off + n; i++)
+            crc = combine(cc, crc, msg_crc(cc, b->u.ids[i], 0, cc->L), bytes);
+        return crc;
+    }
+    if (b->kind == TN_BLK_SLICE)
+        return blk_crc(cc, b->u.base, b->off + off, n);
+    for (uint32_t k = 0; k < b->nk && n; k++) {
+        struct tn_blk *kid = b->u.kids[k];
+        if (off >= kid->n) {
+            off -= kid->n;
+            continue;
+        }
+        uint32_t take = kid->n - off < n ? kid->n - off : n;
+        crc = combine(cc, crc, blk_crc(cc, kid, off, take), take * bytes);
+        n -= take;
+        off = 0;
+    }
+    return crc;
+}
+
+/* CRC of words [addr, addr + n) of memory block b (message-granular). */
+static uint32_t words_crc(struct crcctx *cc, struct tn_blk *b, uint64_t addr, uint64_t n)
+{
+    uint32_t L = cc->L, crc = 0;
+    while (n) {
+        uint32_t m = (uint32_t)(addr / L), k = (uint32_t)(addr % L);
+        if (k == 0 && n >= L) {
+            uint32_t cnt = (uint32_t)(n / L);
+            if (m + cnt > b->n)
+                cnt = b->n - m;
+            crc = combine(cc, crc, blk_crc(cc, b, m, cnt), (uint64_t)cnt * L * cc->nb);
+            addr += (uint64_t)cnt * L;
+            n -= (uint64_t)cnt * L;
+            continue;
+        }
+        uint32_t take = L - k < n ? (uint32_t)(L - k) : (uint32_t)n;
+        crc = combine(cc, crc, msg_crc(cc, tn_blk_get(b, m), k, take), (uint64_t)take * cc->nb);
+        addr += take;
+        n -= take;
+    }
+    return crc;
+}
+
+static int run_stream(const struct tn_plan *p, uint64_t seed, struct tn_model_out *out)
+{
+    static uint32_t tags;
+    const struct tn_topo *t = &p->topo;
+    uint32_t N = t->n;
+    int rc = TN_ENOMEM;
+    struct crcctx *cc = calloc(1, sizeof *cc);
+    int32_t *ejidx = malloc((size_t)N * TN_NDIRS * sizeof *ejidx);
+    uint32_t scap = 1024, sp;
+    uint32_t *stack = malloc(3 * (size_t)scap * sizeof *stack);
+    if (!cc || !ejidx || !stack)
+        goto out_free;
+    cc->seed = seed;
+    cc->width = p->par.width;
+    cc->nb = flit_bytes(p);
+    cc->L = p->msg_flits;
+    cc->tag = ++tags;
+    cc->nmsg = N;
+    cc->msgcrc = malloc((size_t)N * sizeof *cc->msgcrc);
+    cc->msgok = calloc(N, 1);
+    if (!cc->msgcrc || !cc->msgok)
+        goto out_free;
+    if ((rc = init_stats(p, out)))
+        goto out_free;
+    rc = TN_ENOMEM;
+    for (uint32_t i = 0; i < N * TN_NDIRS; i++)
+        ejidx[i] = -1;
+    struct tn_stat *st = out->stats;
+    for (uint32_t r = 0; r < p->nrounds; r++) {
+        const struct tn_plan_round *pr = &p->rounds[r];
+        for (uint32_t i = 0; i < pr->nej; i++)
+            ejidx[pr->ej[i].node * TN_NDIRS + pr->ej[i].lane] = (int32_t)i;
+        uint64_t end = pr->t0 + pr->duration;  /* first cycle after the round */
+        for (uint32_t i = 0; i < pr->ninj; i++) {
+            const struct tn_inject *in = &pr->inj[i];
+            struct tn_blk *src = p->sched->mem[(size_t)r * N + in->node];
+            uint64_t s0 = pr->t0 + p->par.alpha + in->start;
+            sp = 0;
+            for (int o = 0; o < TN_NDIRS; o++)
+                if (pr->xbar[in->node * 12 + o] == TN_SEL_LANE(in->lane)) {
+                    stack[3 * sp] = tn_neighbor(t, in->node, o);
+                    stack[3 * sp + 1] = (uint32_t)o;
+                    stack[3 * sp + 2] = 1;
+                    sp++;
+                }
+            while (sp) {
+                sp--;
+                uint32_t w = stack[3 * sp], port = stack[3 * sp + 1], d = stack[3 * sp + 2];
+                if (d > N * TN_NDIRS)
+                    continue;  /* a loop in the crossbars: flits never land */
+                uint8_t want = (uint8_t)TN_SEL_PORT(port);
+                for (int l = 0; l < TN_NDIRS; l++) {
+                    if (pr->xbar[w * 12 + 6 + l] != want || ejidx[w * TN_NDIRS + l] < 0)
+                        continue;
+                    struct tn_stat *s = &st[ejidx[w * TN_NDIRS + l]];
+                    uint64_t first = s0 + d;
+                    uint64_t n = first < end ? end - first : 0;
+                    if (n > in->len)
+                        n = in->len;
+                    else if (n < in->len)
+                        s->err |= 1;
+                    if (n == 0)
+                        continue;
+                    s->first = first;
+                    s->last = first + n - 1;
+                    s->count = (uint32_t)n;
+                    s->crc = words_crc(cc, src, in->addr, n);
+                }
+                for (int o = 0; o < TN_NDIRS; o++) {
+                    if (pr->xbar[w * 12 + o] != want)
+                        continue;
+                    if (sp == scap) {
+                        uint32_t *ns = realloc(stack, 6 * (size_t)scap * sizeof *ns);
+                        if (!ns)
+                            goto out_free;
+                        stack = ns;
+                        scap *= 2;
+                    }
+                    stack[3 * sp] = tn_neighbor(t, w, o);
+                    stack[3 * sp + 1] = (uint32_t)o;
+                    stack[3 * sp + 2] = d + 1;
+                    sp++;
+                }
+            }
+        }
+        for (uint32_t i = 0; i < pr->nej; i++)
+            ejidx[pr->ej[i].node * TN_NDIRS + pr->ej[i].lane] = -1;
+        st += pr->nej;
+    }
+    finish_stats(p, out);
+    rc = 0;
+out_free:
+    if (cc) {
+        free(cc->msgcrc);
+        free(cc->msgok);
+    }
+    free(cc);
+    free(ejidx);
+    free(stack);
+    if (rc)
+        tn_model_free(out);
+    return rc;
+}
+
+int tn_model_run(const struct tn_plan *p, uint64_t seed, enum tn_engine engine,
+                 struct tn_model_out *out)
+{
+    if (engine == TN_ENGINE_AUTO) {
+        /* the cycle engine costs links x cycles */
+        uint64_t work = (uint64_t)p->topo.n * TN_NDIRS * p->total;
+        engine = work <= 400000000ull && p->mem_max * p->topo.n <= (1u << 26)
+                     ? TN_ENGINE_CYCLE : TN_ENGINE_STREAM;
+    }
+    return engine == TN_ENGINE_CYCLE ? run_cycle(p, seed, out) : run_stream(p, seed, out);
+}

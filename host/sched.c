@@ -1,0 +1,715 @@
+/* SPDX-License-Identifier: MIT */
+/* Schedule representation: construction, memory layout (ropes of message
+ * ids), per-circuit timing, cost and lower bounds. */
+#include "sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tn_error.h"
+
+/* ---- arena: bump allocation freed with the schedule ---- */
+
+struct tn_arena {
+    struct tn_arena *next;
+    size_t used, cap;
+    max_align_t data[];
+};
+
+#define ARENA_CHUNK ((size_t)1 << 20)
+
+void *tn_sched_alloc(struct tn_sched *s, size_t size)
+{
+    size = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
+    struct tn_arena *a = s->arena;
+    if (!a || a->cap - a->used < size) {
+        size_t cap = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
+        struct tn_arena *n = malloc(sizeof *n + cap);
+        if (!n)
+            return NULL;
+        n->used = 0;
+        n->cap = cap;
+        if (a && size > ARENA_CHUNK / 4) {
+            /* keep filling the current chunk: link the big one behind it */
+            n->next = a->next;
+            a->next = n;
+        } else {
+            n->next = a;
+            s->arena = n;
+        }
+        a = n;
+    }
+    void *p = (char *)a->data + a->used;
+    a->used += size;
+    return p;
+}
+
+int tn_sched_new(struct tn_sched **out, const struct tn_topo *t, enum tn_coll coll,
+                 const char *algo, uint32_t msg_flits, unsigned ports,
+                 unsigned alpha, uint32_t root)
+{
+    if (msg_flits == 0 || (ports != 1 && ports != 6) || root >= t->n)
+        return TN_EINVAL;
+    struct tn_sched *s = calloc(1, sizeof *s);
+    if (!s)
+        return TN_ENOMEM;
+    s->topo = *t;
+    s->coll = coll;
+    snprintf(s->algo, sizeof s->algo, "%s", algo ? algo : "");
+    s->msg_flits = msg_flits;
+    s->ports = ports;
+    s->alpha = alpha;
+    s->root = root;
+    s->scratch = malloc((size_t)t->n * sizeof *s->scratch);
+    if (!s->scratch) {
+        free(s);
+        return TN_ENOMEM;
+    }
+    for (uint32_t v = 0; v < t->n; v++)
+        s->scratch[v] = -1;
+    *out = s;
+    return 0;
+}
+
+void tn_sched_free(struct tn_sched *s)
+{
+    if (!s)
+        return;
+    for (uint32_t r = 0; r < s->nrounds; r++) {
+        free(s->rounds[r].circ);
+        free(s->rounds[r].relay);
+    }
+    free(s->rounds);
+    free(s->mem);
+    free(s->scratch);
+    struct tn_arena *a = s->arena;
+    while (a) {
+        struct tn_arena *n = a->next;
+        free(a);
+        a = n;
+    }
+    free(s);
+}
+
+int tn_sched_add_round(struct tn_sched *s)
+{
+    if (s->nrounds == s->rcap) {
+        uint32_t cap = s->rcap ? 2 * s->rcap : 8;
+        struct tn_round *r = realloc(s->rounds, cap * sizeof *r);
+        if (!r)
+            return TN_ENOMEM;
+        s->rounds = r;
+        s->rcap = cap;
+    }
+    memset(&s->rounds[s->nrounds], 0, sizeof s->rounds[0]);
+    s->laid_out = false;
+    return (int)s->nrounds++;
+}
+
+struct tn_circuit *tn_sched_add_circuit(struct tn_sched *s, uint32_t r,
+    uint32_t src, const struct tn_arc *arcs, uint32_t narcs,
+    const uint32_t *eject, uint32_t nej, uint32_t moff, uint32_t mcnt,
+    const uint32_t *msgs, uint32_t nmsgs, uint32_t start)
+{
+    struct tn_round *rd = &s->rounds[r];
+    if (rd->ncirc == rd->cap) {
+        uint32_t cap = rd->cap ? 2 * rd->cap : 16;
+        struct tn_circuit *c = realloc(rd->circ, cap * sizeof *c);
+        if (!c)
+            return NULL;
+        rd->circ = c;
+        rd->cap = cap;
+    }
+    struct tn_circuit *c = &rd->circ[rd->ncirc];
+    memset(c, 0, sizeof *c);
+    c->arcs = tn_sched_alloc(s, (narcs ? narcs : 1) * sizeof *arcs);
+    c->eject = tn_sched_alloc(s, (nej ? nej : 1) * sizeof *eject);
+    if (!c->arcs || !c->eject)
+        return NULL;
+    if (narcs)
+        memcpy(c->arcs, arcs, narcs * sizeof *arcs);
+    if (nej)
+        memcpy(c->eject, eject, nej * sizeof *eject);
+    if (msgs) {
+        c->msgs = tn_sched_alloc(s, (nmsgs ? nmsgs : 1) * sizeof *msgs);
+        if (!c->msgs)
+            return NULL;
+        if (nmsgs)
+            memcpy(c->msgs, msgs, nmsgs * sizeof *msgs);
+        c->nmsgs = nmsgs;
+    }
+    c->src = src;
+    c->narcs = narcs;
+    c->nej = nej;
+    c->moff = moff;
+    c->mcnt = mcnt;
+    c->start = start;
+    c->msg_bad = -1;
+    rd->ncirc++;
+    s->laid_out = false;
+    return c;
+}
+
+struct tn_relay *tn_sched_add_relay(struct tn_sched *s, uint32_t r, uint32_t src, uint32_t dst,
+                                    uint32_t moff, uint32_t mcnt, const uint32_t *msgs,
+                                    uint32_t nmsgs, uint32_t start)
+{
+    struct tn_round *rd = &s->rounds[r];
+    if (rd->nrelay == rd->relcap) {
+        uint32_t cap = rd->relcap ? 2 * rd->relcap : 8;
+        struct tn_relay *n = realloc(rd->relay, cap * sizeof *n);
+        if (!n)
+            return NULL;
+        rd->relay = n;
+        rd->relcap = cap;
+    }
+    struct tn_relay *x = &rd->relay[rd->nrelay];
+    memset(x, 0, sizeof *x);
+    if (msgs) {
+        x->msgs = tn_sched_alloc(s, (nmsgs ? nmsgs : 1) * sizeof *msgs);
+        if (!x->msgs)
+            return NULL;
+        if (nmsgs)
+            memcpy(x->msgs, msgs, nmsgs * sizeof *msgs);
+        x->nmsgs = nmsgs;
+    }
+    x->src = src;
+    x->dst = dst;
+    x->start = start;
+    x->moff = moff;
+    x->mcnt = mcnt;
+    x->msg_bad = -1;
+    rd->nrelay++;
+    s->laid_out = false;
+    return x;
+}
+
+/* ---- ropes ---- */
+
+uint32_t tn_blk_get(const struct tn_blk *b, uint32_t i)
+{
+    for (;;) {
+        switch (b->kind) {
+        case TN_BLK_LEAF:
+            return b->u.ids[i];
+        case TN_BLK_SLICE:
+            i += b->off;
+            b = b->u.base;
+            break;
+        default:
+            for (uint32_t k = 0; k < b->nk; k++) {
+                if (i < b->u.kids[k]->n) {
+                    b = b->u.kids[k];
+                    break;
+                }
+                i -= b->u.kids[k]->n;
+            }
+        }
+    }
+}
+
+void tn_blk_read(const struct tn_blk *b, uint32_t off, uint32_t n, uint32_t *out)
+{
+    while (n) {
+        switch (b->kind) {
+        case TN_BLK_LEAF:
+            memcpy(out, b->u.ids + off, n * sizeof *out);
+            return;
+        case TN_BLK_SLICE:
+            off += b->off;
+            b = b->u.base;
+            break;
+        default:
+            for (uint32_t k = 0; k < b->nk && n; k++) {
+                const struct tn_blk *kid = b->u.kids[k];
+                if (off >= kid->n) {
+                    off -= kid->n;
+                    continue;
+                }
+                uint32_t take = kid->n - off < n ? kid->n - off : n;
+                tn_blk_read(kid, off, take, out);
+                out += take;
+                n -= take;
+                off = 0;
+            }
+            return;
+        }
+    }
+}
+
+static struct tn_blk *blk_new(struct tn_sched *s, int kind, uint32_t n)
+{
+    struct tn_blk *b = tn_sched_alloc(s, sizeof *b);
+    if (!b)
+        return NULL;
+    memset(b, 0, sizeof *b);
+    b->kind = (uint8_t)kind;
+    b->n = n;
+    b->complete = -1;
+    return b;
+}
+
+static struct tn_blk *blk_leaf(struct tn_sched *s, const uint32_t *ids, uint32_t n)
+{
+    struct tn_blk *b = blk_new(s, TN_BLK_LEAF, n);
+    if (!b)
+        return NULL;
+    b->u.ids = tn_sched_alloc(s, (n ? n : 1) * sizeof *ids);
+    if (!b->u.ids)
+        return NULL;
+    if (n)
+        memcpy(b->u.ids, ids, n * sizeof *ids);
+    return b;
+}
+
+/* ---- circuit geometry ---- */
+
+bool tn_circuit_walk(const struct tn_sched *s, const struct tn_circuit *c,
+                     uint32_t *head, uint32_t *depth, uint32_t *parent, uint32_t *ejarc)
+{
+    const struct tn_topo *t = &s->topo;
+    int32_t *pos = s->scratch;  /* node -> arc entering it; -1 between calls */
+    bool good = true;
+    uint32_t i;
+    for (i = 0; i < c->narcs && good; i++) {
+        const struct tn_arc *a = &c->arcs[i];
+        if (a->node >= t->n || !tn_dir_exists(t, a->dir)) {
+            good = false;
+            break;
+        }
+        uint32_t h = tn_neighbor(t, a->node, a->dir), j = UINT32_MAX;
+        if (a->node != c->src) {
+            if (pos[a->node] < 0) {
+                good = false;
+                break;
+            }
+            j = (uint32_t)pos[a->node];
+        }
+        if (h == c->src || pos[h] >= 0) {
+            good = false;
+            break;
+        }
+        head[i] = h;
+        depth[i] = j == UINT32_MAX ? 1 : depth[j] + 1;
+        if (parent)
+            parent[i] = j;
+        pos[h] = (int32_t)i;
+    }
+    if (good && ejarc)
+        for (uint32_t e = 0; e < c->nej; e++)
+            ejarc[e] = c->eject[e] < t->n && pos[c->eject[e]] >= 0 ? (uint32_t)pos[c->eject[e]]
+                                                                    : UINT32_MAX;
+    while (i-- > 0)
+        pos[head[i]] = -1;
+    return good;
+}
+
+/* Scratch arrays for walking circuits: head, depth, parent (narcs each),
+ * ejarc (nej); on the stack when small. */
+#define WALK_STACK 64
+struct walkbuf {
+    uint32_t st[4 * WALK_STACK];
+    uint32_t *p;
+    uint32_t *head, *depth, *parent, *ejarc;
+};
+
+static bool walkbuf_get(struct walkbuf *w, const struct tn_circuit *c)
+{
+    size_t na = c->narcs, ne = c->nej;
+    w->p = NULL;
+    uint32_t *b = w->st;
+    if (na > WALK_STACK || ne > WALK_STACK) {
+        w->p = b = malloc((3 * na + ne + 1) * sizeof *b);
+        if (!b)
+            return false;
+        w->head = b;
+        w->depth = b + na;
+        w->parent = b + 2 * na;
+        w->ejarc = b + 3 * na;
+        return true;
+    }
+    w->head = b;
+    w->depth = b + WALK_STACK;
+    w->parent = b + 2 * WALK_STACK;
+    w->ejarc = b + 3 * WALK_STACK;
+    return true;
+}
+
+unsigned tn_circuit_depth(const struct tn_sched *s, const struct tn_circuit *c)
+{
+    struct walkbuf w;
+    if (!walkbuf_get(&w, c))
+        return 0;
+    unsigned dmax = 0;
+    if (tn_circuit_walk(s, c, w.head, w.depth, NULL, w.ejarc)) {
+        for (uint32_t e = 0; e < c->nej; e++)
+            if (w.ejarc[e] != UINT32_MAX && w.depth[w.ejarc[e]] > dmax)
+                dmax = w.depth[w.ejarc[e]];
+    }
+    free(w.p);
+    return dmax;
+}
+
+uint64_t tn_circuit_flits(const struct tn_sched *s, const struct tn_circuit *c)
+{
+    uint64_t n = c->stream ? c->stream->n : (c->msgs ? c->nmsgs : c->mcnt);
+    if (n == TN_WHOLE)
+        n = 0;
+    return n * s->msg_flits;
+}
+
+/* ---- layout ---- */
+
+/* The message fields shared by circuits and relay streams. */
+struct msgref {
+    uint32_t *moff, *mcnt, *msgs, nmsgs;
+    struct tn_blk **stream;
+    int32_t *msg_bad;
+    bool *msg_noncontig;
+};
+
+/* Locate the explicit list of c in m (the source's memory). */
+static void locate_msgs(struct tn_sched *s, struct msgref *c, const struct tn_blk *m)
+{
+    *c->msg_bad = -1;
+    *c->msg_noncontig = false;
+    if (c->nmsgs == 0) {
+        *c->moff = 0;
+        *c->mcnt = 0;
+        return;
+    }
+    uint32_t *ids = malloc(((size_t)m->n + 1) * sizeof *ids);
+    uint8_t *held = calloc(s->topo.n, 1);
+    if (!ids || !held) {
+        free(ids);
+        free(held);
+        *c->msg_noncontig = true;
+        return;
+    }
+    tn_blk_read(m, 0, m->n, ids);
+    for (uint32_t i = 0; i < m->n; i++)
+        if (ids[i] < s->topo.n)
+            held[ids[i]] = 1;
+    for (uint32_t k = 0; k < c->nmsgs; k++)
+        if (c->msgs[k] >= s->topo.n || !held[c->msgs[k]]) {
+            *c->msg_bad = (int32_t)c->msgs[k];
+            break;
+        }
+    if (*c->msg_bad < 0) {
+        bool found = false;
+        for (uint32_t i = 0; i + c->nmsgs <= m->n && !found; i++)
+            if (ids[i] == c->msgs[0] &&
+                memcmp(ids + i, c->msgs, c->nmsgs * sizeof *ids) == 0) {
+                *c->moff = i;
+                *c->mcnt = c->nmsgs;
+                found = true;
+            }
+        *c->msg_noncontig = !found;
+    }
+    free(ids);
+    free(held);
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const uint32_t *x = a, *y = b;
+    if (x[0] != y[0])
+        return x[0] < y[0] ? -1 : 1;
+    return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* Resolve a message slice against m (the source's memory at the start of
+ * round r) and make the stream block; 0 or TN_ENOMEM. */
+static int resolve_msgs(struct tn_sched *s, uint32_t r, struct tn_blk *m, uint32_t src,
+                        struct msgref *c)
+{
+    uint32_t N = s->topo.n;
+    *c->stream = NULL;
+    if (c->msgs) {
+        locate_msgs(s, c, m);
+        if (*c->msg_bad >= 0 || *c->msg_noncontig) {
+            *c->stream = blk_leaf(s, c->msgs, c->nmsgs);
+            return *c->stream ? 0 : TN_ENOMEM;
+        }
+    } else {
+        *c->msg_bad = -1;
+        if (*c->mcnt == TN_WHOLE) {
+            *c->moff = 0;
+            *c->mcnt = m->n;
+        } else if (*c->mcnt == TN_SINCE) {
+            uint32_t before = *c->moff <= r ? s->mem[(size_t)*c->moff * N + src]->n : 0;
+            *c->moff = before;
+            *c->mcnt = m->n - before;
+        }
+        if ((uint64_t)*c->moff + *c->mcnt > m->n)
+            *c->msg_bad = -2;
+    }
+    if (*c->msg_bad != -1)
+        return 0;
+    if (*c->moff == 0 && *c->mcnt == m->n) {
+        *c->stream = m;
+        return 0;
+    }
+    struct tn_blk *b = blk_new(s, TN_BLK_SLICE, *c->mcnt);
+    if (!b)
+        return TN_ENOMEM;
+    b->u.base = m;
+    b->off = *c->moff;
+    *c->stream = b;
+    return 0;
+}
+
+int tn_sched_layout(struct tn_sched *s)
+{
+    const struct tn_topo *t = &s->topo;
+    uint32_t N = t->n;
+    int rc = TN_ENOMEM;
+    free(s->mem);
+    s->mem = calloc(((size_t)s->nrounds + 1) * N, sizeof *s->mem);
+    struct tn_blk **slot = calloc((size_t)N * TN_NDIRS, sizeof *slot);
+    uint32_t *touched = malloc((size_t)N * sizeof *touched);
+    uint8_t *mark = calloc(N, 1);
+    if (!s->mem || !slot || !touched || !mark)
+        goto out_free;
+
+    struct tn_blk *empty = blk_new(s, TN_BLK_LEAF, 0);
+    if (!empty)
+        goto out_free;
+    empty->u.ids = NULL;
+    for (uint32_t v = 0; v < N; v++) {
+        if (s->coll == TN_GOSSIP || v == s->root) {
+            s->mem[v] = blk_leaf(s, &v, 1);
+            if (!s->mem[v])
+                goto out_free;
+        } else {
+            s->mem[v] = empty;
+        }
+    }
+
+    for (uint32_t r = 0; r < s->nrounds; r++) {
+        struct tn_blk **cur = s->mem + (size_t)r * N, **next = cur + N;
+        struct tn_round *rd = &s->rounds[r];
+        uint32_t ntouched = 0;
+        uint64_t need = 0;
+        memcpy(next, cur, (size_t)N * sizeof *next);
+        for (uint32_t ci = 0; ci < rd->ncirc; ci++) {
+            struct tn_circuit *c = &rd->circ[ci];
+            c->stream = NULL;
+            if (c->src >= N)
+                continue;
+            struct msgref ref = {&c->moff, &c->mcnt, c->msgs, c->nmsgs, &c->stream,
+                                 &c->msg_bad, &c->msg_noncontig};
+            if (resolve_msgs(s, r, cur[c->src], c->src, &ref))
+                goto out_free;
+            if (!c->stream)
+                continue;
+            /* place the stream at each ejecting node, by input port */
+            struct walkbuf w;
+            if (!walkbuf_get(&w, c))
+                goto out_free;
+            unsigned dmax = 0;
+            if (tn_circuit_walk(s, c, w.head, w.depth, NULL, w.ejarc)) {
+                for (uint32_t e = 0; e < c->nej; e++) {
+                    uint32_t v = c->eject[e], i = w.ejarc[e];
+                    if (i == UINT32_MAX)
+                        continue;
+                    if (w.depth[i] > dmax)
+                        dmax = w.depth[i];
+                    struct tn_blk **sl = &slot[(size_t)v * TN_NDIRS + c->arcs[i].dir];
+                    if (!*sl) {
+                        *sl = c->stream;
+                        if (!mark[v]) {
+                            mark[v] = 1;
+                            touched[ntouched++] = v;
+                        }
+                    }
+                }
+            }
+            free(w.p);
+            uint64_t len = (uint64_t)c->start + dmax + (uint64_t)c->stream->n * s->msg_flits;
+            if (len > need)
+                need = len;
+        }
+        /* relay streams: resolved, appended at dst after the circuits */
+        for (uint32_t i = 0; i < rd->nrelay; i++) {
+            struct tn_relay *x = &rd->relay[i];
+            x->stream = NULL;
+            if (x->src >= N || x->dst >= N || x->src == x->dst)
+                continue;
+            struct msgref ref = {&x->moff, &x->mcnt, x->msgs, x->nmsgs, &x->stream,
+                                 &x->msg_bad, &x->msg_noncontig};
+            if (resolve_msgs(s, r, cur[x->src], x->src, &ref))
+                goto out_free;
+            if (!x->stream)
+                continue;
+            if (!mark[x->dst]) {
+                mark[x->dst] = 1;
+                touched[ntouched++] = x->dst;
+            }
+            uint64_t len = (uint64_t)x->start + tn_distance(t, x->src, x->dst) +
+                           (uint64_t)x->stream->n * s->msg_flits;
+            if (len > need)
+                need = len;
+        }
+        uint32_t nrel_all = 0, *rel = NULL;
+        if (rd->nrelay) {
+            rel = malloc(2 * (size_t)rd->nrelay * sizeof *rel);
+            if (!rel)
+                goto out_free;
+            for (uint32_t i = 0; i < rd->nrelay; i++)
+                if (rd->relay[i].stream) {
+                    rel[2 * nrel_all] = rd->relay[i].dst;
+                    rel[2 * nrel_all++ + 1] = i;
+                }
+            qsort(rel, nrel_all, 2 * sizeof *rel, cmp_pair);
+        }
+        for (uint32_t k = 0; k < ntouched; k++) {
+            uint32_t v = touched[k];
+            /* this node's relay streams: rel[first .. first + nrel) */
+            uint32_t lo = 0, hi = nrel_all;
+            while (lo < hi) {
+                uint32_t mid = (lo + hi) / 2;
+                if (rel[2 * mid] < v)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            uint32_t first = lo, nrel = 0;
+            while (first + nrel < nrel_all && rel[2 * (first + nrel)] == v)
+                nrel++;
+            struct tn_blk *kidbuf[TN_NDIRS + 1 + 8], **kids = kidbuf;
+            if (nrel > 8) {
+                kids = malloc((TN_NDIRS + 1 + nrel) * sizeof *kids);
+                if (!kids) {
+                    free(rel);
+                    goto out_free;
+                }
+            }
+            uint32_t nk = 0, n = 0;
+            if (cur[v]->n)
+                kids[nk++] = cur[v];
+            for (int d = 0; d < TN_NDIRS; d++) {
+                struct tn_blk **sl = &slot[(size_t)v * TN_NDIRS + d];
+                if (*sl && (*sl)->n)
+                    kids[nk++] = *sl;
+                *sl = NULL;
+            }
+            for (uint32_t i = first; i < first + nrel; i++)
+                if (rd->relay[rel[2 * i + 1]].stream->n)
+                    kids[nk++] = rd->relay[rel[2 * i + 1]].stream;
+            mark[v] = 0;
+            for (uint32_t i = 0; i < nk; i++)
+                n += kids[i]->n;
+            struct tn_blk *b = NULL;
+            if (nk == 1) {
+                next[v] = kids[0];
+            } else if (nk > 1) {
+                b = blk_new(s, TN_BLK_CAT, n);
+                if (b)
+                    b->u.kids = tn_sched_alloc(s, nk * sizeof *kids);
+                if (b && b->u.kids) {
+                    b->nk = nk;
+                    memcpy(b->u.kids, kids, nk * sizeof *kids);
+                    next[v] = b;
+                }
+            }
+            if (kids != kidbuf)
+                free(kids);
+            if (nk > 1 && (!b || !b->u.kids)) {
+                free(rel);
+                goto out_free;
+            }
+        }
+        free(rel);
+        if (rd->duration == 0)
+            rd->duration = s->alpha + need;
+    }
+    s->laid_out = true;
+    rc = 0;
+out_free:
+    free(slot);
+    free(touched);
+    free(mark);
+    return rc;
+}
+
+/* ---- cost and bounds ---- */
+
+void tn_sched_cost(const struct tn_sched *s, unsigned alpha, struct tn_cost *c)
+{
+    memset(c, 0, sizeof *c);
+    c->rounds = s->nrounds;
+    for (uint32_t r = 0; r < s->nrounds; r++) {
+        const struct tn_round *rd = &s->rounds[r];
+        uint64_t dmax = 0, lmax = 0, need = 0;
+        for (uint32_t i = 0; i < rd->ncirc; i++) {
+            const struct tn_circuit *ci = &rd->circ[i];
+            uint64_t d = tn_circuit_depth(s, ci);
+            uint64_t l = tn_circuit_flits(s, ci);
+            if (d > dmax)
+                dmax = d;
+            if (ci->start + l > lmax)
+                lmax = ci->start + l;
+            if (ci->start + d + l > need)
+                need = ci->start + d + l;
+        }
+        for (uint32_t i = 0; i < rd->nrelay; i++) {
+            const struct tn_relay *x = &rd->relay[i];
+            if (x->src >= s->topo.n || x->dst >= s->topo.n || !x->stream)
+                continue;
+            uint64_t d = tn_distance(&s->topo, x->src, x->dst);
+            uint64_t l = (uint64_t)x->stream->n * s->msg_flits;
+            if (d > dmax)
+                dmax = d;
+            if (x->start + l > lmax)
+                lmax = x->start + l;
+            if (x->start + d + l > need)
+                need = x->start + d + l;
+        }
+        c->dsum += dmax;
+        c->tsum += lmax;
+        c->cycles += alpha + need;
+    }
+}
+
+static uint32_t ceil_log(uint64_t n, uint64_t base)
+{
+    uint32_t k = 0;
+    uint64_t p = 1;
+    while (p < n) {
+        p *= base;
+        k++;
+    }
+    return k;
+}
+
+void tn_sched_bounds(const struct tn_sched *s, struct tn_bounds *b)
+{
+    const struct tn_topo *t = &s->topo;
+    unsigned ports = tn_ports(t);
+    unsigned lanes = s->ports < ports ? s->ports : ports;
+    if (lanes == 0)
+        lanes = 1;
+    /* A node receives at most `lanes` streams per round, each carrying at
+     * most what its sender knows: knowledge grows by a factor lanes + 1. */
+    b->rounds = ceil_log(t->n, lanes + 1);
+    if (s->coll == TN_GOSSIP) {
+        b->dsum = tn_diameter(t);
+        b->tsum = ((uint64_t)(t->n - 1) * s->msg_flits + lanes - 1) / lanes;
+    } else {
+        unsigned ecc = 0;
+        for (uint32_t v = 0; v < t->n; v++) {
+            unsigned d = tn_distance(t, s->root, v);
+            if (d > ecc)
+                ecc = d;
+        }
+        b->dsum = ecc;
+        b->tsum = t->n > 1 ? s->msg_flits : 0;
+        /* circuits may be multicast trees: one round can reach everyone */
+        b->rounds = t->n > 1;
+    }
+    if (t->n == 1) {
+        b->rounds = 0;
+        b->tsum = 0;
+    }
+}

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: MIT */
+/* Schedules: rounds of circuits (a source, a unicast path or multicast tree
+ * of arcs, the nodes that eject, the messages carried, a start offset), the
+ * memory layout they imply, the verifier, JSON import/export and the
+ * collective algorithms (gossip, broadcast). See docs/host.md. */
+#ifndef TN_SCHED_H
+#define TN_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "topo.h"
+
+enum tn_coll { TN_GOSSIP, TN_BROADCAST };
+
+/* Symbolic message slices (circuit mcnt), resolved by tn_sched_layout():
+ * TN_WHOLE: all of the source's memory at the start of the round;
+ * TN_SINCE: what the source received from the start of round moff on. */
+#define TN_WHOLE UINT32_MAX
+#define TN_SINCE (UINT32_MAX - 1)
+
+/* An immutable sequence of message ids (a rope): the memory contents of a
+ * node, message-granular (message i occupies words [i*L, (i+1)*L)). */
+struct tn_blk {
+    uint32_t n;               /* messages */
+    uint8_t kind;             /* TN_BLK_LEAF, _CAT, _SLICE */
+    int8_t complete;          /* memo for the verifier: -1 unknown */
+    uint32_t nk;              /* CAT: kids */
+    union {
+        uint32_t *ids;        /* LEAF: n ids */
+        struct tn_blk **kids; /* CAT */
+        struct tn_blk *base;  /* SLICE: n messages of base from off */
+    } u;
+    uint32_t off;
+    uint32_t memo_crc;        /* model memo, valid when memo_tag matches */
+    uint32_t memo_tag;
+};
+enum { TN_BLK_LEAF, TN_BLK_CAT, TN_BLK_SLICE };
+
+/* Message id at index i of b (i < b->n). */
+uint32_t tn_blk_get(const struct tn_blk *b, uint32_t i);
+/* Copy n ids from index off of b into out. */
+void tn_blk_read(const struct tn_blk *b, uint32_t off, uint32_t n, uint32_t *out);
+
+struct tn_circuit {
+    uint32_t src;
+    uint32_t start;           /* inject offset in cycles after the switch */
+    uint32_t narcs, nej;
+    struct tn_arc *arcs;      /* path in order, or tree: the tail of each arc
+                               * is src or the head of an earlier arc */
+    uint32_t *eject;          /* nodes that eject (store) the stream */
+    /* Messages: the slice [moff, moff+mcnt) of src's memory at the start of
+     * the round (mcnt = TN_WHOLE: all of it, resolved by tn_sched_layout),
+     * or, when msgs != NULL, the explicit list (imported), which the layout
+     * locates in src's memory. */
+    uint32_t moff, mcnt;
+    uint32_t *msgs, nmsgs;
+    /* Derived by tn_sched_layout(): */
+    struct tn_blk *stream;    /* the messages carried, in order */
+    int32_t msg_bad;          /* -1 ok, else a message id src does not hold */
+    bool msg_noncontig;       /* held but not one contiguous run in order */
+};
+
+/* A relay-mode (head-routed) stream: routed by dimension order from src to
+ * dst, timed like a circuit stream (the head advances one link per cycle,
+ * the stream follows without gaps), so it holds arc h of its route during
+ * cycles [alpha + start + h, alpha + start + h + flits - 1] of the round
+ * (h = 1..d). Messages as for circuits; the stream is appended at dst
+ * after the round's circuit streams, in relay order. */
+struct tn_relay {
+    uint32_t src, dst, start;
+    uint32_t moff, mcnt;
+    uint32_t *msgs, nmsgs;
+    struct tn_blk *stream;
+    int32_t msg_bad;
+    bool msg_noncontig;
+};
+
+struct tn_round {
+    uint32_t ncirc, cap;
+    struct tn_circuit *circ;
+    uint32_t nrelay, relcap;
+    struct tn_relay *relay;
+    uint64_t duration;        /* cycles (alpha + max(start + depth + flits));
+                               * 0: not set (computed by tn_sched_layout) */
+};
+
+struct tn_arena;
+
+struct tn_sched {
+    struct tn_topo topo;
+    enum tn_coll coll;
+    char algo[32];
+    uint32_t msg_flits;       /* L: flits per message */
+    unsigned ports;           /* port model: 6 all-port, 1 single-port */
+    unsigned alpha;           /* switch cost the durations were made for */
+    uint32_t root;            /* broadcast source */
+    uint32_t nrounds, rcap;
+    struct tn_round *rounds;
+    struct tn_arena *arena;
+    /* Layout (tn_sched_layout): mem[r * N + v] = contents of node v after
+     * round r - 1 (r = 0: initial), r = 0..nrounds. */
+    struct tn_blk **mem;
+    bool laid_out;
+    int32_t *scratch;         /* N entries, -1 between uses (circuit walks) */
+};
+
+/* Create an empty schedule; 0 or TN_E*. */
+int tn_sched_new(struct tn_sched **s, const struct tn_topo *t, enum tn_coll coll,
+                 const char *algo, uint32_t msg_flits, unsigned ports,
+                 unsigned alpha, uint32_t root);
+void tn_sched_free(struct tn_sched *s);
+/* Append an empty round: its index or TN_ENOMEM. */
+int tn_sched_add_round(struct tn_sched *s);
+/* Append a circuit to round r copying arcs/eject (and msgs if non-NULL);
+ * returns the circuit or NULL (out of memory). */
+struct tn_circuit *tn_sched_add_circuit(struct tn_sched *s, uint32_t r,
+    uint32_t src, const struct tn_arc *arcs, uint32_t narcs,
+    const uint32_t *eject, uint32_t nej, uint32_t moff, uint32_t mcnt,
+    const uint32_t *msgs, uint32_t nmsgs, uint32_t start);
+/* Append a relay stream to round r (msgs copied if non-NULL); NULL when
+ * out of memory. */
+struct tn_relay *tn_sched_add_relay(struct tn_sched *s, uint32_t r, uint32_t src, uint32_t dst,
+                                    uint32_t moff, uint32_t mcnt, const uint32_t *msgs,
+                                    uint32_t nmsgs, uint32_t start);
+/* Arena allocation tied to the schedule's lifetime (NULL on failure). */
+void *tn_sched_alloc(struct tn_sched *s, size_t size);
+
+/* Compute the memory layout: a node's memory after a round is its memory
+ * before followed by the streams it ejects, in increasing order of the
+ * input port (direction) they arrive on. Resolves TN_WHOLE, locates
+ * explicit message lists, sets circuit->stream and the round durations
+ * left at 0. Structural errors (arcs that do not exist, ejecting nodes not
+ * on the circuit) are the verifier's business: the layout skips what it
+ * cannot place. 0 or TN_ENOMEM. */
+int tn_sched_layout(struct tn_sched *s);
+
+/* Walk the arcs of c: head[i] = node arc i enters, depth[i] = hops from
+ * src, parent[i] = the arc entering arc i's tail (UINT32_MAX at src), and
+ * ejarc[e] = the arc entering eject[e] (UINT32_MAX if none); parent and
+ * ejarc may be NULL. False if an arc does not exist, is not connected to
+ * the tree or enters a node twice (the verifier says which). */
+bool tn_circuit_walk(const struct tn_sched *s, const struct tn_circuit *c,
+                     uint32_t *head, uint32_t *depth, uint32_t *parent, uint32_t *ejarc);
+/* Per circuit timing: depth of the deepest ejecting node (hops), stream
+ * length in flits. */
+unsigned tn_circuit_depth(const struct tn_sched *s, const struct tn_circuit *c);
+uint64_t tn_circuit_flits(const struct tn_sched *s, const struct tn_circuit *c);
+
+/* Cost of a schedule: rounds, sum of per-round longest paths (delta
+ * term), sum of per-round longest streams in flits (tau term), predicted
+ * cycles sum(alpha + max(start + depth + flits)). */
+struct tn_cost {
+    uint32_t rounds;
+    uint64_t dsum, tsum, cycles;
+};
+void tn_sched_cost(const struct tn_sched *s, unsigned alpha, struct tn_cost *c);
+
+/* Lower bounds for the collective on this geometry and port model. */
+struct tn_bounds {
+    uint32_t rounds;          /* gossip: ceil(log_(P+1) N), P = lanes (a node
+                               * receives at most P streams per round);
+                               * broadcast: 1 (a multicast tree reaches all) */
+    uint64_t dsum;            /* diameter (gossip) / eccentricity of root */
+    uint64_t tsum;            /* ceil((N-1) L / P) gossip, L broadcast */
+};
+void tn_sched_bounds(const struct tn_sched *s, struct tn_bounds *b);
+
+/* ---- verifier ---- */
+
+enum tn_viol_kind {
+    TN_V_ARC,        /* arc does not exist (node out of range, no such link) */
+    TN_V_PATH,       /* arc not connected to the circuit (broken path/tree) */
+    TN_V_EJECT,      /* ejecting node not on the circuit or listed twice */
+    TN_V_LEAF,       /* a branch ends in a node that does not eject */
+    TN_V_CONFLICT,   /* arc used twice in one round */
+    TN_V_LANE,       /* more streams injected/ejected at a node than lanes */
+    TN_V_MSG,        /* source does not hold a message it sends */
+    TN_V_CONTIG,     /* messages not contiguous in the source's memory */
+    TN_V_EMPTY,      /* circuit without messages or without arcs */
+    TN_V_MISSING,    /* at the end a node lacks a message it must hold */
+    TN_V_MEM,        /* memory exceeds MEM_DEPTH */
+    TN_V_DURATION,   /* round duration too short for its streams */
+    TN_V_SRC,        /* source node out of range */
+    TN_V_COLLISION,  /* relay stream meets another stream on an arc */
+};
+
+struct tn_violation {
+    int kind;
+    int32_t round, circuit, arc; /* -1 when not applicable */
+    int64_t node;                /* -1 when not applicable */
+    char text[160];
+};
+
+struct tn_verify_opts {
+    unsigned lanes;          /* 0: the schedule's port model */
+    uint64_t mem_depth;      /* 0: no memory check */
+    unsigned max_report;     /* violations kept (0: 100) */
+};
+
+struct tn_report {
+    uint32_t nviol;          /* total found */
+    uint32_t nkept;
+    struct tn_violation *viol;
+    struct tn_cost cost;     /* at the schedule's alpha */
+    struct tn_bounds bounds;
+    uint32_t *round_dmax;    /* per round longest path */
+    uint64_t *round_lmax;    /* per round longest start + stream */
+    uint64_t *round_need;    /* per round max(start + depth + flits) */
+    uint64_t mem_max_words;  /* largest memory used by any node */
+    uint32_t complete_nodes; /* nodes holding what the collective requires */
+};
+
+/* Verify s (laid out on demand). Returns 0 if no violation, TN_EVERIFY if
+ * any (listed in rep), TN_ENOMEM. tn_report_free() releases rep. */
+int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_report *rep);
+void tn_report_free(struct tn_report *rep);
+/* Print the per-round table, cost at alpha against the bounds, and up to
+ * max_viol violations (what torusctl schedule/verify show). */
+void tn_report_print(FILE *f, const struct tn_sched *s, const struct tn_report *rep,
+                     unsigned alpha, unsigned max_viol);
+const char *tn_viol_name(int kind);
+
+/* ---- JSON (docs/schedule-format.md) ---- */
+
+/* Write s as JSON (laid out on demand); 0 or TN_EIO/TN_ENOMEM. */
+int tn_sched_write_json(struct tn_sched *s, FILE *f);
+int tn_sched_save_json(struct tn_sched *s, const char *path);
+/* Read a schedule. On error returns TN_EPARSE (or TN_EIO) and writes
+ * "line L, column C: reason" to err; *out is set only on success. */
+int tn_sched_load_json(struct tn_sched **out, const char *path, char *err, size_t errlen);
+int tn_sched_parse_json(struct tn_sched **out, const char *text, size_t len,
+                        char *err, size_t errlen);
+
+/* ---- algorithms ---- */
+
+struct tn_algo_opts {
+    const char *algo;         /* NULL or "auto": the cheapest */
+    uint32_t msg_flits;       /* L (>= 1) */
+    unsigned ports;           /* 6 or 1 */
+    unsigned alpha;           /* for the cost that picks the cheapest */
+    uint32_t root;            /* broadcast */
+};
+
+/* Names of the algorithms for a collective, NULL-terminated. */
+const char *const *tn_algo_names(enum tn_coll coll);
+/* True if algorithm name applies to geometry t and port model. */
+bool tn_algo_applies(enum tn_coll coll, const char *name, const struct tn_topo *t,
+                     unsigned ports);
+/* Closed-form cost of an algorithm (rounds, delta and tau sums, cycles at
+ * o->alpha): the theory the built schedules are tested against. */
+int tn_algo_cost(enum tn_coll coll, const char *name, const struct tn_topo *t,
+                 const struct tn_algo_opts *o, struct tn_cost *c);
+/* Build (and lay out) a schedule. TN_ENOTSUP if the algorithm does not
+ * apply to the geometry, TN_EINVAL for an unknown name. */
+int tn_build(struct tn_sched **out, enum tn_coll coll, const struct tn_topo *t,
+             const struct tn_algo_opts *o);
+
+/* The 7x7x7 building blocks (exposed for tests): the step-2 dipaths.
+ * For round k (0: 2-a, vectors M0 B1; 1: 2-b, vectors M0^2 B1) and j =
+ * 0..5 (u1, -u1, u2, -u2, u3, -u3) the directions of the dipath. */
+int tn_dp_paths(int k, uint8_t dirs[6][8], unsigned len[6], int vec[6][3]);
+
+#endif

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/* Torus geometry: ids, neighbours, distances, DOR paths, spanning trees. */
+#include "topo.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tn_error.h"
+
+static const char *const dir_names[TN_NDIRS] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-"};
+
+int tn_topo_init(struct tn_topo *t, unsigned x, unsigned y, unsigned z)
+{
+    if (x == 0 || y == 0 || z == 0 || x > TN_DIM_MAX || y > TN_DIM_MAX || z > TN_DIM_MAX)
+        return TN_EINVAL;
+    uint64_t n = (uint64_t)x * y * z;
+    if (n > TN_NODES_MAX)
+        return TN_EINVAL;
+    t->dim[0] = x;
+    t->dim[1] = y;
+    t->dim[2] = z;
+    t->n = (uint32_t)n;
+    return 0;
+}
+
+int tn_topo_parse(struct tn_topo *t, const char *s)
+{
+    unsigned d[3] = {1, 1, 1};
+    const char *p = s;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        if (*p < '0' || *p > '9')
+            return TN_EINVAL;
+        unsigned long v = strtoul(p, &end, 10);
+        if (v == 0 || v > TN_DIM_MAX)
+            return TN_EINVAL;
+        d[i] = (unsigned)v;
+        p = end;
+        if (*p == '\0')
+            return tn_topo_init(t, d[0], d[1], d[2]);
+        if (*p != 'x' || i == 2)
+            return TN_EINVAL;
+        p++;
+    }
+    return TN_EINVAL;
+}
+
+void tn_topo_format(const struct tn_topo *t, char *buf, unsigned len)
+{
+    snprintf(buf, len, "%ux%ux%u", t->dim[0], t->dim[1], t->dim[2]);
+}
+
+void tn_coords(const struct tn_topo *t, uint32_t id, unsigned c[3])
+{
+    c[0] = id % t->dim[0];
+    id /= t->dim[0];
+    c[1] = id % t->dim[1];
+    c[2] = id / t->dim[1];
+}
+
+int tn_dir_parse(const char *s)
+{
+    for (int d = 0; d < TN_NDIRS; d++)
+        if (strcmp(s, dir_names[d]) == 0)
+            return d;
+    return -1;
+}
+
+const char *tn_dir_name(int dir)
+{
+    return dir >= 0 && dir < TN_NDIRS ? dir_names[dir] : "?";
+}
+
+uint32_t tn_neighbor(const struct tn_topo *t, uint32_t id, int dir)
+{
+    unsigned c[3];
+    tn_coords(t, id, c);
+    unsigned k = (unsigned)dir >> 1, m = t->dim[k];
+    c[k] = (dir & 1) ? (c[k] + m - 1) % m : (c[k] + 1) % m;
+    return tn_node_id(t, c[0], c[1], c[2]);
+}
+
+unsigned tn_ports(const struct tn_topo *t)
+{
+    unsigned p = 0;
+    for (int k = 0; k < 3; k++)
+        p += t->dim[k] > 1 ? 2 : 0;
+    return p;
+}
+
+static unsigned ring_dist(unsigned a, unsigned b, unsigned m)
+{
+    unsigned f = (b + m - a) % m;
+    return f <= m - f ? f : m - f;
+}
+
+unsigned tn_distance(const struct tn_topo *t, uint32_t a, uint32_t b)
+{
+    unsigned ca[3], cb[3], d = 0;
+    tn_coords(t, a, ca);
+    tn_coords(t, b, cb);
+    for (int k = 0; k < 3; k++)
+        d += ring_dist(ca[k], cb[k], t->dim[k]);
+    return d;
+}
+
+unsigned tn_diameter(const struct tn_topo *t)
+{
+    return t->dim[0] / 2 + t->dim[1] / 2 + t->dim[2] / 2;
+}
+
+unsigned tn_dor_path(const struct tn_topo *t, uint32_t a, uint32_t b,
+                     struct tn_arc *arcs, unsigned cap)
+{
+    unsigned ca[3], cb[3], len = 0;
+    uint32_t cur = a;
+    tn_coords(t, a, ca);
+    tn_coords(t, b, cb);
+    for (int k = 0; k < 3; k++) {
+        unsigned m = t->dim[k], f = (cb[k] + m - ca[k]) % m;
+        int dir = 2 * k;
+        unsigned steps = f;
+        if (m - f < f) {
+            dir = 2 * k + 1;
+            steps = m - f;
+        }
+        for (unsigned i = 0; i < steps; i++) {
+            if (len < cap) {
+                arcs[len].node = cur;
+                arcs[len].dir = (uint8_t)dir;
+            }
+            len++;
+            cur = tn_neighbor(t, cur, dir);
+        }
+    }
+    return len;
+}
+
+int tn_bfs_tree(const struct tn_topo *t, uint32_t root, uint32_t *parent,
+                uint8_t *pdir, uint32_t *depth)
+{
+    uint32_t *queue = malloc((size_t)t->n * sizeof *queue);
+    if (!queue)
+        return TN_ENOMEM;
+    for (uint32_t v = 0; v < t->n; v++)
+        depth[v] = UINT32_MAX;
+    uint32_t head = 0, tail = 0;
+    queue[tail++] = root;
+    parent[root] = root;
+    pdir[root] = 0;
+    depth[root] = 0;
+    while (head < tail) {
+        uint32_t u = queue[head++];
+        for (int d = 0; d < TN_NDIRS; d++) {
+            if (!tn_dir_exists(t, d))
+                continue;
+            uint32_t v = tn_neighbor(t, u, d);
+            if (depth[v] != UINT32_MAX)
+                continue;
+            depth[v] = depth[u] + 1;
+            parent[v] = u;
+            pdir[v] = (uint8_t)d;
+            queue[tail++] = v;
+        }
+    }
+    free(queue);
+    return 0;
+}
+
+int tn_dfs_tree(const struct tn_topo *t, uint32_t root, uint32_t *parent,
+                uint8_t *pdir, uint32_t *label, uint32_t *last)
+{
+    /* Iterative DFS: stack of (node, next direction to try). */
+    uint32_t *stack = malloc((size_t)t->n * sizeof *stack);
+    uint8_t *next = malloc(t->n);
+    if (!stack || !next) {
+        free(stack);
+        free(next);
+        return TN_ENOMEM;
+    }
+    for (uint32_t v = 0; v < t->n; v++)
+        label[v] = UINT32_MAX;
+    uint32_t sp = 0, count = 0;
+    stack[sp++] = root;
+    next[root] = 0;
+    parent[root] = root;
+    pdir[root] = 0;
+    label[root] = count++;
+    while (sp > 0) {
+        uint32_t u = stack[sp - 1];
+        if (next[u] >= TN_NDIRS) {
+            last[u] = count - 1;
+            sp--;
+            continue;
+        }
+        int d = next[u]++;
+        if (!tn_dir_exists(t, d))
+            continue;
+        uint32_t v = tn_neighbor(t, u, d);
+        if (label[v] != UINT32_MAX)
+            continue;
+        parent[v] = u;
+        pdir[v] = (uint8_t)d;
+        label[v] = count++;
+        next[v] = 0;
+        stack[sp++] = v;
+    }
+    free(stack);
+    free(next);
+    return 0;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/* Torus geometry: X x Y x Z (sizes 1..), node id = x + X*(y + Y*z),
+ * directions 0 X+, 1 X-, 2 Y+, 3 Y-, 4 Z+, 5 Z- (docs/hardware.md). A
+ * dimension of size 1 has no links; on size 2 the + and - links are two
+ * distinct arcs to the same neighbour. */
+#ifndef TN_TOPO_H
+#define TN_TOPO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum tn_dir { TN_XP, TN_XM, TN_YP, TN_YM, TN_ZP, TN_ZM, TN_NDIRS };
+
+#define TN_DIM_MAX 4096u        /* per dimension */
+#define TN_NODES_MAX (1u << 24) /* whole torus */
+
+struct tn_topo {
+    unsigned dim[3];
+    uint32_t n;                 /* number of nodes */
+};
+
+/* An arc: the link leaving node in direction dir. */
+struct tn_arc {
+    uint32_t node;
+    uint8_t dir;
+};
+
+/* Set up an x*y*z torus: 0 or TN_EINVAL (a size 0, too large). */
+int tn_topo_init(struct tn_topo *t, unsigned x, unsigned y, unsigned z);
+/* Parse "7x7x7", "8x8", "16" (missing sizes are 1): 0 or TN_EINVAL. */
+int tn_topo_parse(struct tn_topo *t, const char *s);
+/* "7x7x7" into buf. */
+void tn_topo_format(const struct tn_topo *t, char *buf, unsigned len);
+
+static inline uint32_t tn_node_id(const struct tn_topo *t, unsigned x,
+                                  unsigned y, unsigned z)
+{
+    return x + t->dim[0] * (y + t->dim[1] * z);
+}
+void tn_coords(const struct tn_topo *t, uint32_t id, unsigned c[3]);
+
+/* Direction names "X+".."Z-": parse (-1 if unknown) and format. */
+int tn_dir_parse(const char *s);
+const char *tn_dir_name(int dir);
+static inline int tn_dir_opposite(int dir) { return dir ^ 1; }
+static inline int tn_dir_dim(int dir) { return dir >> 1; }
+
+/* True if links in direction dir exist (its dimension has size > 1). */
+static inline bool tn_dir_exists(const struct tn_topo *t, int dir)
+{
+    return dir >= 0 && dir < TN_NDIRS && t->dim[dir >> 1] > 1;
+}
+/* Neighbour of id in direction dir (the head of arc (id, dir)). The
+ * direction must exist. */
+uint32_t tn_neighbor(const struct tn_topo *t, uint32_t id, int dir);
+/* Number of existing directions (ports per node). */
+unsigned tn_ports(const struct tn_topo *t);
+
+/* Lee distance and diameter. */
+unsigned tn_distance(const struct tn_topo *t, uint32_t a, uint32_t b);
+unsigned tn_diameter(const struct tn_topo *t);
+
+/* Dimension-order (X, then Y, then Z) shortest path from a to b; in a
+ * ring of even size the antipode is reached in the + direction. Writes
+ * at most cap arcs and returns the path length (the distance). */
+unsigned tn_dor_path(const struct tn_topo *t, uint32_t a, uint32_t b,
+                     struct tn_arc *arcs, unsigned cap);
+
+/* Spanning trees rooted at root. parent[root] = root, pdir[v] = direction
+ * of the arc parent -> v, depth[v] in hops. Arrays have t->n entries;
+ * 0 or TN_ENOMEM. */
+int tn_bfs_tree(const struct tn_topo *t, uint32_t root, uint32_t *parent,
+                uint8_t *pdir, uint32_t *depth);
+/* Depth-first tree (neighbours visited in direction order) with preorder
+ * labels: label[v] = preorder number, last[v] = largest label in v's
+ * subtree, so [label[c], last[c]] is the 1-interval of child c (interval
+ * routing). */
+int tn_dfs_tree(const struct tn_topo *t, uint32_t root, uint32_t *parent,
+                uint8_t *pdir, uint32_t *label, uint32_t *last);
+
+#endif

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/* torusctl: a thin git-style subcommand table over libtorus. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static const struct tn_cmd commands[] = {
+    {"schedule", cmd_schedule, 0, "compute a collective schedule and its cost"},
+    {"verify", cmd_verify, 0, "verify a schedule file (exit 3 on a violation)"},
+    {"run", cmd_run, TN_CMD_NEEDS_DEVICE,
+     "run a collective on the device (default: simulated) and check it"},
+    {"info", cmd_info, TN_CMD_NEEDS_DEVICE, "print the device's constants"},
+    {"list", cmd_list, 0, "list the FTDI boards on the USB bus"},
+    {"dump", cmd_dump, TN_CMD_NEEDS_DEVICE, "print one node's state on the device"},
+};
+
+bool tn_cmd_uint(const char *s, unsigned long lo, unsigned long hi, unsigned long *out)
+{
+    char *end;
+    if (!s || *s < '0' || *s > '9')
+        return false;
+    unsigned long v = strtoul(s, &end, 10);
+    if (*end || v < lo || v > hi)
+        return false;
+    *out = v;
+    return true;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: torusctl <command> [options]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n'torusctl <command> --help' describes a command.\n"
+               "exit codes: 0 ok, 1 usage or file error, 2 device error, "
+               "3 verification failed\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return TN_EXIT_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+        if (argc > 2 && strcmp(name, "help") == 0) {
+            char help[] = "--help";
+            char *args[] = {argv[2], help, NULL};
+            for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+                if (strcmp(commands[i].name, argv[2]) == 0)
+                    return commands[i].fn(2, args);
+        }
+        usage(stdout);
+        return TN_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "torusctl: unknown command '%s': see torusctl --help\n", name);
+    return TN_EXIT_USAGE;
+}

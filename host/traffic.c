@@ -1,0 +1,793 @@
+/* SPDX-License-Identifier: MIT */
+/* Traffic model, torus all-to-all, file format and round-robin (see
+ * traffic.h, docs/traffic-format.md). */
+#include "traffic.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tn_error.h"
+
+void tn_traffic_init(struct tn_traffic *t, int nlinks)
+{
+    memset(t, 0, sizeof(*t));
+    t->nlinks = nlinks;
+}
+
+void tn_traffic_free(struct tn_traffic *t)
+{
+    if (t->lname)
+        for (int l = 0; l < t->nlinks; l++)
+            free(t->lname[l]);
+    free(t->lname);
+    free(t->off);
+    free(t->link);
+    free(t->snd);
+    free(t->rcv);
+    memset(t, 0, sizeof(*t));
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+int tn_traffic_add(struct tn_traffic *t, const int *links, int k, int snd,
+                   int rcv)
+{
+    if (k < 1)
+        return TN_EINVAL;
+    for (int i = 0; i < k; i++)
+        if (links[i] < 0 || links[i] >= t->nlinks)
+            return TN_EINVAL;
+    if (t->nx + 1 >= t->capx) {
+        int cap = t->capx ? 2 * t->capx : 64;
+        int *off = realloc(t->off, sizeof(int) * (cap + 1));
+        if (!off)
+            return TN_ENOMEM;
+        t->off = off;
+        int *s = realloc(t->snd, sizeof(int) * cap);
+        if (!s)
+            return TN_ENOMEM;
+        t->snd = s;
+        int *r = realloc(t->rcv, sizeof(int) * cap);
+        if (!r)
+            return TN_ENOMEM;
+        t->rcv = r;
+        t->capx = cap;
+        if (t->nx == 0)
+            t->off[0] = 0;
+    }
+    int base = t->off[t->nx];
+    if (base + k > t->capl) {
+        int cap = t->capl ? 2 * t->capl : 256;
+        while (cap < base + k)
+            cap *= 2;
+        int *l = realloc(t->link, sizeof(int) * cap);
+        if (!l)
+            return TN_ENOMEM;
+        t->link = l;
+        t->capl = cap;
+    }
+    memcpy(&t->link[base], links, sizeof(int) * k);
+    qsort(&t->link[base], k, sizeof(int), cmp_int);
+    int m = 1;
+    for (int i = 1; i < k; i++)
+        if (t->link[base + i] != t->link[base + m - 1])
+            t->link[base + m++] = t->link[base + i];
+    t->snd[t->nx] = snd;
+    t->rcv[t->nx] = rcv;
+    if (snd >= t->nsnd)
+        t->nsnd = snd + 1;
+    if (rcv >= t->nrcv)
+        t->nrcv = rcv + 1;
+    t->nx++;
+    t->off[t->nx] = base + m;
+    return 0;
+}
+
+int tn_traffic_load(const struct tn_traffic *t, const unsigned char *alive,
+                    int *load)
+{
+    int lam = 0;
+    memset(load, 0, sizeof(int) * t->nlinks);
+    for (int i = 0; i < t->nx; i++)
+        if (!alive || alive[i])
+            for (int j = t->off[i]; j < t->off[i + 1]; j++)
+                if (++load[t->link[j]] > lam)
+                    lam = load[t->link[j]];
+    return lam;
+}
+
+int tn_traffic_check(const struct tn_traffic *t, const int *step_of,
+                     int nsteps, int why)
+{
+    int rc = 0;
+    int *count = calloc((size_t)(nsteps > 0 ? nsteps : 1), sizeof(int));
+    int *stamp = malloc(sizeof(int) * (t->nlinks ? t->nlinks : 1));
+    int *order = malloc(sizeof(int) * (t->nx ? t->nx : 1));
+    int *start = calloc((size_t)nsteps + 1, sizeof(int));
+    if (!count || !stamp || !order || !start) {
+        rc = TN_ENOMEM;
+        goto out_free;
+    }
+    for (int i = 0; i < t->nx; i++) {
+        if (step_of[i] < 0 || step_of[i] >= nsteps) {
+            if (why)
+                fprintf(stderr, "schedule: transfer %d has no valid step\n", i);
+            rc = TN_EVERIFY;
+            goto out_free;
+        }
+        count[step_of[i]]++;
+    }
+    for (int s = 0; s < nsteps; s++) {
+        if (!count[s]) {
+            if (why)
+                fprintf(stderr, "schedule: step %d is empty\n", s);
+            rc = TN_EVERIFY;
+            goto out_free;
+        }
+        start[s + 1] = start[s] + count[s];
+    }
+    memset(count, 0, sizeof(int) * nsteps);
+    for (int i = 0; i < t->nx; i++)
+        order[start[step_of[i]] + count[step_of[i]]++] = i;
+    for (int l = 0; l < t->nlinks; l++)
+        stamp[l] = -1;
+    for (int s = 0; s < nsteps; s++)
+        for (int k = start[s]; k < start[s + 1]; k++) {
+            int i = order[k];
+            for (int j = t->off[i]; j < t->off[i + 1]; j++) {
+                int l = t->link[j];
+                if (stamp[l] == s) {
+                    if (why)
+                        fprintf(stderr, "schedule: step %d uses link %d "
+                                        "twice\n", s, l);
+                    rc = TN_EVERIFY;
+                    goto out_free;
+                }
+                stamp[l] = s;
+            }
+        }
+out_free:
+    free(count);
+    free(stamp);
+    free(order);
+    free(start);
+    return rc;
+}
+
+int tn_traffic_torus_a2a(struct tn_traffic *t, const struct tn_ct *c,
+                         enum tn_port_model pm, enum tn_ct_tie tie)
+{
+    int n = c->n;
+    tn_traffic_init(t, pm == TN_PORT_SINGLE ? 8 * n : 6 * n);
+    int *path = malloc(sizeof(int) * (c->dim[0] + c->dim[1] + c->dim[2] + 4));
+    if (!path)
+        return TN_ENOMEM;
+    /* grouped by displacement (all s -> s + v together, v in id order
+     * of the displaced node of 0), so that greedy first-fit packs whole
+     * translation families */
+    for (int v = 1; v < n; v++) {
+        int cv[3];
+        tn_ct_coords(c, v, cv);
+        for (int s = 0; s < n; s++) {
+            int cs[3];
+            tn_ct_coords(c, s, cs);
+            int d = tn_ct_node(c, (cs[0] + cv[0]) % c->dim[0],
+                               (cs[1] + cv[1]) % c->dim[1],
+                               (cs[2] + cv[2]) % c->dim[2]);
+            int k = tn_ct_dor_path(c, s, d, tie, path);
+            if (pm == TN_PORT_SINGLE) {
+                path[k++] = 6 * n + s;
+                path[k++] = 7 * n + d;
+            }
+            int rc = tn_traffic_add(t, path, k, s, d);
+            if (rc) {
+                free(path);
+                tn_traffic_free(t);
+                return rc;
+            }
+        }
+    }
+    free(path);
+    return 0;
+}
+
+/* ---- product schedule ------------------------------------------------ */
+
+struct rsq {
+    int k;
+    enum tn_ct_tie tie;
+    int *perms, np;  /* arc-disjoint derangements, k entries each */
+    int pick[8];
+    int used[8][8];  /* used[i][offset] */
+};
+
+/* DOR direction on a ring: + for the short way, the tie rule at k/2. */
+static int ring_plus(int k, int i, int m, enum tn_ct_tie tie)
+{
+    if (2 * m != k)
+        return 2 * m < k;
+    return tie == TN_CT_TIE_SPLIT ? i % 2 == 0 : 1;
+}
+
+static void rsq_perms(struct rsq *q, int i, int *p, int *taken, int *plus,
+                      int *minus)
+{
+    int k = q->k;
+    if (i == k) {
+        memcpy(&q->perms[q->np * k], p, sizeof(int) * k);
+        q->np++;
+        return;
+    }
+    for (int j = 0; j < k; j++) {
+        if (j == i || taken[j])
+            continue;
+        int m = ((j - i) % k + k) % k, up = ring_plus(k, i, m, q->tie);
+        int len = up ? m : k - m, *arcs = up ? plus : minus, clash = 0;
+        for (int h = 0; h < len && !clash; h++)
+            clash = arcs[((up ? i + h : i - h) % k + k) % k];
+        if (clash)
+            continue;
+        for (int h = 0; h < len; h++)
+            arcs[((up ? i + h : i - h) % k + k) % k] = 1;
+        taken[j] = 1;
+        p[i] = j;
+        rsq_perms(q, i + 1, p, taken, plus, minus);
+        taken[j] = 0;
+        for (int h = 0; h < len; h++)
+            arcs[((up ? i + h : i - h) % k + k) % k] = 0;
+    }
+}
+
+static int rsq_pick(struct rsq *q, int depth, int from)
+{
+    int k = q->k;
+    if (depth == k - 1)
+        return 1;
+    for (int j = from; j < q->np; j++) {
+        const int *p = &q->perms[j * k];
+        int okk = 1;
+        for (int i = 0; i < k && okk; i++)
+            okk = !q->used[i][((p[i] - i) % k + k) % k];
+        if (!okk)
+            continue;
+        for (int i = 0; i < k; i++)
+            q->used[i][((p[i] - i) % k + k) % k] = 1;
+        q->pick[depth] = j;
+        if (rsq_pick(q, depth + 1, j + 1))
+            return 1;
+        for (int i = 0; i < k; i++)
+            q->used[i][((p[i] - i) % k + k) % k] = 0;
+    }
+    return 0;
+}
+
+/* idx[i * k + j] = a with sigma_a(i) = j. Returns 0 or TN_ENOTSUP. */
+static int ring_square(int k, enum tn_ct_tie tie, int *idx)
+{
+    if (k == 1) {
+        idx[0] = 0;
+        return 0;
+    }
+    if (k > 7)
+        return TN_ENOTSUP;
+    struct rsq q;
+    memset(&q, 0, sizeof(q));
+    q.k = k;
+    q.tie = tie;
+    q.perms = malloc(sizeof(int) * k * 5040);
+    if (!q.perms)
+        return TN_ENOMEM;
+    int p[8], taken[8] = {0}, plus[8] = {0}, minus[8] = {0};
+    rsq_perms(&q, 0, p, taken, plus, minus);
+    int rc = rsq_pick(&q, 0, 0) ? 0 : TN_ENOTSUP;
+    if (!rc)
+        for (int i = 0; i < k; i++) {
+            idx[i * k + i] = 0;
+            for (int a = 1; a < k; a++)
+                idx[i * k + q.perms[q.pick[a - 1] * k + i]] = a;
+        }
+    free(q.perms);
+    return rc;
+}
+
+int tn_traffic_torus_product(const struct tn_traffic *t, const struct tn_ct *c,
+                             enum tn_ct_tie tie, int *step_of)
+{
+    int idx[3][64];
+    for (int d = 0; d < 3; d++) {
+        int rc = ring_square(c->dim[d], tie, idx[d]);
+        if (rc)
+            return rc;
+    }
+    for (int x = 0; x < t->nx; x++) {
+        int cs[3], cd[3], a[3];
+        if (t->snd[x] < 0 || t->snd[x] >= c->n || t->rcv[x] < 0 ||
+            t->rcv[x] >= c->n || t->snd[x] == t->rcv[x])
+            return TN_EINVAL;
+        tn_ct_coords(c, t->snd[x], cs);
+        tn_ct_coords(c, t->rcv[x], cd);
+        for (int d = 0; d < 3; d++)
+            a[d] = idx[d][cs[d] * c->dim[d] + cd[d]];
+        step_of[x] = a[0] + c->dim[0] * (a[1] + c->dim[1] * a[2]) - 1;
+    }
+    return c->n - 1;
+}
+
+/* ---- quotient by translations (a, b, a+b) ----------------------------- */
+
+static int coset(const struct tn_ct *c, int v)
+{
+    int x[3], k = c->dim[0];
+    tn_ct_coords(c, v, x);
+    return ((x[2] - x[0] - x[1]) % k + 2 * k) % k;
+}
+
+int tn_traffic_torus_quotient(struct tn_traffic *q, const struct tn_ct *c,
+                              enum tn_port_model pm, enum tn_ct_tie tie)
+{
+    int k = c->dim[0], n = c->n;
+    if (c->dim[1] != k || c->dim[2] != k || k < 2 ||
+        (k % 2 == 0 && tie != TN_CT_TIE_POS))
+        return TN_ENOTSUP;
+    tn_traffic_init(q, pm == TN_PORT_SINGLE ? 8 * k : 6 * k);
+    int *path = malloc(sizeof(int) * (3 * k + 4));
+    if (!path)
+        return TN_ENOMEM;
+    for (int cz = 0; cz < k; cz++) {
+        int s = tn_ct_node(c, 0, 0, cz);
+        for (int v = 1; v < n; v++) {
+            int cv[3];
+            tn_ct_coords(c, v, cv);
+            int d = tn_ct_node(c, cv[0], cv[1], (cz + cv[2]) % k);
+            int m = tn_ct_dor_path(c, s, d, tie, path);
+            for (int j = 0; j < m; j++)
+                path[j] = (path[j] % 6) * k + coset(c, path[j] / 6);
+            if (pm == TN_PORT_SINGLE) {
+                path[m++] = 6 * k + coset(c, s);
+                path[m++] = 7 * k + coset(c, d);
+            }
+            int rc = tn_traffic_add(q, path, m, s, d);
+            if (rc) {
+                free(path);
+                tn_traffic_free(q);
+                return rc;
+            }
+        }
+    }
+    free(path);
+    return 0;
+}
+
+int tn_traffic_torus_lift(const struct tn_traffic *t, const struct tn_ct *c,
+                          const int *qstep, int *step_of)
+{
+    int k = c->dim[0], n = c->n;
+    for (int x = 0; x < t->nx; x++) {
+        int cs[3], cd[3];
+        if (t->snd[x] < 0 || t->rcv[x] < 0 || t->snd[x] >= n ||
+            t->rcv[x] >= n || t->snd[x] == t->rcv[x])
+            return TN_EINVAL;
+        tn_ct_coords(c, t->snd[x], cs);
+        tn_ct_coords(c, t->rcv[x], cd);
+        int v = tn_ct_node(c, (cd[0] - cs[0] + k) % k, (cd[1] - cs[1] + k) % k,
+                           (cd[2] - cs[2] + k) % k);
+        step_of[x] = qstep[coset(c, t->snd[x]) * (n - 1) + v - 1];
+    }
+    return 0;
+}
+
+/* ---- round-robin ----------------------------------------------------- */
+
+/* First-fit of order[0..m) into sub-steps base, base+1, ...; 'use' holds
+ * one byte per (sub-step, link), grown on demand. Returns the number of
+ * sub-steps used or TN_ENOMEM. */
+static int first_fit(const struct tn_traffic *t, const int *order, int m,
+                     int base, int *step_of, unsigned char **use, int *cap)
+{
+    int nsub = 0;
+    for (int a = 0; a < m; a++) {
+        int i = order[a], s = 0;
+        for (;; s++) {
+            if (s == nsub) {
+                if (nsub == *cap) {
+                    int nc = *cap ? 2 * *cap : 4;
+                    unsigned char *u = realloc(*use, (size_t)nc * t->nlinks);
+                    if (!u)
+                        return TN_ENOMEM;
+                    *use = u;
+                    *cap = nc;
+                }
+                memset(*use + (size_t)s * t->nlinks, 0, t->nlinks);
+                nsub++;
+            }
+            unsigned char *row = *use + (size_t)s * t->nlinks;
+            int free_ = 1;
+            for (int j = t->off[i]; j < t->off[i + 1] && free_; j++)
+                free_ = !row[t->link[j]];
+            if (free_) {
+                for (int j = t->off[i]; j < t->off[i + 1]; j++)
+                    row[t->link[j]] = 1;
+                step_of[i] = base + s;
+                break;
+            }
+        }
+    }
+    return nsub;
+}
+
+int tn_roundrobin(const struct tn_traffic *t, int *step_of)
+{
+    int ns = t->nsnd, nr = t->nrcv, rc = 0, steps = 0, cap = 0;
+    unsigned char *use = NULL;
+    size_t np = (size_t)ns * nr;
+    int *pair = malloc(sizeof(int) * (np ? np : 1));
+    int *order = malloc(sizeof(int) * (t->nx ? t->nx : 1));
+    unsigned char *placed = calloc((size_t)(t->nx ? t->nx : 1), 1);
+    if (!pair || !order || !placed) {
+        rc = TN_ENOMEM;
+        goto out_free;
+    }
+    for (size_t i = 0; i < np; i++)
+        pair[i] = -1;
+    for (int i = 0; i < t->nx; i++)
+        if (t->snd[i] >= 0 && t->rcv[i] >= 0 &&
+            pair[(size_t)t->snd[i] * nr + t->rcv[i]] < 0)
+            pair[(size_t)t->snd[i] * nr + t->rcv[i]] = i;
+    /* step k: sender s to receiver (s + k) mod nr; then the leftovers */
+    for (int k = 0; k <= nr; k++) {
+        int m = 0;
+        if (k < nr) {
+            for (int s = 0; s < ns; s++) {
+                int i = pair[(size_t)s * nr + (s + k) % nr];
+                if (i >= 0) {
+                    order[m++] = i;
+                    placed[i] = 1;
+                }
+            }
+        } else {
+            for (int i = 0; i < t->nx; i++)
+                if (!placed[i])
+                    order[m++] = i;
+        }
+        if (!m)
+            continue;
+        int sub = first_fit(t, order, m, steps, step_of, &use, &cap);
+        if (sub < 0) {
+            rc = sub;
+            goto out_free;
+        }
+        steps += sub;
+    }
+    rc = steps;
+out_free:
+    free(pair);
+    free(order);
+    free(placed);
+    free(use);
+    return rc;
+}
+
+/* ---- file format (docs/traffic-format.md) ---------------------------- */
+
+struct names {
+    int n, cap;
+    char **s;
+};
+
+static int names_find(const struct names *nm, const char *s)
+{
+    for (int i = 0; i < nm->n; i++)
+        if (!strcmp(nm->s[i], s))
+            return i;
+    return -1;
+}
+
+static int names_add(struct names *nm, const char *s)
+{
+    int i = names_find(nm, s);
+    if (i >= 0)
+        return i;
+    if (nm->n == nm->cap) {
+        int cap = nm->cap ? 2 * nm->cap : 16;
+        char **p = realloc(nm->s, sizeof(char *) * cap);
+        if (!p)
+            return TN_ENOMEM;
+        nm->s = p;
+        nm->cap = cap;
+    }
+    nm->s[nm->n] = strdup(s);
+    if (!nm->s[nm->n])
+        return TN_ENOMEM;
+    return nm->n++;
+}
+
+static void names_free(struct names *nm)
+{
+    for (int i = 0; i < nm->n; i++)
+        free(nm->s[i]);
+    free(nm->s);
+}
+
+struct net {
+    struct names nodes, links;
+    int *from, *to; /* per link */
+    int capl;
+};
+
+/* Static route: shortest path in links; at each hop the first declared
+ * link that stays on a shortest path. Returns its length or -1. */
+static int net_route(const struct net *nt, int src, int dst, int *path,
+                     int *dist)
+{
+    int nn = nt->nodes.n, nl = nt->links.n;
+    for (int v = 0; v < nn; v++)
+        dist[v] = -1;
+    dist[dst] = 0;
+    for (int changed = 1, d = 0; changed; d++) {
+        changed = 0;
+        for (int l = 0; l < nl; l++)
+            if (dist[nt->to[l]] == d && dist[nt->from[l]] < 0) {
+                dist[nt->from[l]] = d + 1;
+                changed = 1;
+            }
+    }
+    if (dist[src] < 0)
+        return -1;
+    int k = 0;
+    for (int u = src; u != dst;) {
+        int l = 0;
+        while (!(nt->from[l] == u && dist[nt->to[l]] == dist[u] - 1))
+            l++;
+        path[k++] = l;
+        u = nt->to[l];
+    }
+    return k;
+}
+
+#define MAXTOK 4096
+
+static int split(char *line, char **tok)
+{
+    int n = 0;
+    char *h = strchr(line, '#'), *save = NULL;
+    if (h)
+        *h = 0;
+    for (char *p = strtok_r(line, " \t\r\n", &save); p && n < MAXTOK;
+         p = strtok_r(NULL, " \t\r\n", &save))
+        tok[n++] = p;
+    return n;
+}
+
+static int parse_err(const char *name, int line, const char *what,
+                     const char *arg)
+{
+    fprintf(stderr, "%s:%d: %s%s%s%s: see docs/traffic-format.md\n", name,
+            line, what, arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+    return TN_EPARSE;
+}
+
+static int add_routed(struct tn_traffic *t, struct net *nt, int s, int d,
+                      int snd, int rcv, int *path, int *dist)
+{
+    int k = net_route(nt, s, d, path, dist);
+    if (k <= 0)
+        return TN_EPARSE;
+    return tn_traffic_add(t, path, k, snd, rcv);
+}
+
+int tn_traffic_parse(struct tn_traffic *t, FILE *f, const char *name)
+{
+    struct net nt;
+    memset(&nt, 0, sizeof(nt));
+    tn_traffic_init(t, 0);
+    char **lines = NULL, buf[65536];
+    int nlines = 0, cap = 0, rc = 0, a2a = 0;
+    char **tok = malloc(sizeof(char *) * MAXTOK);
+    int *path = NULL, *dist = NULL, *sidx = NULL, *didx = NULL;
+    if (!tok)
+        return TN_ENOMEM;
+    while (fgets(buf, sizeof(buf), f)) {
+        if (nlines == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **p = realloc(lines, sizeof(char *) * cap);
+            if (!p) {
+                rc = TN_ENOMEM;
+                goto out_free;
+            }
+            lines = p;
+        }
+        if (!(lines[nlines++] = strdup(buf))) {
+            rc = TN_ENOMEM;
+            goto out_free;
+        }
+    }
+    /* pass 1: nodes and links */
+    for (int ln = 0; ln < nlines && !rc; ln++) {
+        char tmp[65536];
+        snprintf(tmp, sizeof(tmp), "%s", lines[ln]);
+        int n = split(tmp, tok);
+        if (n == 0)
+            continue;
+        if (!strcmp(tok[0], "node")) {
+            for (int i = 1; i < n && !rc; i++)
+                if (names_add(&nt.nodes, tok[i]) < 0)
+                    rc = TN_ENOMEM;
+        } else if (!strcmp(tok[0], "link")) {
+            if (n != 4) {
+                rc = parse_err(name, ln + 1, "expected: link NAME FROM TO",
+                               NULL);
+                break;
+            }
+            if (names_find(&nt.links, tok[1]) >= 0) {
+                rc = parse_err(name, ln + 1, "duplicate link", tok[1]);
+                break;
+            }
+            int a = names_add(&nt.nodes, tok[2]), b = names_add(&nt.nodes,
+                                                                 tok[3]);
+            int l = names_add(&nt.links, tok[1]);
+            if (a < 0 || b < 0 || l < 0) {
+                rc = TN_ENOMEM;
+                break;
+            }
+            if (a == b) {
+                rc = parse_err(name, ln + 1, "link from a node to itself",
+                               tok[1]);
+                break;
+            }
+            if (l >= nt.capl) {
+                nt.capl = nt.capl ? 2 * nt.capl : 64;
+                int *fr = realloc(nt.from, sizeof(int) * nt.capl);
+                if (fr)
+                    nt.from = fr;
+                int *to = realloc(nt.to, sizeof(int) * nt.capl);
+                if (to)
+                    nt.to = to;
+                if (!fr || !to) {
+                    rc = TN_ENOMEM;
+                    break;
+                }
+            }
+            nt.from[l] = a;
+            nt.to[l] = b;
+        } else if (strcmp(tok[0], "transfer") && strcmp(tok[0], "alltoall")) {
+            rc = parse_err(name, ln + 1, "unknown keyword", tok[0]);
+        }
+    }
+    if (rc)
+        goto out_free;
+    tn_traffic_init(t, nt.links.n);
+    path = malloc(sizeof(int) * (nt.links.n + 1));
+    dist = malloc(sizeof(int) * (nt.nodes.n + 1));
+    sidx = malloc(sizeof(int) * MAXTOK);
+    didx = malloc(sizeof(int) * MAXTOK);
+    if (!path || !dist || !sidx || !didx) {
+        rc = TN_ENOMEM;
+        goto out_free;
+    }
+    /* pass 2: transfers */
+    for (int ln = 0; ln < nlines && !rc; ln++) {
+        char tmp[65536];
+        snprintf(tmp, sizeof(tmp), "%s", lines[ln]);
+        int n = split(tmp, tok);
+        if (n == 0 || !strcmp(tok[0], "node") || !strcmp(tok[0], "link"))
+            continue;
+        if (!strcmp(tok[0], "transfer")) {
+            if (n < 3 || (n > 3 && (strcmp(tok[3], "via") || n == 4))) {
+                rc = parse_err(name, ln + 1,
+                               "expected: transfer SRC DST [via LINK...]", NULL);
+                break;
+            }
+            int s = names_find(&nt.nodes, tok[1]), d = names_find(&nt.nodes,
+                                                                  tok[2]);
+            if (s < 0 || d < 0 || s == d) {
+                rc = parse_err(name, ln + 1, "unknown or equal end nodes",
+                               s < 0 ? tok[1] : tok[2]);
+                break;
+            }
+            if (n == 3) {
+                rc = add_routed(t, &nt, s, d, -1, -1, path, dist);
+                if (rc == TN_EPARSE)
+                    rc = parse_err(name, ln + 1, "no route to", tok[2]);
+                continue;
+            }
+            int at = s, k = 0;
+            for (int i = 4; i < n; i++) {
+                int l = names_find(&nt.links, tok[i]);
+                if (l < 0 || nt.from[l] != at) {
+                    rc = parse_err(name, ln + 1,
+                                   l < 0 ? "unknown link" : "route not "
+                                   "contiguous at link", tok[i]);
+                    break;
+                }
+                path[k++] = l;
+                at = nt.to[l];
+            }
+            if (!rc && at != d)
+                rc = parse_err(name, ln + 1, "route does not end at", tok[2]);
+            if (!rc)
+                rc = tn_traffic_add(t, path, k, -1, -1);
+        } else { /* alltoall S... -> D... */
+            int arrow = -1;
+            for (int i = 1; i < n; i++)
+                if (!strcmp(tok[i], "->"))
+                    arrow = i;
+            if (arrow < 2 || arrow == n - 1 || a2a) {
+                rc = parse_err(name, ln + 1, a2a ? "only one alltoall line "
+                               "is allowed" : "expected: alltoall SRC... -> "
+                               "DST...", NULL);
+                break;
+            }
+            a2a = 1;
+            for (int i = 1; i < n && !rc; i++) {
+                if (i == arrow)
+                    continue;
+                int v = names_find(&nt.nodes, tok[i]);
+                if (v < 0)
+                    rc = parse_err(name, ln + 1, "unknown node", tok[i]);
+                if (i < arrow)
+                    sidx[i - 1] = v;
+                else
+                    didx[i - arrow - 1] = v;
+            }
+            for (int i = 0; i + 1 < arrow && !rc; i++)
+                for (int j = 0; j < n - arrow - 1 && !rc; j++) {
+                    if (sidx[i] == didx[j])
+                        continue;
+                    rc = add_routed(t, &nt, sidx[i], didx[j], i, j, path, dist);
+                    if (rc == TN_EPARSE)
+                        rc = parse_err(name, ln + 1, "no route to",
+                                       tok[arrow + 1 + j]);
+                }
+            if (!rc) {
+                t->nsnd = arrow - 1;
+                t->nrcv = n - arrow - 1;
+            }
+        }
+    }
+    if (!rc && t->nx == 0)
+        rc = parse_err(name, nlines, "no transfers", NULL);
+    if (!rc && nt.links.n) {
+        t->lname = calloc(nt.links.n, sizeof(char *));
+        if (!t->lname) {
+            rc = TN_ENOMEM;
+        } else {
+            for (int l = 0; l < nt.links.n; l++) {
+                t->lname[l] = nt.links.s[l];
+                nt.links.s[l] = NULL;
+            }
+        }
+    }
+out_free:
+    if (rc)
+        tn_traffic_free(t);
+    for (int i = 0; i < nlines; i++)
+        free(lines[i]);
+    free(lines);
+    free(tok);
+    free(path);
+    free(dist);
+    free(sidx);
+    free(didx);
+    free(nt.from);
+    free(nt.to);
+    names_free(&nt.nodes);
+    names_free(&nt.links);
+    return rc;
+}
+
+int tn_traffic_read(struct tn_traffic *t, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "cannot open %s: %s\n", path, strerror(errno));
+        return TN_EIO;
+    }
+    int rc = tn_traffic_parse(t, f, path);
+    fclose(f);
+    return rc;
+}

@@ -1,0 +1,770 @@
+/* SPDX-License-Identifier: MIT */
+/* The verifier: checks any schedule (ours or imported) for structure, arc
+ * conflicts, lane and memory limits, message possession and completeness,
+ * and reports its cost against the lower bounds. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "sched.h"
+#include "tn_error.h"
+
+static const char *const viol_names[] = {
+    [TN_V_ARC] = "bad-arc",         [TN_V_PATH] = "broken-path",
+    [TN_V_EJECT] = "bad-eject",     [TN_V_LEAF] = "dangling-branch",
+    [TN_V_CONFLICT] = "arc-conflict", [TN_V_LANE] = "lanes-oversubscribed",
+    [TN_V_MSG] = "message-not-held", [TN_V_CONTIG] = "messages-not-contiguous",
+    [TN_V_EMPTY] = "empty-circuit", [TN_V_MISSING] = "missing-delivery",
+    [TN_V_MEM] = "memory-overflow", [TN_V_DURATION] = "round-too-short",
+    [TN_V_SRC] = "bad-source",      [TN_V_COLLISION] = "relay-collision",
+};
+
+const char *tn_viol_name(int kind)
+{
+    if (kind < 0 || kind >= (int)(sizeof viol_names / sizeof viol_names[0]))
+        return "?";
+    return viol_names[kind];
+}
+
+static int add_viol(struct tn_report *rep, unsigned max, int kind, int32_t round,
+                    int32_t circ, int32_t arc, int64_t node, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+static int add_viol(struct tn_report *rep, unsigned max, int kind, int32_t round,
+                    int32_t circ, int32_t arc, int64_t node, const char *fmt, ...)
+{
+    rep->nviol++;
+    if (rep->nkept >= max)
+        return 0;
+    if (!rep->viol) {
+        rep->viol = calloc(max, sizeof *rep->viol);
+        if (!rep->viol)
+            return TN_ENOMEM;
+    }
+    struct tn_violation *v = &rep->viol[rep->nkept++];
+    v->kind = kind;
+    v->round = round;
+    v->circuit = circ;
+    v->arc = arc;
+    v->node = node;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->text, sizeof v->text, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+void tn_report_free(struct tn_report *rep)
+{
+    free(rep->viol);
+    free(rep->round_dmax);
+    free(rep->round_lmax);
+    free(rep->round_need);
+    memset(rep, 0, sizeof *rep);
+}
+
+/* ---- completeness: does a rope hold every message id 0..N-1? ---- */
+
+static void blk_mark(const struct tn_blk *b, uint32_t off, uint32_t n, uint64_t *bits,
+                     uint32_t N)
+{
+    while (n) {
+        if (b->kind == TN_BLK_LEAF) {
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t id = b->u.ids[off + i];
+                if (id < N)
+                    bits[id >> 6] |= 1ull << (id & 63);
+            }
+            return;
+        }
+        if (b->kind == TN_BLK_SLICE) {
+            off += b->off;
+            b = b->u.base;
+            continue;
+        }
+        for (uint32_t k = 0; k < b->nk && n; k++) {
+            const struct tn_blk *kid = b->u.kids[k];
+            if (off >= kid->n) {
+                off -= kid->n;
+                continue;
+            }
+            uint32_t take = kid->n - off < n ? kid->n - off : n;
+            blk_mark(kid, off, take, bits, N);
+            n -= take;
+            off = 0;
+        }
+        return;
+    }
+}
+
+/* Large tori: a multiset hash (sum of a 64-bit mix of each id) finds a
+ * range that holds exactly the N ids without expanding it; exact bitset
+ * expansion remains the fallback and is the only method below
+ * EXACT_LIMIT nodes. */
+#define EXACT_LIMIT 20000u
+
+static uint64_t mix64(uint64_t z)
+{
+    z += 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+struct hmemo {
+    const struct tn_blk *b;
+    uint64_t h;
+};
+
+struct hctx {
+    struct hmemo *tab;
+    size_t cap;
+};
+
+static uint64_t blk_hash(struct hctx *hc, const struct tn_blk *b, uint32_t off, uint32_t n);
+
+static uint64_t blk_hash_whole(struct hctx *hc, const struct tn_blk *b)
+{
+    size_t i = (size_t)(mix64((uintptr_t)b) & (hc->cap - 1));
+    while (hc->tab[i].b && hc->tab[i].b != b)
+        i = (i + 1) & (hc->cap - 1);
+    if (hc->tab[i].b)
+        return hc->tab[i].h;
+    uint64_t h = 0;
+    if (b->kind == TN_BLK_LEAF) {
+        for (uint32_t k = 0; k < b->n; k++)
+            h += mix64(b->u.ids[k]);
+    } else if (b->kind == TN_BLK_SLICE) {
+        h = blk_hash(hc, b->u.base, b->off, b->n);
+    } else {
+        for (uint32_t k = 0; k < b->nk; k++)
+            h += blk_hash_whole(hc, b->u.kids[k]);
+    }
+    /* the table never fills: it is sized for every block (see caller) */
+    i = (size_t)(mix64((uintptr_t)b) & (hc->cap - 1));
+    while (hc->tab[i].b)
+        i = (i + 1) & (hc->cap - 1);
+    hc->tab[i].b = b;
+    hc->tab[i].h = h;
+    return h;
+}
+
+static uint64_t blk_hash(struct hctx *hc, const struct tn_blk *b, uint32_t off, uint32_t n)
+{
+    if (off == 0 && n == b->n)
+        return blk_hash_whole(hc, b);
+    if (b->kind == TN_BLK_LEAF) {
+        uint64_t h = 0;
+        for (uint32_t k = 0; k < n; k++)
+            h += mix64(b->u.ids[off + k]);
+        return h;
+    }
+    if (b->kind == TN_BLK_SLICE)
+        return blk_hash(hc, b->u.base, b->off + off, n);
+    uint64_t h = 0;
+    for (uint32_t k = 0; k < b->nk && n; k++) {
+        const struct tn_blk *kid = b->u.kids[k];
+        if (off >= kid->n) {
+            off -= kid->n;
+            continue;
+        }
+        uint32_t take = kid->n - off < n ? kid->n - off : n;
+        h += blk_hash(hc, kid, off, take);
+        n -= take;
+        off = 0;
+    }
+    return h;
+}
+
+static bool blk_complete(struct tn_blk *b, uint32_t N, uint64_t *bits);
+
+static bool blk_complete_fast(struct hctx *hc, uint64_t hall, struct tn_blk *b, uint32_t N,
+                              uint64_t *bits)
+{
+    if (b->complete >= 0 || b->n < N)
+        return blk_complete(b, N, bits);
+    if (b->n == N && blk_hash_whole(hc, b) == hall)
+        return (b->complete = 1);
+    if (b->kind == TN_BLK_CAT) {
+        for (uint32_t k = 0; k < b->nk; k++)
+            if (b->u.kids[k]->n >= N && blk_complete_fast(hc, hall, b->u.kids[k], N, bits))
+                return (b->complete = 1);
+    }
+    if (blk_hash(hc, b, 0, N) == hall || blk_hash(hc, b, b->n - N, N) == hall)
+        return (b->complete = 1);
+    return blk_complete(b, N, bits);
+}
+
+static bool blk_complete(struct tn_blk *b, uint32_t N, uint64_t *bits)
+{
+    if (b->complete >= 0)
+        return b->complete;
+    bool ok = false;
+    if (b->n >= N) {
+        if (b->kind == TN_BLK_CAT) {
+            for (uint32_t k = 0; k < b->nk && !ok; k++)
+                if (b->u.kids[k]->n >= N)
+                    ok = blk_complete(b->u.kids[k], N, bits);
+        } else if (b->kind == TN_BLK_SLICE && b->off == 0 && b->n == b->u.base->n) {
+            ok = blk_complete(b->u.base, N, bits);
+        }
+        if (!ok) {
+            size_t words = ((size_t)N + 63) / 64;
+            memset(bits, 0, words * sizeof *bits);
+            blk_mark(b, 0, b->n, bits, N);
+            ok = true;
+            for (uint32_t i = 0; i < N && ok; i++)
+                ok = (bits[i >> 6] >> (i & 63)) & 1;
+        }
+    }
+    b->complete = ok;
+    return ok;
+}
+
+static uint32_t first_missing(const struct tn_blk *b, uint32_t N, uint64_t *bits)
+{
+    memset(bits, 0, ((size_t)N + 63) / 64 * sizeof *bits);
+    blk_mark(b, 0, b->n, bits, N);
+    for (uint32_t i = 0; i < N; i++)
+        if (!((bits[i >> 6] >> (i & 63)) & 1))
+            return i;
+    return N;
+}
+
+/* ---- the checks ---- */
+
+struct occ {
+    uint64_t arc, lo, hi;     /* arc id, cycles it is held (after the switch) */
+    uint32_t idx, hop;
+};
+
+static int cmp_occ(const void *a, const void *b)
+{
+    const struct occ *x = a, *y = b;
+    if (x->arc != y->arc)
+        return x->arc < y->arc ? -1 : 1;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+struct used_arc {
+    uint32_t round_tag;       /* round + 1 */
+    uint32_t circ;
+};
+
+int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_report *rep)
+{
+    static const struct tn_verify_opts defaults = {0, 0, 0};
+    if (!o)
+        o = &defaults;
+    memset(rep, 0, sizeof *rep);
+    const struct tn_topo *t = &s->topo;
+    uint32_t N = t->n;
+    unsigned max = o->max_report ? o->max_report : 100;
+    unsigned lanes = o->lanes ? o->lanes : s->ports;
+    int rc = TN_ENOMEM;
+    struct hctx hc = {NULL, 0};
+    if (!s->laid_out && tn_sched_layout(s) != 0)
+        return TN_ENOMEM;
+
+    struct used_arc *used = calloc((size_t)N * TN_NDIRS, sizeof *used);
+    uint16_t *ninj = calloc(N, sizeof *ninj), *nej = calloc(N, sizeof *nej);
+    uint32_t *touched = malloc((size_t)N * sizeof *touched);
+    uint64_t *bits = malloc(((size_t)N + 63) / 64 * sizeof *bits);
+    rep->round_dmax = calloc(s->nrounds + 1, sizeof *rep->round_dmax);
+    rep->round_lmax = calloc(s->nrounds + 1, sizeof *rep->round_lmax);
+    rep->round_need = calloc(s->nrounds + 1, sizeof *rep->round_need);
+    uint32_t wcap = 64, route_cap = 0, occ_cap = 0;
+    struct tn_arc *route = NULL;
+    struct occ *occ = NULL;
+    uint32_t *head = malloc(3 * wcap * sizeof *head);
+    if (!used || !ninj || !nej || !touched || !bits || !rep->round_dmax ||
+        !rep->round_lmax || !rep->round_need || !head)
+        goto out_free;
+
+    for (uint32_t r = 0; r < s->nrounds; r++) {
+        const struct tn_round *rd = &s->rounds[r];
+        uint32_t ntouched = 0;
+        uint64_t need = 0;
+        for (uint32_t ci = 0; ci < rd->ncirc; ci++) {
+            const struct tn_circuit *c = &rd->circ[ci];
+            int32_t R = (int32_t)r, C = (int32_t)ci;
+            if (c->src >= N) {
+                if (add_viol(rep, max, TN_V_SRC, R, C, -1, c->src,
+                             "source node %u out of range (0..%u)", c->src, N - 1))
+                    goto out_free;
+                continue;
+            }
+            if (c->narcs == 0 || c->nej == 0 || !c->stream || c->stream->n == 0) {
+                if (c->msg_bad == -1 &&
+                    add_viol(rep, max, TN_V_EMPTY, R, C, -1, c->src,
+                             "circuit from node %u has no %s", c->src,
+                             c->narcs == 0 ? "arcs" : c->nej == 0 ? "ejecting node" : "messages"))
+                    goto out_free;
+            }
+            if (c->msg_bad >= 0) {
+                if (add_viol(rep, max, TN_V_MSG, R, C, -1, c->src,
+                             "node %u sends message %d it does not hold", c->src, c->msg_bad))
+                    goto out_free;
+            } else if (c->msg_bad == -2) {
+                if (add_viol(rep, max, TN_V_MSG, R, C, -1, c->src,
+                             "node %u sends messages %u..%u of its memory but holds %u",
+                             c->src, c->moff, c->moff + c->mcnt - 1,
+                             s->mem[(size_t)r * N + c->src]->n))
+                    goto out_free;
+            } else if (c->msg_noncontig) {
+                if (add_viol(rep, max, TN_V_CONTIG, R, C, -1, c->src,
+                             "messages are not one contiguous run of node %u's memory "
+                             "(layout: docs/schedule-format.md)", c->src))
+                    goto out_free;
+            }
+            /* arcs: existence, connection, no node entered twice */
+            if (c->narcs > wcap) {
+                wcap = c->narcs;
+                uint32_t *h = realloc(head, 3 * (size_t)wcap * sizeof *head);
+                if (!h)
+                    goto out_free;
+                head = h;
+            }
+            uint32_t *depth = head + wcap, *flag = head + 2 * wcap;
+            int32_t *pos = s->scratch;  /* node -> arc entering it */
+            bool walk_ok = true;
+            uint32_t nset = 0;
+            for (uint32_t i = 0; i < c->narcs; i++) {
+                const struct tn_arc *a = &c->arcs[i];
+                int32_t A = (int32_t)i;
+                head[i] = UINT32_MAX;
+                flag[i] = 0;
+                if (a->node >= N || !tn_dir_exists(t, a->dir)) {
+                    walk_ok = false;
+                    if (add_viol(rep, max, TN_V_ARC, R, C, A, a->node,
+                                 a->node >= N ? "arc from node %u: node out of range"
+                                              : "arc from node %u: no link in direction %s",
+                                 a->node, tn_dir_name(a->dir)))
+                        goto out_reset;
+                    continue;
+                }
+                uint32_t h = tn_neighbor(t, a->node, a->dir);
+                uint32_t j = UINT32_MAX;
+                if (a->node != c->src) {
+                    if (pos[a->node] >= 0) {
+                        j = (uint32_t)pos[a->node];
+                    } else {
+                        walk_ok = false;
+                        if (add_viol(rep, max, TN_V_PATH, R, C, A, a->node,
+                                     "arc %u %s starts at node %u, which the circuit "
+                                     "from %u has not reached", a->node,
+                                     tn_dir_name(a->dir), a->node, c->src))
+                            goto out_reset;
+                    }
+                }
+                if (h == c->src || pos[h] >= 0) {
+                    walk_ok = false;
+                    if (add_viol(rep, max, TN_V_PATH, R, C, A, h,
+                                 "circuit enters node %u twice", h))
+                        goto out_reset;
+                } else {
+                    pos[h] = A;
+                    head[nset++] = h;
+                }
+                depth[i] = j == UINT32_MAX ? 1 : depth[j] + 1;
+                /* arc conflicts: an output port has one source per round */
+                struct used_arc *u = &used[(size_t)a->node * TN_NDIRS + a->dir];
+                if (u->round_tag == r + 1) {
+                    if (add_viol(rep, max, TN_V_CONFLICT, R, C, A, a->node,
+                                 "arc %u %s already used by circuit %u of this round",
+                                 a->node, tn_dir_name(a->dir), u->circ))
+                        goto out_reset;
+                } else {
+                    u->round_tag = r + 1;
+                    u->circ = ci;
+                }
+            }
+            /* ejecting nodes on the circuit, each once; leaves eject
+             * (flag bit 0: arc leads to an ejecting node, bit 1: to a node
+             * the circuit leaves again) */
+            unsigned dmax = 0;
+            for (uint32_t e = 0; e < c->nej; e++) {
+                uint32_t v = c->eject[e];
+                bool dup = false;
+                int32_t i = v < N ? pos[v] : -1;
+                if (i >= 0)
+                    dup = flag[i] & 1;
+                if (v >= N || dup || i < 0) {
+                    if (add_viol(rep, max, TN_V_EJECT, R, C, -1, v,
+                                 dup ? "node %u ejects twice" : v >= N
+                                     ? "ejecting node %u out of range"
+                                     : "ejecting node %u is not on the circuit", v))
+                        goto out_reset;
+                    continue;
+                }
+                flag[i] |= 1;
+                if (depth[i] > dmax)
+                    dmax = depth[i];
+                if (nej[v]++ == 0 && ninj[v] == 0)
+                    touched[ntouched++] = v;
+            }
+            if (walk_ok) {
+                for (uint32_t i = 0; i < c->narcs; i++)
+                    if (c->arcs[i].node != c->src)
+                        flag[pos[c->arcs[i].node]] |= 2;
+                for (uint32_t i = 0; i < c->narcs; i++)
+                    if (!flag[i] && add_viol(rep, max, TN_V_LEAF, R, C, (int32_t)i,
+                                             tn_neighbor(t, c->arcs[i].node, c->arcs[i].dir),
+                                             "branch ends at node %u, which does not eject",
+                                             tn_neighbor(t, c->arcs[i].node, c->arcs[i].dir)))
+                        goto out_reset;
+            }
+            for (uint32_t k = 0; k < nset; k++)
+                pos[head[k]] = -1;
+            nset = 0;
+            if (0) {
+            out_reset:
+                for (uint32_t k = 0; k < nset; k++)
+                    pos[head[k]] = -1;
+                goto out_free;
+            }
+            if (ninj[c->src]++ == 0 && nej[c->src] == 0)
+                touched[ntouched++] = c->src;
+            uint64_t l = tn_circuit_flits(s, c);
+            if (dmax > rep->round_dmax[r])
+                rep->round_dmax[r] = dmax;
+            if (c->start + l > rep->round_lmax[r])
+                rep->round_lmax[r] = c->start + l;
+            if (c->start + dmax + l > need)
+                need = c->start + dmax + l;
+        }
+        /* relay streams: DOR routes, collisions per cycle */
+        uint32_t nocc = 0;
+        for (uint32_t i = 0; i < rd->nrelay; i++) {
+            const struct tn_relay *x = &rd->relay[i];
+            int32_t R = (int32_t)r, I = (int32_t)i;
+            if (x->src >= N || x->dst >= N || x->src == x->dst) {
+                if (add_viol(rep, max, TN_V_SRC, R, I, -1, x->src,
+                             "relay stream %u: source %u, destination %u (need two distinct "
+                             "nodes of 0..%u)", i, x->src, x->dst, N - 1))
+                    goto out_free;
+                continue;
+            }
+            if (x->msg_bad >= 0 || x->msg_bad == -2) {
+                if (add_viol(rep, max, TN_V_MSG, R, I, -1, x->src,
+                             "relay stream %u: node %u sends messages it does not hold", i,
+                             x->src))
+                    goto out_free;
+            } else if (x->msg_noncontig) {
+                if (add_viol(rep, max, TN_V_CONTIG, R, I, -1, x->src,
+                             "relay stream %u: messages not contiguous in node %u's memory", i,
+                             x->src))
+                    goto out_free;
+            } else if (!x->stream || x->stream->n == 0) {
+                if (add_viol(rep, max, TN_V_EMPTY, R, I, -1, x->src,
+                             "relay stream %u carries no messages", i))
+                    goto out_free;
+            }
+            uint64_t flits = x->stream ? (uint64_t)x->stream->n * s->msg_flits : 0;
+            unsigned d = tn_distance(t, x->src, x->dst);
+            if (d > route_cap) {
+                route_cap = d;
+                struct tn_arc *nr = realloc(route, route_cap * sizeof *route);
+                if (!nr)
+                    goto out_free;
+                route = nr;
+            }
+            tn_dor_path(t, x->src, x->dst, route, route_cap);
+            if (nocc + d > occ_cap) {
+                occ_cap = 2 * (nocc + d);
+                struct occ *no = realloc(occ, occ_cap * sizeof *occ);
+                if (!no)
+                    goto out_free;
+                occ = no;
+            }
+            for (unsigned h = 0; h < d; h++) {
+                const struct used_arc *u = &used[(size_t)route[h].node * TN_NDIRS + route[h].dir];
+                if (u->round_tag == r + 1 &&
+                    add_viol(rep, max, TN_V_COLLISION, R, I, (int32_t)h, route[h].node,
+                             "relay stream %u needs arc %u %s, held by circuit %u for the round",
+                             i, route[h].node, tn_dir_name(route[h].dir), u->circ))
+                    goto out_free;
+                occ[nocc].arc = (uint64_t)route[h].node * TN_NDIRS + route[h].dir;
+                occ[nocc].lo = x->start + h + 1;
+                occ[nocc].hi = x->start + h + flits;
+                occ[nocc].idx = i;
+                occ[nocc++].hop = h;
+            }
+            if (ninj[x->src]++ == 0 && nej[x->src] == 0)
+                touched[ntouched++] = x->src;
+            if (nej[x->dst]++ == 0 && ninj[x->dst] == 0)
+                touched[ntouched++] = x->dst;
+            if (d > rep->round_dmax[r])
+                rep->round_dmax[r] = d;
+            if (x->start + flits > rep->round_lmax[r])
+                rep->round_lmax[r] = x->start + flits;
+            if (x->start + d + flits > need)
+                need = x->start + d + flits;
+        }
+        if (nocc > 1)
+            qsort(occ, nocc, sizeof *occ, cmp_occ);
+        for (uint32_t k = 1; k < nocc; k++) {
+            const struct occ *a = &occ[k - 1], *b = &occ[k];
+            if (a->arc == b->arc && b->lo <= a->hi &&
+                add_viol(rep, max, TN_V_COLLISION, (int32_t)r, (int32_t)b->idx, (int32_t)b->hop,
+                         (int64_t)(b->arc / TN_NDIRS),
+                         "relay streams %u and %u meet on arc %llu %s in cycle %llu after the "
+                         "switch", a->idx, b->idx, (unsigned long long)(b->arc / TN_NDIRS),
+                         tn_dir_name((int)(b->arc % TN_NDIRS)), (unsigned long long)b->lo))
+                goto out_free;
+        }
+        for (uint32_t k = 0; k < ntouched; k++) {
+            uint32_t v = touched[k];
+            if (ninj[v] > lanes &&
+                add_viol(rep, max, TN_V_LANE, (int32_t)r, -1, -1, v,
+                         "node %u injects %u streams with %u lane%s", v, ninj[v], lanes,
+                         lanes == 1 ? "" : "s"))
+                goto out_free;
+            if (nej[v] > lanes &&
+                add_viol(rep, max, TN_V_LANE, (int32_t)r, -1, -1, v,
+                         "node %u ejects %u streams with %u lane%s", v, nej[v], lanes,
+                         lanes == 1 ? "" : "s"))
+                goto out_free;
+            ninj[v] = nej[v] = 0;
+        }
+        rep->round_need[r] = need;
+        if (rd->duration < s->alpha + need &&
+            add_viol(rep, max, TN_V_DURATION, (int32_t)r, -1, -1, -1,
+                     "round lasts %llu cycles, its streams need %llu (alpha %u)",
+                     (unsigned long long)rd->duration,
+                     (unsigned long long)(s->alpha + need), s->alpha))
+            goto out_free;
+    }
+
+    /* memory and completeness at the end */
+    struct tn_blk **fin = s->mem + (size_t)s->nrounds * N;
+    uint64_t hall = 0;
+    if (N > EXACT_LIMIT && s->coll == TN_GOSSIP) {
+        size_t nblk = (size_t)N * (s->nrounds + 1);
+        for (uint32_t r = 0; r < s->nrounds; r++)
+            nblk += s->rounds[r].ncirc;
+        hc.cap = 1;
+        while (hc.cap < 2 * nblk)
+            hc.cap <<= 1;
+        hc.tab = calloc(hc.cap, sizeof *hc.tab);
+        if (!hc.tab)
+            goto out_free;
+        for (uint32_t i = 0; i < N; i++)
+            hall += mix64(i);
+    }
+    for (uint32_t v = 0; v < N; v++) {
+        uint64_t words = (uint64_t)fin[v]->n * s->msg_flits;
+        if (words > rep->mem_max_words)
+            rep->mem_max_words = words;
+        if (o->mem_depth && words > o->mem_depth &&
+            add_viol(rep, max, TN_V_MEM, -1, -1, -1, v,
+                     "node %u needs %llu memory words, MEM_DEPTH is %llu", v,
+                     (unsigned long long)words, (unsigned long long)o->mem_depth))
+            goto out_free;
+        bool ok;
+        uint32_t miss = s->root;
+        if (s->coll == TN_GOSSIP) {
+            ok = hc.tab ? blk_complete_fast(&hc, hall, fin[v], N, bits)
+                        : blk_complete(fin[v], N, bits);
+            if (!ok)
+                miss = first_missing(fin[v], N, bits);
+        } else {
+            ok = false;
+            for (uint32_t i = 0; i < fin[v]->n && !ok; i++)
+                ok = tn_blk_get(fin[v], i) == s->root;
+        }
+        if (ok)
+            rep->complete_nodes++;
+        else if (add_viol(rep, max, TN_V_MISSING, -1, -1, -1, v,
+                          "node %u never receives message %u", v, miss))
+            goto out_free;
+    }
+    tn_sched_cost(s, s->alpha, &rep->cost);
+    tn_sched_bounds(s, &rep->bounds);
+    rc = rep->nviol ? TN_EVERIFY : 0;
+out_free:
+    free(used);
+    free(ninj);
+    free(nej);
+    free(touched);
+    free(bits);
+    free(head);
+    free(hc.tab);
+    free(route);
+    free(occ);
+    if (rc == TN_ENOMEM)
+        tn_report_free(rep);
+    return rc;
+}
+
+void tn_report_print(FILE *f, const struct tn_sched *s, const struct tn_report *rep,
+                     unsigned alpha, unsigned max_viol)
+{
+    char dims[48];
+    tn_topo_format(&s->topo, dims, sizeof dims);
+    fprintf(f, "%s on %s (%u nodes), algorithm %s, %u flit%s per message, %s\n",
+            s->coll == TN_GOSSIP ? "gossip" : "broadcast", dims, s->topo.n,
+            s->algo[0] ? s->algo : "(unnamed)", s->msg_flits, s->msg_flits == 1 ? "" : "s",
+            s->ports == 1 ? "single-port (1 lane)" : "all-port (6 lanes)");
+    if (s->coll == TN_BROADCAST)
+        fprintf(f, "root %u\n", s->root);
+    fprintf(f, "round  circuits  longest-path  longest-stream  cycles\n");
+    uint64_t total = 0;
+    for (uint32_t r = 0; r < s->nrounds; r++) {
+        uint64_t d = alpha + rep->round_need[r];
+        total += d;
+        fprintf(f, "%5u  %8u  %12u  %14llu  %6llu\n", r, s->rounds[r].ncirc, rep->round_dmax[r],
+                (unsigned long long)rep->round_lmax[r], (unsigned long long)d);
+    }
+    fprintf(f, "rounds %u (lower bound %u)\n", rep->cost.rounds, rep->bounds.rounds);
+    fprintf(f, "switch settings (delta sum) %llu (lower bound %llu)\n",
+            (unsigned long long)rep->cost.dsum, (unsigned long long)rep->bounds.dsum);
+    fprintf(f, "stream flits (tau sum) %llu (lower bound %llu)\n",
+            (unsigned long long)rep->cost.tsum, (unsigned long long)rep->bounds.tsum);
+    fprintf(f, "predicted cycles %llu at alpha %u\n", (unsigned long long)total, alpha);
+    fprintf(f, "memory per node at most %llu word%s\n", (unsigned long long)rep->mem_max_words,
+            rep->mem_max_words == 1 ? "" : "s");
+    fprintf(f, "complete nodes %u of %u, violations %u\n", rep->complete_nodes, s->topo.n,
+            rep->nviol);
+    for (uint32_t i = 0; i < rep->nkept && i < max_viol; i++) {
+        const struct tn_violation *v = &rep->viol[i];
+        fprintf(f, "violation %s:", tn_viol_name(v->kind));
+        if (v->round >= 0)
+            fprintf(f, " round %d", v->round);
+        if (v->circuit >= 0)
+            fprintf(f, " circuit %d", v->circuit);
+        if (v->arc >= 0)
+            fprintf(f, " arc %d", v->arc);
+        if (v->node >= 0)
+            fprintf(f, " node %lld", (long long)v->node);
+        fprintf(f, ": %s\n", v->text);
+    }
+    if (rep->nviol > rep->nkept || rep->nkept > max_viol)
+        fprintf(f, "(%u more violations not shown)\n",
+                rep->nviol - (rep->nkept < max_viol ? rep->nkept : max_viol));
+}
+
+/* ---- plan check ---- */
+
+int tn_plan_check(const struct tn_plan *p, struct tn_report *rep)
+{
+    const struct tn_topo *t = &p->topo;
+    uint32_t N = t->n, L = p->msg_flits;
+    unsigned lanes = p->par.lanes, max = 100;
+    uint64_t depth = p->par.mem_depth ? p->par.mem_depth : UINT64_MAX;
+    memset(rep, 0, sizeof *rep);
+    int8_t *inj = malloc((size_t)N * TN_NDIRS), *ej = malloc((size_t)N * TN_NDIRS);
+    if (!inj || !ej) {
+        free(inj);
+        free(ej);
+        return TN_ENOMEM;
+    }
+    int rc = TN_ENOMEM;
+    for (uint32_t r = 0; r < p->nrounds; r++) {
+        const struct tn_plan_round *pr = &p->rounds[r];
+        int32_t R = (int32_t)r;
+        memset(inj, -1, (size_t)N * TN_NDIRS);
+        memset(ej, -1, (size_t)N * TN_NDIRS);
+        for (uint32_t i = 0; i < pr->ninj; i++) {
+            const struct tn_inject *in = &pr->inj[i];
+            uint64_t held = (uint64_t)p->sched->mem[(size_t)r * N + in->node]->n * L;
+            if (in->node >= N || in->lane >= lanes) {
+                if (add_viol(rep, max, TN_V_LANE, R, (int32_t)in->circuit, -1, in->node,
+                             "inject descriptor on lane %u of node %u (LANES %u)", in->lane,
+                             in->node, lanes))
+                    goto out_free;
+                continue;
+            }
+            int8_t *slot = &inj[in->node * TN_NDIRS + in->lane];
+            if (*slot >= 0 &&
+                add_viol(rep, max, TN_V_LANE, R, (int32_t)in->circuit, -1, in->node,
+                         "node %u has two inject descriptors on lane %u", in->node, in->lane))
+                goto out_free;
+            *slot = 1;
+            if ((uint64_t)in->addr + in->len > held &&
+                add_viol(rep, max, TN_V_MSG, R, (int32_t)in->circuit, -1, in->node,
+                         "node %u injects words %u..%llu but holds %llu", in->node, in->addr,
+                         (unsigned long long)in->addr + in->len - 1, (unsigned long long)held))
+                goto out_free;
+        }
+        for (uint32_t i = 0; i < pr->nej; i++) {
+            const struct tn_eject *e = &pr->ej[i];
+            if (e->node >= N || e->lane >= lanes) {
+                if (add_viol(rep, max, TN_V_LANE, R, (int32_t)e->circuit, -1, e->node,
+                             "eject descriptor on lane %u of node %u (LANES %u)", e->lane,
+                             e->node, lanes))
+                    goto out_free;
+                continue;
+            }
+            int8_t *slot = &ej[e->node * TN_NDIRS + e->lane];
+            if (*slot >= 0 &&
+                add_viol(rep, max, TN_V_LANE, R, (int32_t)e->circuit, -1, e->node,
+                         "node %u has two eject descriptors on lane %u", e->node, e->lane))
+                goto out_free;
+            *slot = 1;
+            uint64_t held = (uint64_t)p->sched->mem[(size_t)r * N + e->node]->n * L;
+            uint64_t end = (uint64_t)e->addr + e->len;
+            if ((e->addr < held || end > depth) &&
+                add_viol(rep, max, TN_V_MEM, R, (int32_t)e->circuit, -1, e->node,
+                         "node %u ejects into words %u..%llu: %s", e->node, e->addr,
+                         (unsigned long long)end - 1,
+                         e->addr < held ? "overwrites what it holds" : "beyond MEM_DEPTH"))
+                goto out_free;
+            for (uint32_t j = i + 1; j < pr->nej && pr->ej[j].node == e->node; j++) {
+                const struct tn_eject *f = &pr->ej[j];
+                if (f->addr < end && e->addr < (uint64_t)f->addr + f->len &&
+                    add_viol(rep, max, TN_V_MEM, R, (int32_t)f->circuit, -1, e->node,
+                             "node %u: eject lanes %u and %u write overlapping words", e->node,
+                             e->lane, f->lane))
+                    goto out_free;
+            }
+        }
+        for (uint32_t v = 0; v < N; v++) {
+            const uint8_t *x = &pr->xbar[(size_t)v * 12];
+            for (int k = 0; k < 12; k++) {
+                uint8_t sel = x[k];
+                bool out = k < TN_NDIRS, bad = false, idle = false;
+                if (sel == TN_SEL_OFF)
+                    continue;
+                if (out && !tn_dir_exists(t, k)) {
+                    bad = true;
+                } else if (out && sel >= TN_SEL_LANE(0) && sel < TN_SEL_LANE(TN_NDIRS)) {
+                    unsigned l = sel - TN_SEL_LANE(0);
+                    bad = l >= lanes || inj[v * TN_NDIRS + l] < 0;
+                } else if (sel >= TN_SEL_PORT(0) && sel < TN_SEL_PORT(TN_NDIRS)) {
+                    int port = sel - TN_SEL_PORT(0);
+                    if (!tn_dir_exists(t, port)) {
+                        bad = true;
+                    } else {
+                        uint32_t from = tn_neighbor(t, v, tn_dir_opposite(port));
+                        idle = pr->xbar[(size_t)from * 12 + port] == TN_SEL_OFF;
+                    }
+                    if (!out)
+                        bad |= k - TN_NDIRS >= (int)lanes || ej[v * TN_NDIRS + k - TN_NDIRS] < 0;
+                } else {
+                    bad = true;
+                }
+                if ((bad || idle) &&
+                    add_viol(rep, max, bad ? TN_V_LANE : TN_V_PATH, R, -1, k, v,
+                             "node %u %s %d select %u: %s", v, out ? "output" : "eject lane",
+                             out ? k : k - TN_NDIRS, sel,
+                             bad ? "names a missing port or a lane without descriptor"
+                                 : "listens to a port whose link is not driven"))
+                    goto out_free;
+            }
+            /* every eject descriptor has its lane source set */
+            for (unsigned l = 0; l < lanes && l < TN_NDIRS; l++)
+                if (ej[v * TN_NDIRS + l] >= 0 && x[6 + l] == TN_SEL_OFF &&
+                    add_viol(rep, max, TN_V_LANE, R, -1, -1, v,
+                             "node %u: eject lane %u has a descriptor but no source", v, l))
+                    goto out_free;
+        }
+    }
+    rc = rep->nviol ? TN_EVERIFY : 0;
+out_free:
+    free(inj);
+    free(ej);
+    if (rc == TN_ENOMEM)
+        tn_report_free(rep);
+    return rc;
+}

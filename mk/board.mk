@@ -1,0 +1,126 @@
+# FPGA boards (rtl/boards/, constraints/, docs/boards.md): bitstreams for the
+# iCEBreaker and the iCE40-HX8K breakout with the open flow, programming,
+# the CI bitstream test, the post-synthesis netlist simulation, the larger-
+# part estimates and the board benchmark.
+#
+#   make bitstream BOARD=icebreaker|hx8k   yosys synth_ice40 -> nextpnr-ice40
+#                                          --freq -> icepack; prints LUT/FF/
+#                                          EBR/SPRAM use and Fmax, fails if
+#                                          timing is not met
+#   make prog BOARD=...                    openFPGALoader (PROG=iceprog works too)
+#   make board-estimates                   synth_ecp5 / synth_xilinx table
+#
+# Every product is a file target under $(BUILD)/board/ that depends on the
+# RTL, so a bitstream is rebuilt only when its sources change.
+
+BOARD      ?= icebreaker
+BOARDS     := icebreaker hx8k
+BOARD_DIR  := $(BUILD)/board
+# Network clock the issue asks for (MHz). The current RTL reaches it on no
+# iCE40 (docs/boards.md), so each board has its own clock below; the CI test
+# and `make bitstream` check that one. `make bitstream BOARD_FREQ_hx8k=48 ...`
+# with the matching BOARD_CLOCK_hx8k shows the gap.
+BOARD_FREQ_GOAL := 48
+BOARD_SEED ?= 1
+
+BOARD_NET_SRC := rtl/tn_torus.v rtl/tn_seq.v rtl/tn_node.v rtl/tn_node_cfg.v \
+	rtl/tn_node_status.v rtl/tn_router.v rtl/tn_route.v rtl/tn_ni_mem.v \
+	rtl/tn_ni_inject.v rtl/tn_ni_eject.v rtl/tn_crc32.v
+BOARD_BRIDGE_SRC := rtl/tn_bridge.v rtl/tn_bridge_engine.v rtl/tn_bridge_fifo.v \
+	rtl/tn_bridge_ram.v rtl/tn_bridge_rx.v rtl/tn_bridge_tx.v rtl/tn_crc16.v \
+	rtl/tn_slip_dec.v rtl/tn_slip_enc.v rtl/tn_uart_rx.v rtl/tn_uart_tx.v
+BOARD_SYS_SRC := rtl/boards/tn_board_system.v rtl/boards/tn_board_tap.v \
+	rtl/boards/tn_board_por.v
+BOARD_ALL_SRC := $(BOARD_NET_SRC) $(BOARD_BRIDGE_SRC) $(BOARD_SYS_SRC)
+
+# Per board: top, device, constraints and the fitted torus (docs/boards.md
+# explains the choice; scripts/board_fit.sh searches it).
+BOARD_TOP_icebreaker   := tn_top_icebreaker
+BOARD_PNR_icebreaker   := --up5k --package sg48
+BOARD_PCF_icebreaker   := constraints/icebreaker.pcf
+BOARD_TORUS_icebreaker := DIM_X=1 DIM_Y=1 DIM_Z=1 W=8 LANES=1 MEM_DEPTH=16 ROUNDS=2
+# 12 MHz (icepll -i 12 -o 12: DIVF 63, DIVQ 6), UART 3 Mbaud (4 clocks per bit)
+BOARD_FREQ_icebreaker  := 12
+BOARD_CLOCK_icebreaker := CLK_HZ=12000000 DIVF=63 DIVQ=6 BAUD=3000000 MAX_WORDS=16 FIFO_AW=4
+BOARD_TOP_hx8k         := tn_top_hx8k
+BOARD_PNR_hx8k         := --hx8k --package ct256
+BOARD_PCF_hx8k         := constraints/hx8k-breakout.pcf
+BOARD_TORUS_hx8k       := DIM_X=1 DIM_Y=1 DIM_Z=1 W=8 LANES=1 MEM_DEPTH=16 ROUNDS=2
+# 18 MHz (icepll -i 12 -o 18: DIVF 47, DIVQ 5), UART 3 Mbaud (6 clocks per bit)
+BOARD_FREQ_hx8k        := 18
+BOARD_CLOCK_hx8k       := CLK_HZ=18000000 DIVF=47 DIVQ=5 BAUD=3000000 MAX_WORDS=256 FIFO_AW=9
+
+# "DIM_X=2 W=8" -> "-set DIM_X 2 -set W 8" for yosys chparam
+board_chparam = $(foreach kv,$(1),-set $(subst =, ,$(kv)))
+
+.PHONY: board-bitstream board-prog board-estimates
+bitstream: board-bitstream
+prog: board-prog
+
+board-bitstream: $(BOARD_DIR)/$(BOARD)/$(BOARD).bin
+	@scripts/board_report.sh $(BOARD) $(BOARD_DIR)/$(BOARD) $(BOARD_FREQ_$(BOARD))
+
+board-prog: $(BOARD_DIR)/$(BOARD)/$(BOARD).bin
+	$(PROG) $(if $(filter iceprog,$(notdir $(PROG))),,-b $(if $(filter hx8k,$(BOARD)),ice40_generic,ice40_generic)) $<
+
+# Per-board rules: synthesis of the top (the chosen torus inside the whole
+# system), place and route at the board frequency (the report script fails
+# the build when the achieved Fmax is below it or P&R failed), icepack.
+define BOARD_RULES
+$(BOARD_DIR)/$(1)/synth.json: $(BOARD_ALL_SRC) rtl/boards/tn_top_$(1).v mk/board.mk
+	@mkdir -p $$(@D)
+	rm -f $$(@D)/report.json $$(@D)/stat.txt
+	$(YOSYS) -q -l $$(@D)/yosys.log -p "read_verilog -defer $(BOARD_ALL_SRC) rtl/boards/tn_top_$(1).v; \
+		chparam $(call board_chparam,$(BOARD_TORUS_$(1)) $(BOARD_CLOCK_$(1))) $(BOARD_TOP_$(1)); \
+		synth_ice40 -top $(BOARD_TOP_$(1)) -json $$@; tee -o $$(@D)/stat.txt stat"
+
+$(BOARD_DIR)/$(1)/pnr.asc: $(BOARD_DIR)/$(1)/synth.json $(BOARD_PCF_$(1)) scripts/board_report.sh
+	$(NEXTPNR) $(BOARD_PNR_$(1)) --json $$< --pcf $(BOARD_PCF_$(1)) --asc $$@ \
+		--freq $(BOARD_FREQ_$(1)) --seed $(BOARD_SEED) --timing-allow-fail \
+		--report $$(@D)/report.json -l $$(@D)/nextpnr.log -q || { \
+		grep -E 'ERROR|ICESTORM_LC' $$(@D)/nextpnr.log >&2; \
+		echo "board: place and route of $(1) failed (log $$(@D)/nextpnr.log): the torus does not fit, see docs/boards.md" >&2; exit 1; }
+	scripts/board_report.sh $(1) $$(@D) $(BOARD_FREQ_$(1)) >/dev/null
+
+$(BOARD_DIR)/$(1)/$(1).bin: $(BOARD_DIR)/$(1)/pnr.asc
+	$(ICEPACK) $$< $$@
+endef
+$(foreach b,$(BOARDS),$(eval $(call BOARD_RULES,$(b))))
+
+# ---- post-synthesis simulation ----
+# The torus of a build, synthesized by synth_ice40 and written back as a
+# Verilog netlist of iCE40 cells, runs tests/board/tb_netlist.v in Icarus
+# with yosys' cell models; the same bench runs on the RTL, and the wrapper
+# checks both against the timing model and against each other.
+#   1x1x1: the board torus (BOARD_TORUS_hx8k; the iCEBreaker fits none)
+#   2x1x1: the smallest torus with links (a gossip and a broadcast)
+ICE40_CELLS ?= $(abspath $(dir $(shell command -v $(YOSYS)))../share/yosys/ice40/cells_sim.v)
+BOARD_NL_1x1x1 := $(BOARD_TORUS_hx8k)
+BOARD_NL_2x1x1 := DIM_X=2 DIM_Y=1 DIM_Z=1 W=8 LANES=1 MEM_DEPTH=16 ROUNDS=2
+BOARD_NLS      := 1x1x1 2x1x1
+
+define BOARD_NL_RULES
+$(BOARD_DIR)/netlist/torus_$(1).v: $(BOARD_NET_SRC) mk/board.mk
+	@mkdir -p $$(@D)
+	$(YOSYS) -q -l $$(@D)/torus_$(1).log -p "read_verilog -defer $(BOARD_NET_SRC); \
+		chparam $(call board_chparam,$(BOARD_NL_$(1))) tn_torus; \
+		synth_ice40 -top tn_torus; write_verilog -noattr $$@"
+
+$(BOARD_DIR)/netlist/nl_$(1).vvp: $(BOARD_DIR)/netlist/torus_$(1).v tests/board/tb_netlist.v
+	$(IVERILOG) -g2005 -DNO_ICE40_DEFAULT_ASSIGNMENTS -DNETLIST -DDIM_X=$(word 1,$(subst x, ,$(1))) -s tb_netlist -o $$@ \
+		tests/board/tb_netlist.v $$< $(ICE40_CELLS)
+
+$(BOARD_DIR)/netlist/rtl_$(1).vvp: $(BOARD_NET_SRC) tests/board/tb_netlist.v
+	@mkdir -p $$(@D)
+	$(IVERILOG) -g2005 -DDIM_X=$(word 1,$(subst x, ,$(1))) -s tb_netlist -o $$@ \
+		tests/board/tb_netlist.v $(BOARD_NET_SRC)
+
+$(BOARD_DIR)/test_netlist_$(1).t: $(BOARD_DIR)/netlist/rtl_$(1).vvp $(BOARD_DIR)/netlist/nl_$(1).vvp \
+		tests/board/test_netlist.sh
+	printf '#!/bin/sh\nexec tests/board/test_netlist.sh %s %s %s %s\n' '$(VVP)' $(1) \
+		$(BOARD_DIR)/netlist/rtl_$(1).vvp $(BOARD_DIR)/netlist/nl_$(1).vvp >$$@
+	chmod +x $$@
+endef
+$(foreach c,$(BOARD_NLS),$(eval $(call BOARD_NL_RULES,$(c))))
+
+TESTS_RTL += $(foreach c,$(BOARD_NLS),$(BOARD_DIR)/test_netlist_$(c).t)

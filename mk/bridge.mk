@@ -1,0 +1,140 @@
+# Host bridge: RTL (rtl/tn_bridge*.v, tn_slip_*.v, tn_crc16.v, tn_uart_*.v),
+# the host side of the protocol (host/proto.c), their tests in tests/bridge/
+# and the bridge stress benchmark. Protocol: docs/protocol.md.
+#
+#   make lint-bridge     verilator -Wall, iverilog -g2005, yosys synth_ice40
+#   make formal-bridge   yosys-smtbmc (z3): BMC and induction of the `ifdef
+#                        FORMAL properties (FIFO bounds, stream handshakes)
+#   make bridge          the test programs below
+#
+# The unit tests compile host/proto.c (and host/error.c) directly, so they do
+# not depend on the libtorus rules of the host fragment.
+
+BRIDGE_DIR := $(BUILD)/bridge
+BRIDGE_CC   = $(CCACHE) $(CC)
+
+BRIDGE_RTL := $(addprefix rtl/,tn_crc16.v tn_slip_dec.v tn_slip_enc.v \
+                tn_bridge_fifo.v tn_bridge_ram.v tn_bridge_rx.v tn_bridge_tx.v \
+                tn_bridge_engine.v tn_bridge.v)
+UART_RTL   := rtl/tn_uart_rx.v rtl/tn_uart_tx.v
+PROTO_SRC  := host/proto.c host/error.c
+PROTO_HDR  := host/proto.h host/transport.h host/tn_error.h tests/tap.h
+
+# Parameters of the bridge under test: a small payload bound (oversized
+# frames are cheap), a short idle timeout, a 16-byte input FIFO (so that
+# backpressure is exercised). The defaults are for the boards.
+# tb_bridge_dflt runs the same tests on the board defaults (bound 1024 bytes,
+# 512-byte FIFO, 16-cycle reset), only the idle timeout shortened.
+BRIDGE_TB_PARAMS := MAX_WORDS=64 IDLE_TIMEOUT=3000 RESET_CYCLES=5 FIFO_AW=4
+BRIDGE_TB_G       = $(foreach p,$(BRIDGE_TB_PARAMS),-G$(p))
+BRIDGE_TB_D       = -DTB_MAX_WORDS=64 -DTB_IDLE_TIMEOUT=3000 -DTB_RESET_CYCLES=5
+BRIDGE_DF_G       = -GIDLE_TIMEOUT=3000
+BRIDGE_DF_D       = -DTB_MAX_WORDS=256 -DTB_IDLE_TIMEOUT=3000 -DTB_RESET_CYCLES=16
+
+BRIDGE_TESTS := $(BRIDGE_DIR)/test_proto $(BRIDGE_DIR)/test_proto_san \
+                $(BRIDGE_DIR)/tb_bridge $(BRIDGE_DIR)/tb_bridge_dflt $(BRIDGE_DIR)/tb_uart
+TESTS_HOST += $(BRIDGE_DIR)/test_proto $(BRIDGE_DIR)/test_proto_san
+TESTS_RTL  += $(BRIDGE_DIR)/tb_bridge $(BRIDGE_DIR)/tb_bridge_dflt $(BRIDGE_DIR)/tb_uart
+BENCHES    += $(BRIDGE_DIR)/bench_bridge $(BRIDGE_DIR)/bench_uart
+
+.PHONY: bridge lint-bridge formal formal-bridge
+bridge: $(BRIDGE_TESTS)
+lint: lint-bridge
+formal: formal-bridge
+
+$(BRIDGE_DIR)/test_proto: tests/bridge/test_proto.c $(PROTO_SRC) $(PROTO_HDR)
+	@mkdir -p $(@D)
+	$(BRIDGE_CC) $(TN_CFLAGS) -iquote host -o $@ $< $(PROTO_SRC)
+
+$(BRIDGE_DIR)/test_proto_san: tests/bridge/test_proto.c $(PROTO_SRC) $(PROTO_HDR)
+	@mkdir -p $(@D)
+	$(BRIDGE_CC) $(TN_CFLAGS) $(SAN_FLAGS) -iquote host -o $@ $< $(PROTO_SRC)
+
+# proto.c as C for the C++ testbenches (Verilator compiles .c as C++)
+$(BRIDGE_DIR)/proto.o: host/proto.c $(PROTO_HDR)
+	@mkdir -p $(@D)
+	$(BRIDGE_CC) $(TN_CFLAGS) -iquote host -c -o $@ $<
+
+$(BRIDGE_DIR)/error.o: host/error.c host/tn_error.h
+	@mkdir -p $(@D)
+	$(BRIDGE_CC) $(TN_CFLAGS) -iquote host -c -o $@ $<
+
+BRIDGE_VFLAGS = --cc --exe --build -j $(VJOBS) -Wno-fatal \
+    -CFLAGS "-O2 -iquote $(abspath host)"
+
+$(BRIDGE_DIR)/tb_bridge: $(BRIDGE_RTL) tests/bridge/tb_bridge.cpp $(BRIDGE_DIR)/proto.o \
+                         $(BRIDGE_DIR)/error.o $(PROTO_HDR)
+	+OBJCACHE=$(CCACHE) $(VERILATOR) $(BRIDGE_VFLAGS) --top-module tn_bridge \
+	    $(BRIDGE_TB_G) -CFLAGS "$(BRIDGE_TB_D)" -Mdir $(BRIDGE_DIR)/vtb_bridge -o tb_bridge \
+	    $(BRIDGE_RTL) $(abspath tests/bridge/tb_bridge.cpp) \
+	    $(abspath $(BRIDGE_DIR)/proto.o $(BRIDGE_DIR)/error.o) >$(BRIDGE_DIR)/tb_bridge.build.log
+	cp $(BRIDGE_DIR)/vtb_bridge/tb_bridge $@
+
+$(BRIDGE_DIR)/tb_bridge_dflt: $(BRIDGE_RTL) tests/bridge/tb_bridge.cpp $(BRIDGE_DIR)/proto.o \
+                              $(BRIDGE_DIR)/error.o $(PROTO_HDR)
+	+OBJCACHE=$(CCACHE) $(VERILATOR) $(BRIDGE_VFLAGS) --top-module tn_bridge \
+	    $(BRIDGE_DF_G) -CFLAGS "$(BRIDGE_DF_D)" -Mdir $(BRIDGE_DIR)/vtb_bridge_dflt -o tb_bridge_dflt \
+	    $(BRIDGE_RTL) $(abspath tests/bridge/tb_bridge.cpp) \
+	    $(abspath $(BRIDGE_DIR)/proto.o $(BRIDGE_DIR)/error.o) >$(BRIDGE_DIR)/tb_bridge_dflt.build.log
+	cp $(BRIDGE_DIR)/vtb_bridge_dflt/tb_bridge_dflt $@
+
+$(BRIDGE_DIR)/tb_uart: $(BRIDGE_RTL) $(UART_RTL) tests/bridge/tb_uart_top.v tests/bridge/tb_uart_lane.v \
+                       tests/bridge/tb_uart.cpp $(BRIDGE_DIR)/proto.o $(BRIDGE_DIR)/error.o $(PROTO_HDR)
+	+OBJCACHE=$(CCACHE) $(VERILATOR) $(BRIDGE_VFLAGS) --top-module tb_uart_top \
+	    -Mdir $(BRIDGE_DIR)/vtb_uart -o tb_uart \
+	    tests/bridge/tb_uart_top.v tests/bridge/tb_uart_lane.v $(BRIDGE_RTL) $(UART_RTL) $(abspath tests/bridge/tb_uart.cpp) \
+	    $(abspath $(BRIDGE_DIR)/proto.o $(BRIDGE_DIR)/error.o) >$(BRIDGE_DIR)/tb_uart.build.log
+	cp $(BRIDGE_DIR)/vtb_uart/tb_uart $@
+
+# make bench: a longer random run (BRIDGE_BENCH_BYTES of garbage)
+BRIDGE_BENCH_BYTES ?= 2000000
+$(BRIDGE_DIR)/bench_bridge: $(BRIDGE_DIR)/tb_bridge mk/bridge.mk
+	printf '#!/bin/sh\n# bridge stress benchmark (mk/bridge.mk)\nexec "%s" --bench --bytes %s "$$@"\n' \
+	    "$(abspath $(BRIDGE_DIR)/tb_bridge)" "$(BRIDGE_BENCH_BYTES)" >$@
+	chmod +x $@
+
+# make bench: load rate through the 12 Mbaud UART for several windows
+$(BRIDGE_DIR)/bench_uart: $(BRIDGE_DIR)/tb_uart mk/bridge.mk
+	printf '#!/bin/sh\n# bridge-over-uart load benchmark (mk/bridge.mk)\nexec "%s" --bench "$$@"\n' \
+	    "$(abspath $(BRIDGE_DIR)/tb_uart)" >$@
+	chmod +x $@
+
+# Lint: every bridge and UART file, the UART at the two test ratios.
+lint-bridge: $(BRIDGE_DIR)/lint.ok
+$(BRIDGE_DIR)/lint.ok: $(BRIDGE_RTL) $(UART_RTL) mk/bridge.mk
+	@mkdir -p $(@D)
+	$(VERILATOR) --lint-only -Wall --top-module tn_bridge $(BRIDGE_RTL)
+	$(VERILATOR) --lint-only -Wall --top-module tn_bridge $(BRIDGE_TB_G) $(BRIDGE_RTL)
+	$(VERILATOR) --lint-only -Wall rtl/tn_uart_rx.v
+	$(VERILATOR) --lint-only -Wall rtl/tn_uart_tx.v
+	$(VERILATOR) --lint-only -Wall -GBAUD=921600 rtl/tn_uart_rx.v
+	$(VERILATOR) --lint-only -Wall -GBAUD=921600 rtl/tn_uart_tx.v
+	$(IVERILOG) -g2005 -Wall -o /dev/null -s tn_bridge $(BRIDGE_RTL)
+	$(IVERILOG) -g2005 -Wall -o /dev/null -s tn_uart_rx -s tn_uart_tx $(UART_RTL)
+	$(YOSYS) -q -l $(BRIDGE_DIR)/yosys.log \
+	    -p 'read_verilog $(BRIDGE_RTL) $(UART_RTL); synth_ice40 -top tn_bridge; stat' >/dev/null
+	$(YOSYS) -q -l $(BRIDGE_DIR)/yosys-uart.log \
+	    -p 'read_verilog $(UART_RTL); synth_ice40 -top tn_uart_rx; design -reset; read_verilog $(UART_RTL); synth_ice40 -top tn_uart_tx' >/dev/null
+	@if grep -E '^Warning' $(BRIDGE_DIR)/yosys.log $(BRIDGE_DIR)/yosys-uart.log; then \
+	    echo "lint-bridge: yosys warnings above ($(BRIDGE_DIR)/yosys*.log)" >&2; exit 1; fi
+	@touch $@
+
+# Formal: each module with small parameters (the properties do not depend
+# on them), bounded model check and temporal induction, 16 steps.
+SMTBMC ?= yosys-smtbmc
+BRIDGE_FORMAL := tn_bridge_fifo:AW=2 tn_bridge_fifo:AW=9 tn_slip_enc: tn_slip_dec:IDLE_TIMEOUT=5
+formal-bridge: $(BRIDGE_DIR)/formal.ok
+$(BRIDGE_DIR)/formal.ok: rtl/tn_bridge_fifo.v rtl/tn_slip_enc.v rtl/tn_slip_dec.v mk/bridge.mk
+	@command -v z3 >/dev/null || { echo "formal-bridge: needs the z3 solver: apt-get install z3" >&2; exit 1; }
+	@mkdir -p $(BRIDGE_DIR)/formal
+	@set -e; for job in $(BRIDGE_FORMAL); do \
+	    m=$${job%%:*}; p=$${job#*:}; n=$$m$${p:+_$${p//=/}}; \
+	    ch=$${p:+chparam -set $${p%%=*} $${p#*=} $$m;}; \
+	    $(YOSYS) -q -p "read_verilog -formal -DFORMAL rtl/$$m.v; $$ch prep -top $$m; async2sync; dffunmap; write_smt2 -wires $(BRIDGE_DIR)/formal/$$n.smt2"; \
+	    $(SMTBMC) -s z3 -t 16 $(BRIDGE_DIR)/formal/$$n.smt2 >$(BRIDGE_DIR)/formal/$$n.bmc.log 2>&1 \
+	        || { echo "formal-bridge: $$n: bmc failed, see $(BRIDGE_DIR)/formal/$$n.bmc.log" >&2; exit 1; }; \
+	    $(SMTBMC) -s z3 -i -t 16 $(BRIDGE_DIR)/formal/$$n.smt2 >$(BRIDGE_DIR)/formal/$$n.ind.log 2>&1 \
+	        || { echo "formal-bridge: $$n: induction failed, see $(BRIDGE_DIR)/formal/$$n.ind.log" >&2; exit 1; }; \
+	    echo "formal-bridge: $$n: bmc and induction passed"; \
+	done
+	@touch $@

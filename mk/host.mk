@@ -1,0 +1,69 @@
+# Host library libtorus (host/*.c except the CLI), the torusctl CLI
+# (host/torusctl.c + host/cmd_*.c), their unit tests (plain and under
+# ASan/UBSan), the CLI behaviour tests and the host benchmark.
+# docs/host.md describes the library; docs/schedule-format.md the JSON.
+
+HOST_PKGS    := jansson zlib libftdi1 libusb-1.0
+HOST_PCFLAGS  = $(shell pkg-config --cflags $(HOST_PKGS))
+HOST_LIBS     = $(shell pkg-config --libs $(HOST_PKGS)) -ldl
+HOST_CC       = $(CCACHE) $(CC)
+HOST_DIR     := $(BUILD)/host
+
+# Every C file in host/ is library code except the CLI: other parts of the
+# tree drop their sources (proto, transports, image, ...) in here.
+HOST_CLI_SRC := host/torusctl.c $(sort $(wildcard host/cmd_*.c))
+HOST_LIB_SRC := $(filter-out $(HOST_CLI_SRC),$(sort $(wildcard host/*.c)))
+HOST_LIB_OBJ := $(HOST_LIB_SRC:%.c=$(HOST_DIR)/obj/%.o)
+HOST_SAN_OBJ := $(HOST_LIB_SRC:%.c=$(HOST_DIR)/san/%.o)
+HOST_CLI_OBJ := $(HOST_CLI_SRC:%.c=$(HOST_DIR)/obj/%.o)
+HOST_LIB     := $(HOST_DIR)/libtorus.a
+HOST_SAN_LIB := $(HOST_DIR)/san/libtorus.a
+TORUSCTL     := $(BUILD)/torusctl
+
+HOST_TESTS     := $(patsubst tests/host/%.c,%,$(sort $(wildcard tests/host/test_*.c)))
+HOST_TEST_BINS := $(HOST_TESTS:%=$(HOST_DIR)/%) $(HOST_TESTS:%=$(HOST_DIR)/san/%)
+
+TESTS_HOST += $(HOST_TEST_BINS) $(HOST_DIR)/test_cli
+BENCHES    += $(HOST_DIR)/bench_host
+
+.PHONY: host
+host: $(HOST_LIB) $(TORUSCTL)
+
+$(HOST_DIR)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(TN_CFLAGS) $(HOST_PCFLAGS) -Ihost -Itests -MMD -MP -c $< -o $@
+
+$(HOST_DIR)/san/%.o: %.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(TN_CFLAGS) $(SAN_FLAGS) $(HOST_PCFLAGS) -Ihost -Itests -MMD -MP -c $< -o $@
+
+$(HOST_LIB): $(HOST_LIB_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(HOST_SAN_LIB): $(HOST_SAN_OBJ)
+	@mkdir -p $(@D)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(TORUSCTL): $(HOST_CLI_OBJ) $(HOST_LIB)
+	$(CC) -o $@ $(HOST_CLI_OBJ) $(HOST_LIB) $(HOST_LIBS)
+
+$(HOST_DIR)/test_%: $(HOST_DIR)/obj/tests/host/test_%.o $(HOST_LIB)
+	$(CC) -o $@ $< $(HOST_LIB) $(HOST_LIBS)
+
+$(HOST_DIR)/san/test_%: $(HOST_DIR)/san/tests/host/test_%.o $(HOST_SAN_LIB)
+	$(CC) $(SAN_FLAGS) -o $@ $< $(HOST_SAN_LIB) $(HOST_LIBS)
+
+$(HOST_DIR)/bench_host: $(HOST_DIR)/obj/tests/host/bench_host.o $(HOST_LIB)
+	$(CC) -o $@ $< $(HOST_LIB) $(HOST_LIBS)
+
+# CLI behaviour and golden tests: a wrapper that runs the script on the
+# freshly built torusctl.
+$(HOST_DIR)/test_cli: tests/host/cli.sh $(TORUSCTL) $(wildcard tests/host/golden/*) \
+                      $(wildcard tests/host/bad/*)
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/host/cli.sh %s\n' '$(TORUSCTL)' >$@
+	chmod +x $@
+
+-include $(HOST_LIB_OBJ:.o=.d) $(HOST_SAN_OBJ:.o=.d) $(HOST_CLI_OBJ:.o=.d) \
+         $(wildcard $(HOST_DIR)/obj/tests/host/*.d $(HOST_DIR)/san/tests/host/*.d)

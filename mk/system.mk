@@ -1,0 +1,31 @@
+# The whole system: `make run` (the main job), the end-to-end tests of
+# `torusctl run` on the simulated torus (tests/e2e/), and `make sim-model`.
+# Paths are literal because this fragment may be read before the ones that
+# define the host and simulator rules.
+
+E2E_DIR      := $(BUILD)/tests/e2e
+E2E_TORUSCTL := $(BUILD)/torusctl
+E2E_EMU      := $(BUILD)/usb/ft_emu_run
+# Models the end-to-end tests load.
+E2E_MODELS   := 3x3x3 3x3x3_l1 7x7x7
+
+.PHONY: run-gossip sim-model
+
+# The main job: the paper's gossip (Delmas-Perennes, 4 rounds) on the
+# simulated 7x7x7 torus, then the default (cheapest at the device's alpha).
+run-gossip: host $(BUILD)/sim/libtnsim_7x7x7.so
+	$(E2E_TORUSCTL) run gossip --algo dp
+	$(E2E_TORUSCTL) run gossip
+
+# Any geometry on request: make sim-model DIMS=5x5x5 (or 3x3x3_l1).
+sim-model:
+	@test -n "$(DIMS)" || { echo "usage: make sim-model DIMS=XxYxZ[_l1]" >&2; exit 1; }
+	$(MAKE) --no-print-directory $(BUILD)/sim/libtnsim_$(DIMS).so
+
+$(E2E_DIR)/gossip.t: tests/e2e/gossip.sh $(E2E_TORUSCTL) $(E2E_EMU) \
+                     $(foreach m,$(E2E_MODELS),$(BUILD)/sim/libtnsim_$(m).so)
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/e2e/gossip.sh %s %s\n' $(E2E_TORUSCTL) $(E2E_EMU) >$@
+	chmod +x $@
+
+TESTS_E2E += $(E2E_DIR)/gossip.t

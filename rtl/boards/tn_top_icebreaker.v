@@ -1,0 +1,61 @@
+`default_nettype none
+// SPDX-License-Identifier: MIT
+// tn_top_icebreaker: iCEBreaker (iCE40UP5K-SG48) top. 12 MHz oscillator
+// (pin 35, the PLL input pad) -> SB_PLL40_PAD -> network clock (CLK_HZ);
+// UART on the FT2232H interface B (RX pin 6, TX pin 9); user button resets;
+// LEDs: on-board green = done, red = error (active low), PMOD2 snap-off
+// LED1 running, LED2 done, LED3 error (active high). constraints/icebreaker.pcf.
+module tn_top_icebreaker #(
+    parameter DIM_X     = 1,    // torus fitted to the UP5K (docs/boards.md)
+    parameter DIM_Y     = 1,
+    parameter DIM_Z     = 1,
+    parameter W         = 8,
+    parameter LANES     = 1,
+    parameter MEM_DEPTH = 16,
+    parameter ROUNDS    = 2,
+    parameter CLK_HZ    = 48000000, // network clock: 12 MHz * (DIVF+1) / 2**DIVQ
+    parameter [6:0] DIVF = 7'd63,   // PLL feedback divider (icepll -i 12 -o MHz)
+    parameter [2:0] DIVQ = 3'd4,    // PLL output divider
+    parameter BAUD      = 12000000, // UART rate, CLK_HZ/BAUD >= 4 clocks per bit
+    parameter MAX_WORDS = 256,      // bridge payload bound in words
+    parameter FIFO_AW   = 9         // log2 of the bridge input FIFO bytes
+) (
+    input  wire CLK,      // 12 MHz
+    input  wire BTN_N,    // user button, low when pressed
+    input  wire RX,       // from FT2232H BDBUS0 (host TXD)
+    output wire TX,       // to FT2232H BDBUS1 (host RXD)
+    output wire LEDR_N,   // red: error
+    output wire LEDG_N,   // green: done
+    output wire LED1,     // PMOD2: running
+    output wire LED2,     // PMOD2: done
+    output wire LED3      // PMOD2: error
+);
+    wire clk, lock;
+    // icepll -i 12 -o 48: DIVR 0, DIVF 63, DIVQ 4, FILTER_RANGE 1 (VCO 768 MHz);
+    // the VCO stays in 533..1066 MHz for every DIVQ the make table uses.
+    SB_PLL40_PAD #(
+        .FEEDBACK_PATH("SIMPLE"),
+        .DIVR(4'b0000),
+        .DIVF(DIVF),
+        .DIVQ(DIVQ),
+        .FILTER_RANGE(3'b001)
+    ) u_pll (
+        .PACKAGEPIN(CLK), .PLLOUTGLOBAL(clk), .LOCK(lock),
+        .RESETB(1'b1), .BYPASS(1'b0));
+
+    wire rst;
+    tn_board_por u_por (.clk_i(clk), .lock_i(lock), .btn_i(!BTN_N), .rst_o(rst));
+
+    wire [3:0] status;
+    tn_board_system #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
+                      .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .CLK_HZ(CLK_HZ), .BAUD(BAUD),
+                      .MAX_WORDS(MAX_WORDS), .FIFO_AW(FIFO_AW)) u_sys (
+        .clk_i(clk), .rst_i(rst), .uart_rx_i(RX), .uart_tx_o(TX), .status_o(status));
+
+    wire err = status[2] || status[3];
+    assign LED1   = status[0];
+    assign LED2   = status[1];
+    assign LED3   = err;
+    assign LEDG_N = !status[1];
+    assign LEDR_N = !err;
+endmodule

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// tn_bridge_ram: the bridge's frame buffer, simple dual-port RAM of 32-bit
+// words with a registered read (block RAM).
+`default_nettype none
+
+module tn_bridge_ram #(
+    parameter AW = 8              // log2 of the depth in words
+) (
+    input  wire          clk_i,
+    input  wire          we_i,
+    input  wire [AW-1:0] waddr_i,
+    input  wire [31:0]   wdata_i,
+    input  wire [AW-1:0] raddr_i,
+    output reg  [31:0]   rdata_o  // mem[raddr_i] of the previous cycle
+);
+    localparam DEPTH = 1 << AW;   // words
+
+    reg [31:0] mem [0:DEPTH-1];
+
+    always @(posedge clk_i) begin
+        if (we_i)
+            mem[waddr_i] <= wdata_i;
+        rdata_o <= mem[raddr_i];
+    end
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,196 @@
+`default_nettype none
+// SPDX-License-Identifier: MIT
+// tn_ni_eject: one eject lane. Loads round r's descriptor at the switch,
+// stores arriving flits at consecutive addresses, timestamps the first and
+// last, counts them, keeps their CRC-32, flags overrun / short / bounds, and
+// files the record under the round when the round finishes.
+module tn_ni_eject #(
+    parameter W      = 16,   // flit data width
+    parameter AW     = 12,   // memory address bits
+    parameter DEPTH  = 4096, // memory words
+    parameter ROUNDS = 16,   // round-table depth
+    parameter RW     = 4,    // round index bits
+    parameter FW     = W + 3 // flit width
+) (
+    input  wire          clk_i,
+    input  wire          rst_i,
+    input  wire          run_i,     // the sequencer is running
+    input  wire          sw_i,      // switch cycle of round round_i
+    input  wire          fin_i,     // the active round ended in the previous cycle
+    input  wire          clr_i,     // clear all records
+    input  wire [RW-1:0] round_i,
+    input  wire [47:0]   cycle_i,   // global cycle counter
+    input  wire [FW-1:0] flit_i,    // from the router's eject lane
+    // descriptor table port: field 0 {valid}, 1 address, 2 expected length
+    input  wire          cfg_we_i,
+    input  wire [RW-1:0] cfg_round_i,
+    input  wire [2:0]    cfg_field_i, // descriptor field 0..2, statistics field 0..7
+    input  wire [31:0]   cfg_wdata_i,
+    output reg  [31:0]   cfg_rdata_o, // descriptor field
+    output reg  [31:0]   st_rdata_o,  // statistics field
+    // memory write port
+    output reg           mwe_o,
+    output wire [AW-1:0] maddr_o,
+    output wire [W+1:0]  mdata_o,
+    // error events this cycle
+    output reg           overrun_o,
+    output reg           short_o,
+    output reg           bounds_o,
+    output reg           stray_o    // a flit arrived with no valid descriptor
+);
+    reg [31:0] ctl_m [0:ROUNDS-1];
+    reg [31:0] adr_m [0:ROUNDS-1];
+    reg [31:0] len_m [0:ROUNDS-1];
+    // records filed per round
+    reg [47:0] first_m [0:ROUNDS-1];
+    reg [47:0] last_m  [0:ROUNDS-1];
+    reg [31:0] cnt_m   [0:ROUNDS-1];
+    reg [31:0] crc_m   [0:ROUNDS-1];
+    reg [2:0]  err_m   [0:ROUNDS-1];
+
+    reg          act_q, act_d;
+    reg [RW-1:0] rnd_q, rnd_d;
+    reg [31:0]   base_q, base_d;
+    reg [31:0]   exp_q, exp_d;
+    reg [31:0]   cnt_q, cnt_d;
+    reg [47:0]   first_q, first_d;
+    reg [47:0]   last_q, last_d;
+    reg [31:0]   crc_q, crc_d;
+    reg [2:0]    err_q, err_d;
+    reg          file_d;              // write the record this cycle
+    reg [31:0]   waddr;
+    // the record as filed this cycle (before a switch reloads the lane)
+    reg [47:0]   rec_first, rec_last;
+    reg [31:0]   rec_cnt, rec_crc;
+    reg [2:0]    rec_err;
+    integer      k;
+
+    wire         fv = flit_i[W+2];
+    wire [31:0]  crc_n;
+
+    tn_crc32 #(.W(W)) u_crc (.en_i(fv & act_q), .crc_i(crc_q), .data_i(flit_i[W-1:0]), .crc_o(crc_n));
+
+    assign maddr_o = waddr[AW-1:0];
+    assign mdata_o = flit_i[W+1:0];
+
+    always @(posedge clk_i)
+        if (cfg_we_i)
+            case (cfg_field_i)
+                3'd0:    ctl_m[cfg_round_i] <= cfg_wdata_i;
+                3'd1:    adr_m[cfg_round_i] <= cfg_wdata_i;
+                3'd2:    len_m[cfg_round_i] <= cfg_wdata_i;
+                default: ;
+            endcase
+
+    always @* begin
+        case (cfg_field_i)
+            3'd0:    cfg_rdata_o = ctl_m[cfg_round_i];
+            3'd1:    cfg_rdata_o = adr_m[cfg_round_i];
+            3'd2:    cfg_rdata_o = len_m[cfg_round_i];
+            default: cfg_rdata_o = 32'd0;
+        endcase
+        case (cfg_field_i)
+            3'd0:    st_rdata_o = first_m[cfg_round_i][31:0];
+            3'd1:    st_rdata_o = {16'd0, first_m[cfg_round_i][47:32]};
+            3'd2:    st_rdata_o = last_m[cfg_round_i][31:0];
+            3'd3:    st_rdata_o = {16'd0, last_m[cfg_round_i][47:32]};
+            3'd4:    st_rdata_o = cnt_m[cfg_round_i];
+            3'd5:    st_rdata_o = ~crc_m[cfg_round_i];
+            3'd6:    st_rdata_o = {29'd0, err_m[cfg_round_i]};
+            default: st_rdata_o = 32'd0;
+        endcase
+    end
+
+    always @* begin
+        act_d   = act_q;
+        rnd_d   = rnd_q;
+        base_d  = base_q;
+        exp_d   = exp_q;
+        cnt_d   = cnt_q;
+        first_d = first_q;
+        last_d  = last_q;
+        crc_d   = crc_q;
+        err_d   = err_q;
+        file_d  = 1'b0;
+        mwe_o   = 1'b0;
+        waddr   = base_q + cnt_q;
+        overrun_o = 1'b0;
+        short_o   = 1'b0;
+        bounds_o  = 1'b0;
+        stray_o   = 1'b0;
+        if (fv) begin
+            if (!act_q) begin
+                stray_o = 1'b1;
+            end else begin
+                cnt_d  = cnt_q + 32'd1;
+                if (cnt_q == 32'd0)
+                    first_d = cycle_i;
+                last_d = cycle_i;
+                crc_d  = crc_n;
+                if (!run_i || sw_i || cnt_q >= exp_q) begin
+                    overrun_o = 1'b1;
+                    err_d[0] = 1'b1;
+                    file_d = !fin_i;    // late flit: amend the filed record
+                end else if (waddr >= DEPTH || waddr < base_q) begin
+                    bounds_o = 1'b1;
+                    err_d[2] = 1'b1;
+                end else begin
+                    mwe_o = 1'b1;
+                end
+            end
+        end
+        if (fin_i) begin
+            file_d = 1'b1;
+            if (act_q && cnt_d < exp_q) begin
+                short_o = 1'b1;
+                err_d[1] = 1'b1;
+            end
+        end
+        rec_first = first_d;
+        rec_last  = last_d;
+        rec_cnt   = cnt_d;
+        rec_crc   = crc_d;
+        rec_err   = err_d;
+        if (sw_i) begin
+            act_d   = ctl_m[round_i][31];
+            rnd_d   = round_i;
+            base_d  = adr_m[round_i];
+            exp_d   = len_m[round_i];
+            cnt_d   = 32'd0;
+            first_d = 48'd0;
+            last_d  = 48'd0;
+            crc_d   = 32'hFFFFFFFF;
+            err_d   = 3'd0;
+        end
+    end
+
+    always @(posedge clk_i) begin
+        if (file_d) begin
+            first_m[rnd_q] <= rec_first;
+            last_m[rnd_q]  <= rec_last;
+            cnt_m[rnd_q]   <= rec_cnt;
+            crc_m[rnd_q]   <= rec_crc;
+            err_m[rnd_q]   <= rec_err;
+        end
+        act_q   <= act_d;
+        rnd_q   <= rnd_d;
+        base_q  <= base_d;
+        exp_q   <= exp_d;
+        cnt_q   <= cnt_d;
+        first_q <= first_d;
+        last_q  <= last_d;
+        crc_q   <= crc_d;
+        err_q   <= err_d;
+        if (clr_i) begin
+            for (k = 0; k < ROUNDS; k = k + 1) begin
+                first_m[k] <= 48'd0;
+                last_m[k]  <= 48'd0;
+                cnt_m[k]   <= 32'd0;
+                crc_m[k]   <= 32'hFFFFFFFF;
+                err_m[k]   <= 3'd0;
+            end
+        end
+        if (rst_i)
+            act_q <= 1'b0;
+    end
+endmodule

@@ -1,0 +1,103 @@
+`default_nettype none
+// SPDX-License-Identifier: MIT
+// tn_ni_inject: one inject lane. Holds its per-round descriptors; at the
+// round switch loads round r's, then presents flit k of the stream in cycle
+// T_r + ALPHA + offset + k (ALPHA = 1: the switch cycle itself).
+module tn_ni_inject #(
+    parameter W      = 16,   // flit data width
+    parameter AW     = 12,   // memory address bits
+    parameter DEPTH  = 4096, // memory words
+    parameter ROUNDS = 16,   // round-table depth
+    parameter RW     = 4,    // round index bits
+    parameter FW     = W + 3 // flit width
+) (
+    input  wire          clk_i,
+    input  wire          rst_i,
+    input  wire          run_i,     // the sequencer is running
+    input  wire          sw_i,      // switch cycle of round round_i
+    input  wire [RW-1:0] round_i,
+    // descriptor table port: field 0 {valid, relay, offset}, 1 address, 2 length
+    input  wire          cfg_we_i,
+    input  wire [RW-1:0] cfg_round_i,
+    input  wire [1:0]    cfg_field_i,
+    input  wire [31:0]   cfg_wdata_i,
+    output reg  [31:0]   cfg_rdata_o,
+    // memory read port
+    output wire [AW-1:0] maddr_o,
+    input  wire [W+1:0]  mdata_i,
+    output reg  [FW-1:0] flit_o,
+    output wire          relay_o,   // this round's stream is head-routed
+    output reg           bounds_o   // a flit fell outside the memory
+);
+    reg [31:0] ctl_m [0:ROUNDS-1];
+    reg [31:0] adr_m [0:ROUNDS-1];
+    reg [31:0] len_m [0:ROUNDS-1];
+
+    reg        act_q, act_d;
+    reg        relay_q, relay_d;
+    reg [23:0] wait_q, wait_d;
+    reg [31:0] rem_q, rem_d;
+    reg [31:0] addr_q, addr_d;
+
+    assign maddr_o = addr_q[AW-1:0];
+    assign relay_o = relay_q;
+
+    always @(posedge clk_i)
+        if (cfg_we_i)
+            case (cfg_field_i)
+                2'd0:    ctl_m[cfg_round_i] <= cfg_wdata_i;
+                2'd1:    adr_m[cfg_round_i] <= cfg_wdata_i;
+                default: len_m[cfg_round_i] <= cfg_wdata_i;
+            endcase
+
+    always @* begin
+        case (cfg_field_i)
+            2'd0:    cfg_rdata_o = ctl_m[cfg_round_i];
+            2'd1:    cfg_rdata_o = adr_m[cfg_round_i];
+            2'd2:    cfg_rdata_o = len_m[cfg_round_i];
+            default: cfg_rdata_o = 32'd0;
+        endcase
+    end
+
+    always @* begin
+        act_d    = act_q;
+        relay_d  = relay_q;
+        wait_d   = wait_q;
+        rem_d    = rem_q;
+        addr_d   = addr_q;
+        flit_o   = {FW{1'b0}};
+        bounds_o = 1'b0;
+        if (sw_i) begin
+            act_d   = ctl_m[round_i][31];
+            relay_d = ctl_m[round_i][31] & ctl_m[round_i][30];
+            wait_d  = ctl_m[round_i][23:0];
+            rem_d   = len_m[round_i];
+            addr_d  = adr_m[round_i];
+        end else if (run_i && act_q) begin
+            if (wait_q != 24'd0) begin
+                wait_d = wait_q - 24'd1;
+            end else if (rem_q != 32'd0) begin
+                if (addr_q < DEPTH)
+                    flit_o = {1'b1, mdata_i};
+                else
+                    bounds_o = 1'b1;
+                addr_d = addr_q + 32'd1;
+                rem_d  = rem_q - 32'd1;
+                if (rem_q == 32'd1)
+                    act_d = 1'b0;
+            end
+        end
+    end
+
+    always @(posedge clk_i) begin
+        act_q   <= act_d;
+        relay_q <= relay_d;
+        wait_q  <= wait_d;
+        rem_q   <= rem_d;
+        addr_q  <= addr_d;
+        if (rst_i) begin
+            act_q   <= 1'b0;
+            relay_q <= 1'b0;
+        end
+    end
+endmodule

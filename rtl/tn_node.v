@@ -1,0 +1,245 @@
+`default_nettype none
+// SPDX-License-Identifier: MIT
+// tn_node: one torus node: router, network interface (flit memory, LANES
+// inject and eject lanes), per-round settings, status, and its slice of the
+// configuration bus (regions 0..5 of its node id; 0xFFE broadcast writes).
+// Every input is registered here (links, bus, the sequencer's next-cycle
+// signals), so all of the node's logic runs from its own registers: the link
+// register of each hop is the receiver's lin_q.
+module tn_node #(
+    parameter DIM_X     = 3,    // torus size in X
+    parameter DIM_Y     = 3,    // torus size in Y
+    parameter DIM_Z     = 3,    // torus size in Z
+    parameter W         = 16,   // flit data width
+    parameter LANES     = 6,    // inject and eject lanes
+    parameter MEM_DEPTH = 4096, // flit memory words
+    parameter AW        = 12,   // log2(MEM_DEPTH)
+    parameter ROUNDS    = 16,   // round-table depth
+    parameter RW        = 4,    // log2(ROUNDS)
+    parameter FW        = W + 3 // flit width on links
+) (
+    input  wire            clk_i,
+    input  wire            rst_i,
+    input  wire [11:0]     id_i,    // node id x + X*(y + Y*z)
+    input  wire [11:0]     coord_i, // {z, y, x}, 4 bits each
+    // sequencer: the values its registers take at the next clock edge
+    input  wire            run_n_i,
+    input  wire            sw_n_i,
+    input  wire            fin_n_i,
+    input  wire            clr_n_i,
+    input  wire [RW-1:0]   round_n_i,
+    input  wire [47:0]     cycle_n_i,
+    // links: lout_o is registered by the neighbour's lin_q
+    input  wire [6*FW-1:0] lin_i,
+    output wire [6*FW-1:0] lout_o,
+    // configuration bus (one cycle pulse per request)
+    input  wire            bwe_i,
+    input  wire            bre_i,
+    input  wire [31:0]     baddr_i,
+    input  wire [31:0]     bwdata_i,
+    output reg  [31:0]     brdata_o,  // read data, two cycles after bre_i
+    output wire            err_o      // a status flag is set
+);
+    // Built once by Verilator and instantiated N times (keeps build time low).
+    /* verilator hier_block */
+    localparam MW = W + 2;
+
+    // ---- input registers ----
+    reg            run_q, sw_q, fin_q, clr_q;
+    reg [RW-1:0]   round_q;
+    reg [47:0]     cycle_q;
+    reg [6*FW-1:0] lin_q;
+    reg            bwe_q, bre_q;
+    reg [31:0]     baddr_q, bwdata_q;
+    reg [11:0]     id_q, coord_q;     // constants, registered like every input
+    integer        p;
+
+    always @(posedge clk_i) begin
+        run_q    <= run_n_i;
+        sw_q     <= sw_n_i;
+        fin_q    <= fin_n_i;
+        clr_q    <= clr_n_i;
+        round_q  <= round_n_i;
+        cycle_q  <= cycle_n_i;
+        lin_q    <= lin_i;
+        bwe_q    <= bwe_i;
+        bre_q    <= bre_i;
+        baddr_q  <= baddr_i;
+        bwdata_q <= bwdata_i;
+        id_q     <= id_i;
+        coord_q  <= coord_i;
+        if (rst_i) begin
+            run_q <= 1'b0;
+            sw_q  <= 1'b0;
+            fin_q <= 1'b0;
+            clr_q <= 1'b0;
+            bwe_q <= 1'b0;
+            bre_q <= 1'b0;
+            for (p = 0; p < 6; p = p + 1)
+                lin_q[p*FW+W+2] <= 1'b0;
+        end
+    end
+
+    // ---- bus decode ----
+    wire [11:0] tgt    = baddr_q[31:20];
+    wire [3:0]  region = baddr_q[19:16];
+    wire [15:0] off    = baddr_q[15:0];
+    wire        wsel   = bwe_q && (tgt == id_q || tgt == 12'hFFE);
+    wire        rsel   = bre_q && tgt == id_q;
+    wire [5:0]  field  = off[5:0];
+    wire        rok    = (off[15:6] >> RW) == 10'd0;  // round index in range
+    wire [RW-1:0] rnd  = off[6 +: RW];
+    wire        mok    = (off >> AW) == 16'd0;        // memory word in range
+
+    reg [LANES-1:0] iwe, ewe;
+    reg [1:0]       dfield;        // descriptor field of the addressed lane
+    reg [2:0]       ej_field;
+    reg [31:0]      fi;
+    /* verilator lint_off UNUSEDSIGNAL */ // lane field 0..2
+    reg [31:0]      ft;
+    /* verilator lint_on UNUSEDSIGNAL */
+    integer         l;
+    always @* begin
+        iwe = {LANES{1'b0}};
+        ewe = {LANES{1'b0}};
+        dfield = 2'd0;
+        fi = {26'd0, field};
+        ft = 32'd0;
+        for (l = 0; l < LANES; l = l + 1) begin
+            if (fi >= 16 + 3*l && fi < 19 + 3*l) begin
+                ft = fi - 16 - 3*l;
+                dfield = ft[1:0];
+                iwe[l] = wsel && region == 4'd2 && rok;
+            end
+            if (fi >= 40 + 3*l && fi < 43 + 3*l) begin
+                ft = fi - 40 - 3*l;
+                dfield = ft[1:0];
+                ewe[l] = wsel && region == 4'd2 && rok;
+            end
+        end
+        ej_field = (region == 4'd3) ? off[2:0] : {1'b0, dfield};
+    end
+
+    // ---- settings ----
+    wire [23:0]        osel;
+    wire [4*LANES-1:0] esel;
+    wire               dor, ron;
+    wire [5:0]         rin;
+    wire [LANES-1:0]   iused;
+    wire [RW-1:0]      around;
+    wire [95:0]        lo, hi;
+    wire [5:0]         ien;
+    wire [15:0]        label;
+    wire [31:0]        rd2, rd5;
+
+    tn_node_cfg #(.LANES(LANES), .ROUNDS(ROUNDS), .RW(RW)) u_cfg (
+        .clk_i(clk_i), .rst_i(rst_i), .sw_i(sw_q), .round_i(round_q),
+        .we2_i(wsel && region == 4'd2 && rok && field < 6'd16),
+        .we5_i(wsel && region == 4'd5 && off < 16'd64),
+        .cfg_round_i(rnd), .cfg_field_i(field), .cfg_wdata_i(bwdata_q),
+        .rdata2_o(rd2), .rdata5_o(rd5),
+        .osel_o(osel), .esel_o(esel), .dor_o(dor), .rin_o(rin), .iused_o(iused),
+        .ron_o(ron), .around_o(around),
+        .lo_o(lo), .hi_o(hi), .ien_o(ien), .label_o(label));
+
+    // ---- memory: ports 0..LANES-1 lanes, port LANES the bus ----
+    wire [(LANES+1)*AW-1:0] mraddr, mwaddr;
+    wire [(LANES+1)*MW-1:0] mrdata, mwdata;
+    wire [LANES:0]          mwe;
+    wire [MW-1:0]           bus_old = mrdata[LANES*MW +: MW];
+
+    assign mraddr[LANES*AW +: AW] = off[AW-1:0];
+    assign mwaddr[LANES*AW +: AW] = off[AW-1:0];
+    assign mwe[LANES] = wsel && mok && (region == 4'd0 || region == 4'd1);
+    assign mwdata[LANES*MW +: MW] = (region == 4'd0) ? {bus_old[W+1:W], bwdata_q[W-1:0]}
+                                                     : {bwdata_q[0], bwdata_q[1], bus_old[W-1:0]};
+
+    tn_ni_mem #(.MW(MW), .DEPTH(MEM_DEPTH), .AW(AW), .WP(LANES+1), .RP(LANES+1)) u_mem (
+        .clk_i(clk_i), .we_i(mwe), .waddr_i(mwaddr), .wdata_i(mwdata),
+        .raddr_i(mraddr), .rdata_o(mrdata));
+
+    // ---- lanes ----
+    wire [LANES*FW-1:0] inj, ej;
+    wire [LANES-1:0]    irelay, ibounds, eovr, eshort, ebounds, estray;
+    wire [LANES*32-1:0] ird, erd, esrd;
+
+    genvar g;
+    generate
+        for (g = 0; g < LANES; g = g + 1) begin : gen_lane
+            tn_ni_inject #(.W(W), .AW(AW), .DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW)) u_inj (
+                .clk_i(clk_i), .rst_i(rst_i), .run_i(run_q), .sw_i(sw_q), .round_i(round_q),
+                .cfg_we_i(iwe[g]), .cfg_round_i(rnd), .cfg_field_i(dfield),
+                .cfg_wdata_i(bwdata_q), .cfg_rdata_o(ird[32*g +: 32]),
+                .maddr_o(mraddr[g*AW +: AW]), .mdata_i(mrdata[g*MW +: MW]),
+                .flit_o(inj[g*FW +: FW]), .relay_o(irelay[g]), .bounds_o(ibounds[g]));
+            tn_ni_eject #(.W(W), .AW(AW), .DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW)) u_ej (
+                .clk_i(clk_i), .rst_i(rst_i), .run_i(run_q), .sw_i(sw_q), .fin_i(fin_q),
+                .clr_i(clr_q), .round_i(round_q), .cycle_i(cycle_q), .flit_i(ej[g*FW +: FW]),
+                .cfg_we_i(ewe[g]), .cfg_round_i(rnd), .cfg_field_i(ej_field),
+                .cfg_wdata_i(bwdata_q), .cfg_rdata_o(erd[32*g +: 32]), .st_rdata_o(esrd[32*g +: 32]),
+                .mwe_o(mwe[g]), .maddr_o(mwaddr[g*AW +: AW]), .mdata_o(mwdata[g*MW +: MW]),
+                .overrun_o(eovr[g]), .short_o(eshort[g]), .bounds_o(ebounds[g]), .stray_o(estray[g]));
+        end
+    endgenerate
+
+    // ---- router ----
+    wire [3:0] ncoll, nunrt, ndrop, coll_port;
+    wire [2:0] coll_tgt;
+    wire       coll;
+
+    tn_router #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES)) u_router (
+        .clk_i(clk_i), .rst_i(rst_i), .sw_i(sw_q),
+        .lin_i(lin_q), .lout_o(lout_o), .inj_i(inj), .inj_relay_i(irelay), .ej_o(ej),
+        .osel_i(osel), .esel_i(esel), .dor_i(dor), .rin_i(rin), .iused_i(iused), .ron_i(ron),
+        .lo_i(lo), .hi_i(hi), .ien_i(ien), .label_i(label), .coord_i(coord_q),
+        .ncoll_o(ncoll), .nunrt_o(nunrt), .ndrop_o(ndrop),
+        .coll_o(coll), .coll_port_o(coll_port), .coll_tgt_o(coll_tgt));
+
+    // ---- status ----
+    wire [31:0] rd4;
+    tn_node_status #(.LANES(LANES), .RW(RW)) u_status (
+        .clk_i(clk_i), .rst_i(rst_i), .clr_i(clr_q), .around_i(around),
+        .overrun_i(eovr), .short_i(eshort), .ebounds_i(ebounds), .ibounds_i(ibounds),
+        .stray_i(estray), .ncoll_i(ncoll), .nunrt_i(nunrt), .ndrop_i(ndrop),
+        .coll_i(coll), .coll_port_i(coll_port), .coll_tgt_i(coll_tgt),
+        .we_i(wsel && region == 4'd4), .off_i(off[4:0]), .wdata_i(bwdata_q),
+        .rdata_o(rd4), .err_o(err_o));
+
+    // ---- read data (computed only when this node is addressed) ----
+    reg [31:0] rdata_d;
+    reg [2:0]  lane;
+    always @* begin
+        rdata_d = 32'd0;
+        lane = off[5:3];
+        if (rsel) begin
+            case (region)
+                4'd0: if (mok) rdata_d[W-1:0] = bus_old[W-1:0];
+                4'd1: if (mok) rdata_d[1:0] = {bus_old[W], bus_old[W+1]}; // bit 0 head, 1 tail
+                4'd2: if (rok) begin
+                    if (field < 6'd16)
+                        rdata_d = rd2;
+                    for (l = 0; l < LANES; l = l + 1) begin
+                        if (fi >= 16 + 3*l && fi < 19 + 3*l)
+                            rdata_d = ird[32*l +: 32];
+                        if (fi >= 40 + 3*l && fi < 43 + 3*l)
+                            rdata_d = erd[32*l +: 32];
+                    end
+                end
+                4'd3: if (rok && {29'd0, lane} < LANES) rdata_d = esrd[32*lane +: 32];
+                4'd4: if (off < 16'd32) rdata_d = rd4;
+                4'd5: begin
+                    if (field == 6'd18)
+                        rdata_d = {8'd0, 4'd0, coord_q[11:8], 4'd0, coord_q[7:4], 4'd0, coord_q[3:0]};
+                    else if (field == 6'd19)
+                        rdata_d = {20'd0, id_q};
+                    else if (off < 16'd64)
+                        rdata_d = rd5;
+                end
+                default: ;
+            endcase
+        end
+    end
+
+    always @(posedge clk_i)
+        brdata_o <= rdata_d;
+endmodule

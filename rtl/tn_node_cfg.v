@@ -1,0 +1,145 @@
+`default_nettype none
+// SPDX-License-Identifier: MIT
+// tn_node_cfg: a node's per-round router settings (output selects, eject
+// lane selects, relay mode) and relay routing tables; at the round switch
+// loads round r's settings into the active registers the router uses.
+module tn_node_cfg #(
+    parameter LANES  = 6,  // inject and eject lanes
+    parameter ROUNDS = 16, // round-table depth
+    parameter RW     = 4   // round index bits
+) (
+    input  wire               clk_i,
+    input  wire               rst_i,
+    input  wire               sw_i,       // switch cycle of round round_i
+    input  wire [RW-1:0]      round_i,
+    // region 2 fields 0..15 and region 5 (routing)
+    input  wire               we2_i,
+    input  wire               we5_i,
+    input  wire [RW-1:0]      cfg_round_i,
+    input  wire [5:0]         cfg_field_i,
+    /* verilator lint_off UNUSEDSIGNAL */ // selects and labels use the low bits
+    input  wire [31:0]        cfg_wdata_i,
+    /* verilator lint_on UNUSEDSIGNAL */
+    output reg  [31:0]        rdata2_o,
+    output reg  [31:0]        rdata5_o,
+    // active settings
+    output reg  [23:0]        osel_o,
+    output reg  [4*LANES-1:0] esel_o,
+    output reg                dor_o,
+    output reg  [5:0]         rin_o,      // link input p used by no circuit
+    output reg  [LANES-1:0]   iused_o,    // inject lane l used by a circuit output
+    output reg                ron_o,      // some output or eject lane is relay
+    output reg  [RW-1:0]      around_o,   // round of the active settings
+    // routing tables
+    output reg  [95:0]        lo_o,
+    output reg  [95:0]        hi_o,
+    output reg  [5:0]         ien_o,
+    output reg  [15:0]        label_o
+);
+    reg [23:0]        osel_m [0:ROUNDS-1];
+    reg [4*LANES-1:0] esel_m [0:ROUNDS-1];
+    reg               mode_m [0:ROUNDS-1];
+
+    reg [23:0]        osel_d;
+    reg [4*LANES-1:0] esel_d;
+    reg               dor_d, ron_d;
+    reg [5:0]         rin_d;
+    reg [LANES-1:0]   iused_d;
+    reg [RW-1:0]      around_d;
+    reg [3:0]         s;
+    integer           o, l;
+
+    always @(posedge clk_i) begin
+        if (we2_i) begin
+            if (cfg_field_i < 6'd6)
+                osel_m[cfg_round_i][4*cfg_field_i[2:0] +: 4] <= cfg_wdata_i[3:0];
+            else if (cfg_field_i == 6'd6)
+                mode_m[cfg_round_i] <= cfg_wdata_i[0];
+            else if (cfg_field_i >= 6'd8 && {26'd0, cfg_field_i} < 8 + LANES)
+                esel_m[cfg_round_i][4*(cfg_field_i[2:0]) +: 4] <= cfg_wdata_i[3:0];
+        end
+        if (we5_i) begin
+            if (cfg_field_i < 6'd6)
+                lo_o[16*cfg_field_i[2:0] +: 16] <= cfg_wdata_i[15:0];
+            else if (cfg_field_i >= 6'd8 && cfg_field_i < 6'd14)
+                hi_o[16*cfg_field_i[2:0] +: 16] <= cfg_wdata_i[15:0];
+            else if (cfg_field_i == 6'd16)
+                ien_o <= cfg_wdata_i[5:0];
+            else if (cfg_field_i == 6'd17)
+                label_o <= cfg_wdata_i[15:0];
+        end
+    end
+
+    always @* begin
+        rdata2_o = 32'd0;
+        if (cfg_field_i < 6'd6)
+            rdata2_o[3:0] = osel_m[cfg_round_i][4*cfg_field_i[2:0] +: 4];
+        else if (cfg_field_i == 6'd6)
+            rdata2_o[0] = mode_m[cfg_round_i];
+        else if (cfg_field_i >= 6'd8 && {26'd0, cfg_field_i} < 8 + LANES)
+            rdata2_o[3:0] = esel_m[cfg_round_i][4*(cfg_field_i[2:0]) +: 4];
+        rdata5_o = 32'd0;
+        if (cfg_field_i < 6'd6)
+            rdata5_o[15:0] = lo_o[16*cfg_field_i[2:0] +: 16];
+        else if (cfg_field_i >= 6'd8 && cfg_field_i < 6'd14)
+            rdata5_o[15:0] = hi_o[16*cfg_field_i[2:0] +: 16];
+        else if (cfg_field_i == 6'd16)
+            rdata5_o[5:0] = ien_o;
+        else if (cfg_field_i == 6'd17)
+            rdata5_o[15:0] = label_o;
+    end
+
+    // At the switch: the round's selects and what they imply for the router.
+    always @* begin
+        osel_d   = osel_o;
+        esel_d   = esel_o;
+        dor_d    = dor_o;
+        rin_d    = rin_o;
+        iused_d  = iused_o;
+        ron_d    = ron_o;
+        around_d = around_o;
+        s        = 4'd0;
+        if (sw_i) begin
+            osel_d   = osel_m[round_i];
+            esel_d   = esel_m[round_i];
+            dor_d    = mode_m[round_i];
+            around_d = round_i;
+            rin_d    = 6'h3F;
+            iused_d  = {LANES{1'b0}};
+            ron_d    = 1'b0;
+            for (o = 0; o < 6; o = o + 1) begin
+                s = osel_d[4*o +: 4];
+                if (s >= 4'd8 && s <= 4'd13)
+                    rin_d[s[2:0]] = 1'b0;          // 8..13 -> 0..5
+                else if (s >= 4'd1 && {28'd0, s} <= LANES)
+                    iused_d[{28'd0, s} - 1] = 1'b1;
+                else if (s == 4'd15)
+                    ron_d = 1'b1;
+            end
+            for (l = 0; l < LANES; l = l + 1) begin
+                s = esel_d[4*l +: 4];
+                if (s >= 4'd8 && s <= 4'd13)
+                    rin_d[s[2:0]] = 1'b0;
+                else if (s == 4'd15)
+                    ron_d = 1'b1;
+            end
+        end
+    end
+
+    always @(posedge clk_i) begin
+        osel_o   <= osel_d;
+        esel_o   <= esel_d;
+        dor_o    <= dor_d;
+        rin_o    <= rin_d;
+        iused_o  <= iused_d;
+        ron_o    <= ron_d;
+        around_o <= around_d;
+        if (rst_i) begin
+            osel_o  <= 24'd0;
+            esel_o  <= {4*LANES{1'b0}};
+            rin_o   <= 6'h3F;
+            iused_o <= {LANES{1'b0}};
+            ron_o   <= 1'b0;
+        end
+    end
+endmodule

@@ -1,0 +1,124 @@
+`default_nettype none
+// SPDX-License-Identifier: MIT
+// tn_node_status: a node's error flags, error counters and collision latch
+// (address region 4).
+module tn_node_status #(
+    parameter LANES = 6, // inject and eject lanes
+    parameter RW    = 4  // round index bits
+) (
+    input  wire             clk_i,
+    input  wire             rst_i,
+    input  wire             clr_i,       // clear everything (CTRL bit 2)
+    input  wire [RW-1:0]    around_i,    // round of the active settings
+    // events this cycle
+    input  wire [LANES-1:0] overrun_i,
+    input  wire [LANES-1:0] short_i,
+    input  wire [LANES-1:0] ebounds_i,
+    input  wire [LANES-1:0] ibounds_i,
+    input  wire [LANES-1:0] stray_i,
+    input  wire [3:0]       ncoll_i,
+    input  wire [3:0]       nunrt_i,
+    input  wire [3:0]       ndrop_i,
+    input  wire             coll_i,
+    input  wire [3:0]       coll_port_i,
+    input  wire [2:0]       coll_tgt_i,
+    // bus: write (offset 0: 1s clear flags; 1..7: clear the counter)
+    input  wire             we_i,
+    input  wire [4:0]       off_i,
+    /* verilator lint_off UNUSEDSIGNAL */ // seven flag bits
+    input  wire [31:0]      wdata_i,
+    /* verilator lint_on UNUSEDSIGNAL */
+    output reg  [31:0]      rdata_o,
+    output wire             err_o        // some flag is set
+);
+    reg [6:0]  flags_q, flags_d;
+    reg [31:0] novr_q, novr_d, nshort_q, nshort_d, nbounds_q, nbounds_d;
+    reg [31:0] ncoll_q, ncoll_d, nunrt_q, nunrt_d, ndrop_q, ndrop_d;
+    reg [31:0] latch_q, latch_d;
+    reg [4:0]  c_ovr, c_short, c_bounds, c_drop;
+    integer    l;
+
+    assign err_o = |flags_q;
+
+    always @* begin
+        case (off_i)
+            5'd0:    rdata_o = {25'd0, flags_q};
+            5'd1:    rdata_o = novr_q;
+            5'd2:    rdata_o = nshort_q;
+            5'd3:    rdata_o = nbounds_q;
+            5'd4:    rdata_o = ncoll_q;
+            5'd5:    rdata_o = latch_q;
+            5'd6:    rdata_o = nunrt_q;
+            5'd7:    rdata_o = ndrop_q;
+            5'd8:    rdata_o = {{(32-RW){1'b0}}, around_i};
+            default: rdata_o = 32'd0;
+        endcase
+    end
+
+    always @* begin
+        c_ovr = 5'd0;
+        c_short = 5'd0;
+        c_bounds = 5'd0;
+        c_drop = {1'b0, ndrop_i};
+        for (l = 0; l < LANES; l = l + 1) begin
+            c_ovr    = c_ovr + {4'd0, overrun_i[l]};
+            c_short  = c_short + {4'd0, short_i[l]};
+            c_bounds = c_bounds + {4'd0, ebounds_i[l]} + {4'd0, ibounds_i[l]};
+            c_drop   = c_drop + {4'd0, stray_i[l]};
+        end
+        flags_d   = flags_q | {c_drop != 5'd0, nunrt_i != 4'd0, ncoll_i != 4'd0,
+                               |ibounds_i, |ebounds_i, c_short != 5'd0, c_ovr != 5'd0};
+        novr_d    = novr_q + {27'd0, c_ovr};
+        nshort_d  = nshort_q + {27'd0, c_short};
+        nbounds_d = nbounds_q + {27'd0, c_bounds};
+        ncoll_d   = ncoll_q + {28'd0, ncoll_i};
+        nunrt_d   = nunrt_q + {28'd0, nunrt_i};
+        ndrop_d   = ndrop_q + {27'd0, c_drop};
+        latch_d   = latch_q;
+        if (coll_i && !latch_q[31])
+            latch_d = {1'b1, 7'd0, {(8-RW){1'b0}}, around_i, 4'd0, coll_port_i, 5'd0, coll_tgt_i};
+        if (we_i)
+            case (off_i)
+                5'd0: flags_d = flags_q & ~wdata_i[6:0];
+                5'd1: novr_d = 32'd0;
+                5'd2: nshort_d = 32'd0;
+                5'd3: nbounds_d = 32'd0;
+                5'd4: ncoll_d = 32'd0;
+                5'd5: latch_d = 32'd0;
+                5'd6: nunrt_d = 32'd0;
+                5'd7: ndrop_d = 32'd0;
+                default: ;
+            endcase
+        if (clr_i) begin
+            flags_d = 7'd0;
+            novr_d = 32'd0;
+            nshort_d = 32'd0;
+            nbounds_d = 32'd0;
+            ncoll_d = 32'd0;
+            latch_d = 32'd0;
+            nunrt_d = 32'd0;
+            ndrop_d = 32'd0;
+        end
+    end
+
+    always @(posedge clk_i) begin
+        flags_q   <= flags_d;
+        novr_q    <= novr_d;
+        nshort_q  <= nshort_d;
+        nbounds_q <= nbounds_d;
+        ncoll_q   <= ncoll_d;
+        latch_q   <= latch_d;
+        nunrt_q   <= nunrt_d;
+        ndrop_q   <= ndrop_d;
+        if (rst_i) begin
+            flags_q   <= 7'd0;
+            novr_q    <= 32'd0;
+            nshort_q  <= 32'd0;
+            nbounds_q <= 32'd0;
+            ncoll_q   <= 32'd0;
+            latch_q   <= 32'd0;
+            nunrt_q   <= 32'd0;
+            ndrop_q   <= 32'd0;
+        end
+    end
+endmodule

@@ -1,0 +1,180 @@
+`default_nettype none
+// SPDX-License-Identifier: MIT
+// tn_seq: sequencer and global registers: 48-bit cycle counter, round table,
+// start / abort / clear, status, INFO constants, per-node error map.
+module tn_seq #(
+    parameter DIM_X     = 3,     // torus size in X
+    parameter DIM_Y     = 3,     // torus size in Y
+    parameter DIM_Z     = 3,     // torus size in Z
+    parameter W         = 16,    // flit data width
+    parameter LANES     = 6,     // lanes per node
+    parameter MEM_DEPTH = 4096,  // flit memory words per node
+    parameter ROUNDS    = 16,    // round-table depth
+    parameter RW        = 4,     // log2(ROUNDS)
+    parameter N         = 27,    // nodes
+    parameter VERSION   = 32'h00010000, // design version 1.0.0
+    parameter ALPHA     = 1      // round switch cost of this design (cycles)
+) (
+    input  wire          clk_i,
+    input  wire          rst_i,
+    // configuration bus (registered request, one cycle pulse)
+    input  wire          bwe_i,
+    input  wire          bre_i,
+    input  wire [31:0]   baddr_i,
+    input  wire [31:0]   bwdata_i,
+    output reg  [31:0]   brdata_o,   // read data from the cycle after bre_i on
+    input  wire [N-1:0]  nerr_i,     // node n has an error flag set
+    // to every node, as the values for the next cycle (each node registers
+    // them, so that in a cycle every node sees the sequencer's state):
+    output reg           run_n_o,    // running
+    output reg           sw_n_o,     // first (switch) cycle of round round_n_o
+    output reg           fin_n_o,    // the previous cycle was a round's last
+    output reg           clr_n_o,    // clear statistics and errors
+    output reg  [RW-1:0] round_n_o,  // current round
+    output reg  [47:0]   cycle_n_o   // global cycle counter
+);
+    reg          run_o;              // the registered state
+    reg [RW-1:0] round_o;
+    reg [47:0]   cycle_o;
+    reg [31:0] dur_m [0:ROUNDS-1];
+
+    reg [31:0] rcyc_q, rcyc_d;        // cycle within the round
+    reg [8:0]  nrounds_q, nrounds_d;
+    reg        done_q, done_d, abrt_q, abrt_d;
+    reg [47:0] start_q, start_d, end_q, end_d;
+    reg [15:0] hi_q, hi_d;            // CYCLE high half latched by reading the low half
+    reg [31:0] rdata_d;
+
+    wire        gsel = baddr_i[31:20] == 12'hFFF;
+    wire [19:0] goff = baddr_i[19:0];
+    wire        last = run_o && (rcyc_q + 32'd1 >= dur_m[round_o]);
+    wire        wctl = bwe_i && gsel && goff == 20'h010;
+    wire        start = wctl && bwdata_i[0] && !run_o;
+    wire        abort = wctl && bwdata_i[1] && run_o;
+    integer     k;
+
+    always @(posedge clk_i)
+        if (bwe_i && gsel && goff >= 20'h100 && {12'd0, goff} < 32'h100 + ROUNDS)
+            dur_m[goff[RW-1:0]] <= bwdata_i;
+
+    always @* begin
+        cycle_n_o   = cycle_o + 48'd1;
+        run_n_o     = run_o;
+        sw_n_o      = 1'b0;
+        fin_n_o     = 1'b0;
+        clr_n_o     = wctl && bwdata_i[2];
+        round_n_o   = round_o;
+        rcyc_d    = rcyc_q + 32'd1;
+        nrounds_d = nrounds_q;
+        done_d    = done_q;
+        abrt_d    = abrt_q;
+        start_d   = start_q;
+        end_d     = end_q;
+        if (bwe_i && gsel && goff == 20'h011)
+        begin
+            nrounds_d = bwdata_i[8:0];
+            if (bwdata_i == 32'd0)
+                nrounds_d = 9'd1;
+            else if (bwdata_i > ROUNDS)
+                nrounds_d = ROUNDS[8:0];
+        end
+        if (abort) begin
+            run_n_o  = 1'b0;
+            fin_n_o  = 1'b1;
+            abrt_d = 1'b1;
+            end_d  = cycle_o + 48'd1;
+        end else if (last) begin
+            fin_n_o  = 1'b1;
+            rcyc_d = 32'd0;
+            if ({{(9-RW){1'b0}}, round_o} + 9'd1 >= nrounds_q) begin
+                run_n_o  = 1'b0;
+                done_d = 1'b1;
+                end_d  = cycle_o + 48'd1;
+            end else begin
+                round_n_o = round_o + 1'b1;
+                sw_n_o    = 1'b1;
+            end
+        end
+        if (start) begin
+            run_n_o   = 1'b1;
+            sw_n_o    = 1'b1;
+            round_n_o = {RW{1'b0}};
+            rcyc_d  = 32'd0;
+            done_d  = 1'b0;
+            abrt_d  = 1'b0;
+            start_d = cycle_o + 48'd1;
+        end
+        if (rst_i) begin
+            cycle_n_o = 48'd0;
+            run_n_o   = 1'b0;
+            sw_n_o    = 1'b0;
+            fin_n_o   = 1'b0;
+            clr_n_o   = 1'b0;
+            round_n_o = {RW{1'b0}};
+        end
+    end
+
+    // Global register reads.
+    always @* begin
+        rdata_d = brdata_o;
+        hi_d = hi_q;
+        if (bre_i)
+            rdata_d = 32'd0;
+        if (bre_i && gsel) begin
+            case (goff)
+                20'h000: rdata_d = VERSION;
+                20'h001: rdata_d = DIM_X | (DIM_Y << 8) | (DIM_Z << 16);
+                20'h002: rdata_d = W;
+                20'h003: rdata_d = LANES;
+                20'h004: rdata_d = MEM_DEPTH;
+                20'h005: rdata_d = ROUNDS;
+                20'h006: rdata_d = ALPHA;
+                20'h011: rdata_d = {23'd0, nrounds_q};
+                20'h012: rdata_d = {28'd0, abrt_q, |nerr_i, done_q, run_o};
+                20'h013: rdata_d = {{(32-RW){1'b0}}, round_o};
+                20'h014: begin
+                    rdata_d = cycle_o[31:0];
+                    hi_d = cycle_o[47:32];
+                end
+                20'h015: rdata_d = {16'd0, hi_q};
+                20'h016: rdata_d = start_q[31:0];
+                20'h017: rdata_d = {16'd0, start_q[47:32]};
+                20'h018: rdata_d = end_q[31:0];
+                20'h019: rdata_d = {16'd0, end_q[47:32]};
+                default: begin
+                    if (goff >= 20'h100 && {12'd0, goff} < 32'h100 + ROUNDS)
+                        rdata_d = dur_m[goff[RW-1:0]];
+                    for (k = 0; k < N; k = k + 1)
+                        if ({12'd0, goff} == 32'h800 + k / 32)
+                            rdata_d[k % 32] = nerr_i[k];
+                end
+            endcase
+        end
+    end
+
+    always @(posedge clk_i) begin
+        cycle_o   <= cycle_n_o;
+        run_o     <= run_n_o;
+        round_o   <= round_n_o;
+        rcyc_q    <= rcyc_d;
+        nrounds_q <= nrounds_d;
+        done_q    <= done_d;
+        abrt_q    <= abrt_d;
+        start_q   <= start_d;
+        end_q     <= end_d;
+        hi_q      <= hi_d;
+        brdata_o  <= rdata_d;
+        if (rst_i) begin
+            cycle_o   <= 48'd0;
+            run_o     <= 1'b0;
+            round_o   <= {RW{1'b0}};
+            rcyc_q    <= 32'd0;
+            nrounds_q <= 9'd1;
+            done_q    <= 1'b0;
+            abrt_q    <= 1'b0;
+            start_q   <= 48'd0;
+            end_q     <= 48'd0;
+            hi_q      <= 16'd0;
+        end
+    end
+endmodule

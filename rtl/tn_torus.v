@@ -1,0 +1,148 @@
+`default_nettype none
+// SPDX-License-Identifier: MIT
+// tn_torus: DIM_X x DIM_Y x DIM_Z torus of tn_node with wraparound links,
+// the sequencer, and the configuration bus port (docs/hardware.md).
+module tn_torus #(
+    parameter DIM_X     = 3,    // torus size in X (1..15; 1 = no X links)
+    parameter DIM_Y     = 3,    // torus size in Y
+    parameter DIM_Z     = 3,    // torus size in Z
+    parameter W         = 16,   // flit data width (8..32)
+    parameter LANES     = 6,    // inject / eject lanes per node (1..6)
+    parameter MEM_DEPTH = 4096, // flit memory words per node (power of two)
+    parameter ROUNDS    = 16    // round-table depth (power of two, 2..256)
+) (
+    input  wire        clk_i,
+    input  wire        rst_i,
+    input  wire [31:0] bus_addr_i,
+    input  wire [31:0] bus_wdata_i,
+    input  wire        bus_we_i,
+    input  wire        bus_re_i,
+    output reg  [31:0] bus_rdata_o,
+    output wire        bus_ready_o
+);
+    function integer clog2(input integer v);
+        integer r;
+        begin
+            r = 0;
+            while ((1 << r) < v)
+                r = r + 1;
+            clog2 = r;
+        end
+    endfunction
+
+    localparam N   = DIM_X * DIM_Y * DIM_Z;  // nodes
+    localparam AW  = clog2(MEM_DEPTH);       // memory address bits
+    localparam RW  = clog2(ROUNDS);          // round index bits
+    localparam FW  = W + 3;                  // flit width
+    localparam LW  = 6 * FW;                 // one node's six links
+    localparam ALPHA = 1;                    // round switch cost (cycles)
+
+    // ---- bus: writes complete at once, reads after three wait cycles ----
+    // (request register here, then the node's input register, then its
+    // read-data register)
+    reg        bwe_q, bre_q, rd1_q, rd2_q, rd3_q;
+    reg [31:0] baddr_q, bwdata_q;
+    wire       idle = !rd1_q && !rd2_q && !rd3_q;
+    wire       wacc = bus_we_i && idle;
+    wire       racc = bus_re_i && !bus_we_i && idle;
+
+    assign bus_ready_o = wacc || rd3_q;
+
+    always @(posedge clk_i) begin
+        bwe_q <= wacc;
+        bre_q <= racc;
+        rd1_q <= racc;
+        rd2_q <= rd1_q;
+        rd3_q <= rd2_q;
+        if (wacc || racc) begin
+            baddr_q  <= bus_addr_i;
+            bwdata_q <= bus_wdata_i;
+        end
+        if (rst_i) begin
+            bwe_q <= 1'b0;
+            bre_q <= 1'b0;
+            rd1_q <= 1'b0;
+            rd2_q <= 1'b0;
+            rd3_q <= 1'b0;
+        end
+    end
+
+    // ---- sequencer ----
+    wire          run_n, sw_n, fin_n, clr_n;
+    wire [RW-1:0] round_n;
+    wire [47:0]   cycle_n;
+    wire [N-1:0]  nerr;
+    wire [31:0]   seq_rdata;
+
+    tn_seq #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
+             .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW), .N(N), .ALPHA(ALPHA)) u_seq (
+        .clk_i(clk_i), .rst_i(rst_i),
+        .bwe_i(bwe_q), .bre_i(bre_q), .baddr_i(baddr_q), .bwdata_i(bwdata_q),
+        .brdata_o(seq_rdata), .nerr_i(nerr),
+        .run_n_o(run_n), .sw_n_o(sw_n), .fin_n_o(fin_n), .clr_n_o(clr_n),
+        .round_n_o(round_n), .cycle_n_o(cycle_n));
+
+    // ---- nodes and links ----
+    /* verilator lint_off UNUSEDSIGNAL */ // outputs of size-1 dimensions are unconnected
+    wire [N*LW-1:0]  lout;
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [N*LW-1:0]  lin;
+    wire [N*32-1:0]  nrdata;
+
+    genvar gx, gy, gz;
+    generate
+        for (gz = 0; gz < DIM_Z; gz = gz + 1) begin : gen_z
+            for (gy = 0; gy < DIM_Y; gy = gy + 1) begin : gen_y
+                for (gx = 0; gx < DIM_X; gx = gx + 1) begin : gen_x
+                    localparam ID = gx + DIM_X * (gy + DIM_Y * gz);
+                    // neighbours: input p comes from the node one step against direction p
+                    localparam XM = ((gx + DIM_X - 1) % DIM_X) + DIM_X * (gy + DIM_Y * gz);
+                    localparam XP = ((gx + 1) % DIM_X) + DIM_X * (gy + DIM_Y * gz);
+                    localparam YM = gx + DIM_X * (((gy + DIM_Y - 1) % DIM_Y) + DIM_Y * gz);
+                    localparam YP = gx + DIM_X * (((gy + 1) % DIM_Y) + DIM_Y * gz);
+                    localparam ZM = gx + DIM_X * (gy + DIM_Y * ((gz + DIM_Z - 1) % DIM_Z));
+                    localparam ZP = gx + DIM_X * (gy + DIM_Y * ((gz + 1) % DIM_Z));
+                    if (DIM_X > 1) begin : gen_xl
+                        assign lin[ID*LW + 0*FW +: FW] = lout[XM*LW + 0*FW +: FW];
+                        assign lin[ID*LW + 1*FW +: FW] = lout[XP*LW + 1*FW +: FW];
+                    end else begin : gen_xn
+                        assign lin[ID*LW + 0*FW +: 2*FW] = {2*FW{1'b0}};
+                    end
+                    if (DIM_Y > 1) begin : gen_yl
+                        assign lin[ID*LW + 2*FW +: FW] = lout[YM*LW + 2*FW +: FW];
+                        assign lin[ID*LW + 3*FW +: FW] = lout[YP*LW + 3*FW +: FW];
+                    end else begin : gen_yn
+                        assign lin[ID*LW + 2*FW +: 2*FW] = {2*FW{1'b0}};
+                    end
+                    if (DIM_Z > 1) begin : gen_zl
+                        assign lin[ID*LW + 4*FW +: FW] = lout[ZM*LW + 4*FW +: FW];
+                        assign lin[ID*LW + 5*FW +: FW] = lout[ZP*LW + 5*FW +: FW];
+                    end else begin : gen_zn
+                        assign lin[ID*LW + 4*FW +: 2*FW] = {2*FW{1'b0}};
+                    end
+                    tn_node #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
+                              .MEM_DEPTH(MEM_DEPTH), .AW(AW), .ROUNDS(ROUNDS), .RW(RW)) u_node (
+                        .clk_i(clk_i), .rst_i(rst_i),
+                        .id_i(ID[11:0]), .coord_i({gz[3:0], gy[3:0], gx[3:0]}),
+                        .run_n_i(run_n), .sw_n_i(sw_n), .fin_n_i(fin_n), .clr_n_i(clr_n),
+                        .round_n_i(round_n), .cycle_n_i(cycle_n),
+                        .lin_i(lin[ID*LW +: LW]), .lout_o(lout[ID*LW +: LW]),
+                        .bwe_i(bwe_q), .bre_i(bre_q), .baddr_i(baddr_q), .bwdata_i(bwdata_q),
+                        .brdata_o(nrdata[ID*32 +: 32]), .err_o(nerr[ID]));
+                end
+            end
+        end
+    endgenerate
+
+    // ---- read data: the addressed node, or the global registers ----
+    wire [11:0] rtgt = baddr_q[31:20];
+    always @* begin
+        bus_rdata_o = 32'd0;
+        if (rd3_q) begin
+            if (rtgt == 12'hFFF)
+                bus_rdata_o = seq_rdata;
+            else if ({20'd0, rtgt} < N)
+                bus_rdata_o = nrdata[rtgt*32 +: 32];
+        end
+    end
+endmodule

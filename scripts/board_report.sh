@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Summarise one board build: LUT/FF/EBR/SPRAM use (yosys stat and nextpnr
+# utilisation) and the achieved Fmax of every clock (nextpnr report).
+# Writes DIR/summary.txt (key=value) and prints one line. Exits 1 if a clock
+# misses FREQ_MHZ or a report is missing (place and route failed).
+# Usage: scripts/board_report.sh BOARD DIR FREQ_MHZ
+set -eu
+board=$1 dir=$2 freq=$3
+rep=$dir/report.json stat=$dir/stat.txt
+for f in "$rep" "$stat"; do
+    [ -s "$f" ] || { echo "board_report: $f missing: synthesis or place and route of $board failed (see $dir/*.log)" >&2; exit 1; }
+done
+count() { awk -v pat="$1" '$1 ~ pat { n += $2 } END { print n + 0 }' "$stat"; }
+lut=$(count '^SB_LUT4$')
+ff=$(count '^SB_DFF')
+carry=$(count '^SB_CARRY$')
+ebr=$(count '^SB_RAM40_4K')
+spram=$(count '^SB_SPRAM256KA$')
+used() { jq -r --arg k "$1" '.utilization[$k].used // 0' "$rep"; }
+avail() { jq -r --arg k "$1" '.utilization[$k].available // 0' "$rep"; }
+lc=$(used ICESTORM_LC) lc_max=$(avail ICESTORM_LC)
+ram=$(used ICESTORM_RAM) ram_max=$(avail ICESTORM_RAM)
+spr=$(used ICESTORM_SPRAM) spr_max=$(avail ICESTORM_SPRAM)
+# Slowest clock: achieved against the constraint.
+fmax=$(jq -r '[.fmax[] | .achieved] | min // 0' "$rep")
+{
+    echo "board=$board"
+    echo "lut=$lut"
+    echo "ff=$ff"
+    echo "carry=$carry"
+    echo "ebr=$ebr"
+    echo "spram=$spram"
+    echo "lc=$lc"
+    echo "lc_max=$lc_max"
+    echo "ram_max=$ram_max"
+    echo "spram_max=$spr_max"
+    echo "fmax=$fmax"
+    echo "freq=$freq"
+} >"$dir/summary.txt"
+printf '%-10s LUT %5d  FF %5d  LC %5d/%-5d  EBR %2d/%-2d  SPRAM %d/%d  Fmax %6.2f MHz (target %s)\n' \
+    "$board" "$lut" "$ff" "$lc" "$lc_max" "$ram" "$ram_max" "$spr" "$spr_max" "$fmax" "$freq"
+if awk -v f="$fmax" -v t="$freq" 'BEGIN { exit !(f + 0 < t + 0) }'; then
+    echo "board_report: $board misses timing: Fmax $fmax MHz < $freq MHz; choose a smaller torus (docs/boards.md)" >&2
+    exit 1
+fi

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+// Thin extern "C" wrapper around the Verilated torus (tn_sim_top).
+#include "tn_sim.h"
+
+#include <cstdio>
+#include <new>
+
+#include "Vtn_sim_top.h"
+#include "verilated.h"
+#if VM_TRACE
+#include "verilated_fst_c.h"
+#endif
+
+#define TN_STR2(x) #x
+#define TN_STR(x) TN_STR2(x)
+
+struct tn_sim {
+    VerilatedContext *ctx;
+    Vtn_sim_top *top;
+    uint64_t cycles;
+#if VM_TRACE
+    VerilatedFstC *fst;
+#endif
+    uint64_t tfrom, tto;
+};
+
+static void trace_dump(struct tn_sim *s, uint64_t t)
+{
+#if VM_TRACE
+    if (s->fst && s->cycles >= s->tfrom && s->cycles <= s->tto)
+        s->fst->dump(t);
+#else
+    (void)s;
+    (void)t;
+#endif
+}
+
+/* One clock: inputs were set by the caller; rising edge, then falling. */
+static void tick(struct tn_sim *s)
+{
+    s->top->clk_i = 1;
+    s->top->eval();
+    trace_dump(s, 2 * s->cycles + 1);
+    s->top->clk_i = 0;
+    s->top->eval();
+    s->cycles++;
+    trace_dump(s, 2 * s->cycles);
+}
+
+extern "C" {
+
+struct tn_sim *tn_sim_create(void)
+{
+    struct tn_sim *s = new (std::nothrow) tn_sim();
+    if (!s)
+        return nullptr;
+    s->ctx = new (std::nothrow) VerilatedContext;
+    if (!s->ctx) {
+        delete s;
+        return nullptr;
+    }
+    s->ctx->traceEverOn(true);
+    s->top = new (std::nothrow) Vtn_sim_top(s->ctx, "top");
+    if (!s->top) {
+        delete s->ctx;
+        delete s;
+        return nullptr;
+    }
+    s->top->clk_i = 0;
+    s->top->rst_i = 0;
+    s->top->bus_we_i = 0;
+    s->top->bus_re_i = 0;
+    s->top->eval();
+    return s;
+}
+
+void tn_sim_destroy(struct tn_sim *s)
+{
+    if (!s)
+        return;
+    tn_sim_trace_close(s);
+    s->top->final();
+    delete s->top;
+    delete s->ctx;
+    delete s;
+}
+
+void tn_sim_reset(struct tn_sim *s)
+{
+    s->top->bus_we_i = 0;
+    s->top->bus_re_i = 0;
+    s->top->rst_i = 1;
+    for (int i = 0; i < 4; i++)
+        tick(s);
+    s->top->rst_i = 0;
+    s->top->eval();
+}
+
+void tn_sim_step(struct tn_sim *s, uint64_t cycles)
+{
+    for (uint64_t i = 0; i < cycles; i++)
+        tick(s);
+}
+
+uint64_t tn_sim_cycles(const struct tn_sim *s)
+{
+    return s->cycles;
+}
+
+/* Hold the request until bus_ready_o is seen before an edge. */
+static int bus_req(struct tn_sim *s, uint32_t addr, uint32_t wdata, int we, uint32_t *rdata)
+{
+    s->top->bus_addr_i = addr;
+    s->top->bus_wdata_i = wdata;
+    s->top->bus_we_i = we;
+    s->top->bus_re_i = !we;
+    for (int i = 0; i < 10000; i++) {
+        s->top->eval();
+        if (s->top->bus_ready_o) {
+            if (rdata)
+                *rdata = s->top->bus_rdata_o;
+            tick(s);
+            s->top->bus_we_i = 0;
+            s->top->bus_re_i = 0;
+            s->top->eval();
+            return 0;
+        }
+        tick(s);
+    }
+    s->top->bus_we_i = 0;
+    s->top->bus_re_i = 0;
+    s->top->eval();
+    return -1;
+}
+
+int tn_sim_bus_write(struct tn_sim *s, uint32_t addr, uint32_t data)
+{
+    return bus_req(s, addr, data, 1, nullptr);
+}
+
+int tn_sim_bus_read(struct tn_sim *s, uint32_t addr, uint32_t *data)
+{
+    return bus_req(s, addr, 0, 0, data);
+}
+
+int tn_sim_trace_open(struct tn_sim *s, const char *fst_path, uint64_t from_cycle,
+                      uint64_t to_cycle)
+{
+#if VM_TRACE
+    tn_sim_trace_close(s);
+    s->fst = new (std::nothrow) VerilatedFstC;
+    if (!s->fst)
+        return -1;
+    s->top->trace(s->fst, 99);
+    s->fst->open(fst_path);
+    if (!s->fst->isOpen()) {
+        delete s->fst;
+        s->fst = nullptr;
+        return -1;
+    }
+    s->tfrom = from_cycle;
+    s->tto = to_cycle;
+    return 0;
+#else
+    (void)s;
+    (void)fst_path;
+    (void)from_cycle;
+    (void)to_cycle;
+    return -1;
+#endif
+}
+
+void tn_sim_trace_close(struct tn_sim *s)
+{
+#if VM_TRACE
+    if (s->fst) {
+        s->fst->close();
+        delete s->fst;
+        s->fst = nullptr;
+    }
+#else
+    (void)s;
+#endif
+}
+
+const char *tn_sim_build_info(void)
+{
+    return "dims=" TN_STR(TN_DIM_X) "x" TN_STR(TN_DIM_Y) "x" TN_STR(TN_DIM_Z)
+           " W=" TN_STR(TN_W) " LANES=" TN_STR(TN_LANES)
+           " MEM_DEPTH=" TN_STR(TN_MEM_DEPTH) " ROUNDS=" TN_STR(TN_ROUNDS);
+}
+
+} /* extern "C" */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/* C interface to a Verilated torus model (one shared object per geometry,
+ * $(BUILD)/sim/libtnsim_<X>x<Y>x<Z>[_l1].so). The host loads it with dlopen()
+ * and drives the configuration bus exactly as a board's bridge would. */
+#ifndef TN_SIM_H
+#define TN_SIM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct tn_sim;
+
+/* A new model, not yet reset (call tn_sim_reset); NULL if out of memory. */
+struct tn_sim *tn_sim_create(void);
+void tn_sim_destroy(struct tn_sim *s);
+/* Reset pulse of a few cycles: the design's cycle counter restarts at 0. */
+void tn_sim_reset(struct tn_sim *s);
+void tn_sim_step(struct tn_sim *s, uint64_t cycles);
+/* Clocks since create. */
+uint64_t tn_sim_cycles(const struct tn_sim *s);
+/* One bus request, clocked until it completes: 0, or -1 if the bus did not
+ * answer within 10000 cycles. */
+int tn_sim_bus_write(struct tn_sim *s, uint32_t addr, uint32_t data);
+int tn_sim_bus_read(struct tn_sim *s, uint32_t addr, uint32_t *data);
+/* Dump an FST waveform of the clocks from_cycle..to_cycle (tn_sim_cycles
+ * numbering) to fst_path: 0, or -1 if the file cannot be opened. */
+int tn_sim_trace_open(struct tn_sim *s, const char *fst_path, uint64_t from_cycle,
+                      uint64_t to_cycle);
+void tn_sim_trace_close(struct tn_sim *s);
+/* Build parameters, e.g. "dims=7x7x7 W=16 LANES=6 MEM_DEPTH=4096 ROUNDS=16". */
+const char *tn_sim_build_info(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Build one Verilated torus model as a shared object.
+# Usage: sim/tn_sim_build.sh <X>x<Y>x<Z>[_l<LANES>][_t<THREADS>] <out.so> <rtl sources...>
+# Environment: VERILATOR, CXX, VJOBS (parallel C++ jobs), SIM_OPT (C++ -O level),
+# SIM_TRACE (1: FST tracing compiled in), W, MEM_DEPTH, ROUNDS.
+set -eu
+stem=$1 out=$2
+shift 2
+lanes=6 threads=1
+IFS=_ read -r -a parts <<<"$stem"
+dims=${parts[0]}
+for p in "${parts[@]:1}"; do
+    case $p in
+        l*) lanes=${p#l} ;;
+        t*) threads=${p#t} ;;
+        *) echo "tn_sim_build: bad model name $stem: use XxYxZ[_lN][_tN]" >&2; exit 1 ;;
+    esac
+done
+IFS=x read -r X Y Z <<<"$dims"
+[ -n "${Z:-}" ] || { echo "tn_sim_build: bad dims $dims: use XxYxZ" >&2; exit 1; }
+W=${W:-16} MEM_DEPTH=${MEM_DEPTH:-4096} ROUNDS=${ROUNDS:-16}
+VERILATOR=${VERILATOR:-verilator} CXX=${CXX:-c++} VJOBS=${VJOBS:-2}
+SIM_OPT=${SIM_OPT:--O2} SIM_TRACE=${SIM_TRACE:-1}
+here=$(cd "$(dirname "$0")" && pwd)
+mdir=$(dirname "$out")/obj_$stem
+mkdir -p "$mdir"
+trace=()
+[ "$SIM_TRACE" = 1 ] && trace=(--trace-fst)
+defs="-fPIC -DTN_DIM_X=$X -DTN_DIM_Y=$Y -DTN_DIM_Z=$Z -DTN_W=$W -DTN_LANES=$lanes"
+defs="$defs -DTN_MEM_DEPTH=$MEM_DEPTH -DTN_ROUNDS=$ROUNDS"
+start=$(date +%s)
+"$VERILATOR" --cc --top-module tn_sim_top --prefix Vtn_sim_top -Mdir "$mdir" \
+    --hierarchical -Wno-fatal --x-assign fast --x-initial fast "${trace[@]}" --threads "$threads" \
+    -GDIM_X="$X" -GDIM_Y="$Y" -GDIM_Z="$Z" -GW="$W" -GLANES="$lanes" \
+    -GMEM_DEPTH="$MEM_DEPTH" -GROUNDS="$ROUNDS" \
+    -CFLAGS "$defs" "$here/tn_sim.vlt" "$here/tn_sim_top.v" "$@" "$here/tn_sim.cpp"
+objcache=$(command -v ccache || true)
+mk=(make -s -C "$mdir" -f Vtn_sim_top.mk -j"$VJOBS" OBJCACHE="$objcache"
+    OPT_FAST="$SIM_OPT" OPT_SLOW=-O1 OPT_GLOBAL=-O1 VM_PARALLEL_BUILDS=1)
+"${mk[@]}" default tn_sim.o >/dev/null
+# The Verilator runtime objects (not archived when no executable is linked).
+printf 'tn_globals: $(VK_GLOBAL_OBJS)\n\t@echo $(VK_GLOBAL_OBJS)\n' >"$mdir/tn_globals.mk"
+globals=$("${mk[@]}" -f tn_globals.mk tn_globals | tail -1)
+objs=()
+for o in $globals; do objs+=("$mdir/$o"); done
+"$CXX" -shared -o "$out.tmp" "$mdir/tn_sim.o" "$mdir/Vtn_sim_top__ALL.a" \
+    "$mdir"/V*/lib*.a "${objs[@]}" -lz -pthread
+mv "$out.tmp" "$out"
+secs=$(( $(date +%s) - start ))
+ccache_note=""
+[ -n "$objcache" ] && ccache_note=" (ccache on)"
+echo "$secs s${ccache_note}, $(date -u +%FT%TZ)" >"$out.buildtime"
+echo "tn_sim_build: $out built in $secs s" >&2

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/* make bench: schedule construction + verification time (goals: 7x7x7 <
+ * 10 ms, 49x49x49 < 2 s) and reference model time for the 7x7x7 gossip at
+ * L = 1 and 64, printed as one table. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "plan.h"
+#include "tn_error.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static struct tn_sched *build(const char *dims, enum tn_coll coll, const char *algo, uint32_t L)
+{
+    struct tn_topo t;
+    struct tn_algo_opts o = {algo, L, 6, 1, 0};
+    struct tn_sched *s = NULL;
+    if (tn_topo_parse(&t, dims) || tn_build(&s, coll, &t, &o))
+        return NULL;
+    return s;
+}
+
+static void row(const char *what, double secs, int reps, const char *goal, const char *note)
+{
+    double ms = secs / reps * 1e3;
+    printf("| %-44s | %10.3f | %-9s | %-22s |\n", what, ms, goal, note);
+}
+
+static void bench_sched(const char *dims, enum tn_coll coll, const char *algo, int reps,
+                        const char *goal)
+{
+    double t0 = now();
+    unsigned viol = 0;
+    for (int i = 0; i < reps; i++) {
+        struct tn_sched *s = build(dims, coll, algo, 1);
+        struct tn_report rep;
+        if (!s || tn_verify(s, NULL, &rep) != 0)
+            viol++;
+        else
+            tn_report_free(&rep);
+        tn_sched_free(s);
+    }
+    char what[80], note[40];
+    snprintf(what, sizeof what, "%s %s %s: build + verify",
+             coll == TN_GOSSIP ? "gossip" : "broadcast", algo, dims);
+    snprintf(note, sizeof note, "%s, %d runs", viol ? "FAILED" : "verified", reps);
+    row(what, now() - t0, reps, goal, note);
+}
+
+static void bench_model(const char *dims, const char *algo, uint32_t L, enum tn_engine e,
+                        int reps)
+{
+    struct tn_sched *s = build(dims, TN_GOSSIP, algo, L);
+    struct tn_plan_params par = {6, 0, 16, 1};
+    struct tn_plan *p;
+    char err[200];
+    if (!s || tn_plan_lower(&p, s, &par, err, sizeof err)) {
+        printf("| model %s %s: cannot build or lower |\n", algo, dims);
+        tn_sched_free(s);
+        return;
+    }
+    double t0 = now();
+    uint64_t total = 0;
+    for (int i = 0; i < reps; i++) {
+        struct tn_model_out m;
+        if (tn_model_run(p, (uint64_t)i, e, &m) == 0) {
+            total = m.total;
+            tn_model_free(&m);
+        }
+    }
+    char what[80], note[40];
+    snprintf(what, sizeof what, "model gossip %s %s L=%u (%s engine)", algo, dims, L,
+             e == TN_ENGINE_CYCLE ? "cycle" : "stream");
+    snprintf(note, sizeof note, "%llu cycles", (unsigned long long)total);
+    row(what, now() - t0, reps, "-", note);
+    tn_plan_free(p);
+    tn_sched_free(s);
+}
+
+int main(void)
+{
+    printf("| %-44s | %10s | %-9s | %-22s |\n", "what", "ms", "goal", "result");
+    printf("|%s|%s|%s|%s|\n", "----------------------------------------------",
+           "------------", "-----------", "------------------------");
+    bench_sched("7x7x7", TN_GOSSIP, "dp", 50, "< 10 ms");
+    bench_sched("7x7x7", TN_GOSSIP, "ring", 50, "-");
+    bench_sched("7x7x7", TN_BROADCAST, "dp", 50, "-");
+    bench_sched("49x49x49", TN_GOSSIP, "dp", 3, "< 2000 ms");
+    bench_sched("49x49x49", TN_BROADCAST, "dp", 3, "-");
+    bench_model("7x7x7", "dp", 1, TN_ENGINE_CYCLE, 20);
+    bench_model("7x7x7", "dp", 1, TN_ENGINE_STREAM, 20);
+    bench_model("7x7x7", "dp", 64, TN_ENGINE_CYCLE, 3);
+    bench_model("7x7x7", "dp", 64, TN_ENGINE_STREAM, 20);
+    bench_model("49x49x49", "dp", 1, TN_ENGINE_STREAM, 1);
+    return 0;
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# torusctl behaviour and golden tests (TAP). Usage: cli.sh path/to/torusctl
+# Each case: expected exit code, optional golden stdout (tests/host/golden),
+# optional text the stderr must contain.
+set -u
+T=$1
+here=tests/host
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+
+# t DESC RC GOLDEN|- STDERR-SUBSTRING|- -- COMMAND...
+t() {
+    local desc=$1 want=$2 golden=$3 errsub=$4
+    shift 5
+    n=$((n + 1))
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$? why=""
+    [ "$rc" -eq "$want" ] || why="exit $rc, want $want"
+    if [ -z "$why" ] && [ "$golden" != - ] && ! cmp -s "$tmp/out" "$here/golden/$golden"; then
+        why="stdout differs from golden/$golden"
+        diff "$here/golden/$golden" "$tmp/out" | head -10 | sed 's/^/# /'
+    fi
+    if [ -z "$why" ] && [ "$errsub" != - ] && ! grep -qF -- "$errsub" "$tmp/err"; then
+        why="stderr lacks '$errsub'"
+    fi
+    if [ -z "$why" ]; then
+        echo "ok $n - $desc"
+    else
+        echo "not ok $n - $desc ($why)"
+        sed 's/^/# stderr: /' "$tmp/err" | head -5
+        failed=$((failed + 1))
+    fi
+}
+
+# help and usage
+t "torusctl --help lists the commands" 0 - - -- "$T" --help
+t "no command is a usage error" 1 - "usage: torusctl" -- "$T"
+t "unknown command is a usage error" 1 - "unknown command 'frobnicate'" -- "$T" frobnicate
+for c in schedule verify; do
+    t "$c --help exits 0" 0 - - -- "$T" "$c" --help
+done
+t "schedule: unknown option" 1 - "unknown or incomplete option '--bogus'" -- "$T" schedule gossip --bogus
+t "schedule: bad dims" 1 - "bad --dims '7x0'" -- "$T" schedule gossip --dims 7x0
+t "schedule: bad msg-flits" 1 - "bad --msg-flits '0'" -- "$T" schedule gossip --msg-flits 0
+t "schedule: unknown collective" 1 - "unknown collective 'scatter'" -- "$T" schedule scatter
+t "schedule: dp on 5x5x5 is refused with the alternatives" 1 - "choose from: ring" -- \
+    "$T" schedule gossip --dims 5x5x5 --algo dp
+t "schedule: root outside the torus" 1 - "--root 27 is not a node of 3x3x3" -- \
+    "$T" schedule broadcast --dims 3x3x3 --root 27
+
+# golden outputs (cost figures checked against the closed forms in docs/host.md)
+t "schedule gossip dp 7x7x7: 4 rounds, 4 alpha + 12 + 400 L" 0 schedule-gossip-dp-7x7x7.out - -- \
+    "$T" schedule gossip --dims 7x7x7 --algo dp
+t "schedule gossip dp 7x7x7 L=4 alpha=3: 4*3 + 12 + 1600" 0 schedule-gossip-dp-L4-a3.out - -- \
+    "$T" schedule gossip --algo dp --msg-flits 4 --alpha 3
+t "schedule gossip default on 4x4x4 (ring)" 0 schedule-gossip-4x4x4.out - -- \
+    "$T" schedule gossip --dims 4x4x4 --msg-flits 2
+t "schedule broadcast dp 7x7x7 from node 100" 0 schedule-broadcast-dp.out - -- \
+    "$T" schedule broadcast --algo dp --root 100
+t "schedule gossip ring 3x1x1 as JSON" 0 schedule-gossip-3.json - -- \
+    "$T" schedule gossip --dims 3 --json -
+
+# export -> verify, and verify of a file written by hand
+t "schedule writes a JSON file" 0 - - -- "$T" schedule gossip --algo dp --json "$tmp/dp.json"
+t "verify accepts the exported dp schedule" 0 - - -- "$T" verify "$tmp/dp.json"
+t "verify --model runs the reference model on it" 0 - - -- "$T" verify --model "$tmp/dp.json"
+t "verify --model --stats writes the predicted statistics" 0 - - -- \
+    "$T" verify --model --stats "$tmp/stats.csv" --seed 7 "$tmp/dp.json"
+n=$((n + 1))
+# 294 + 294*6... : one line per eject descriptor: 6*49 + 6*49 + 6*49 + 6*49 = 1176
+if [ "$(wc -l <"$tmp/stats.csv")" -eq 1177 ] &&
+   grep -q '^3,1,0,[0-9]*,[0-9]*,343,0x[0-9a-f]*,0$' "$tmp/stats.csv"; then
+    echo "ok $n - stats CSV: 1176 eject streams, round 3 delivers 343 flits to node 1"
+else
+    echo "not ok $n - stats CSV content"; failed=$((failed + 1))
+fi
+t "verify --lanes 1 rejects the all-port schedule (exit 3)" 3 - "violation" -- \
+    "$T" verify --lanes 1 "$tmp/dp.json"
+t "verify --mem-depth 256 rejects 344 words (exit 3)" 3 - - -- \
+    "$T" verify --mem-depth 256 "$tmp/dp.json"
+t "verify reports a seeded arc conflict (exit 3, golden)" 3 verify-conflict.out - -- \
+    "$T" verify "$here/bad/conflict.json"
+t "verify reports a missing delivery (exit 3)" 3 - "1 violation" -- \
+    "$T" verify "$here/bad/missing.json"
+
+# malformed files: exit 1 with the position and the reason
+t "missing file" 1 - "cannot open /nonexistent.json" -- "$T" verify /nonexistent.json
+t "truncated file" 1 - "truncated.json: line 7" -- "$T" verify "$here/bad/truncated.json"
+t "wrong type" 1 - "line 6, column 12: rounds[0].circuits[0].src: node must be an integer" -- \
+    "$T" verify "$here/bad/wrongtype.json"
+t "unknown direction" 1 - "line 6, column 25: rounds[0].circuits[0].arcs[0][1]: unknown direction \"X*\"" -- \
+    "$T" verify "$here/bad/direction.json"
+t "out-of-range node" 1 - "line 7, column 51: rounds[0].circuits[1].eject[0]: node 3 out of range (0..2)" -- \
+    "$T" verify "$here/bad/range.json"
+
+echo "1..$n"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/* Gossip and broadcast: every schedule verifies (complete, conflict-free,
+ * within lanes), its cost equals the closed form of its paper/algorithm
+ * and respects the lower bounds; the Delmas-Perennes step-2 dipaths found
+ * by search have length <= 5 and hit M0 B1 / M0^2 B1. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched.h"
+#include "tap.h"
+#include "tn_error.h"
+
+static void check(const char *dims, enum tn_coll coll, const char *algo, uint32_t L,
+                  unsigned ports, unsigned alpha)
+{
+    const char *cn = coll == TN_GOSSIP ? "gossip" : "broadcast";
+    struct tn_topo t;
+    struct tn_algo_opts o = {algo, L, ports, alpha, 0};
+    struct tn_sched *s;
+    tn_topo_parse(&t, dims);
+    o.root = t.n / 3;  /* any node */
+    if (coll == TN_GOSSIP)
+        o.root = 0;
+    int rc = tn_build(&s, coll, &t, &o);
+    if (!ok(rc == 0, "%s %s %s L=%u ports=%u builds", cn, algo, dims, L, ports)) {
+        diag("%s", tn_strerror(rc));
+        return;
+    }
+    struct tn_report rep;
+    rc = tn_verify(s, NULL, &rep);
+    ok(rc == 0 && rep.complete_nodes == t.n, "%s %s %s: verified, %u/%u nodes complete", cn,
+       algo, dims, rep.complete_nodes, t.n);
+    for (uint32_t i = 0; i < rep.nkept && i < 3; i++)
+        diag("%s: %s", tn_viol_name(rep.viol[i].kind), rep.viol[i].text);
+    struct tn_cost cf;
+    tn_algo_cost(coll, algo, &t, &o, &cf);
+    ok(rep.cost.rounds == cf.rounds && rep.cost.dsum == cf.dsum && rep.cost.tsum == cf.tsum &&
+           rep.cost.cycles == cf.cycles,
+       "%s %s %s: rounds %u, delta %llu, tau %llu, cycles %llu match the closed form", cn, algo,
+       dims, rep.cost.rounds, (unsigned long long)rep.cost.dsum,
+       (unsigned long long)rep.cost.tsum, (unsigned long long)rep.cost.cycles);
+    ok(rep.cost.rounds >= rep.bounds.rounds && rep.cost.dsum >= rep.bounds.dsum &&
+           rep.cost.tsum >= rep.bounds.tsum,
+       "%s %s %s: above the lower bounds (rounds %u >= %u, delta %llu >= %llu, tau %llu >= %llu)",
+       cn, algo, dims, rep.cost.rounds, rep.bounds.rounds, (unsigned long long)rep.cost.dsum,
+       (unsigned long long)rep.bounds.dsum, (unsigned long long)rep.cost.tsum,
+       (unsigned long long)rep.bounds.tsum);
+    tn_report_free(&rep);
+    tn_sched_free(s);
+}
+
+int main(void)
+{
+    /* the step-2 dipaths */
+    static const int m0[3][3] = {{-2, 0, 1}, {1, 2, 3}, {0, 1, 0}};
+    for (int k = 0; k < 2; k++) {
+        uint8_t dirs[6][8];
+        unsigned len[6];
+        int vec[6][3];
+        if (!ok(tn_dp_paths(k, dirs, len, vec) == 0, "round 2-%c dipaths found", 'a' + k))
+            continue;
+        bool good = true;
+        unsigned maxlen = 0;
+        for (int j = 0; j < 6; j++) {
+            int col = j / 2, sign = j % 2 ? -1 : 1;
+            for (int r = 0; r < 3; r++) {
+                int want = m0[r][col];
+                if (k == 1) {
+                    want = 0;
+                    for (int l = 0; l < 3; l++)
+                        want += m0[r][l] * m0[l][col];
+                }
+                good &= ((vec[j][r] - sign * want) % 7 + 7) % 7 == 0;
+            }
+            if (len[j] > maxlen)
+                maxlen = len[j];
+        }
+        ok(good, "round 2-%c dipaths end at x +- M0%s e_j (mod 7)", 'a' + k, k ? "^2" : "");
+        is(maxlen, 5, "round 2-%c longest dipath has 5 arcs, as in the paper", 'a' + k);
+    }
+
+    /* Delmas-Perennes: 4 alpha + 12 delta + 400 L on 7x7x7 (paper, prop. 5.8) */
+    struct tn_topo t;
+    struct tn_cost c;
+    tn_topo_parse(&t, "7x7x7");
+    for (uint32_t L = 1; L <= 64; L *= 4)
+        for (unsigned a = 1; a <= 3; a++) {
+            struct tn_algo_opts o = {"dp", L, 6, a, 0};
+            tn_algo_cost(TN_GOSSIP, "dp", &t, &o, &c);
+            ok(c.rounds == 4 && c.dsum == 12 && c.tsum == (1 + 7 + 49 + 343) * L &&
+                   c.cycles == 4 * a + 12 + 400 * L,
+               "dp closed form at alpha %u, L %u is 4 alpha + 12 + 400 L", a, L);
+        }
+    /* TM(7^2)^3: 4i rounds, g_delta = 7 * 12 + 12, tau by the recursion */
+    tn_topo_parse(&t, "49x49x49");
+    struct tn_algo_opts o2 = {"dp", 1, 6, 1, 0};
+    tn_algo_cost(TN_GOSSIP, "dp", &t, &o2, &c);
+    ok(c.rounds == 8 && c.dsum == 96 &&
+           c.tsum == 1 + 7 * 400 + 117649 / 49 + 117649 / 7 + 117649,
+       "dp closed form on 49x49x49: 8 rounds, delta 96, tau 1 + 7*400 + N/49 + N/7 + N");
+
+    check("7x7x7", TN_GOSSIP, "dp", 1, 6, 1);
+    check("7x7x7", TN_GOSSIP, "dp", 5, 6, 2);
+    check("49x49x49", TN_GOSSIP, "dp", 1, 6, 1);
+    static const char *const geoms[] = {"7x7x7", "3x3x3", "4x4x4", "5x5x5", "2x2x2", "8x8x1",
+                                        "16x1x1", "1x1x1", "2x1x1", "3x5x2", "16x16", "6x6x6"};
+    for (size_t i = 0; i < sizeof geoms / sizeof geoms[0]; i++) {
+        check(geoms[i], TN_GOSSIP, "ring", 3, 6, 1);
+        check(geoms[i], TN_GOSSIP, "ring", 2, 1, 1);
+        check(geoms[i], TN_BROADCAST, "dim", 4, 6, 1);
+        check(geoms[i], TN_BROADCAST, "dim", 1, 1, 1);
+        check(geoms[i], TN_BROADCAST, "tree", 3, 1, 1);
+    }
+    check("7x7x7", TN_BROADCAST, "dp", 2, 6, 1);
+    check("49x49x49", TN_BROADCAST, "dp", 1, 6, 1);
+    check("49x49x49", TN_BROADCAST, "dim", 1, 6, 1);
+    check("49x49x49", TN_BROADCAST, "tree", 1, 1, 1);
+    /* the perfect-code broadcast meets the unicast round bound of the
+     * paper, ceil(log_7 N): 3 rounds on 7x7x7, 6 on 49x49x49 */
+    for (unsigned i = 1; i <= 2; i++) {
+        struct tn_algo_opts o = {"dp", 1, 6, 1, 0};
+        tn_topo_init(&t, i == 1 ? 7 : 49, i == 1 ? 7 : 49, i == 1 ? 7 : 49);
+        tn_algo_cost(TN_BROADCAST, "dp", &t, &o, &c);
+        ok(c.rounds == 3 * i && c.dsum == (i == 1 ? 11u : 88u),
+           "dp broadcast on 7^%u: %u rounds = ceil(log_7 N), delta %llu = 7 delta(i-1) + 11", i,
+           c.rounds, (unsigned long long)c.dsum);
+    }
+
+    /* the default is the cheapest applicable algorithm */
+    tn_topo_parse(&t, "7x7x7");
+    for (unsigned a = 1; a <= 200; a *= 10) {
+        struct tn_algo_opts o = {NULL, 1, 6, a, 0};
+        struct tn_sched *s;
+        struct tn_cost cd, cr;
+        tn_build(&s, TN_GOSSIP, &t, &o);
+        tn_algo_cost(TN_GOSSIP, "dp", &t, &o, &cd);
+        tn_algo_cost(TN_GOSSIP, "ring", &t, &o, &cr);
+        const char *want = cd.cycles < cr.cycles ? "dp" : "ring";
+        ok(strcmp(s->algo, want) == 0, "default at alpha %u is %s (dp %llu, ring %llu cycles)", a,
+           s->algo, (unsigned long long)cd.cycles, (unsigned long long)cr.cycles);
+        tn_sched_free(s);
+    }
+    struct tn_algo_opts bad = {"dp", 1, 6, 1, 0};
+    struct tn_sched *s;
+    tn_topo_parse(&t, "5x5x5");
+    is(tn_build(&s, TN_GOSSIP, &t, &bad), TN_ENOTSUP, "dp refused on 5x5x5");
+    tn_topo_parse(&t, "7x7x7");
+    bad.ports = 1;
+    is(tn_build(&s, TN_GOSSIP, &t, &bad), TN_ENOTSUP, "dp refused single-port");
+    bad.algo = "nosuch";
+    is(tn_build(&s, TN_GOSSIP, &t, &bad), TN_EINVAL, "unknown algorithm refused");
+    return tap_done();
+}

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/* Topology: ids, neighbours, Lee distances against BFS, diameter, DOR
+ * paths, DFS interval labels, dims parsing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "tn_error.h"
+#include "topo.h"
+
+static const char *const geoms[] = {"7x7x7", "4x4x4", "2x2x2", "16", "8x8", "5x3x2", "3x3x3",
+                                    "1x1x1", "2x1x5"};
+
+static void check_geom(const char *g)
+{
+    struct tn_topo t;
+    if (!ok(tn_topo_parse(&t, g) == 0, "%s parses", g))
+        return;
+    uint32_t N = t.n;
+    uint32_t *parent = malloc(N * sizeof *parent), *depth = malloc(N * sizeof *depth);
+    uint32_t *label = malloc(N * sizeof *label), *last = malloc(N * sizeof *last);
+    uint8_t *pdir = malloc(N);
+    bool ids = true, nb = true, dist = true, dor = true;
+    unsigned maxd = 0;
+    for (uint32_t v = 0; v < N; v++) {
+        unsigned c[3];
+        tn_coords(&t, v, c);
+        ids &= tn_node_id(&t, c[0], c[1], c[2]) == v;
+        for (int d = 0; d < TN_NDIRS; d++) {
+            if (!tn_dir_exists(&t, d))
+                continue;
+            uint32_t w = tn_neighbor(&t, v, d);
+            nb &= tn_neighbor(&t, w, tn_dir_opposite(d)) == v && w != v &&
+                  tn_distance(&t, v, w) == 1;
+        }
+    }
+    ok(ids, "%s: id = x + X*(y + Y*z) round-trips", g);
+    ok(nb, "%s: every arc has its opposite and joins nodes at distance 1", g);
+    uint32_t roots[3] = {0, N / 2, N - 1};
+    for (int k = 0; k < 3; k++) {
+        tn_bfs_tree(&t, roots[k], parent, pdir, depth);
+        struct tn_arc arcs[64];
+        for (uint32_t v = 0; v < N; v++) {
+            dist &= tn_distance(&t, roots[k], v) == depth[v];
+            if (depth[v] > maxd)
+                maxd = depth[v];
+            unsigned len = tn_dor_path(&t, roots[k], v, arcs, 64);
+            uint32_t cur = roots[k];
+            int lastdim = 0;
+            for (unsigned i = 0; i < len && i < 64; i++) {
+                dor &= arcs[i].node == cur && tn_dir_dim(arcs[i].dir) >= lastdim;
+                lastdim = tn_dir_dim(arcs[i].dir);
+                cur = tn_neighbor(&t, cur, arcs[i].dir);
+            }
+            dor &= len == depth[v] && cur == v;
+        }
+    }
+    ok(dist, "%s: Lee distance equals BFS depth from three roots", g);
+    is(tn_diameter(&t), maxd, "%s: diameter is the largest distance", g);
+    ok(dor, "%s: DOR paths are connected, dimension-ordered, shortest, end at the target", g);
+    /* DFS preorder labels: a permutation, and [label, last] is the subtree */
+    tn_dfs_tree(&t, 0, parent, pdir, label, last);
+    uint8_t *seen = calloc(N, 1);
+    uint32_t *size = calloc(N, sizeof *size);
+    bool perm = true, interval = true;
+    for (uint32_t v = 0; v < N; v++) {
+        perm &= label[v] < N && !seen[label[v]];
+        if (label[v] < N)
+            seen[label[v]] = 1;
+        for (uint32_t u = v;; u = parent[u]) {
+            size[u]++;
+            if (u == 0)
+                break;
+        }
+        if (v != 0) {
+            uint32_t p = parent[v];
+            interval &= label[p] < label[v] && last[v] <= last[p] &&
+                        tn_neighbor(&t, p, pdir[v]) == v;
+        }
+    }
+    for (uint32_t v = 0; v < N; v++)
+        interval &= last[v] - label[v] + 1 == size[v];
+    ok(perm, "%s: DFS labels are a permutation of 0..N-1", g);
+    ok(interval, "%s: DFS interval [label, last] is exactly the subtree", g);
+    free(seen);
+    free(size);
+    free(parent);
+    free(depth);
+    free(label);
+    free(last);
+    free(pdir);
+}
+
+int main(void)
+{
+    for (size_t i = 0; i < sizeof geoms / sizeof geoms[0]; i++)
+        check_geom(geoms[i]);
+    struct tn_topo t;
+    static const char *const bad[] = {"0x3", "7x", "x7", "7x7x7x7", "abc", "", "7x-1", "5000"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        is(tn_topo_parse(&t, bad[i]), TN_EINVAL, "dims '%s' rejected", bad[i]);
+    tn_topo_parse(&t, "2x1x1");
+    ok(tn_neighbor(&t, 0, TN_XP) == 1 && tn_neighbor(&t, 0, TN_XM) == 1 &&
+       !tn_dir_exists(&t, TN_YP) && tn_ports(&t) == 2,
+       "size 2: X+ and X- reach the same neighbour, size-1 dims have no links");
+    for (int d = 0; d < TN_NDIRS; d++)
+        is(tn_dir_parse(tn_dir_name(d)), d, "direction %s parses back", tn_dir_name(d));
+    is(tn_dir_parse("W+"), -1, "unknown direction name rejected");
+    return tap_done();
+}

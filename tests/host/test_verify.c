@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/* The verifier rejects seeded faults, each reported with its kind, round,
+ * circuit, arc and node, and accepts the unmodified schedules. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched.h"
+#include "tap.h"
+#include "tn_error.h"
+
+static struct tn_sched *build(const char *dims, enum tn_coll coll, const char *algo)
+{
+    struct tn_topo t;
+    struct tn_algo_opts o = {algo, 1, 6, 1, 0};
+    struct tn_sched *s = NULL;
+    if (tn_topo_parse(&t, dims) || tn_build(&s, coll, &t, &o))
+        return NULL;
+    return s;
+}
+
+/* Is there a violation of this kind (and round/circuit/arc/node when >= 0)? */
+static bool has(const struct tn_report *rep, int kind, int32_t round, int32_t circ, int32_t arc,
+                int64_t node)
+{
+    for (uint32_t i = 0; i < rep->nkept; i++) {
+        const struct tn_violation *v = &rep->viol[i];
+        if (v->kind == kind && (round < 0 || v->round == round) &&
+            (circ < 0 || v->circuit == circ) && (arc < 0 || v->arc == arc) &&
+            (node < 0 || v->node == node))
+            return true;
+    }
+    return false;
+}
+
+static int verify(struct tn_sched *s, unsigned lanes, uint64_t mem, struct tn_report *rep)
+{
+    struct tn_verify_opts o = {lanes, mem, 1000};
+    s->laid_out = false;
+    return tn_verify(s, &o, rep);
+}
+
+int main(void)
+{
+    struct tn_report rep;
+    struct tn_sched *s;
+
+    /* the unmodified schedules are clean */
+    s = build("7x7x7", TN_GOSSIP, "dp");
+    is(verify(s, 0, 0, &rep), 0, "dp gossip 7x7x7 verifies");
+    is(rep.complete_nodes, 343, "every node ends with all 343 messages");
+    tn_report_free(&rep);
+
+    /* a reused arc: a copy of circuit 0 of round 2-a */
+    struct tn_circuit c0 = s->rounds[1].circ[0];
+    uint32_t dup = s->rounds[1].ncirc;
+    tn_sched_add_circuit(s, 1, c0.src, c0.arcs, c0.narcs, c0.eject, c0.nej, 0, TN_WHOLE, NULL,
+                         0, 0);
+    is(verify(s, 0, 0, &rep), TN_EVERIFY, "reused arc rejected");
+    ok(has(&rep, TN_V_CONFLICT, 1, (int32_t)dup, 0, c0.arcs[0].node),
+       "reused arc reported with round 1, circuit %u, arc 0, node %u", dup, c0.arcs[0].node);
+    tn_report_free(&rep);
+    tn_sched_free(s);
+
+    /* a broken path: the second arc of a 2-a dipath starts elsewhere */
+    s = build("7x7x7", TN_GOSSIP, "dp");
+    struct tn_circuit *c = &s->rounds[1].circ[3];
+    c->arcs[1].node = (c->arcs[1].node + 7) % 343;
+    is(verify(s, 0, 0, &rep), TN_EVERIFY, "broken path rejected");
+    ok(has(&rep, TN_V_PATH, 1, 3, 1, c->arcs[1].node),
+       "broken path reported with round 1, circuit 3, arc 1, node %u", c->arcs[1].node);
+    tn_report_free(&rep);
+    tn_sched_free(s);
+
+    /* a missing delivery: drop one final-round multicast */
+    s = build("7x7x7", TN_GOSSIP, "dp");
+    struct tn_round *last = &s->rounds[3];
+    uint32_t lost = last->circ[5].eject[0];
+    last->circ[5] = last->circ[--last->ncirc];
+    is(verify(s, 0, 0, &rep), TN_EVERIFY, "missing delivery rejected");
+    ok(has(&rep, TN_V_MISSING, -1, -1, -1, lost), "missing delivery names node %u", lost);
+    is(rep.complete_nodes, 343 - 6, "exactly the six neighbours of that code node are incomplete");
+    tn_report_free(&rep);
+    tn_sched_free(s);
+
+    /* oversubscribed lanes: the concentration ejects six streams per code
+     * node, a single-port device has one lane */
+    s = build("7x7x7", TN_GOSSIP, "dp");
+    is(verify(s, 1, 0, &rep), TN_EVERIFY, "all-port gossip rejected on one lane");
+    ok(has(&rep, TN_V_LANE, 0, -1, -1, 0), "oversubscribed lane reported at round 0, node 0");
+    tn_report_free(&rep);
+    tn_sched_free(s);
+    s = build("4x4x4", TN_GOSSIP, "ring");
+    s->ports = 1;
+    is(verify(s, 0, 0, &rep), TN_EVERIFY, "ring with two injects per node rejected as single-port");
+    ok(has(&rep, TN_V_LANE, 0, -1, -1, 0), "lane violation at round 0, node 0");
+    tn_report_free(&rep);
+    tn_sched_free(s);
+
+    /* a message the source does not hold */
+    s = build("7x7x7", TN_GOSSIP, "dp");
+    s->rounds[1].circ[0].mcnt = 8;  /* holds 7 after the concentration */
+    is(verify(s, 0, 0, &rep), TN_EVERIFY, "sending unheld messages rejected");
+    ok(has(&rep, TN_V_MSG, 1, 0, -1, s->rounds[1].circ[0].src), "reported at round 1, circuit 0");
+    tn_report_free(&rep);
+    tn_sched_free(s);
+
+    /* an ejecting node off the circuit, a dangling branch */
+    s = build("7x7x7", TN_GOSSIP, "dp");
+    s->rounds[2].circ[4].eject[0] = s->rounds[2].circ[4].src;
+    struct tn_circuit *m = &s->rounds[3].circ[0];
+    struct tn_arc extra[7];
+    memcpy(extra, m->arcs, 6 * sizeof *extra);
+    extra[6].node = m->eject[0];
+    extra[6].dir = (uint8_t)m->arcs[0].dir;  /* onward in the same direction */
+    tn_sched_add_circuit(s, 3, m->src, extra, 7, m->eject, m->nej, 0, TN_WHOLE, NULL, 0, 0);
+    *m = s->rounds[3].circ[--s->rounds[3].ncirc];
+    is(verify(s, 0, 0, &rep), TN_EVERIFY, "eject off circuit and dangling branch rejected");
+    ok(has(&rep, TN_V_EJECT, 2, 4, -1, s->rounds[2].circ[4].src), "eject off circuit reported");
+    ok(has(&rep, TN_V_LEAF, 3, 0, 6, -1), "dangling branch reported at round 3, circuit 0, arc 6");
+    tn_report_free(&rep);
+    tn_sched_free(s);
+
+    /* arcs that do not exist */
+    s = build("7x7x1", TN_GOSSIP, "ring");
+    s->rounds[0].circ[0].arcs[0].dir = TN_ZP;
+    s->rounds[0].circ[1].arcs[0].node = 49;
+    is(verify(s, 0, 0, &rep), TN_EVERIFY, "arcs outside the torus rejected");
+    ok(has(&rep, TN_V_ARC, 0, 0, 0, 0), "Z+ on a 7x7x1 torus reported");
+    ok(has(&rep, TN_V_ARC, 0, 1, 0, 49), "node 49 of 49 reported");
+    tn_report_free(&rep);
+    tn_sched_free(s);
+
+    /* memory and duration limits */
+    s = build("7x7x7", TN_GOSSIP, "dp");
+    s->rounds[3].duration = 10;
+    is(verify(s, 0, 100, &rep), TN_EVERIFY, "memory and duration limits enforced");
+    ok(has(&rep, TN_V_MEM, -1, -1, -1, 0), "344 words on a 100-word memory reported");
+    ok(has(&rep, TN_V_DURATION, 3, -1, -1, -1), "a 10-cycle final round reported (needs 345)");
+    tn_report_free(&rep);
+    is(verify(s, 0, 344, &rep) == TN_EVERIFY && !has(&rep, TN_V_MEM, -1, -1, -1, -1), 1,
+       "344 words fit a 344-word memory");
+    tn_report_free(&rep);
+    tn_sched_free(s);
+
+    /* broadcast: a missing delivery */
+    s = build("5x5x5", TN_BROADCAST, "dim");
+    is(verify(s, 0, 0, &rep), 0, "dimension broadcast 5x5x5 verifies");
+    tn_report_free(&rep);
+    s->rounds[2].ncirc--;
+    is(verify(s, 0, 0, &rep), TN_EVERIFY, "broadcast missing a ring rejected");
+    is(rep.complete_nodes, 125 - 4, "the four nodes of that ring miss the message");
+    tn_report_free(&rep);
+    tn_sched_free(s);
+    /* relay streams: a 4-node ring gossip in two rounds by DOR relays; then
+     * streams that meet on an arc in the same cycles, or take a circuit's
+     * arc, collide */
+    struct tn_topo t4;
+    tn_topo_parse(&t4, "4");
+    tn_sched_new(&s, &t4, TN_GOSSIP, "relay", 2, 6, 1, 0);
+    tn_sched_add_round(s);
+    tn_sched_add_round(s);
+    for (uint32_t v = 0; v < 4; v++) {
+        tn_sched_add_relay(s, 0, v, (v + 1) % 4, 0, TN_WHOLE, NULL, 0, 0);
+        tn_sched_add_relay(s, 0, v, (v + 3) % 4, 0, TN_WHOLE, NULL, 0, 0);
+        /* round 1: the antipode, both directions held back by start offsets */
+        tn_sched_add_relay(s, 1, v, (v + 2) % 4, 0, 1, NULL, 0, v % 2 ? 3 : 0);
+    }
+    int rc = verify(s, 0, 0, &rep);
+    is(rc, 0, "relay gossip on a 4-ring verifies (same arc, disjoint cycles)");
+    for (uint32_t i = 0; i < rep.nkept; i++)
+        diag("%s", rep.viol[i].text);
+    is(rep.complete_nodes, 4, "relay streams deliver: 4 of 4 nodes complete");
+    tn_report_free(&rep);
+    s->rounds[1].relay[1].start = 2;  /* overlaps stream 0 on arc 1 X+ in cycle 3 */
+    is(verify(s, 0, 0, &rep), TN_EVERIFY, "relay streams overlapping in time rejected");
+    ok(has(&rep, TN_V_COLLISION, 1, 1, 0, 1), "collision reported: round 1, relay 1, hop 0, node 1");
+    tn_report_free(&rep);
+    s->rounds[1].relay[1].start = 3;
+    struct tn_arc a01 = {0, TN_XP};
+    uint32_t one = 1;
+    tn_sched_add_circuit(s, 1, 0, &a01, 1, &one, 1, 0, 1, NULL, 0, 0);
+    is(verify(s, 0, 0, &rep), TN_EVERIFY, "relay over a circuit's arc rejected");
+    ok(has(&rep, TN_V_COLLISION, 1, 0, 0, 0), "collision with the circuit reported on arc 0 X+");
+    tn_report_free(&rep);
+    tn_sched_free(s);
+    return tap_done();
+}
