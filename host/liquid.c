@@ -897,7 +897,7 @@ int tn_liquid_search(const struct tn_traffic *t, const struct tn_liquid_opts *o,
     }
     int ns = team_sequence(t, seq_end, seq, NULL);
     uint64_t rng = 0x7e57ULL + o->seed;
-    while (ns > st->lambda && now() < seq_end) {
+    while (ns > floor_ && now() < seq_end) {
         int na = team_sequence(t, seq_end, alt, &rng);
         if (na < 0) {
             ns = na;

@@ -10,9 +10,13 @@
  * reductions (docs/collectives.md): the step holding a fixed transfer is
  * taken first, and sub-traffics proved to have no liquid schedule are
  * remembered. When the exhaustive search cannot finish in its share of
- * the time bound (or the traffic is too large for it), a min-conflicts
- * repair search shortens a greedy schedule step by step; the best
- * schedule found is returned with its gap to Lambda. */
+ * the time bound (or the traffic is too large for it), the same team
+ * construction runs without backtracking across steps (the "team
+ * sequence", restarted with random tie orders), and a partial-colouring
+ * tabu search shortens the best of it, a greedy schedule and the
+ * caller's start schedule step by step until the bound; the best
+ * schedule found is returned with its gap to Lambda
+ * (docs/collectives.md). */
 #ifndef TN_LIQUID_H
 #define TN_LIQUID_H
 

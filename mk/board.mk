@@ -124,3 +124,43 @@ endef
 $(foreach c,$(BOARD_NLS),$(eval $(call BOARD_NL_RULES,$(c))))
 
 TESTS_RTL += $(foreach c,$(BOARD_NLS),$(BOARD_DIR)/test_netlist_$(c).t)
+
+# ---- CI: bitstreams ----
+# Boards whose fitted torus places and routes. The iCEBreaker is not in the
+# list: no torus of the current RTL fits the UP5K (docs/boards.md), and a
+# test that is known to fail would only hide other failures.
+BOARDS_CI ?= hx8k
+
+define BOARD_CI_RULE
+$(BOARD_DIR)/test_bitstream_$(1).t: $(BOARD_DIR)/$(1)/$(1).bin tests/board/test_bitstream.sh
+	printf '#!/bin/sh\nexec tests/board/test_bitstream.sh %s %s %s\n' $(1) $(BOARD_DIR)/$(1) $(BOARD_FREQ_$(1)) >$$@
+	chmod +x $$@
+endef
+$(foreach b,$(BOARDS),$(eval $(call BOARD_CI_RULE,$(b))))
+
+TESTS_RTL += $(foreach b,$(BOARDS_CI),$(BOARD_DIR)/test_bitstream_$(b).t)
+
+# ---- benchmark ----
+# fit.txt: the measured outcome of a board build, also when it does not fit
+# (then the logic cells place and route asked for), for the benchmark.
+define BOARD_FIT_RULE
+$(BOARD_DIR)/$(1)/fit.txt: $(BOARD_DIR)/$(1)/synth.json $(BOARD_PCF_$(1)) scripts/board_report.sh
+	@if $(MAKE) --no-print-directory $(BOARD_DIR)/$(1)/pnr.asc >$$(@D)/fit.log 2>&1; then \
+		{ cat $$(@D)/summary.txt; echo 'fits=yes'; echo 'torus="$(BOARD_TORUS_$(1))"'; } >$$@; \
+	else \
+		need=$$$$(grep -o 'ICESTORM_LC: *[0-9]*/ *[0-9]*' $$(@D)/nextpnr.log | tail -1); \
+		{ grep -E '^ +SB_LUT4' $$(@D)/stat.txt | awk '{print "lut=" $$$$2}'; \
+		  grep -E '^ +SB_DFF' $$(@D)/stat.txt | awk '{n += $$$$2} END {print "ff=" n}'; \
+		  grep -E '^ +SB_RAM40' $$(@D)/stat.txt | awk '{n += $$$$2} END {print "ebr=" n + 0}'; \
+		  echo 'freq=$(BOARD_FREQ_$(1))'; echo 'fits=no'; echo 'torus="$(BOARD_TORUS_$(1))"'; \
+		  echo "need=\"place and route failed: $$$$need logic cells (used/available)\""; } >$$@; \
+	fi
+endef
+$(foreach b,$(BOARDS),$(eval $(call BOARD_FIT_RULE,$(b))))
+
+$(BOARD_DIR)/bench_board: tests/board/bench_board.sh $(BUILD)/torusctl \
+		$(foreach b,$(BOARDS),$(BOARD_DIR)/$(b)/fit.txt)
+	printf '#!/bin/sh\nexec tests/board/bench_board.sh %s %s %s\n' '$(BUILD)/torusctl' $(BOARD_DIR) '$(BOARDS)' >$@
+	chmod +x $@
+
+BENCHES += $(BOARD_DIR)/bench_board

@@ -295,7 +295,7 @@ static void test_quotient(void)
             struct tn_liquid_opts o;
             struct tn_liquid_stats st;
             tn_liquid_defaults(&o);
-            o.seconds = 0.5;
+            o.seconds = 0.25;
             int n = tn_liquid_search(&q, &o, qs, &st);
             tn_traffic_torus_lift(&t, &c, qs, fs);
             ok(q.nx * k * k == t.nx && lamq == lamt && orbits_ok && n >= lamt &&
