@@ -126,7 +126,9 @@ int tn_dev_open(struct tn_dev *d, struct tn_dev_args *a, const struct tn_topo *d
     struct tn_proto_opts po = {0};
     po.timeout_ms = a->timeout_ms ? a->timeout_ms
                     : strcmp(a->t.backend, "sim") == 0 ? 20000 : 500;
-    po.window = strcmp(a->t.backend, "sim") == 0 ? 1 : 8;
+    /* WRITE bursts in flight: hides the round trip of USB and serial
+     * links, and of the simulator (which only runs while we wait). */
+    po.window = 16;
     rc = tn_proto_open(&d->p, d->ops, d->t, &po);
     if (rc == 0)
         rc = tn_proto_info(d->p, &d->info);

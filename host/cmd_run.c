@@ -75,15 +75,16 @@ struct progress {
 static void progress(struct progress *p, uint64_t done, uint64_t total)
 {
     double t = now_s();
-    if (p->quiet || t - p->t0 < 1.0 || (t - p->last < 0.5 && done < total))
+    bool tty = isatty(STDERR_FILENO);
+    /* A terminal gets one updating line, a log a line every 10 s. */
+    if (p->quiet || t - p->t0 < 1.0 || t - p->last < (tty ? 0.5 : 10.0))
         return;
     p->last = t;
-    p->shown = true;
+    p->shown = tty;
+    fprintf(stderr, "%s%s: %" PRIu64, tty ? "\r" : "", p->what, done);
     if (total)
-        fprintf(stderr, "\r%s: %" PRIu64 "/%" PRIu64 " (%.0f%%)  ", p->what, done, total,
-                100.0 * (double)done / (double)total);
-    else
-        fprintf(stderr, "\r%s: %" PRIu64 "  ", p->what, done);
+        fprintf(stderr, "/%" PRIu64 " (%.0f%%)", total, 100.0 * (double)done / (double)total);
+    fprintf(stderr, tty ? "  " : "\n");
 }
 
 static void progress_end(struct progress *p)
@@ -203,14 +204,27 @@ static int readback(struct tn_dev *d, const struct tn_plan *p, const struct tn_m
 {
     struct progress pr = {"reading statistics", now_s(), 0, false, quiet};
     uint64_t t0 = st->start_cycle;
+    /* The statistics of one node and round are read in one burst covering
+     * its lanes (the model lists them by round, node, lane). */
+    uint32_t buf[6 * TN_STATS_LANE];
+    uint32_t g_round = UINT32_MAX, g_node = UINT32_MAX, g_lane0 = 0;
     for (uint32_t i = 0; i < mo->nstats; i++) {
         const struct tn_stat *e = &mo->stats[i];
-        uint32_t w[TN_STATS_WORDS];
-        uint32_t off = e->round * TN_CFG_FIELDS + e->lane * TN_STATS_LANE;
-        int rc = tn_proto_read(d->p, TN_ADDR_NODE(e->node, TN_REGION_STATS, off), w,
-                               TN_STATS_WORDS);
-        if (rc != 0)
-            return rc;
+        if (e->round != g_round || e->node != g_node) {
+            uint32_t j = i;
+            while (j + 1 < mo->nstats && mo->stats[j + 1].round == e->round &&
+                   mo->stats[j + 1].node == e->node)
+                j++;
+            g_round = e->round;
+            g_node = e->node;
+            g_lane0 = e->lane;
+            uint32_t n = (mo->stats[j].lane - g_lane0) * TN_STATS_LANE + TN_STATS_WORDS;
+            uint32_t off = e->round * TN_CFG_FIELDS + g_lane0 * TN_STATS_LANE;
+            int rc = tn_proto_read(d->p, TN_ADDR_NODE(e->node, TN_REGION_STATS, off), buf, n);
+            if (rc != 0)
+                return rc;
+        }
+        const uint32_t *w = &buf[(e->lane - g_lane0) * TN_STATS_LANE];
         uint64_t first = (uint64_t)w[0] | (uint64_t)(w[1] & 0xFFFF) << 32;
         uint64_t last = (uint64_t)w[2] | (uint64_t)(w[3] & 0xFFFF) << 32;
         uint32_t count = w[4], crc = w[5], err = w[6] & 7;

@@ -109,34 +109,65 @@ int tn_image_compile(struct tn_image *img, const struct tn_plan *p,
     /* Fields 0 .. the last eject descriptor word of the device's lanes. */
     uint32_t cfg_words = TN_CFG_EJ(lanes - 1) + 3;
 
+    /* Per round: one broadcast write (node 0xFFE) clears every node's
+     * fields, so no stale setting of an earlier load survives; then each
+     * node gets only its non-zero fields, in runs of consecutive words. */
+    uint32_t *row = malloc(cfg_words * sizeof *row);
+    if (row == NULL)
+        goto out_nomem;
     for (uint32_t r = 0; r < p->nrounds; r++) {
         const struct tn_plan_round *pr = &p->rounds[r];
         size_t ii = 0, ei = 0;
+        if (burst(img, TN_ADDR_NODE(TN_NODE_ALL, TN_REGION_CFG, r * TN_CFG_FIELDS),
+                  cfg_words) == NULL)
+            goto out_nomem_row;
         for (uint32_t v = 0; v < n_nodes; v++) {
-            uint32_t *w = burst(img, TN_ADDR_NODE(v, TN_REGION_CFG, r * TN_CFG_FIELDS), cfg_words);
-            if (w == NULL)
-                goto out_nomem;
+            memset(row, 0, cfg_words * sizeof *row);
             const uint8_t *x = &pr->xbar[(size_t)v * 12];
             for (unsigned o = 0; o < 6; o++) {
-                w[o] = x[o];
-                w[8 + o] = x[6 + o];
+                row[o] = x[o];
+                row[8 + o] = x[6 + o];
             }
             for (; ii < pr->ninj && pr->inj[ii].node == v; ii++) {
                 const struct tn_inject *in = &pr->inj[ii];
-                uint32_t *d = &w[TN_CFG_INJ(in->lane)];
+                uint32_t *d = &row[TN_CFG_INJ(in->lane)];
                 d[0] = 0x80000000u | (in->start & 0xFFFFFFu);
                 d[1] = in->addr;
                 d[2] = in->len;
             }
             for (; ei < pr->nej && pr->ej[ei].node == v; ei++) {
                 const struct tn_eject *e = &pr->ej[ei];
-                uint32_t *d = &w[TN_CFG_EJ(e->lane)];
+                uint32_t *d = &row[TN_CFG_EJ(e->lane)];
                 d[0] = 0x80000000u;
                 d[1] = e->addr;
                 d[2] = e->len;
             }
+            /* Runs of non-zero words; gaps of up to TN_IMAGE_GAP zeros are
+             * written rather than paying for another burst. */
+            for (uint32_t f = 0; f < cfg_words;) {
+                if (row[f] == 0) {
+                    f++;
+                    continue;
+                }
+                uint32_t e = f + 1, zeros = 0;
+                for (uint32_t k = f + 1; k < cfg_words && zeros <= TN_IMAGE_GAP; k++) {
+                    if (row[k] != 0) {
+                        e = k + 1;
+                        zeros = 0;
+                    } else {
+                        zeros++;
+                    }
+                }
+                uint32_t *w = burst(img, TN_ADDR_NODE(v, TN_REGION_CFG, r * TN_CFG_FIELDS + f),
+                                    e - f);
+                if (w == NULL)
+                    goto out_nomem_row;
+                memcpy(w, row + f, (e - f) * sizeof *w);
+                f = e;
+            }
         }
     }
+    free(row);
 
     uint32_t *tmp = malloc((size_t)dev->mem_depth * sizeof *tmp);
     if (tmp == NULL)
@@ -166,6 +197,8 @@ int tn_image_compile(struct tn_image *img, const struct tn_plan *p,
     w[0] = p->nrounds;
     return 0;
 
+out_nomem_row:
+    free(row);
 out_nomem:
     tn_image_free(img);
     return fail(err, errlen, TN_ENOMEM, "out of memory compiling the image");

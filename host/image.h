@@ -15,6 +15,7 @@
 
 /* Address map (docs/hardware.md). */
 #define TN_ADDR_NODE(n, region, off) (((uint32_t)(n) << 20) | ((uint32_t)(region) << 16) | (uint32_t)(off))
+#define TN_NODE_ALL 0xFFEu          /* node field of a broadcast write */
 #define TN_REGION_MEM 0
 #define TN_REGION_FLAGS 1
 #define TN_REGION_CFG 2
@@ -35,6 +36,10 @@
 #define TN_CTRL_START 1u
 #define TN_CTRL_ABORT 2u
 #define TN_CTRL_CLEAR 4u
+
+/* Zero words a burst may carry to join two runs of settings (a burst costs
+ * about 13 bytes of framing, a word 4). */
+#define TN_IMAGE_GAP 3
 
 struct tn_image_burst {
     uint32_t addr;            /* first word address */

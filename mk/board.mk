@@ -34,7 +34,7 @@ BOARD_SYS_SRC := rtl/boards/tn_board_system.v rtl/boards/tn_board_tap.v \
 BOARD_ALL_SRC := $(BOARD_NET_SRC) $(BOARD_BRIDGE_SRC) $(BOARD_SYS_SRC)
 
 # Per board: top, device, constraints and the fitted torus (docs/boards.md
-# explains the choice; scripts/board_fit.sh searches it).
+# explains the choice; scripts/board_fit.sh measures the candidates).
 BOARD_TOP_icebreaker   := tn_top_icebreaker
 BOARD_PNR_icebreaker   := --up5k --package sg48
 BOARD_PCF_icebreaker   := constraints/icebreaker.pcf
@@ -58,10 +58,12 @@ bitstream: board-bitstream
 prog: board-prog
 
 board-bitstream: $(BOARD_DIR)/$(BOARD)/$(BOARD).bin
-	@scripts/board_report.sh $(BOARD) $(BOARD_DIR)/$(BOARD) $(BOARD_FREQ_$(BOARD))
+	@scripts/board_report.sh $(BOARD) $(BOARD_DIR)/$(BOARD) $(BOARD_FREQ_$(BOARD)) $(BOARD_FREQ_GOAL)
 
+# Both boards program their SPI flash through FT2232H interface A
+# (openFPGALoader's board ice40_generic); PROG=iceprog does the same.
 board-prog: $(BOARD_DIR)/$(BOARD)/$(BOARD).bin
-	$(PROG) $(if $(filter iceprog,$(notdir $(PROG))),,-b $(if $(filter hx8k,$(BOARD)),ice40_generic,ice40_generic)) $<
+	$(PROG) $(if $(filter iceprog,$(notdir $(PROG))),,-b ice40_generic) $<
 
 # Per-board rules: synthesis of the top (the chosen torus inside the whole
 # system), place and route at the board frequency (the report script fails
@@ -164,3 +166,39 @@ $(BOARD_DIR)/bench_board: tests/board/bench_board.sh $(BUILD)/torusctl \
 	chmod +x $@
 
 BENCHES += $(BOARD_DIR)/bench_board
+
+# ---- lint ----
+# verilator -Wall on the board system (the tops instantiate iCE40 PLL cells,
+# which Icarus checks with yosys' models; yosys itself runs in the build).
+.PHONY: lint-board
+lint: lint-board
+lint-board: $(BOARD_DIR)/lint.ok
+
+$(BOARD_DIR)/lint.ok: $(BOARD_ALL_SRC) rtl/boards/tn_top_icebreaker.v rtl/boards/tn_top_hx8k.v
+	@mkdir -p $(@D)
+	$(VERILATOR) --lint-only -Wall --top-module tn_board_system $(BOARD_ALL_SRC)
+	$(VERILATOR) --lint-only -Wall --top-module tn_board_por rtl/boards/tn_board_por.v
+	$(IVERILOG) -g2005 -Wall -Wno-timescale -Wno-sensitivity-entire-array -DNO_ICE40_DEFAULT_ASSIGNMENTS \
+		-s tn_top_icebreaker -s tn_top_hx8k -o $(@D)/tops.vvp \
+		$(BOARD_ALL_SRC) rtl/boards/tn_top_icebreaker.v rtl/boards/tn_top_hx8k.v $(ICE40_CELLS)
+	touch $@
+
+# ---- estimates for larger parts (slow: several yosys runs of one node) ----
+board-estimates: $(BOARD_DIR)/estimate/table.md
+	@cat $<
+
+$(BOARD_DIR)/estimate/table.md: $(BOARD_NET_SRC) scripts/board_estimate.sh scripts/board_estimate_table.sh
+	@mkdir -p $(@D)
+	rm -f $(@D)/*.done
+	YOSYS=$(YOSYS) scripts/board_estimate.sh $(@D) >$@.tmp && mv $@.tmp $@
+
+# ---- the status tap against the RTL torus ----
+$(BOARD_DIR)/tb_tap.vvp: tests/board/tb_tap.v rtl/boards/tn_board_tap.v $(BOARD_NET_SRC)
+	@mkdir -p $(@D)
+	$(IVERILOG) -g2005 -s tb_tap -o $@ $^
+
+$(BOARD_DIR)/test_tap.t: $(BOARD_DIR)/tb_tap.vvp
+	printf '#!/bin/sh\nexec %s -n %s\n' '$(VVP)' $< >$@
+	chmod +x $@
+
+TESTS_RTL += $(BOARD_DIR)/test_tap.t

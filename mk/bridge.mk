@@ -17,6 +17,8 @@ BRIDGE_RTL := $(addprefix rtl/,tn_crc16.v tn_slip_dec.v tn_slip_enc.v \
                 tn_bridge_fifo.v tn_bridge_ram.v tn_bridge_rx.v tn_bridge_tx.v \
                 tn_bridge_engine.v tn_bridge.v)
 UART_RTL   := rtl/tn_uart_rx.v rtl/tn_uart_tx.v
+# The simulated top (sim/tn_sim_top.v) puts the bridge in front of the torus.
+SIM_RTL_SRC += $(BRIDGE_RTL)
 PROTO_SRC  := host/proto.c host/error.c
 PROTO_HDR  := host/proto.h host/transport.h host/tn_error.h tests/tap.h
 

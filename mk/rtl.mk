@@ -18,6 +18,8 @@ SIM_OPT ?= -O2
 SIM_TRACE ?= 1
 
 sim: $(foreach m,$(SIM_MODELS),$(SIM_DIR)/libtnsim_$(m).so)
+# Models and test programs reached only through pattern rules: keep them.
+.PRECIOUS: $(SIM_DIR)/libtnsim_%.so $(BUILD)/tests/rtl/tn_%
 
 $(SIM_DIR)/libtnsim_%.so: $(SIM_RTL_SRC) $(SIM_DEPS)
 	@mkdir -p $(@D)
@@ -29,7 +31,7 @@ RTL_TEST_DIR := $(BUILD)/tests/rtl
 RTL_TEST_CFLAGS = $(TN_CFLAGS) $(SAN_FLAGS)
 # Geometries the network test runs on, and its rounds and seed per geometry.
 RTL_NET_MODELS := 3x3x3 3x3x3_l1 7x7x7 6x1x1 4x4x1_l1 2x3x2
-RTL_NET_ARGS_7x7x7 := 2 0x7777
+RTL_NET_ARGS_7x7x7 := 2 0x7777 120
 RTL_NET_ARGS_DEFAULT := 4 0x1234
 
 $(RTL_TEST_DIR)/tn_%: tests/rtl/tn_%.c tests/rtl/tn_simlib.h tests/tap.h
@@ -38,7 +40,9 @@ $(RTL_TEST_DIR)/tn_%: tests/rtl/tn_%.c tests/rtl/tn_simlib.h tests/tap.h
 
 # One runnable test per program and geometry: the generic program bound to a model.
 RTL_RELAY_MODELS := 3x3x3 3x3x3_l1 7x7x7 6x1x1 4x4x1_l1 2x3x2
-RTL_DIR_MODELS := 3x3x3 3x3x3_l1 2x3x2
+RTL_RELAY_ARGS_7x7x7 := 0x5eed 200
+RTL_RELAY_ARGS_DEFAULT := 0x5eed
+RTL_DIR_MODELS := 3x3x3 3x3x3_l1
 
 define rtl_bind
 	@mkdir -p $(@D)
@@ -49,7 +53,7 @@ endef
 $(RTL_TEST_DIR)/net_%.t: $(RTL_TEST_DIR)/tn_net_test $(SIM_DIR)/libtnsim_%.so
 	$(call rtl_bind,$<,$(SIM_DIR)/libtnsim_$*.so,$(or $(RTL_NET_ARGS_$*),$(RTL_NET_ARGS_DEFAULT)))
 $(RTL_TEST_DIR)/relay_%.t: $(RTL_TEST_DIR)/tn_relay_test $(SIM_DIR)/libtnsim_%.so
-	$(call rtl_bind,$<,$(SIM_DIR)/libtnsim_$*.so,0x5eed)
+	$(call rtl_bind,$<,$(SIM_DIR)/libtnsim_$*.so,$(or $(RTL_RELAY_ARGS_$*),$(RTL_RELAY_ARGS_DEFAULT)))
 $(RTL_TEST_DIR)/dir_%.t: $(RTL_TEST_DIR)/tn_dir_test $(SIM_DIR)/libtnsim_%.so
 	$(call rtl_bind,$<,$(SIM_DIR)/libtnsim_$*.so,)
 
@@ -74,13 +78,13 @@ RTL_SYNTH_SMALL := -set DIM_X 2 -set DIM_Y 2 -set DIM_Z 1 -set W 8 -set LANES 1 
 lint: lint-rtl
 lint-rtl: $(BUILD)/rtl/lint.ok
 
-$(BUILD)/rtl/lint.ok: $(RTL_NET_SRC) sim/tn_sim_top.v
+$(BUILD)/rtl/lint.ok: $(SIM_RTL_SRC) sim/tn_sim_top.v
 	@mkdir -p $(@D)
 	@set -e; for p in $(RTL_LINT_PARAMS); do \
 		echo "verilator --lint-only -Wall $$p"; \
 		$(VERILATOR) --lint-only -Wall --top-module tn_torus $$p $(RTL_NET_SRC); \
 	done
-	$(VERILATOR) --lint-only -Wall --top-module tn_sim_top sim/tn_sim_top.v $(RTL_NET_SRC)
+	$(VERILATOR) --lint-only -Wall --top-module tn_sim_top sim/tn_sim_top.v $(SIM_RTL_SRC)
 	$(IVERILOG) -g2005 -Wall -Wno-sensitivity-entire-array -s tn_torus -o $(@D)/tn_torus.vvp $(RTL_NET_SRC)
 	$(YOSYS) -q -l $(@D)/synth_ice40.log -p "read_verilog -defer $(RTL_NET_SRC); \
 		chparam $(RTL_SYNTH_SMALL) tn_torus; synth_ice40 -top tn_torus; stat"

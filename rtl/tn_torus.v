@@ -83,11 +83,15 @@ module tn_torus #(
         .round_n_o(round_n), .cycle_n_o(cycle_n));
 
     // ---- nodes and links ----
+    // Per-node arrays, not N-wide flat vectors (those cost O(N) per access
+    // in simulation). Read data of the nodes is an OR chain: only the
+    // addressed node drives non-zero data.
     /* verilator lint_off UNUSEDSIGNAL */ // outputs of size-1 dimensions are unconnected
-    wire [N*LW-1:0]  lout;
+    wire [LW-1:0] lout [0:N-1];
     /* verilator lint_on UNUSEDSIGNAL */
-    wire [N*LW-1:0]  lin;
-    wire [N*32-1:0]  nrdata;
+    wire [LW-1:0] lin [0:N-1];
+    wire [31:0]   rdata [0:N-1];   // node read data
+    wire [31:0]   rchain [0:N-1] /* verilator split_var */;  // OR of read data 0..n
 
     genvar gx, gy, gz;
     generate
@@ -95,30 +99,35 @@ module tn_torus #(
             for (gy = 0; gy < DIM_Y; gy = gy + 1) begin : gen_y
                 for (gx = 0; gx < DIM_X; gx = gx + 1) begin : gen_x
                     localparam ID = gx + DIM_X * (gy + DIM_Y * gz);
-                    // neighbours: input p comes from the node one step against direction p
-                    localparam XM = ((gx + DIM_X - 1) % DIM_X) + DIM_X * (gy + DIM_Y * gz);
-                    localparam XP = ((gx + 1) % DIM_X) + DIM_X * (gy + DIM_Y * gz);
-                    localparam YM = gx + DIM_X * (((gy + DIM_Y - 1) % DIM_Y) + DIM_Y * gz);
-                    localparam YP = gx + DIM_X * (((gy + 1) % DIM_Y) + DIM_Y * gz);
-                    localparam ZM = gx + DIM_X * (gy + DIM_Y * ((gz + DIM_Z - 1) % DIM_Z));
-                    localparam ZP = gx + DIM_X * (gy + DIM_Y * ((gz + 1) % DIM_Z));
+                    // input p comes from the node one step against direction p
+                    localparam XM = (gx + DIM_X - 1) % DIM_X, XP = (gx + 1) % DIM_X;
+                    localparam YM = (gy + DIM_Y - 1) % DIM_Y, YP = (gy + 1) % DIM_Y;
+                    localparam ZM = (gz + DIM_Z - 1) % DIM_Z, ZP = (gz + 1) % DIM_Z;
+                    localparam XMI = XM + DIM_X * (gy + DIM_Y * gz), XPI = XP + DIM_X * (gy + DIM_Y * gz);
+                    localparam YMI = gx + DIM_X * (YM + DIM_Y * gz), YPI = gx + DIM_X * (YP + DIM_Y * gz);
+                    localparam ZMI = gx + DIM_X * (gy + DIM_Y * ZM), ZPI = gx + DIM_X * (gy + DIM_Y * ZP);
                     if (DIM_X > 1) begin : gen_xl
-                        assign lin[ID*LW + 0*FW +: FW] = lout[XM*LW + 0*FW +: FW];
-                        assign lin[ID*LW + 1*FW +: FW] = lout[XP*LW + 1*FW +: FW];
+                        assign lin[ID][0*FW +: FW] = lout[XMI][0*FW +: FW];
+                        assign lin[ID][1*FW +: FW] = lout[XPI][1*FW +: FW];
                     end else begin : gen_xn
-                        assign lin[ID*LW + 0*FW +: 2*FW] = {2*FW{1'b0}};
+                        assign lin[ID][0*FW +: 2*FW] = {2*FW{1'b0}};
                     end
                     if (DIM_Y > 1) begin : gen_yl
-                        assign lin[ID*LW + 2*FW +: FW] = lout[YM*LW + 2*FW +: FW];
-                        assign lin[ID*LW + 3*FW +: FW] = lout[YP*LW + 3*FW +: FW];
+                        assign lin[ID][2*FW +: FW] = lout[YMI][2*FW +: FW];
+                        assign lin[ID][3*FW +: FW] = lout[YPI][3*FW +: FW];
                     end else begin : gen_yn
-                        assign lin[ID*LW + 2*FW +: 2*FW] = {2*FW{1'b0}};
+                        assign lin[ID][2*FW +: 2*FW] = {2*FW{1'b0}};
                     end
                     if (DIM_Z > 1) begin : gen_zl
-                        assign lin[ID*LW + 4*FW +: FW] = lout[ZM*LW + 4*FW +: FW];
-                        assign lin[ID*LW + 5*FW +: FW] = lout[ZP*LW + 5*FW +: FW];
+                        assign lin[ID][4*FW +: FW] = lout[ZMI][4*FW +: FW];
+                        assign lin[ID][5*FW +: FW] = lout[ZPI][5*FW +: FW];
                     end else begin : gen_zn
-                        assign lin[ID*LW + 4*FW +: 2*FW] = {2*FW{1'b0}};
+                        assign lin[ID][4*FW +: 2*FW] = {2*FW{1'b0}};
+                    end
+                    if (ID > 0) begin : gen_rc
+                        assign rchain[ID] = rdata[ID] | rchain[ID-1];
+                    end else begin : gen_r0
+                        assign rchain[ID] = rdata[ID];
                     end
                     tn_node #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                               .MEM_DEPTH(MEM_DEPTH), .AW(AW), .ROUNDS(ROUNDS), .RW(RW)) u_node (
@@ -126,23 +135,20 @@ module tn_torus #(
                         .id_i(ID[11:0]), .coord_i({gz[3:0], gy[3:0], gx[3:0]}),
                         .run_n_i(run_n), .sw_n_i(sw_n), .fin_n_i(fin_n), .clr_n_i(clr_n),
                         .round_n_i(round_n), .cycle_n_i(cycle_n),
-                        .lin_i(lin[ID*LW +: LW]), .lout_o(lout[ID*LW +: LW]),
+                        .lin_i(lin[ID]), .lout_o(lout[ID]),
                         .bwe_i(bwe_q), .bre_i(bre_q), .baddr_i(baddr_q), .bwdata_i(bwdata_q),
-                        .brdata_o(nrdata[ID*32 +: 32]), .err_o(nerr[ID]));
+                        .brdata_o(rdata[ID]), .err_o(nerr[ID]));
                 end
             end
         end
     endgenerate
 
     // ---- read data: the addressed node, or the global registers ----
+    wire [31:0] node_rdata = rchain[N-1];
     wire [11:0] rtgt = baddr_q[31:20];
     always @* begin
         bus_rdata_o = 32'd0;
-        if (rd3_q) begin
-            if (rtgt == 12'hFFF)
-                bus_rdata_o = seq_rdata;
-            else if ({20'd0, rtgt} < N)
-                bus_rdata_o = nrdata[rtgt*32 +: 32];
-        end
+        if (rd3_q)
+            bus_rdata_o = (rtgt == 12'hFFF) ? seq_rdata : node_rdata;
     end
 endmodule

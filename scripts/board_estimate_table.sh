@@ -43,7 +43,8 @@ END {
         for (i = 1; i <= np; i++) if (pa[i] == a) {
             ok = (tl <= pl[i] && tf <= pf[i]) ? "logic fits" : "logic does not fit"
             okb = (rep <= pb[i]) ? "memory fits" : "memory does not fit"
-            fit = fit sprintf("%s%s: %s (%d%%), %s", fit == "" ? "" : "; ", p[i], ok, 100 * tl / pl[i], okb)
+            m = int(pl[i] / nl); if (int(pf[i] / nf) < m) m = int(pf[i] / nf)
+            fit = fit sprintf("%s%s: %s (%d%%), %s; logic for %d nodes", fit == "" ? "" : "; ", p[i], ok, 100 * tl / pl[i], okb, m)
         }
         printf "| %s | %d | %d | %d | %d | %d | %d | %d | %s |\n", a, w, nl, nf, tl, tf, one, rep, fit
     }

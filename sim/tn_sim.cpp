@@ -3,6 +3,7 @@
 #include "tn_sim.h"
 
 #include <cstdio>
+#include <deque>
 #include <new>
 
 #include "Vtn_sim_top.h"
@@ -22,6 +23,7 @@ struct tn_sim {
     VerilatedFstC *fst;
 #endif
     uint64_t tfrom, tto;
+    std::deque<uint8_t> in, out; /* host bridge byte streams */
 };
 
 static void trace_dump(struct tn_sim *s, uint64_t t)
@@ -35,9 +37,20 @@ static void trace_dump(struct tn_sim *s, uint64_t t)
 #endif
 }
 
-/* One clock: inputs were set by the caller; rising edge, then falling. */
+/* One clock: inputs were set by the caller; rising edge, then falling. The
+ * bridge's byte input is fed from the queue (one byte per cycle at most)
+ * and its output collected, always ready. */
 static void tick(struct tn_sim *s)
 {
+    Vtn_sim_top *t = s->top;
+    if (!s->in.empty() || t->byte_in_valid_i) {
+        t->byte_in_valid_i = !s->in.empty();
+        t->byte_in_data_i = s->in.empty() ? 0 : s->in.front();
+        t->eval();
+    }
+    bool in_fire = t->byte_in_valid_i && t->byte_in_ready_o;
+    bool out_fire = t->byte_out_valid_o;
+    uint8_t out_byte = t->byte_out_data_o;
     s->top->clk_i = 1;
     s->top->eval();
     trace_dump(s, 2 * s->cycles + 1);
@@ -45,6 +58,10 @@ static void tick(struct tn_sim *s)
     s->top->eval();
     s->cycles++;
     trace_dump(s, 2 * s->cycles);
+    if (in_fire)
+        s->in.pop_front();
+    if (out_fire)
+        s->out.push_back(out_byte);
 }
 
 extern "C" {
@@ -70,6 +87,8 @@ struct tn_sim *tn_sim_create(void)
     s->top->rst_i = 0;
     s->top->bus_we_i = 0;
     s->top->bus_re_i = 0;
+    s->top->byte_in_valid_i = 0;
+    s->top->byte_out_ready_i = 1;
     s->top->eval();
     return s;
 }
@@ -87,6 +106,9 @@ void tn_sim_destroy(struct tn_sim *s)
 
 void tn_sim_reset(struct tn_sim *s)
 {
+    s->in.clear();
+    s->out.clear();
+    s->top->byte_in_valid_i = 0;
     s->top->bus_we_i = 0;
     s->top->bus_re_i = 0;
     s->top->rst_i = 1;
@@ -141,6 +163,22 @@ int tn_sim_bus_write(struct tn_sim *s, uint32_t addr, uint32_t data)
 int tn_sim_bus_read(struct tn_sim *s, uint32_t addr, uint32_t *data)
 {
     return bus_req(s, addr, 0, 0, data);
+}
+
+int tn_sim_byte_write(struct tn_sim *s, const uint8_t *buf, size_t len)
+{
+    s->in.insert(s->in.end(), buf, buf + len);
+    return 0;
+}
+
+size_t tn_sim_byte_read(struct tn_sim *s, uint8_t *buf, size_t len)
+{
+    size_t n = 0;
+    while (n < len && !s->out.empty()) {
+        buf[n++] = s->out.front();
+        s->out.pop_front();
+    }
+    return n;
 }
 
 int tn_sim_trace_open(struct tn_sim *s, const char *fst_path, uint64_t from_cycle,

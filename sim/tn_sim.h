@@ -5,6 +5,7 @@
 #ifndef TN_SIM_H
 #define TN_SIM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -30,6 +31,13 @@ int tn_sim_bus_read(struct tn_sim *s, uint32_t addr, uint32_t *data);
 int tn_sim_trace_open(struct tn_sim *s, const char *fst_path, uint64_t from_cycle,
                       uint64_t to_cycle);
 void tn_sim_trace_close(struct tn_sim *s);
+/* Host bridge byte stream (docs/protocol.md), as a board's UART carries it.
+ * tn_sim_byte_write queues bytes for the bridge's input, fed at up to one
+ * per cycle while the model is clocked (tn_sim_step, bus calls); always 0.
+ * tn_sim_byte_read takes up to len bytes the bridge has sent so far and
+ * returns how many. */
+int tn_sim_byte_write(struct tn_sim *s, const uint8_t *buf, size_t len);
+size_t tn_sim_byte_read(struct tn_sim *s, uint8_t *buf, size_t len);
 /* Build parameters, e.g. "dims=7x7x7 W=16 LANES=6 MEM_DEPTH=4096 ROUNDS=16". */
 const char *tn_sim_build_info(void);
 

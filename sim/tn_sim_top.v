@@ -1,7 +1,9 @@
 `default_nettype none
 // SPDX-License-Identifier: MIT
-// tn_sim_top: the Verilated top of a simulation model: the torus and its
-// configuration bus port (the host bridge's byte FIFO is added here later).
+// tn_sim_top: the Verilated top of a simulation model: the host bridge
+// (byte stream in and out, as a board's UART delivers it) in front of the
+// torus, plus a direct configuration-bus port for the RTL testbenches. A
+// direct request has priority; the bridge's master waits while one is held.
 module tn_sim_top #(
     parameter DIM_X     = 3,    // torus size in X
     parameter DIM_Y     = 3,    // torus size in Y
@@ -13,17 +15,44 @@ module tn_sim_top #(
 ) (
     input  wire        clk_i,
     input  wire        rst_i,
+    // direct bus (testbenches)
     input  wire [31:0] bus_addr_i,
     input  wire [31:0] bus_wdata_i,
     input  wire        bus_we_i,
     input  wire        bus_re_i,
     output wire [31:0] bus_rdata_o,
-    output wire        bus_ready_o
+    output wire        bus_ready_o,
+    // host bridge byte stream (the host transport)
+    input  wire        byte_in_valid_i,
+    input  wire [7:0]  byte_in_data_i,
+    output wire        byte_in_ready_o,
+    output wire        byte_out_valid_o,
+    output wire [7:0]  byte_out_data_o,
+    input  wire        byte_out_ready_i
 );
+    wire [31:0] br_addr, br_wdata, t_rdata;
+    wire        br_we, br_re, br_rst, t_ready;
+    wire        direct = bus_we_i | bus_re_i;
+
+    tn_bridge u_bridge (
+        .clk_i(clk_i), .rst_i(rst_i),
+        .in_valid_i(byte_in_valid_i), .in_data_i(byte_in_data_i),
+        .in_ready_o(byte_in_ready_o),
+        .out_valid_o(byte_out_valid_o), .out_data_o(byte_out_data_o),
+        .out_ready_i(byte_out_ready_i),
+        .bus_addr_o(br_addr), .bus_wdata_o(br_wdata), .bus_we_o(br_we), .bus_re_o(br_re),
+        .bus_rdata_i(t_rdata), .bus_ready_i(t_ready & ~direct),
+        .rst_o(br_rst));
+
     tn_torus #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS)) u_torus (
-        .clk_i(clk_i), .rst_i(rst_i),
-        .bus_addr_i(bus_addr_i), .bus_wdata_i(bus_wdata_i),
-        .bus_we_i(bus_we_i), .bus_re_i(bus_re_i),
-        .bus_rdata_o(bus_rdata_o), .bus_ready_o(bus_ready_o));
+        .clk_i(clk_i), .rst_i(rst_i | br_rst),
+        .bus_addr_i(direct ? bus_addr_i : br_addr),
+        .bus_wdata_i(direct ? bus_wdata_i : br_wdata),
+        .bus_we_i(direct ? bus_we_i : br_we),
+        .bus_re_i(direct ? bus_re_i : br_re),
+        .bus_rdata_o(t_rdata), .bus_ready_o(t_ready));
+
+    assign bus_rdata_o = t_rdata;
+    assign bus_ready_o = t_ready & direct;
 endmodule

@@ -37,7 +37,8 @@ module tn_top_hx8k #(
         .FILTER_RANGE(3'b001)
     ) u_pll (
         .REFERENCECLK(CLK), .PLLOUTGLOBAL(clk), .LOCK(lock),
-        .RESETB(1'b1), .BYPASS(1'b0));
+        .RESETB(1'b1), .BYPASS(1'b0), .EXTFEEDBACK(1'b0), .DYNAMICDELAY(8'd0),
+        .LATCHINPUTVALUE(1'b0), .SDI(1'b0), .SCLK(1'b0));
 
     wire rst;
     tn_board_por u_por (.clk_i(clk), .lock_i(lock), .btn_i(1'b0), .rst_o(rst));

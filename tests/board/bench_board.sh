@@ -11,7 +11,7 @@ cycles() { # dims ports flits
         sed -n 's/^predicted cycles \([0-9]*\).*/\1/p'
 }
 us() { awk -v c="$1" -v f="$2" 'BEGIN { if (f > 0 && c != "") printf "%.3f", c / f; else printf "-" }'; }
-printf '%-10s %6s %6s %5s %5s %8s %6s %-8s %7s %9s %9s %-10s %7s %9s\n' \
+printf '%-10s %6s %6s %5s %5s %8s %6s %-8s %7s %9s %9s %9s %-10s %7s %9s\n' \
     board LUT FF LC% BRAM Fmax clock torus routers gossipcy us@Fmax us@clock ref cycles us@Fmax
 for b in "$@"; do
     fit=$dir/$b/fit.txt

@@ -62,38 +62,33 @@ module tb_netlist;
     endtask
 
     // One bus transaction: hold the request until ready (zero or more waits).
+    // One bus transaction (docs/hardware.md): the request is presented at a
+    // falling edge and held; ready is sampled mid-cycle, the request completes
+    // at the following rising edge and is dropped after it.
     integer guard;
-    task bus_write(input [31:0] a, input [31:0] d);
+    reg [31:0] rd;
+    task bus(input wr, input [31:0] a, input [31:0] d);
         begin
             @(negedge clk);
-            addr = a; wdata = d; we = 1'b1;
+            addr = a; wdata = d; we = wr; re = !wr;
             guard = 0;
+            #1;
             while (ready !== 1'b1 && guard < 100) begin
                 @(negedge clk);
-                guard = guard + 1;
-            end
-            @(negedge clk);
-            we = 1'b0;
-        end
-    endtask
-    reg [31:0] rd;
-    task bus_read(input [31:0] a);
-        begin
-            @(negedge clk);
-            addr = a; re = 1'b1;
-            guard = 0;
-            while (ready !== 1'b1 && guard < 100) begin
-                @(posedge clk);
                 #1;
                 guard = guard + 1;
             end
             rd = rdata;
             @(negedge clk);
-            re = 1'b0;
+            we = 1'b0; re = 1'b0;
         end
     endtask
-    // Bus writes happen at the negedge after ready was seen: the request is
-    // taken in the posedge where ready is high.
+    task bus_write(input [31:0] a, input [31:0] d);
+        bus(1'b1, a, d);
+    endtask
+    task bus_read(input [31:0] a);
+        bus(1'b0, a, 32'd0);
+    endtask
 
     function [31:0] na(input integer node, input integer region, input integer off);
         na = (node << 20) | (region << 16) | off;

@@ -18,17 +18,24 @@ struct wmap {
     size_t n;
 };
 
-static void decode(const struct tn_image *img, struct wmap *m)
+/* Writes in order; a write to node 0xFFE (broadcast) reaches every node. */
+static void decode(const struct tn_image *img, uint32_t nodes, struct wmap *m)
 {
     m->n = 0;
-    m->addr = malloc(img->nwords * sizeof *m->addr);
-    m->val = malloc(img->nwords * sizeof *m->val);
-    uint64_t *pairs = malloc(img->nwords * sizeof *pairs);
+    size_t cap = img->nwords * nodes;
+    m->addr = malloc(cap * sizeof *m->addr);
+    m->val = malloc(cap * sizeof *m->val);
+    uint64_t *pairs = malloc(cap * sizeof *pairs);
     size_t k = 0;
     for (size_t i = 0; i < img->nbursts; i++)
-        for (uint32_t j = 0; j < img->bursts[i].n; j++)
-            pairs[k++] = (uint64_t)(img->bursts[i].addr + j) << 32 |
-                         img->words[img->bursts[i].off + j];
+        for (uint32_t j = 0; j < img->bursts[i].n; j++) {
+            uint32_t a = img->bursts[i].addr + j, w = img->words[img->bursts[i].off + j];
+            if (a >> 20 == 0xFFE)
+                for (uint32_t n = 0; n < nodes; n++)
+                    pairs[k++] = (uint64_t)(n << 20 | (a & 0xFFFFF)) << 32 | w;
+            else
+                pairs[k++] = (uint64_t)a << 32 | w;
+        }
     /* stable: keep the last write per address */
     for (size_t i = 0; i < k; i++) {
         uint32_t a = (uint32_t)(pairs[i] >> 32);
@@ -75,7 +82,7 @@ int main(void)
     struct tn_image img;
     is(tn_image_compile(&img, p, &dev, 7, err, sizeof err), 0, "compile it for a matching device");
     struct wmap m;
-    decode(&img, &m);
+    decode(&img, t.n, &m);
 
     /* Crossbar and eject sources of every node and round. */
     bool xok = true, iok = true, eok = true, zok = true;
@@ -136,6 +143,10 @@ int main(void)
     ok(dok, "DURATION[r] holds each round's duration");
     ok(lookup(&m, 0xFFF00011u, &v) && v == p->nrounds, "NROUNDS holds the number of rounds");
     is(tn_image_bytes(&img), img.nwords * 4, "image size is 4 bytes per word");
+    size_t full = (size_t)p->nrounds * t.n * (40 + 3 * 6);
+    ok(img.nwords - img.mem_words < full / 2,
+       "only non-zero settings are written per node (%zu words, not %zu)",
+       img.nwords - img.mem_words, full);
     free(m.addr);
     free(m.val);
     tn_image_free(&img);

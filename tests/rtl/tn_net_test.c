@@ -5,7 +5,7 @@
  * its count, CRC-32 and stored data come from an independent model of
  * docs/timing.md: flit k of a stream injected at offset s crosses d links
  * and is ejected in cycle T_r + alpha + s + d + k.
- * Usage: tn_net_test model.so [rounds] [seed] */
+ * Usage: tn_net_test model.so [rounds] [seed] [stream attempts per round] */
 #include <inttypes.h>
 
 #include "../tap.h"
@@ -190,6 +190,7 @@ int main(int argc, char **argv)
     unsigned nrounds = argc > 2 ? (unsigned)atoi(argv[2]) : 3;
     if (argc > 3)
         rng = strtoull(argv[3], NULL, 0);
+    unsigned attempts = argc > 4 ? (unsigned)atoi(argv[4]) : 0;
     if (sl_open(&L, argv[1]))
         return 2;
     diag("model %s: %s, alpha %u", argv[1], L.build_info(), L.alpha);
@@ -225,7 +226,7 @@ int main(int argc, char **argv)
                 c[d / 2] = (d & 1) ? 0 : k - 1;
                 make_stream(r, sl_id(&L, c[0], c[1], c[2]), d, k - 1);
             }
-        unsigned tries = L.n * (L.lanes > 1 ? 3 : 1);
+        unsigned tries = attempts ? attempts : L.n * (L.lanes > 1 ? 3 : 1);
         for (unsigned t = 0; t < tries; t++)
             make_stream(r, rnd(L.n), -1, 0);
         unsigned need = 0;

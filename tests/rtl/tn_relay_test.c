@@ -6,7 +6,7 @@
  * packets so that no two hold one link at once (back-to-back reuse allowed:
  * a link is released by the tail), and predicts every arrival cycle with
  * docs/timing.md's per-hop rule.
- * Usage: tn_relay_test model.so [seed] */
+ * Usage: tn_relay_test model.so [seed] [packet attempts per round] */
 #include <inttypes.h>
 
 #include "../tap.h"
@@ -215,6 +215,7 @@ int main(int argc, char **argv)
     }
     if (argc > 2)
         rng = strtoull(argv[2], NULL, 0);
+    unsigned attempts = argc > 3 ? (unsigned)atoi(argv[3]) : 0;
     if (sl_open(&L, argv[1]))
         return 2;
     diag("model %s: %s", argv[1], L.build_info());
@@ -235,7 +236,7 @@ int main(int argc, char **argv)
         memset(us, 0, L.n * sizeof(unsigned));
         memset(ud, 0, L.n * sizeof(unsigned));
         first_of_round[r] = np;
-        for (unsigned t = 0; t < 3 * L.n; t++)
+        for (unsigned t = 0; t < (attempts ? attempts : 3 * L.n); t++)
             add_pkt(r, rnd(L.n), rnd(L.n), r == 1, us, ud);
         unsigned need = 0;
         for (unsigned i = first_of_round[r]; i < np; i++)
@@ -400,5 +401,9 @@ int main(int argc, char **argv)
     is(others, 0, "no other node reports a collision, unroutable head or dropped flit");
     is(L.bus_errors, 0, "every bus request completed");
     sl_close(&L);
+    free(us);
+    free(ud);
+    free(busy_until);
+    free(memtop);
     return tap_done();
 }
