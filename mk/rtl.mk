@@ -71,7 +71,7 @@ test-rtl-net: $(RTL_NET_TESTS)
 RTL_LINT_PARAMS := "" "-GLANES=1" "-GDIM_X=5 -GDIM_Y=1 -GDIM_Z=1 -GW=8" \
 	"-GDIM_X=2 -GDIM_Y=2 -GDIM_Z=1 -GW=32 -GROUNDS=2 -GMEM_DEPTH=16" \
 	"-GDIM_X=7 -GDIM_Y=7 -GDIM_Z=7"
-RTL_SYNTH_SMALL := -set DIM_X 2 -set DIM_Y 2 -set DIM_Z 1 -set W 8 -set LANES 1 \
+RTL_SYNTH_SMALL := -set DIM_X 2 -set DIM_Y 1 -set DIM_Z 1 -set W 8 -set LANES 1 \
 	-set MEM_DEPTH 16 -set ROUNDS 2
 
 .PHONY: lint-rtl
