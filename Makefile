@@ -4,6 +4,8 @@
 # TESTS_* lists and defines its targets.
 
 .DELETE_ON_ERROR:
+# Keep intermediate objects (no relinking or deleting after each run).
+.SECONDARY:
 .SUFFIXES:
 SHELL := /bin/bash
 

@@ -12,6 +12,7 @@
 
 const char tn_dev_help[] =
     "device (default: the simulated torus of --dims):\n"
+    "  --dims XxYxZ      torus size; with sim, the model to load (default 7x7x7)\n"
     "  --backend B       sim, usb or serial (default sim; usb when --device or\n"
     "                    --busdev is given, serial when --port is)\n"
     "  --device V:P[:S]  usb board by vid:pid and optional serial (default 0403:6010)\n"
@@ -28,12 +29,27 @@ const char tn_dev_help[] =
 void tn_dev_args_init(struct tn_dev_args *a)
 {
     memset(a, 0, sizeof *a);
+    tn_topo_parse(&a->dims, "7x7x7");
+}
+
+int tn_cmd_bad_option(const char *cmd, char **argv)
+{
+    fprintf(stderr, "%s: unknown or incomplete option '%s': see %s --help\n", cmd,
+            argv[optind - 1], cmd);
+    return TN_EXIT_USAGE;
 }
 
 int tn_dev_arg(struct tn_dev_args *a, int c, const char *arg, const char *cmd)
 {
     unsigned long v;
     switch (c) {
+    case TN_OPT_DIMS:
+        if (tn_topo_parse(&a->dims, arg)) {
+            fprintf(stderr, "%s: bad --dims '%s': use e.g. 7x7x7, 8x8 or 16\n", cmd, arg);
+            return -1;
+        }
+        a->dims_given = true;
+        return 1;
     case TN_OPT_BACKEND:
         if (tn_transport_find(arg) == NULL) {
             fprintf(stderr, "%s: unknown --backend '%s': use sim, usb or serial\n", cmd, arg);
@@ -100,8 +116,7 @@ int tn_dev_arg(struct tn_dev_args *a, int c, const char *arg, const char *cmd)
     }
 }
 
-int tn_dev_open(struct tn_dev *d, struct tn_dev_args *a, const struct tn_topo *dims,
-                const char *cmd)
+int tn_dev_open(struct tn_dev *d, struct tn_dev_args *a, const char *cmd)
 {
     char err[512] = "";
     memset(d, 0, sizeof *d);
@@ -109,7 +124,7 @@ int tn_dev_open(struct tn_dev *d, struct tn_dev_args *a, const struct tn_topo *d
         a->t.backend = a->t.port ? "serial" : a->board_named ? "usb" : "sim";
     d->ops = tn_transport_find(a->t.backend);
     for (int k = 0; k < 3; k++)
-        a->t.dims[k] = dims->dim[k];
+        a->t.dims[k] = a->dims.dim[k];
     if (strcmp(a->t.backend, "serial") == 0 && a->t.port == NULL) {
         fprintf(stderr, "%s: the serial backend needs --port PATH\n", cmd);
         return TN_EXIT_USAGE;

@@ -16,14 +16,19 @@ struct tn_dev_args {
     char serial[64];
     int timeout_ms;           /* per protocol attempt; 0: backend default */
     bool board_named;         /* --device/--busdev/--port given */
+    struct tn_topo dims;      /* --dims (default 7x7x7): the sim model to load */
+    bool dims_given;
 };
 
 /* Option codes of the device options (getopt_long vals). */
 enum {
     TN_OPT_BACKEND = 0x1000, TN_OPT_DEVICE, TN_OPT_BUSDEV, TN_OPT_BAUD,
     TN_OPT_PORT, TN_OPT_LANES, TN_OPT_TIMEOUT, TN_OPT_SIM_DIR, TN_OPT_TRACE,
+    TN_OPT_DIMS,
 };
 #define TN_DEV_LONGOPTS                                                    \
+    {"dims", required_argument, NULL, TN_OPT_DIMS},                        \
+    {"help", no_argument, NULL, 'h'},                                      \
     {"backend", required_argument, NULL, TN_OPT_BACKEND},                  \
     {"device", required_argument, NULL, TN_OPT_DEVICE},                    \
     {"busdev", required_argument, NULL, TN_OPT_BUSDEV},                    \
@@ -39,9 +44,13 @@ enum {
 extern const char tn_dev_help[];
 
 void tn_dev_args_init(struct tn_dev_args *a);
-/* Handle option c (with optarg) if it is a device option: 1 handled, 0 not
- * a device option, -1 bad value (message printed, prefixed by cmd). */
+/* Handle option c (with optarg) if it is a device option (--dims
+ * included): 1 handled, 0 not a device option, -1 bad value (message
+ * printed, prefixed by cmd). */
 int tn_dev_arg(struct tn_dev_args *a, int c, const char *arg, const char *cmd);
+/* For the default branch of a command's option loop: says which option
+ * was not understood and returns TN_EXIT_USAGE. */
+int tn_cmd_bad_option(const char *cmd, char **argv);
 
 struct tn_dev {
     const struct tn_transport_ops *ops;
@@ -50,10 +59,9 @@ struct tn_dev {
     struct tn_info info;
 };
 
-/* Open the backend (sim: the model for dims) and read INFO. Returns an
+/* Open the backend (sim: the model for a->dims) and read INFO. Returns an
  * exit code (0, or TN_EXIT_DEVICE with a message on stderr). */
-int tn_dev_open(struct tn_dev *d, struct tn_dev_args *a, const struct tn_topo *dims,
-                const char *cmd);
+int tn_dev_open(struct tn_dev *d, struct tn_dev_args *a, const char *cmd);
 void tn_dev_close(struct tn_dev *d);
 
 #endif

@@ -22,8 +22,7 @@ static void help(FILE *f)
         "statistics, and with --mem its flit memory.\n\n"
         "  --node N          node id (x + X*(y + Y*z))\n"
         "  --mem FIRST:COUNT also print COUNT memory words from FIRST\n"
-        "  --dims XxYxZ      sim: which model to load (default 7x7x7; a fresh model\n"
-        "                    holds nothing: dump is for boards and for debugging)\n"
+        "(a fresh simulator model holds nothing: dump is for boards and debugging)\n"
         "%s"
         "  --help            this text\n"
         "exit codes: 0 ok, 1 usage, 2 device or communication error\n",
@@ -119,14 +118,11 @@ int cmd_dump(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"node", required_argument, NULL, 'n'}, {"mem", required_argument, NULL, 'm'},
-        {"dims", required_argument, NULL, 'd'}, {"help", no_argument, NULL, 'h'},
         TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
-    struct tn_topo topo;
     struct tn_dev_args da;
     unsigned long node = ULONG_MAX, v;
     uint32_t mfirst = 0, mcount = 0;
     int c;
-    tn_topo_parse(&topo, "7x7x7");
     tn_dev_args_init(&da);
     optind = 1;
     opterr = 0;
@@ -159,19 +155,11 @@ int cmd_dump(int argc, char **argv)
             mcount = (uint32_t)cnt;
             break;
         }
-        case 'd':
-            if (tn_topo_parse(&topo, optarg)) {
-                fprintf(stderr, CMD ": bad --dims '%s': use e.g. 7x7x7\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            break;
         case 'h':
             help(stdout);
             return TN_EXIT_OK;
         default:
-            fprintf(stderr, CMD ": unknown or incomplete option '%s': see " CMD " --help\n",
-                    argv[optind - 1]);
-            return TN_EXIT_USAGE;
+            return tn_cmd_bad_option(CMD, argv);
         }
     }
     if (node == ULONG_MAX || optind < argc) {
@@ -180,7 +168,7 @@ int cmd_dump(int argc, char **argv)
         return TN_EXIT_USAGE;
     }
     struct tn_dev dev;
-    int ex = tn_dev_open(&dev, &da, &topo, CMD);
+    int ex = tn_dev_open(&dev, &da, CMD);
     if (ex != 0)
         return ex;
     uint32_t n = dev.info.dims[0] * dev.info.dims[1] * dev.info.dims[2];

@@ -16,7 +16,6 @@ static void help(FILE *f)
         "usage: torusctl info [options]\n"
         "Print the device's constants (INFO): version, dims, W, LANES, MEM_DEPTH,\n"
         "ROUNDS, alpha and the bridge's frame size.\n\n"
-        "  --dims XxYxZ      sim: which model to load (default 7x7x7)\n"
         "  --json            one JSON object\n"
         "%s"
         "  --help            this text\n"
@@ -27,13 +26,10 @@ static void help(FILE *f)
 int cmd_info(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"dims", required_argument, NULL, 'd'}, {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'}, TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
-    struct tn_topo topo;
+        {"json", no_argument, NULL, 'j'}, TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
     struct tn_dev_args da;
     bool json = false;
     int c;
-    tn_topo_parse(&topo, "7x7x7");
     tn_dev_args_init(&da);
     optind = 1;
     opterr = 0;
@@ -44,12 +40,6 @@ int cmd_info(int argc, char **argv)
         if (h > 0)
             continue;
         switch (c) {
-        case 'd':
-            if (tn_topo_parse(&topo, optarg)) {
-                fprintf(stderr, CMD ": bad --dims '%s': use e.g. 7x7x7\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            break;
         case 'j':
             json = true;
             break;
@@ -57,9 +47,7 @@ int cmd_info(int argc, char **argv)
             help(stdout);
             return TN_EXIT_OK;
         default:
-            fprintf(stderr, CMD ": unknown or incomplete option '%s': see " CMD " --help\n",
-                    argv[optind - 1]);
-            return TN_EXIT_USAGE;
+            return tn_cmd_bad_option(CMD, argv);
         }
     }
     if (optind < argc) {
@@ -67,7 +55,7 @@ int cmd_info(int argc, char **argv)
         return TN_EXIT_USAGE;
     }
     struct tn_dev dev;
-    int ex = tn_dev_open(&dev, &da, &topo, CMD);
+    int ex = tn_dev_open(&dev, &da, CMD);
     if (ex != 0)
         return ex;
     const struct tn_info *i = &dev.info;

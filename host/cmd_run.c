@@ -32,7 +32,6 @@ static void help(FILE *f)
         "check every node's data and the measured cycles against the reference\n"
         "model and the closed form.\n\n"
         "collective:\n"
-        "  --dims XxYxZ      torus size (default 7x7x7; a board runs its own)\n"
         "  --msg-flits L     flits per message (default 1)\n"
         "  --algo A          algorithm (default: the cheapest for L and the device's alpha;\n"
         "                    'torusctl schedule --help' lists them)\n"
@@ -384,22 +383,20 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
 int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"dims", required_argument, NULL, 'd'}, {"msg-flits", required_argument, NULL, 'L'},
+        {"msg-flits", required_argument, NULL, 'L'},
         {"algo", required_argument, NULL, 'a'}, {"ports", required_argument, NULL, 'p'},
         {"root", required_argument, NULL, 'r'}, {"schedule", required_argument, NULL, 'S'},
         {"seed", required_argument, NULL, 's'}, {"json", no_argument, NULL, 'j'},
-        {"fault", required_argument, NULL, 'F'}, {"help", no_argument, NULL, 'h'},
-        TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
+        {"fault", required_argument, NULL, 'F'}, TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
     struct tn_topo topo;
     struct tn_dev_args da;
     struct tn_algo_opts ao = {NULL, 1, 0, 1, 0};
     struct fault fault = {F_NONE, 0};
     const char *sched_file = NULL;
     uint64_t seed = 1;
-    bool json = false, dims_given = false;
+    bool json = false;
     unsigned long v;
     int c;
-    tn_topo_parse(&topo, "7x7x7");
     tn_dev_args_init(&da);
     optind = 1;
     opterr = 0;
@@ -410,13 +407,6 @@ int cmd_run(int argc, char **argv)
         if (h > 0)
             continue;
         switch (c) {
-        case 'd':
-            if (tn_topo_parse(&topo, optarg)) {
-                fprintf(stderr, CMD ": bad --dims '%s': use e.g. 7x7x7, 8x8 or 16\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            dims_given = true;
-            break;
         case 'L':
             if (!tn_cmd_uint(optarg, 1, 1u << 24, &v)) {
                 fprintf(stderr, CMD ": bad --msg-flits '%s': use 1..16777216\n", optarg);
@@ -465,11 +455,11 @@ int cmd_run(int argc, char **argv)
             help(stdout);
             return TN_EXIT_OK;
         default:
-            fprintf(stderr, CMD ": unknown or incomplete option '%s': see " CMD " --help\n",
-                    argv[optind - 1]);
-            return TN_EXIT_USAGE;
+            return tn_cmd_bad_option(CMD, argv);
         }
     }
+    topo = da.dims;
+    bool dims_given = da.dims_given;
     enum tn_coll coll = TN_GOSSIP;
     if (sched_file == NULL) {
         if (optind >= argc) {
@@ -508,11 +498,12 @@ int cmd_run(int argc, char **argv)
             return TN_EXIT_USAGE;
         }
         topo = s->topo;
+        da.dims = topo;
         coll = s->coll;
     }
 
     struct tn_dev dev;
-    int ex = tn_dev_open(&dev, &da, &topo, CMD);
+    int ex = tn_dev_open(&dev, &da, CMD);
     if (ex != 0) {
         tn_sched_free(s);
         return ex;

@@ -29,3 +29,10 @@ $(E2E_DIR)/gossip.t: tests/e2e/gossip.sh $(E2E_TORUSCTL) $(E2E_EMU) \
 	chmod +x $@
 
 TESTS_E2E += $(E2E_DIR)/gossip.t
+
+$(E2E_DIR)/bench_run: tests/e2e/bench_run.sh $(E2E_TORUSCTL) $(E2E_EMU) $(BUILD)/sim/libtnsim_7x7x7.so
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/e2e/bench_run.sh %s %s\n' $(E2E_TORUSCTL) $(E2E_EMU) >$@
+	chmod +x $@
+
+BENCHES += $(E2E_DIR)/bench_run
