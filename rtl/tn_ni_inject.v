@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: MIT
 // tn_ni_inject: one inject lane. Holds its per-round descriptors; at the
 // round switch loads round r's, then presents flit k of the stream in cycle
-// T_r + ALPHA + offset + k (ALPHA = 1: the switch cycle itself).
+// T_r + ALPHA + offset + k (ALPHA = 1: the switch cycle itself). Flit k is
+// read from address + k + floor(k / run) * skip (run = 0: contiguous), so a
+// stream may gather equally spaced runs of words without gaps in time.
 module tn_ni_inject #(
     parameter W      = 16,   // flit data width
     parameter AW     = 12,   // memory address bits
@@ -16,7 +18,8 @@ module tn_ni_inject #(
     input  wire          run_i,     // the sequencer is running
     input  wire          sw_i,      // switch cycle of round round_i
     input  wire [RW-1:0] round_i,
-    // descriptor table port: field 0 {valid, relay, offset}, 1 address, 2 length
+    // descriptor table port: field 0 {valid, relay, offset}, 1 address,
+    // 2 length, 3 gather {skip[31:16], run[15:0]}
     input  wire          cfg_we_i,
     input  wire [RW-1:0] cfg_round_i,
     input  wire [1:0]    cfg_field_i,
@@ -32,12 +35,16 @@ module tn_ni_inject #(
     reg [31:0] ctl_m [0:ROUNDS-1];
     reg [31:0] adr_m [0:ROUNDS-1];
     reg [31:0] len_m [0:ROUNDS-1];
+    reg [31:0] gat_m [0:ROUNDS-1];
 
     reg        act_q, act_d;
     reg        relay_q, relay_d;
     reg [23:0] wait_q, wait_d;
     reg [31:0] rem_q, rem_d;
     reg [31:0] addr_q, addr_d;
+    reg [15:0] run_q, run_d;       // flits per run (0: contiguous)
+    reg [15:0] skip_q, skip_d;     // words skipped after each run
+    reg [15:0] runc_q, runc_d;     // flits left in the current run
 
     assign maddr_o = addr_q[AW-1:0];
     assign relay_o = relay_q;
@@ -47,7 +54,8 @@ module tn_ni_inject #(
             case (cfg_field_i)
                 2'd0:    ctl_m[cfg_round_i] <= cfg_wdata_i;
                 2'd1:    adr_m[cfg_round_i] <= cfg_wdata_i;
-                default: len_m[cfg_round_i] <= cfg_wdata_i;
+                2'd2:    len_m[cfg_round_i] <= cfg_wdata_i;
+                default: gat_m[cfg_round_i] <= cfg_wdata_i;
             endcase
 
     always @* begin
@@ -55,7 +63,7 @@ module tn_ni_inject #(
             2'd0:    cfg_rdata_o = ctl_m[cfg_round_i];
             2'd1:    cfg_rdata_o = adr_m[cfg_round_i];
             2'd2:    cfg_rdata_o = len_m[cfg_round_i];
-            default: cfg_rdata_o = 32'd0;
+            default: cfg_rdata_o = gat_m[cfg_round_i];
         endcase
     end
 
@@ -65,6 +73,9 @@ module tn_ni_inject #(
         wait_d   = wait_q;
         rem_d    = rem_q;
         addr_d   = addr_q;
+        run_d    = run_q;
+        skip_d   = skip_q;
+        runc_d   = runc_q;
         flit_o   = {FW{1'b0}};
         bounds_o = 1'b0;
         if (sw_i) begin
@@ -73,6 +84,9 @@ module tn_ni_inject #(
             wait_d  = ctl_m[round_i][23:0];
             rem_d   = len_m[round_i];
             addr_d  = adr_m[round_i];
+            run_d   = gat_m[round_i][15:0];
+            skip_d  = gat_m[round_i][31:16];
+            runc_d  = gat_m[round_i][15:0];
         end else if (run_i && act_q) begin
             if (wait_q != 24'd0) begin
                 wait_d = wait_q - 24'd1;
@@ -81,7 +95,13 @@ module tn_ni_inject #(
                     flit_o = {1'b1, mdata_i};
                 else
                     bounds_o = 1'b1;
-                addr_d = addr_q + 32'd1;
+                if (run_q != 16'd0 && runc_q == 16'd1) begin
+                    addr_d = addr_q + 32'd1 + {16'd0, skip_q};
+                    runc_d = run_q;
+                end else begin
+                    addr_d = addr_q + 32'd1;
+                    runc_d = runc_q - 16'd1;
+                end
                 rem_d  = rem_q - 32'd1;
                 if (rem_q == 32'd1)
                     act_d = 1'b0;
@@ -95,6 +115,9 @@ module tn_ni_inject #(
         wait_q  <= wait_d;
         rem_q   <= rem_d;
         addr_q  <= addr_d;
+        run_q   <= run_d;
+        skip_q  <= skip_d;
+        runc_q  <= runc_d;
         if (rst_i) begin
             act_q   <= 1'b0;
             relay_q <= 1'b0;

@@ -116,6 +116,10 @@ module tn_node #(
                 dfield = ft[1:0];
                 ewe[l] = wsel && region == 4'd2 && rok;
             end
+            if (fi == 58 + l) begin
+                dfield = 2'd3;     // inject lane l gather field
+                iwe[l] = wsel && region == 4'd2 && rok;
+            end
         end
         ej_field = (region == 4'd3) ? off[2:0] : {1'b0, dfield};
     end
@@ -219,7 +223,7 @@ module tn_node #(
                     if (field < 6'd16)
                         rdata_d = rd2;
                     for (l = 0; l < LANES; l = l + 1) begin
-                        if (fi >= 16 + 3*l && fi < 19 + 3*l)
+                        if ((fi >= 16 + 3*l && fi < 19 + 3*l) || fi == 58 + l)
                             rdata_d = ird[32*l +: 32];
                         if (fi >= 40 + 3*l && fi < 43 + 3*l)
                             rdata_d = erd[32*l +: 32];

@@ -4,8 +4,9 @@
  * every source (each inject lane, each input port), one stream per output,
  * all starting at offset 0 so that flit 0 leaves in T_r + alpha exactly and
  * round durations are tight (the previous round's last flit is ejected in
- * T_r - 1); then an error round: overrun, short stream, eject and inject
- * memory bounds, and a flit after the round's end.
+ * T_r - 1); then a gather round (an inject descriptor with run/skip reads
+ * equally spaced runs of words); then, last, an error round: overrun, short
+ * stream, eject and inject memory bounds, and a flit after the run's end.
  * Usage: tn_dir_test model.so */
 #include <inttypes.h>
 #include <unistd.h>
@@ -76,7 +77,7 @@ int main(int argc, char **argv)
     }
     unsigned c = sl_id(&L, 1, 1, 1);
     unsigned ns = 6 + L.lanes; /* sources: inject lanes, then input ports */
-    unsigned R = ns + 1, dur[16];
+    unsigned R = ns + 2, dur[16];
     for (unsigned i = 0; i < L.n; i++)
         memtop[i] = 64;
     sl_wr(&L, A_GLOB(0x010), 4);
@@ -119,7 +120,7 @@ int main(int argc, char **argv)
     is(covered, 6 * ns, "every output is given every source (%u inject lanes, 6 inputs)", L.lanes);
 
     /* Error round E: one pair of nodes along X per case. */
-    unsigned E = ns, yz[5][2] = {{0, 0}, {0, 2}, {2, 0}, {2, 2}, {2, 1}};
+    unsigned E = ns + 1, yz[5][2] = {{0, 0}, {0, 2}, {2, 0}, {2, 2}, {2, 1}};
     unsigned a[5], b[5];
     for (unsigned i = 0; i < 5; i++) {
         a[i] = sl_id(&L, 0, yz[i][0], yz[i][1]);
@@ -154,6 +155,34 @@ int main(int argc, char **argv)
     stream(E, a[4], 0, lt->s, 1, lt->data);
     lt->n = 1; lt->hops = 2; lt->what = "late";
 
+    /* Gather round G: the highest inject lane of c sends 8 flits with run 3,
+     * skip 2 to X+: words 0,1,2, 5,6,7, 10,11 of its block. */
+    unsigned G = ns, glane = L.lanes - 1, gn = 8, grun = 3, gskip = 2;
+    unsigned gd = sl_nbr(&L, c, 0);
+    struct chk *gt = eject(G, gd, 0, 0, gn, memtop[gd]);
+    memtop[gd] += gn + 2;
+    unsigned ga = memtop[c];
+    memtop[c] += 16;
+    uint32_t gmask = L.w >= 32 ? 0xFFFFFFFFu : (1u << L.w) - 1, gw[16];
+    for (unsigned k = 0; k < 16; k++) {
+        gw[k] = sl_rand(&rng) & gmask;
+        sl_wr(&L, A_NODE(c, 0, ga + k), gw[k]);
+        sl_wr(&L, A_NODE(c, 1, ga + k), 0);
+    }
+    for (unsigned k = 0; k < gn; k++)
+        gt->data[k] = gw[k + (k / grun) * gskip];
+    sl_wr(&L, A_NODE(c, 2, G * 64 + 16 + 3 * glane), 0x80000000u);
+    sl_wr(&L, A_NODE(c, 2, G * 64 + 17 + 3 * glane), ga);
+    sl_wr(&L, A_NODE(c, 2, G * 64 + 18 + 3 * glane), gn);
+    sl_wr(&L, A_NODE(c, 2, G * 64 + 58 + glane), gskip << 16 | grun);
+    sl_wr(&L, A_NODE(c, 2, G * 64 + 0), 1 + glane);
+    gt->n = gn;
+    gt->hops = 1;
+    gt->what = "gather";
+    dur[G] = L.alpha + 1 + gn;
+    is(sl_rd(&L, A_NODE(c, 2, G * 64 + 58 + glane)), gskip << 16 | grun,
+       "gather field (round config field 58+l) reads back");
+
     uint64_t total = 0;
     for (unsigned r = 0; r < R; r++) {
         sl_wr(&L, A_GLOB(0x100 + r), dur[r]);
@@ -183,14 +212,20 @@ int main(int argc, char **argv)
         uint32_t gc = sl_rd(&L, A_NODE(k->node, 3, base + 4));
         uint32_t gcrc = sl_rd(&L, A_NODE(k->node, 3, base + 5));
         uint32_t ge = sl_rd(&L, A_NODE(k->node, 3, base + 6));
-        if (!strcmp(k->what, "select")) {
-            nsel++;
+        int isgat = !strcmp(k->what, "gather");
+        if (!strcmp(k->what, "select") || isgat) {
+            nsel += !isgat;
             int good = gf == first && gl == last && gc == k->n && gcrc == crc && !ge;
             for (unsigned j = 0; j < k->n; j++)
                 good &= sl_rd(&L, A_NODE(k->node, 0, k->addr + j)) == k->data[j];
-            if (!good && bad++ < 8)
+            if (!good && bad < 8)
                 diag("round %u node %u: first %" PRIu64 "/%" PRIu64 " count %u/%u crc %08x/%08x err %u",
                      k->round, k->node, gf, first, gc, k->n, gcrc, crc, ge);
+            if (isgat)
+                ok(good, "gather (run %u, skip %u, lane %u): flit k from address + k + "
+                   "floor(k/run)*skip, back to back from T_r + alpha", grun, gskip, glane);
+            else if (!good)
+                bad++;
             continue;
         }
         is(gf, first, "%s: first flit at T_r + alpha + s + d", k->what);
