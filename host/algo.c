@@ -169,6 +169,9 @@ int tn_dp_paths(int k, uint8_t dirs[6][8], unsigned len[6], int vec[6][3])
 struct bld {
     struct tn_sched *s;
     unsigned M;                /* full size per dimension (7^i) */
+    bool lng;                  /* dp gossip: long-message variant */
+    /* gather of the next emitted circuit (messages; run 0: none) */
+    uint32_t gphase, grun, gskip;
     struct tn_arc *arcs;
     uint32_t acap;
     uint32_t *ej;
@@ -202,6 +205,18 @@ static int grow(struct bld *b, uint32_t na, uint32_t ne)
     return 0;
 }
 
+/* Apply (and clear) the pending gather to a new circuit. */
+static int finish(struct bld *b, struct tn_circuit *c)
+{
+    if (!c)
+        return TN_ENOMEM;
+    c->mphase = b->gphase;
+    c->mrun = b->grun;
+    c->mskip = b->gskip;
+    b->gphase = b->grun = b->gskip = 0;
+    return 0;
+}
+
 /* Unicast circuit from node p along dirs (each step stride hops). */
 static int emit_path(struct bld *b, uint32_t r, const int p[3], const uint8_t *dirs,
                      unsigned len, unsigned stride, uint32_t moff, uint32_t mcnt)
@@ -217,8 +232,8 @@ static int emit_path(struct bld *b, uint32_t r, const int p[3], const uint8_t *d
             node = tn_neighbor(&b->s->topo, node, dirs[i]);
         }
     b->ej[0] = node;
-    return tn_sched_add_circuit(b->s, r, at(b, p), b->arcs, n, b->ej, 1, moff, mcnt, NULL, 0,
-                                0) ? 0 : TN_ENOMEM;
+    return finish(b, tn_sched_add_circuit(b->s, r, at(b, p), b->arcs, n, b->ej, 1, moff, mcnt,
+                                          NULL, 0, 0));
 }
 
 /* Multicast from p along each direction d with mask bit d set, hops[d]
@@ -233,8 +248,10 @@ static int emit_star(struct bld *b, uint32_t r, uint32_t src, unsigned mask,
             na += hops[d] * stride;
             ne += hops[d];
         }
-    if (na == 0)
+    if (na == 0) {
+        b->gphase = b->grun = b->gskip = 0;
         return 0;
+    }
     if (grow(b, na, ne))
         return TN_ENOMEM;
     na = ne = 0;
@@ -250,8 +267,8 @@ static int emit_star(struct bld *b, uint32_t r, uint32_t src, unsigned mask,
                 b->ej[ne++] = node;
         }
     }
-    return tn_sched_add_circuit(b->s, r, src, b->arcs, na, b->ej, ne, moff, mcnt, NULL, 0, 0)
-               ? 0 : TN_ENOMEM;
+    return finish(b, tn_sched_add_circuit(b->s, r, src, b->arcs, na, b->ej, ne, moff, mcnt,
+                                          NULL, 0, 0));
 }
 
 static bool is_pow7(unsigned m, unsigned *i)
@@ -274,6 +291,28 @@ static bool cube7(const struct tn_topo *t, unsigned *i)
 
 /* ---- Delmas-Perennes gossip ---- */
 
+/* Long-message variant (paper section 6): the level's final broadcast is
+ * split in two. Round 3-a: code node x sends to neighbour y = x + s e_d
+ * only the piece of colour c(y) of what it holds; round 3-b: every
+ * non-code node multicasts its piece to its other five neighbours and
+ * every code node sends its colour-0 piece to all six. A level's data is
+ * made of elements (what one node of the level holds after its
+ * concentration: s messages) grouped by seven in concentration order, own
+ * element first then input ports X+ .. Z-; the element that came in on
+ * port a was sent from x - s e_a, of colour c(-e_a). So the colour-c piece
+ * is every seventh element from phase q(c) on: the inject gather. */
+static uint32_t piece_phase(int c)
+{
+    if (c == 0)
+        return 0;
+    for (int a = 0; a < TN_NDIRS; a++) {
+        int v[3] = {-dvec[a][0], -dvec[a][1], -dvec[a][2]};
+        if (colour(v) == c)
+            return 1 + (uint32_t)a;
+    }
+    return 0;
+}
+
 /* One level on the sub-torus {o + s u : u in Z_(7^k)^3}: rounds r0 ..
  * r0 + (4 or 5) k - 1. */
 static int dp_level(struct bld *b, unsigned k, unsigned s, const int o[3], uint32_t r0)
@@ -281,7 +320,7 @@ static int dp_level(struct bld *b, unsigned k, unsigned s, const int o[3], uint3
     unsigned m = 1;
     for (unsigned j = 0; j < k; j++)
         m *= 7;
-    const unsigned per = 4;
+    const unsigned per = b->lng ? 5 : 4;
     uint32_t ra = r0 + 1 + per * (k - 1);
     uint8_t dirs[2][6][8];
     unsigned len[2][6];
@@ -302,6 +341,14 @@ static int dp_level(struct bld *b, unsigned k, unsigned s, const int o[3], uint3
                     uint8_t d = toward[cu];
                     if ((rc = emit_path(b, r0, p, &d, 1, s, 0, TN_WHOLE)))
                         return rc;
+                    if (b->lng) {
+                        /* 3-b: the piece got in 3-a, to the five neighbours
+                         * other than the code node (in direction d) */
+                        unsigned hops[TN_NDIRS] = {1, 1, 1, 1, 1, 1};
+                        if ((rc = emit_star(b, ra + 3, at(b, p), 0x3f & ~(1u << d), hops, s,
+                                            ra + 2, TN_SINCE)))
+                            return rc;
+                    }
                     continue;
                 }
                 /* What u forwards from 2-a on: all it holds, unless it was
@@ -317,8 +364,9 @@ static int dp_level(struct bld *b, unsigned k, unsigned s, const int o[3], uint3
                             v[l] = (v[l] - (((v[l] % 7) + 7) % 7)) / 7;
                         base += 1;
                         if (colour(v) != 0) {
+                            /* from that level's last round (short) or 3-a */
                             mcnt = TN_SINCE;
-                            since = base + per * (j - 1) - 1;
+                            since = base + per * (j - 1) - (b->lng ? 2 : 1);
                             break;
                         }
                     }
@@ -329,7 +377,24 @@ static int dp_level(struct bld *b, unsigned k, unsigned s, const int o[3], uint3
                                             since, mcnt)))
                             return rc;
                 unsigned hops[TN_NDIRS] = {1, 1, 1, 1, 1, 1};
-                if ((rc = emit_star(b, ra + 2, at(b, p), 0x3f, hops, s, since, mcnt)))
+                if (!b->lng) {
+                    if ((rc = emit_star(b, ra + 2, at(b, p), 0x3f, hops, s, since, mcnt)))
+                        return rc;
+                    continue;
+                }
+                for (int d = 0; d < TN_NDIRS; d++) {
+                    /* 3-a: piece c(e_d) to the neighbour in direction d */
+                    uint8_t dd = (uint8_t)d;
+                    b->gphase = piece_phase(colour(dvec[d])) * s;
+                    b->grun = s;
+                    b->gskip = 6 * s;
+                    if ((rc = emit_path(b, ra + 2, p, &dd, 1, s, since, mcnt)))
+                        return rc;
+                }
+                b->gphase = 0;
+                b->grun = s;
+                b->gskip = 6 * s;
+                if ((rc = emit_star(b, ra + 3, at(b, p), 0x3f, hops, s, since, mcnt)))
                     return rc;
             }
     if (k > 1) {
@@ -347,11 +412,11 @@ static int dp_level(struct bld *b, unsigned k, unsigned s, const int o[3], uint3
     return 0;
 }
 
-static int build_dp_gossip(struct tn_sched *s, unsigned i)
+static int build_dp_gossip(struct tn_sched *s, unsigned i, bool lng)
 {
-    struct bld b = {.s = s, .M = s->topo.dim[0]};
+    struct bld b = {.s = s, .M = s->topo.dim[0], .lng = lng};
     int rc = 0;
-    for (unsigned r = 0; r < 4 * i && rc == 0; r++)
+    for (unsigned r = 0; r < (lng ? 5 : 4) * i && rc == 0; r++)
         if (tn_sched_add_round(s) < 0)
             rc = TN_ENOMEM;
     int o[3] = {0, 0, 0};
@@ -574,7 +639,7 @@ static int build_dp_bcast(struct tn_sched *s, unsigned i)
 
 /* ---- table, closed forms, selection ---- */
 
-static const char *const gossip_names[] = {"dp", "ring", NULL};
+static const char *const gossip_names[] = {"dp", "dp-long", "ring", NULL};
 static const char *const bcast_names[] = {"dp", "dim", "tree", NULL};
 
 const char *const *tn_algo_names(enum tn_coll coll)
@@ -586,7 +651,7 @@ bool tn_algo_applies(enum tn_coll coll, const char *name, const struct tn_topo *
                      unsigned ports)
 {
     unsigned i;
-    if (strcmp(name, "dp") == 0)
+    if (strcmp(name, "dp") == 0 || (coll == TN_GOSSIP && strcmp(name, "dp-long") == 0))
         return ports == 6 && cube7(t, &i);
     if (coll == TN_GOSSIP)
         return strcmp(name, "ring") == 0;
@@ -611,10 +676,16 @@ int tn_algo_cost(enum tn_coll coll, const char *name, const struct tn_topo *t,
                 d = 7 * d + 11;
                 continue;
             }
+            if (strcmp(name, "dp-long") == 0) {
+                /* the final broadcast split: 3-a and 3-b carry n/7 each */
+                d = 7 * d + 13;
+                tau = 1 + 7 * tau + n / 49 + n / 7 + 2 * (n / 7);
+                continue;
+            }
             d = 7 * d + 12;
             tau = 1 + 7 * tau + n / 49 + n / 7 + n;
         }
-        c->rounds = (coll == TN_BROADCAST ? 3 : 4) * i;
+        c->rounds = (coll == TN_BROADCAST ? 3 : strcmp(name, "dp-long") == 0 ? 5 : 4) * i;
         c->dsum = d;
         c->tsum = coll == TN_BROADCAST ? c->rounds * L : tau * L;
         c->cycles = (uint64_t)c->rounds * o->alpha + c->dsum + c->tsum;
@@ -681,7 +752,7 @@ int tn_build(struct tn_sched **out, enum tn_coll coll, const struct tn_topo *t,
     unsigned i = 0;
     if (coll == TN_GOSSIP && strncmp(name, "dp", 2) == 0) {
         cube7(t, &i);
-        rc = build_dp_gossip(s, i);
+        rc = build_dp_gossip(s, i, strcmp(name, "dp-long") == 0);
     } else if (coll == TN_GOSSIP) {
         rc = build_ring(s);
     } else if (strcmp(name, "dp") == 0) {

@@ -106,8 +106,8 @@ int tn_image_compile(struct tn_image *img, const struct tn_plan *p,
         return rc;
     uint32_t n_nodes = p->topo.n;
     unsigned lanes = dev->lanes;
-    /* Fields 0 .. the last eject descriptor word of the device's lanes. */
-    uint32_t cfg_words = TN_CFG_EJ(lanes - 1) + 3;
+    /* Fields 0 .. the last inject gather word of the device's lanes. */
+    uint32_t cfg_words = TN_CFG_GAT(lanes - 1) + 1;
 
     /* Per round: one broadcast write (node 0xFFE) clears every node's
      * fields, so no stale setting of an earlier load survives; then each
@@ -134,6 +134,8 @@ int tn_image_compile(struct tn_image *img, const struct tn_plan *p,
                 d[0] = 0x80000000u | (in->start & 0xFFFFFFu);
                 d[1] = in->addr;
                 d[2] = in->len;
+                if (in->run)
+                    row[TN_CFG_GAT(in->lane)] = in->skip << 16 | in->run;
             }
             for (; ei < pr->nej && pr->ej[ei].node == v; ei++) {
                 const struct tn_eject *e = &pr->ej[ei];

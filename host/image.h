@@ -25,6 +25,7 @@
 #define TN_CFG_FIELDS 64          /* config words per round */
 #define TN_CFG_INJ(l) (16 + 3 * (l))
 #define TN_CFG_EJ(l) (40 + 3 * (l))
+#define TN_CFG_GAT(l) (58 + (l))    /* inject gather: skip << 16 | run */
 #define TN_STATS_LANE 8           /* statistics words per lane */
 #define TN_STATS_WORDS 7          /* of which used: first lo/hi, last lo/hi, count, crc, err */
 #define TN_G(off) (0xFFF00000u | (uint32_t)(off))

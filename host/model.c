@@ -136,7 +136,7 @@ static int run_cycle(const struct tn_plan *p, uint64_t seed, struct tn_model_out
                 uint64_t s0 = (uint64_t)p->par.alpha + in->start;
                 l->valid = c >= s0 && c < s0 + in->len;
                 if (l->valid)
-                    l->data = mem[in->node * cap + in->addr + (c - s0)];
+                    l->data = mem[in->node * cap + tn_inject_word(in, c - s0)];
             }
             /* links move one hop */
             for (uint32_t k = 0; k < nact; k++) {
@@ -222,6 +222,12 @@ static uint32_t blk_crc_whole(struct crcctx *cc, struct tn_blk *b)
             crc = combine(cc, crc, msg_crc(cc, b->u.ids[i], 0, cc->L), bytes);
     } else if (b->kind == TN_BLK_SLICE) {
         crc = blk_crc(cc, b->u.base, b->off, b->n);
+    } else if (b->kind == TN_BLK_STRIDE) {
+        for (uint32_t i = 0; i < b->n; i += b->run) {
+            uint32_t take = b->n - i < b->run ? b->n - i : b->run;
+            crc = combine(cc, crc, blk_crc(cc, b->u.base, b->off + i + i / b->run * b->skip, take),
+                          take * bytes);
+        }
     } else {
         for (uint32_t k = 0; k < b->nk; k++)
             crc = combine(cc, crc, blk_crc_whole(cc, b->u.kids[k]), b->u.kids[k]->n * bytes);
@@ -245,6 +251,16 @@ static uint32_t blk_crc(struct crcctx *cc, struct tn_blk *b, uint32_t off, uint3
     }
     if (b->kind == TN_BLK_SLICE)
         return blk_crc(cc, b->u.base, b->off + off, n);
+    if (b->kind == TN_BLK_STRIDE) {
+        while (n) {
+            uint32_t take = b->run - off % b->run < n ? b->run - off % b->run : n;
+            crc = combine(cc, crc, blk_crc(cc, b->u.base, b->off + off + off / b->run * b->skip, take),
+                          take * bytes);
+            off += take;
+            n -= take;
+        }
+        return crc;
+    }
     for (uint32_t k = 0; k < b->nk && n; k++) {
         struct tn_blk *kid = b->u.kids[k];
         if (off >= kid->n) {
@@ -278,6 +294,20 @@ static uint32_t words_crc(struct crcctx *cc, struct tn_blk *b, uint64_t addr, ui
         crc = combine(cc, crc, msg_crc(cc, tn_blk_get(b, m), k, take), (uint64_t)take * cc->nb);
         addr += take;
         n -= take;
+    }
+    return crc;
+}
+
+/* CRC of the first n flits inject descriptor in sends from b. */
+static uint32_t inject_crc(struct crcctx *cc, struct tn_blk *b, const struct tn_inject *in,
+                           uint64_t n)
+{
+    if (!in->run)
+        return words_crc(cc, b, in->addr, n);
+    uint32_t crc = 0;
+    for (uint64_t k = 0; k < n; k += in->run) {
+        uint64_t take = n - k < in->run ? n - k : in->run;
+        crc = combine(cc, crc, words_crc(cc, b, tn_inject_word(in, k), take), take * cc->nb);
     }
     return crc;
 }
@@ -348,7 +378,7 @@ static int run_stream(const struct tn_plan *p, uint64_t seed, struct tn_model_ou
                     s->first = first;
                     s->last = first + n - 1;
                     s->count = (uint32_t)n;
-                    s->crc = words_crc(cc, src, in->addr, n);
+                    s->crc = inject_crc(cc, src, in, n);
                 }
                 for (int o = 0; o < TN_NDIRS; o++) {
                     if (pr->xbar[w * 12 + o] != want)

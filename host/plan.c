@@ -161,6 +161,18 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                 in->start = c->start;
                 in->addr = c->moff * L;
                 in->len = c->stream->n * L;
+                if (c->mrun) {
+                    uint64_t run = (uint64_t)c->mrun * L, skip = (uint64_t)c->mskip * L;
+                    if (run > 0xFFFF || skip > 0xFFFF) {
+                        rc = fail(err, errlen, TN_ECAPACITY,
+                                  "round %u circuit %u: gather run %llu / skip %llu flits "
+                                  "exceed the descriptor's 16 bits", r, ci,
+                                  (unsigned long long)run, (unsigned long long)skip);
+                        goto out_fail;
+                    }
+                    in->run = (uint32_t)run;
+                    in->skip = (uint32_t)skip;
+                }
                 in->circuit = ci;
                 unsigned dmax = 0;
                 for (uint32_t i = 0; i < c->narcs; i++) {

@@ -29,8 +29,16 @@ struct tn_inject {
     uint8_t lane;
     uint32_t start;           /* offset after the switch, cycles */
     uint32_t addr, len;       /* first memory word, flits */
+    uint32_t run, skip;       /* gather: flit k reads addr + k + (k / run) *
+                               * skip; run 0: contiguous (both < 2^16) */
     uint32_t circuit;         /* index in the schedule's round */
 };
+
+/* Memory word flit k of inject descriptor in reads. */
+static inline uint64_t tn_inject_word(const struct tn_inject *in, uint64_t k)
+{
+    return in->addr + k + (in->run ? k / in->run * in->skip : 0);
+}
 
 struct tn_eject {
     uint32_t node;

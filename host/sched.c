@@ -196,6 +196,10 @@ uint32_t tn_blk_get(const struct tn_blk *b, uint32_t i)
             i += b->off;
             b = b->u.base;
             break;
+        case TN_BLK_STRIDE:
+            i = b->off + i + i / b->run * b->skip;
+            b = b->u.base;
+            break;
         default:
             for (uint32_t k = 0; k < b->nk; k++) {
                 if (i < b->u.kids[k]->n) {
@@ -219,6 +223,17 @@ void tn_blk_read(const struct tn_blk *b, uint32_t off, uint32_t n, uint32_t *out
             off += b->off;
             b = b->u.base;
             break;
+        case TN_BLK_STRIDE:
+            /* run by run: index off + j of b is one contiguous stretch of
+             * base up to the end of its run */
+            while (n) {
+                uint32_t r = off % b->run, take = b->run - r < n ? b->run - r : n;
+                tn_blk_read(b->u.base, b->off + off + off / b->run * b->skip, take, out);
+                out += take;
+                off += take;
+                n -= take;
+            }
+            return;
         default:
             for (uint32_t k = 0; k < b->nk && n; k++) {
                 const struct tn_blk *kid = b->u.kids[k];
@@ -363,16 +378,60 @@ uint64_t tn_circuit_flits(const struct tn_sched *s, const struct tn_circuit *c)
 /* The message fields shared by circuits and relay streams. */
 struct msgref {
     uint32_t *moff, *mcnt, *msgs, nmsgs;
+    uint32_t *mphase, *mrun, *mskip;  /* NULL: no gather (relay streams) */
     struct tn_blk **stream;
     int32_t *msg_bad;
     bool *msg_noncontig;
 };
+
+/* Span from the first to the last of n messages taken in runs of run with
+ * skip between runs. */
+static uint32_t gather_span(uint32_t n, uint32_t run, uint32_t skip)
+{
+    return n ? (n - 1) / run * (run + skip) + (n - 1) % run + 1 : 0;
+}
+
+/* Does the explicit list of c sit in memory ids[0..n) as equally spaced
+ * runs (the inject gather)? Sets the gather fields if so. */
+static bool locate_gather(struct msgref *c, const uint32_t *ids, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (ids[i] != c->msgs[0])
+            continue;
+        uint32_t run = 1;
+        while (run < c->nmsgs && i + run < n && ids[i + run] == c->msgs[run])
+            run++;
+        if (run == c->nmsgs)
+            continue;
+        for (uint32_t j = i + run + 1; j < n; j++) {
+            if (ids[j] != c->msgs[run])
+                continue;
+            uint32_t skip = j - (i + run), k;
+            if ((uint64_t)i + gather_span(c->nmsgs, run, skip) > n)
+                break;
+            for (k = 0; k < c->nmsgs; k++)
+                if (ids[i + k + k / run * skip] != c->msgs[k])
+                    break;
+            if (k == c->nmsgs) {
+                *c->moff = i;
+                *c->mcnt = gather_span(c->nmsgs, run, skip);
+                *c->mphase = 0;
+                *c->mrun = run;
+                *c->mskip = skip;
+                return true;
+            }
+        }
+    }
+    return false;
+}
 
 /* Locate the explicit list of c in m (the source's memory). */
 static void locate_msgs(struct tn_sched *s, struct msgref *c, const struct tn_blk *m)
 {
     *c->msg_bad = -1;
     *c->msg_noncontig = false;
+    if (c->mrun)
+        *c->mrun = *c->mskip = *c->mphase = 0;
     if (c->nmsgs == 0) {
         *c->moff = 0;
         *c->mcnt = 0;
@@ -404,6 +463,8 @@ static void locate_msgs(struct tn_sched *s, struct msgref *c, const struct tn_bl
                 *c->mcnt = c->nmsgs;
                 found = true;
             }
+        if (!found && c->mrun)
+            found = locate_gather(c, ids, m->n);
         *c->msg_noncontig = !found;
     }
     free(ids);
@@ -446,6 +507,28 @@ static int resolve_msgs(struct tn_sched *s, uint32_t r, struct tn_blk *m, uint32
     }
     if (*c->msg_bad != -1)
         return 0;
+    if (c->mrun && *c->mrun) {
+        /* gather: fold the phase in, count the messages, keep the span */
+        uint32_t run = *c->mrun, skip = *c->mskip, span, n;
+        if (*c->mphase > *c->mcnt) {
+            *c->msg_bad = -2;
+            return 0;
+        }
+        *c->moff += *c->mphase;
+        span = *c->mcnt - *c->mphase;
+        *c->mphase = 0;
+        n = span / (run + skip) * run + (span % (run + skip) < run ? span % (run + skip) : run);
+        *c->mcnt = gather_span(n, run, skip);
+        struct tn_blk *b = blk_new(s, TN_BLK_STRIDE, n);
+        if (!b)
+            return TN_ENOMEM;
+        b->u.base = m;
+        b->off = *c->moff;
+        b->run = run;
+        b->skip = skip;
+        *c->stream = b;
+        return 0;
+    }
     if (*c->moff == 0 && *c->mcnt == m->n) {
         *c->stream = m;
         return 0;
@@ -497,8 +580,8 @@ int tn_sched_layout(struct tn_sched *s)
             c->stream = NULL;
             if (c->src >= N)
                 continue;
-            struct msgref ref = {&c->moff, &c->mcnt, c->msgs, c->nmsgs, &c->stream,
-                                 &c->msg_bad, &c->msg_noncontig};
+            struct msgref ref = {&c->moff, &c->mcnt, c->msgs, c->nmsgs, &c->mphase, &c->mrun,
+                                 &c->mskip, &c->stream, &c->msg_bad, &c->msg_noncontig};
             if (resolve_msgs(s, r, cur[c->src], c->src, &ref))
                 goto out_free;
             if (!c->stream)
@@ -536,8 +619,8 @@ int tn_sched_layout(struct tn_sched *s)
             x->stream = NULL;
             if (x->src >= N || x->dst >= N || x->src == x->dst)
                 continue;
-            struct msgref ref = {&x->moff, &x->mcnt, x->msgs, x->nmsgs, &x->stream,
-                                 &x->msg_bad, &x->msg_noncontig};
+            struct msgref ref = {&x->moff, &x->mcnt, x->msgs, x->nmsgs, NULL, NULL, NULL,
+                                 &x->stream, &x->msg_bad, &x->msg_noncontig};
             if (resolve_msgs(s, r, cur[x->src], x->src, &ref))
                 goto out_free;
             if (!x->stream)

@@ -25,19 +25,22 @@ enum tn_coll { TN_GOSSIP, TN_BROADCAST };
  * node, message-granular (message i occupies words [i*L, (i+1)*L)). */
 struct tn_blk {
     uint32_t n;               /* messages */
-    uint8_t kind;             /* TN_BLK_LEAF, _CAT, _SLICE */
+    uint8_t kind;             /* TN_BLK_LEAF, _CAT, _SLICE, _STRIDE */
     int8_t complete;          /* memo for the verifier: -1 unknown */
     uint32_t nk;              /* CAT: kids */
     union {
         uint32_t *ids;        /* LEAF: n ids */
         struct tn_blk **kids; /* CAT */
-        struct tn_blk *base;  /* SLICE: n messages of base from off */
+        struct tn_blk *base;  /* SLICE: n messages of base from off;
+                               * STRIDE: message i of the block is
+                               * base[off + i + (i / run) * skip] */
     } u;
     uint32_t off;
+    uint32_t run, skip;       /* STRIDE only (run >= 1) */
     uint32_t memo_crc;        /* model memo, valid when memo_tag matches */
     uint32_t memo_tag;
 };
-enum { TN_BLK_LEAF, TN_BLK_CAT, TN_BLK_SLICE };
+enum { TN_BLK_LEAF, TN_BLK_CAT, TN_BLK_SLICE, TN_BLK_STRIDE };
 
 /* Message id at index i of b (i < b->n). */
 uint32_t tn_blk_get(const struct tn_blk *b, uint32_t i);
@@ -57,6 +60,12 @@ struct tn_circuit {
      * locates in src's memory. */
     uint32_t moff, mcnt;
     uint32_t *msgs, nmsgs;
+    /* Gather (mrun > 0): from the slice, skip mphase messages, then carry
+     * runs of mrun messages with mskip messages between runs (the inject
+     * descriptor's run/skip, docs/hardware.md). The layout folds mphase
+     * into moff and sets mcnt to the span from the first to the last
+     * message carried; explicit lists that form such a pattern get it too. */
+    uint32_t mphase, mrun, mskip;
     /* Derived by tn_sched_layout(): */
     struct tn_blk *stream;    /* the messages carried, in order */
     int32_t msg_bad;          /* -1 ok, else a message id src does not hold */

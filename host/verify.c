@@ -82,6 +82,15 @@ static void blk_mark(const struct tn_blk *b, uint32_t off, uint32_t n, uint64_t 
             b = b->u.base;
             continue;
         }
+        if (b->kind == TN_BLK_STRIDE) {
+            while (n) {
+                uint32_t take = b->run - off % b->run < n ? b->run - off % b->run : n;
+                blk_mark(b->u.base, b->off + off + off / b->run * b->skip, take, bits, N);
+                off += take;
+                n -= take;
+            }
+            return;
+        }
         for (uint32_t k = 0; k < b->nk && n; k++) {
             const struct tn_blk *kid = b->u.kids[k];
             if (off >= kid->n) {
@@ -136,6 +145,10 @@ static uint64_t blk_hash_whole(struct hctx *hc, const struct tn_blk *b)
             h += mix64(b->u.ids[k]);
     } else if (b->kind == TN_BLK_SLICE) {
         h = blk_hash(hc, b->u.base, b->off, b->n);
+    } else if (b->kind == TN_BLK_STRIDE) {
+        for (uint32_t i = 0; i < b->n; i += b->run)
+            h += blk_hash(hc, b->u.base, b->off + i + i / b->run * b->skip,
+                          b->n - i < b->run ? b->n - i : b->run);
     } else {
         for (uint32_t k = 0; k < b->nk; k++)
             h += blk_hash_whole(hc, b->u.kids[k]);
@@ -162,6 +175,15 @@ static uint64_t blk_hash(struct hctx *hc, const struct tn_blk *b, uint32_t off, 
     if (b->kind == TN_BLK_SLICE)
         return blk_hash(hc, b->u.base, b->off + off, n);
     uint64_t h = 0;
+    if (b->kind == TN_BLK_STRIDE) {
+        while (n) {
+            uint32_t take = b->run - off % b->run < n ? b->run - off % b->run : n;
+            h += blk_hash(hc, b->u.base, b->off + off + off / b->run * b->skip, take);
+            off += take;
+            n -= take;
+        }
+        return h;
+    }
     for (uint32_t k = 0; k < b->nk && n; k++) {
         const struct tn_blk *kid = b->u.kids[k];
         if (off >= kid->n) {
@@ -681,10 +703,16 @@ int tn_plan_check(const struct tn_plan *p, struct tn_report *rep)
                          "node %u has two inject descriptors on lane %u", in->node, in->lane))
                 goto out_free;
             *slot = 1;
-            if ((uint64_t)in->addr + in->len > held &&
+            uint64_t last = in->len ? tn_inject_word(in, in->len - 1) : in->addr;
+            if (in->len && last >= held &&
                 add_viol(rep, max, TN_V_MSG, R, (int32_t)in->circuit, -1, in->node,
                          "node %u injects words %u..%llu but holds %llu", in->node, in->addr,
-                         (unsigned long long)in->addr + in->len - 1, (unsigned long long)held))
+                         (unsigned long long)last, (unsigned long long)held))
+                goto out_free;
+            if ((in->run > 0xFFFF || in->skip > 0xFFFF || (!in->run && in->skip)) &&
+                add_viol(rep, max, TN_V_LANE, R, (int32_t)in->circuit, -1, in->node,
+                         "node %u lane %u: gather run %u skip %u do not fit the descriptor",
+                         in->node, in->lane, in->run, in->skip))
                 goto out_free;
         }
         for (uint32_t i = 0; i < pr->nej; i++) {

@@ -99,6 +99,26 @@ int main(void)
            c.tsum == 1 + 7 * 400 + 117649 / 49 + 117649 / 7 + 117649,
        "dp closed form on 49x49x49: 8 rounds, delta 96, tau 1 + 7*400 + N/49 + N/7 + N");
 
+    /* long-message variant: 5 alpha + 13 delta + (1 + 7 + 3 * 49) L on
+     * 7x7x7 (paper, prop. 6.3); on 7^i every level's final round split */
+    tn_topo_parse(&t, "7x7x7");
+    for (uint32_t L = 1; L <= 64; L *= 4)
+        for (unsigned a = 1; a <= 3; a++) {
+            struct tn_algo_opts o = {"dp-long", L, 6, a, 0};
+            tn_algo_cost(TN_GOSSIP, "dp-long", &t, &o, &c);
+            ok(c.rounds == 5 && c.dsum == 13 && c.tsum == (1 + 7 + 3 * 49) * L &&
+                   c.cycles == 5 * a + 13 + 155 * L,
+               "dp-long closed form at alpha %u, L %u is 5 alpha + 13 + 155 L", a, L);
+        }
+    tn_topo_parse(&t, "49x49x49");
+    struct tn_algo_opts o3 = {"dp-long", 1, 6, 1, 0};
+    tn_algo_cost(TN_GOSSIP, "dp-long", &t, &o3, &c);
+    ok(c.rounds == 10 && c.dsum == 7 * 13 + 13 &&
+           c.tsum == 1 + 7 * 155 + 117649 / 49 + 117649 / 7 + 2 * (117649 / 7),
+       "dp-long closed form on 49x49x49: 10 rounds, delta 104 = 13/9 D, tau 1 + 7*155 + N/49 + "
+       "N/7 + 2N/7");
+    check("7x7x7", TN_GOSSIP, "dp-long", 1, 6, 1);
+    check("7x7x7", TN_GOSSIP, "dp-long", 4, 6, 3);
     check("7x7x7", TN_GOSSIP, "dp", 1, 6, 1);
     check("7x7x7", TN_GOSSIP, "dp", 5, 6, 2);
     check("49x49x49", TN_GOSSIP, "dp", 1, 6, 1);
@@ -131,13 +151,18 @@ int main(void)
     for (unsigned a = 1; a <= 200; a *= 10) {
         struct tn_algo_opts o = {NULL, 1, 6, a, 0};
         struct tn_sched *s;
-        struct tn_cost cd, cr;
+        struct tn_cost cd, cl, cr;
         tn_build(&s, TN_GOSSIP, &t, &o);
         tn_algo_cost(TN_GOSSIP, "dp", &t, &o, &cd);
+        tn_algo_cost(TN_GOSSIP, "dp-long", &t, &o, &cl);
         tn_algo_cost(TN_GOSSIP, "ring", &t, &o, &cr);
-        const char *want = cd.cycles < cr.cycles ? "dp" : "ring";
-        ok(strcmp(s->algo, want) == 0, "default at alpha %u is %s (dp %llu, ring %llu cycles)", a,
-           s->algo, (unsigned long long)cd.cycles, (unsigned long long)cr.cycles);
+        const char *want = cd.cycles < cl.cycles && cd.cycles < cr.cycles ? "dp"
+                           : cl.cycles < cr.cycles                        ? "dp-long"
+                                                                          : "ring";
+        ok(strcmp(s->algo, want) == 0,
+           "default at alpha %u is %s (dp %llu, dp-long %llu, ring %llu cycles)", a, s->algo,
+           (unsigned long long)cd.cycles, (unsigned long long)cl.cycles,
+           (unsigned long long)cr.cycles);
         tn_sched_free(s);
     }
     struct tn_algo_opts bad = {"dp", 1, 6, 1, 0};

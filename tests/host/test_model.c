@@ -137,6 +137,8 @@ int main(void)
     run("7x7x7", TN_GOSSIP, "dp", 1, 6, 6, 1, 16);
     run("7x7x7", TN_GOSSIP, "dp", 4, 6, 6, 2, 32);
     run("7x7x7", TN_GOSSIP, "ring", 3, 6, 6, 1, 8);
+    run("7x7x7", TN_GOSSIP, "dp-long", 1, 6, 6, 1, 16);
+    run("7x7x7", TN_GOSSIP, "dp-long", 3, 6, 6, 2, 12);
     run("4x4x4", TN_GOSSIP, "ring", 2, 1, 1, 1, 12);
     run("3x3x3", TN_GOSSIP, "ring", 5, 6, 2, 3, 16);
     run("2x2x2", TN_GOSSIP, "ring", 1, 6, 6, 1, 16);
