@@ -12,7 +12,8 @@ E2E_MODELS   := 3x3x3 3x3x3_l1 7x7x7
 .PHONY: run-gossip sim-model
 
 # The main job: the paper's gossip (Delmas-Perennes, 4 rounds) on the
-# simulated 7x7x7 torus, then the default (cheapest at the device's alpha).
+# simulated 7x7x7 torus, then the default (cheapest at the device's alpha:
+# its long-message variant dp-long at alpha = 1).
 run-gossip: host $(BUILD)/sim/libtnsim_7x7x7.so
 	$(E2E_TORUSCTL) run gossip --algo dp
 	$(E2E_TORUSCTL) run gossip
