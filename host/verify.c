@@ -132,6 +132,32 @@ struct hctx {
 
 static uint64_t blk_hash(struct hctx *hc, const struct tn_blk *b, uint32_t off, uint32_t n);
 
+/* Messages [off, off + n) of a stride rope. Short runs: read the spanned
+ * ids of the base flat once rather than walking the base rope per run. */
+static uint64_t stride_hash(struct hctx *hc, const struct tn_blk *b, uint32_t off, uint32_t n)
+{
+    uint64_t h = 0;
+    if (n == 0)
+        return 0;
+    uint64_t p0 = (uint64_t)off + off / b->run * b->skip;
+    uint64_t p1 = (uint64_t)(off + n - 1) + (off + n - 1) / b->run * b->skip;
+    uint32_t *ids = b->run < 16 ? malloc((p1 - p0 + 1) * sizeof *ids) : NULL;
+    if (ids) {
+        tn_blk_read(b->u.base, (uint32_t)(b->off + p0), (uint32_t)(p1 - p0 + 1), ids);
+        for (uint32_t i = off; i < off + n; i++)
+            h += mix64(ids[i + i / b->run * b->skip - p0]);
+        free(ids);
+        return h;
+    }
+    while (n) {
+        uint32_t take = b->run - off % b->run < n ? b->run - off % b->run : n;
+        h += blk_hash(hc, b->u.base, b->off + off + off / b->run * b->skip, take);
+        off += take;
+        n -= take;
+    }
+    return h;
+}
+
 static uint64_t blk_hash_whole(struct hctx *hc, const struct tn_blk *b)
 {
     size_t i = (size_t)(mix64((uintptr_t)b) & (hc->cap - 1));
@@ -146,9 +172,7 @@ static uint64_t blk_hash_whole(struct hctx *hc, const struct tn_blk *b)
     } else if (b->kind == TN_BLK_SLICE) {
         h = blk_hash(hc, b->u.base, b->off, b->n);
     } else if (b->kind == TN_BLK_STRIDE) {
-        for (uint32_t i = 0; i < b->n; i += b->run)
-            h += blk_hash(hc, b->u.base, b->off + i + i / b->run * b->skip,
-                          b->n - i < b->run ? b->n - i : b->run);
+        h = stride_hash(hc, b, 0, b->n);
     } else {
         for (uint32_t k = 0; k < b->nk; k++)
             h += blk_hash_whole(hc, b->u.kids[k]);
@@ -175,15 +199,8 @@ static uint64_t blk_hash(struct hctx *hc, const struct tn_blk *b, uint32_t off, 
     if (b->kind == TN_BLK_SLICE)
         return blk_hash(hc, b->u.base, b->off + off, n);
     uint64_t h = 0;
-    if (b->kind == TN_BLK_STRIDE) {
-        while (n) {
-            uint32_t take = b->run - off % b->run < n ? b->run - off % b->run : n;
-            h += blk_hash(hc, b->u.base, b->off + off + off / b->run * b->skip, take);
-            off += take;
-            n -= take;
-        }
-        return h;
-    }
+    if (b->kind == TN_BLK_STRIDE)
+        return stride_hash(hc, b, off, n);
     for (uint32_t k = 0; k < b->nk && n; k++) {
         const struct tn_blk *kid = b->u.kids[k];
         if (off >= kid->n) {
