@@ -181,6 +181,7 @@ struct crcctx {
     uint8_t *msgok;
     uint32_t nmsg;
     struct { uint64_t len; uLong op; } ops[512];
+    struct tn_sel sel;        /* stride ropes */
 };
 
 static uint32_t combine(struct crcctx *cc, uint32_t a, uint32_t b, uint64_t len)
@@ -223,11 +224,7 @@ static uint32_t blk_crc_whole(struct crcctx *cc, struct tn_blk *b)
     } else if (b->kind == TN_BLK_SLICE) {
         crc = blk_crc(cc, b->u.base, b->off, b->n);
     } else if (b->kind == TN_BLK_STRIDE) {
-        for (uint32_t i = 0; i < b->n; i += b->run) {
-            uint32_t take = b->n - i < b->run ? b->n - i : b->run;
-            crc = combine(cc, crc, blk_crc(cc, b->u.base, b->off + i + i / b->run * b->skip, take),
-                          take * bytes);
-        }
+        crc = (uint32_t)tn_sel_stride(&cc->sel, b, 0, b->n);
     } else {
         for (uint32_t k = 0; k < b->nk; k++)
             crc = combine(cc, crc, blk_crc_whole(cc, b->u.kids[k]), b->u.kids[k]->n * bytes);
@@ -251,16 +248,8 @@ static uint32_t blk_crc(struct crcctx *cc, struct tn_blk *b, uint32_t off, uint3
     }
     if (b->kind == TN_BLK_SLICE)
         return blk_crc(cc, b->u.base, b->off + off, n);
-    if (b->kind == TN_BLK_STRIDE) {
-        while (n) {
-            uint32_t take = b->run - off % b->run < n ? b->run - off % b->run : n;
-            crc = combine(cc, crc, blk_crc(cc, b->u.base, b->off + off + off / b->run * b->skip, take),
-                          take * bytes);
-            off += take;
-            n -= take;
-        }
-        return crc;
-    }
+    if (b->kind == TN_BLK_STRIDE)
+        return (uint32_t)tn_sel_stride(&cc->sel, b, off, n);
     for (uint32_t k = 0; k < b->nk && n; k++) {
         struct tn_blk *kid = b->u.kids[k];
         if (off >= kid->n) {
@@ -273,6 +262,17 @@ static uint32_t blk_crc(struct crcctx *cc, struct tn_blk *b, uint32_t off, uint3
         off = 0;
     }
     return crc;
+}
+
+static uint64_t sel_range(void *ctx, struct tn_blk *b, uint32_t off, uint32_t n)
+{
+    return blk_crc(ctx, b, off, n);
+}
+
+static uint64_t sel_cat(void *ctx, uint64_t a, uint64_t v, uint32_t nb)
+{
+    struct crcctx *cc = ctx;
+    return combine(cc, (uint32_t)a, (uint32_t)v, (uint64_t)nb * cc->L * cc->nb);
 }
 
 /* CRC of words [addr, addr + n) of memory block b (message-granular). */
@@ -304,6 +304,11 @@ static uint32_t inject_crc(struct crcctx *cc, struct tn_blk *b, const struct tn_
 {
     if (!in->run)
         return words_crc(cc, b, in->addr, n);
+    uint32_t L = cc->L;
+    if (in->addr % L == 0 && in->run % L == 0 && in->skip % L == 0 && n % L == 0)
+        /* whole messages: the memoised selection fold over the rope */
+        return (uint32_t)tn_sel_fold(&cc->sel, b, in->addr / L, in->run / L, in->skip / L, 0,
+                                     (uint32_t)(n / L));
     uint32_t crc = 0;
     for (uint64_t k = 0; k < n; k += in->run) {
         uint64_t take = n - k < in->run ? n - k : in->run;
@@ -330,6 +335,9 @@ static int run_stream(const struct tn_plan *p, uint64_t seed, struct tn_model_ou
     cc->L = p->msg_flits;
     cc->tag = ++tags;
     cc->nmsg = N;
+    cc->sel.range = sel_range;
+    cc->sel.cat = sel_cat;
+    cc->sel.ctx = cc;
     cc->msgcrc = malloc((size_t)N * sizeof *cc->msgcrc);
     cc->msgok = calloc(N, 1);
     if (!cc->msgcrc || !cc->msgok)
@@ -405,6 +413,7 @@ static int run_stream(const struct tn_plan *p, uint64_t seed, struct tn_model_ou
     rc = 0;
 out_free:
     if (cc) {
+        tn_sel_free(&cc->sel);
         free(cc->msgcrc);
         free(cc->msgok);
     }

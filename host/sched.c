@@ -252,6 +252,151 @@ void tn_blk_read(const struct tn_blk *b, uint32_t off, uint32_t n, uint32_t *out
     }
 }
 
+/* ---- selections ---- */
+
+static uint64_t sel_pos(uint64_t i, uint32_t run, uint32_t skip)
+{
+    return i + i / run * skip;
+}
+
+static uint64_t sel_key(const struct tn_blk *b, uint32_t start, uint32_t n, uint32_t run,
+                        uint32_t skip)
+{
+    uint64_t z = (uint64_t)(uintptr_t)b * 0x9E3779B97F4A7C15ull;
+    z ^= ((uint64_t)start << 32 | n) * 0xBF58476D1CE4E5B9ull;
+    z ^= ((uint64_t)run << 32 | skip) * 0x94D049BB133111EBull;
+    return z ^ (z >> 29);
+}
+
+static struct tn_sel_memo *sel_slot(struct tn_sel *sel, const struct tn_blk *b, uint32_t start,
+                                    uint32_t n, uint32_t run, uint32_t skip)
+{
+    size_t i = (size_t)(sel_key(b, start, n, run, skip) & (sel->cap - 1));
+    while (sel->tab[i].b && !(sel->tab[i].b == b && sel->tab[i].start == start &&
+                              sel->tab[i].n == n && sel->tab[i].run == run &&
+                              sel->tab[i].skip == skip))
+        i = (i + 1) & (sel->cap - 1);
+    return &sel->tab[i];
+}
+
+static void sel_remember(struct tn_sel *sel, const struct tn_blk *b, uint32_t start, uint32_t n,
+                         uint32_t run, uint32_t skip, uint64_t v)
+{
+    if (2 * (sel->used + 1) > sel->cap) {
+        size_t ocap = sel->cap, ncap = ocap ? 2 * ocap : 1024;
+        struct tn_sel_memo *old = sel->tab, *nt = calloc(ncap, sizeof *nt);
+        if (!nt)
+            return;  /* no memo: correct, only slower */
+        sel->tab = nt;
+        sel->cap = ncap;
+        for (size_t i = 0; i < ocap; i++)
+            if (old[i].b)
+                *sel_slot(sel, old[i].b, old[i].start, old[i].n, old[i].run, old[i].skip) = old[i];
+        free(old);
+    }
+    *sel_slot(sel, b, start, n, run, skip) = (struct tn_sel_memo){b, start, n, run, skip, v};
+    sel->used++;
+}
+
+/* Run by run. */
+static uint64_t sel_runs(struct tn_sel *sel, struct tn_blk *b, uint32_t start, uint32_t n,
+                         uint32_t run, uint32_t skip)
+{
+    uint64_t v = 0;
+    for (uint32_t i = 0; i < n; i += run) {
+        uint32_t take = n - i < run ? n - i : run;
+        uint64_t r = sel->range(sel->ctx, b, (uint32_t)(start + sel_pos(i, run, skip)), take);
+        v = i == 0 ? r : sel->cat(sel->ctx, v, r, take);
+    }
+    return v;
+}
+
+/* The aligned selection: elements [0, n) at b[start + i + (i / run) * skip]. */
+static uint64_t sel_whole(struct tn_sel *sel, struct tn_blk *b, uint32_t start, uint32_t n,
+                          uint32_t run, uint32_t skip)
+{
+    if (n <= run || skip == 0)
+        return sel->range(sel->ctx, b, start, n);
+    uint64_t v = 0, P = (uint64_t)run + skip;
+    bool first = true;
+    switch (b->kind) {
+    case TN_BLK_SLICE:
+        return sel_whole(sel, b->u.base, b->off + start, n, run, skip);
+    case TN_BLK_STRIDE:
+        if (run == 1 && P == b->run) {
+            /* one element of each inner run: again a selection */
+            uint64_t f = b->off + start + (uint64_t)start / b->run * b->skip;
+            return sel_whole(sel, b->u.base, (uint32_t)f, n, 1, b->run + b->skip - 1);
+        }
+        return sel_runs(sel, b, start, n, run, skip);
+    case TN_BLK_LEAF:
+        return sel_runs(sel, b, start, n, run, skip);
+    default:
+        break;
+    }
+    if (sel->cap) {
+        struct tn_sel_memo *m = sel_slot(sel, b, start, n, run, skip);
+        if (m->b)
+            return m->v;
+    }
+    uint64_t ko = 0;
+    for (uint32_t k = 0; k < b->nk; k++) {
+        struct tn_blk *kid = b->u.kids[k];
+        uint64_t lo = ko > start ? ko - start : 0, hi = ko + kid->n;
+        ko += kid->n;
+        if (hi <= start)
+            continue;
+        hi -= start;
+        /* elements whose position relative to start is in [lo, hi) */
+        uint64_t i0 = lo / P * run + (lo % P < run ? lo % P : run);
+        uint64_t i1 = hi / P * run + (hi % P < run ? hi % P : run);
+        if (i1 > n)
+            i1 = n;
+        if (i0 >= i1)
+            continue;
+        /* re-indexed from the start of the run holding element i0 (that run
+         * may begin before the kid) */
+        uint64_t ia = i0 - i0 % run;
+        int64_t ks = (int64_t)(start + sel_pos(ia, run, skip)) - (int64_t)(ko - kid->n);
+        uint64_t r = tn_sel_fold(sel, kid, ks, run, skip, (uint32_t)(i0 - ia), (uint32_t)(i1 - ia));
+        v = first ? r : sel->cat(sel->ctx, v, r, (uint32_t)(i1 - i0));
+        first = false;
+    }
+    sel_remember(sel, b, start, n, run, skip, v);
+    return v;
+}
+
+uint64_t tn_sel_fold(struct tn_sel *sel, struct tn_blk *b, int64_t start, uint32_t run,
+                     uint32_t skip, uint32_t i0, uint32_t i1)
+{
+    uint64_t v = 0;
+    bool first = true;
+    if (i0 < i1 && i0 % run) {
+        uint32_t take = run - i0 % run < i1 - i0 ? run - i0 % run : i1 - i0;
+        v = sel->range(sel->ctx, b, (uint32_t)(start + (int64_t)sel_pos(i0, run, skip)), take);
+        first = false;
+        i0 += take;
+    }
+    if (i0 < i1) {
+        uint64_t r = sel_whole(sel, b, (uint32_t)(start + (int64_t)sel_pos(i0, run, skip)),
+                               i1 - i0, run, skip);
+        v = first ? r : sel->cat(sel->ctx, v, r, i1 - i0);
+    }
+    return v;
+}
+
+uint64_t tn_sel_stride(struct tn_sel *sel, struct tn_blk *b, uint32_t off, uint32_t n)
+{
+    return tn_sel_fold(sel, b->u.base, b->off, b->run, b->skip, off, off + n);
+}
+
+void tn_sel_free(struct tn_sel *sel)
+{
+    free(sel->tab);
+    sel->tab = NULL;
+    sel->cap = sel->used = 0;
+}
+
 static struct tn_blk *blk_new(struct tn_sched *s, int kind, uint32_t n)
 {
     struct tn_blk *b = tn_sched_alloc(s, sizeof *b);

@@ -42,6 +42,32 @@ struct tn_blk {
 };
 enum { TN_BLK_LEAF, TN_BLK_CAT, TN_BLK_SLICE, TN_BLK_STRIDE };
 
+/* Folding a selection of a rope: elements i in [i0, i1) at
+ * b[start + i + (i / run) * skip] (start may be negative when i0 > 0 and
+ * element 0 would lie before b), as an ordered sequence of contiguous
+ * ranges. range() gives the value of a contiguous range, cat() appends a
+ * value of nb elements to another; over CATs the selection splits into one
+ * per kid, memoised by (kid, start, n, run, skip), so selections from
+ * memories that share kids (the long-message gossip's colour pieces) cost
+ * the distinct kids, not the elements. */
+struct tn_sel_memo {
+    const struct tn_blk *b;
+    uint32_t start, n, run, skip;
+    uint64_t v;
+};
+struct tn_sel {
+    uint64_t (*range)(void *ctx, struct tn_blk *b, uint32_t off, uint32_t n);
+    uint64_t (*cat)(void *ctx, uint64_t a, uint64_t v, uint32_t nb);
+    void *ctx;
+    struct tn_sel_memo *tab;  /* grows; tn_sel_free() releases it */
+    size_t cap, used;
+};
+uint64_t tn_sel_fold(struct tn_sel *sel, struct tn_blk *b, int64_t start, uint32_t run,
+                     uint32_t skip, uint32_t i0, uint32_t i1);
+/* Messages [off, off + n) of stride rope b. */
+uint64_t tn_sel_stride(struct tn_sel *sel, struct tn_blk *b, uint32_t off, uint32_t n);
+void tn_sel_free(struct tn_sel *sel);
+
 /* Message id at index i of b (i < b->n). */
 uint32_t tn_blk_get(const struct tn_blk *b, uint32_t i);
 /* Copy n ids from index off of b into out. */

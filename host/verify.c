@@ -125,140 +125,31 @@ struct hmemo {
     uint64_t h;
 };
 
-struct smemo {
-    const struct tn_blk *b;
-    uint32_t start, n, run, skip;
-    uint64_t h;
-};
-
 struct hctx {
     struct hmemo *tab;
     size_t cap;
-    struct smemo *stab;       /* selections over CATs (grows) */
-    size_t scap, sused;
+    struct tn_sel sel;        /* stride ropes */
 };
 
 static uint64_t blk_hash(struct hctx *hc, const struct tn_blk *b, uint32_t off, uint32_t n);
 
-/* Selections (stride ropes): elements i in [0, n) at b[start + i + (i /
- * run) * skip]. Over a CAT the selection splits into one per kid, memoised
- * by (kid, start, n, run, skip): the colour pieces of the long-message
- * gossip select from memories that share most of their kids. */
-static uint64_t sel_hash(struct hctx *hc, const struct tn_blk *b, uint32_t start, uint32_t n,
-                         uint32_t run, uint32_t skip);
-
-static uint64_t sel_pos(uint32_t start, uint64_t i, uint32_t run, uint32_t skip)
+/* Stride ropes: through the memoised selection fold of sched.c. */
+static uint64_t sel_range(void *ctx, struct tn_blk *b, uint32_t off, uint32_t n)
 {
-    return start + i + i / run * skip;
+    return blk_hash(ctx, b, off, n);
 }
 
-/* Elements [i0, i1) of the selection (b, start, run, skip); start may be
- * negative when element 0 lies before b (i0 > 0 then). */
-static uint64_t sel_sub(struct hctx *hc, const struct tn_blk *b, int64_t start, uint32_t run,
-                        uint32_t skip, uint32_t i0, uint32_t i1)
+static uint64_t sel_cat(void *ctx, uint64_t a, uint64_t v, uint32_t nb)
 {
-    uint64_t h = 0;
-    if (i0 < i1 && i0 % run) {
-        uint32_t take = run - i0 % run < i1 - i0 ? run - i0 % run : i1 - i0;
-        h += blk_hash(hc, b, (uint32_t)(start + (int64_t)sel_pos(0, i0, run, skip)), take);
-        i0 += take;
-    }
-    if (i0 < i1)
-        h += sel_hash(hc, b, (uint32_t)(start + (int64_t)sel_pos(0, i0, run, skip)), i1 - i0,
-                      run, skip);
-    return h;
-}
-
-static uint64_t sel_hash(struct hctx *hc, const struct tn_blk *b, uint32_t start, uint32_t n,
-                         uint32_t run, uint32_t skip)
-{
-    if (n == 0)
-        return 0;
-    if (skip == 0 || n <= run)
-        return blk_hash(hc, b, start, n);
-    uint64_t h = 0, P = (uint64_t)run + skip;
-    switch (b->kind) {
-    case TN_BLK_LEAF:
-        for (uint32_t i = 0; i < n; i++)
-            h += mix64(b->u.ids[sel_pos(start, i, run, skip)]);
-        return h;
-    case TN_BLK_SLICE:
-        return sel_hash(hc, b->u.base, b->off + start, n, run, skip);
-    case TN_BLK_STRIDE:
-        if (run == 1 && P == b->run) {
-            /* one element of each inner run: again a selection */
-            uint64_t first = b->off + start + (uint64_t)start / b->run * b->skip;
-            return sel_hash(hc, b->u.base, (uint32_t)first, n, 1, b->run + b->skip - 1);
-        }
-        for (uint32_t i = 0; i < n; i++)
-            h += blk_hash(hc, b, (uint32_t)sel_pos(start, i, run, skip), 1);
-        return h;
-    default:
-        break;
-    }
-    uint64_t key = mix64((uintptr_t)b ^ mix64((uint64_t)start << 32 | n) ^
-                         mix64((uint64_t)run << 32 | skip));
-    size_t slot = (size_t)(key & (hc->scap - 1));
-    while (hc->stab[slot].b) {
-        const struct smemo *m = &hc->stab[slot];
-        if (m->b == b && m->start == start && m->n == n && m->run == run && m->skip == skip)
-            return m->h;
-        slot = (slot + 1) & (hc->scap - 1);
-    }
-    uint64_t ko = 0;
-    for (uint32_t k = 0; k < b->nk; k++) {
-        const struct tn_blk *kid = b->u.kids[k];
-        uint64_t lo = ko > start ? ko - start : 0, hi = ko + kid->n;
-        ko += kid->n;
-        if (hi <= start)
-            continue;
-        hi -= start;
-        /* elements whose position (relative to start) is in [lo, hi) */
-        uint64_t i0 = lo / P * run + (lo % P < run ? lo % P : run);
-        uint64_t i1 = hi / P * run + (hi % P < run ? hi % P : run);
-        if (i1 > n)
-            i1 = n;
-        if (i0 >= i1)
-            continue;
-        /* re-index from the start of the run holding element i0 (that
-         * run may begin before the kid) */
-        uint64_t ia = i0 - i0 % run;
-        int64_t ks = (int64_t)sel_pos(start, ia, run, skip) - (int64_t)(ko - kid->n);
-        h += sel_sub(hc, kid, ks, run, skip, (uint32_t)(i0 - ia), (uint32_t)(i1 - ia));
-    }
-    if (2 * (hc->sused + 1) > hc->scap) {
-        /* grow and rehash */
-        size_t ncap = hc->scap * 2;
-        struct smemo *nt = calloc(ncap, sizeof *nt);
-        if (!nt)
-            return h;
-        for (size_t i = 0; i < hc->scap; i++) {
-            struct smemo *m = &hc->stab[i];
-            if (!m->b)
-                continue;
-            uint64_t k2 = mix64((uintptr_t)m->b ^ mix64((uint64_t)m->start << 32 | m->n) ^
-                                mix64((uint64_t)m->run << 32 | m->skip));
-            size_t j = (size_t)(k2 & (ncap - 1));
-            while (nt[j].b)
-                j = (j + 1) & (ncap - 1);
-            nt[j] = *m;
-        }
-        free(hc->stab);
-        hc->stab = nt;
-        hc->scap = ncap;
-        slot = (size_t)(key & (ncap - 1));
-        while (hc->stab[slot].b)
-            slot = (slot + 1) & (ncap - 1);
-    }
-    hc->stab[slot] = (struct smemo){b, start, n, run, skip, h};
-    hc->sused++;
-    return h;
+    (void)ctx;
+    (void)nb;
+    return a + v;
 }
 
 /* Messages [off, off + n) of a stride rope. */
 static uint64_t stride_hash(struct hctx *hc, const struct tn_blk *b, uint32_t off, uint32_t n)
 {
-    return sel_sub(hc, b->u.base, b->off, b->run, b->skip, off, off + n);
+    return tn_sel_stride(&hc->sel, (struct tn_blk *)b, off, n);
 }
 
 static uint64_t blk_hash_whole(struct hctx *hc, const struct tn_blk *b)
@@ -404,7 +295,10 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
     unsigned max = o->max_report ? o->max_report : 100;
     unsigned lanes = o->lanes ? o->lanes : s->ports;
     int rc = TN_ENOMEM;
-    struct hctx hc = {NULL, 0, calloc(1024, sizeof(struct smemo)), 1024, 0};
+    struct hctx hc = {NULL, 0, {0}};
+    hc.sel.range = sel_range;
+    hc.sel.cat = sel_cat;
+    hc.sel.ctx = &hc;
     if (!s->laid_out && tn_sched_layout(s) != 0)
         return TN_ENOMEM;
 
@@ -419,7 +313,7 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
     struct tn_arc *route = NULL;
     struct occ *occ = NULL;
     uint32_t *head = malloc(3 * wcap * sizeof *head);
-    if (!used || !ninj || !nej || !touched || !bits || !hc.stab || !rep->round_dmax ||
+    if (!used || !ninj || !nej || !touched || !bits || !rep->round_dmax ||
         !rep->round_lmax || !rep->round_need || !head)
         goto out_free;
 
@@ -732,7 +626,7 @@ out_free:
     free(bits);
     free(head);
     free(hc.tab);
-    free(hc.stab);
+    tn_sel_free(&hc.sel);
     free(route);
     free(occ);
     if (rc == TN_ENOMEM)

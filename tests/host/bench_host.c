@@ -94,6 +94,7 @@ int main(void)
     bench_sched("7x7x7", TN_GOSSIP, "dp-long", 50, "-");
     bench_sched("7x7x7", TN_BROADCAST, "dp", 50, "-");
     bench_sched("49x49x49", TN_GOSSIP, "dp", 3, "< 2000 ms");
+    bench_sched("49x49x49", TN_GOSSIP, "dp-long", 1, "-");
     bench_sched("49x49x49", TN_BROADCAST, "dp", 3, "-");
     bench_model("7x7x7", "dp", 1, TN_ENGINE_CYCLE, 20);
     bench_model("7x7x7", "dp", 1, TN_ENGINE_STREAM, 20);
@@ -101,6 +102,7 @@ int main(void)
     bench_model("7x7x7", "dp", 64, TN_ENGINE_STREAM, 20);
     bench_model("49x49x49", "dp", 1, TN_ENGINE_STREAM, 1);
     bench_model("7x7x7", "dp-long", 1, TN_ENGINE_CYCLE, 20);
+    bench_model("49x49x49", "dp-long", 1, TN_ENGINE_STREAM, 1);
     bench_model("7x7x7", "dp-long", 64, TN_ENGINE_STREAM, 20);
     return 0;
 }
