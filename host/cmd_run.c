@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "a2a.h"
 #include "cmd_dev.h"
 #include "image.h"
 #include "plan.h"
@@ -27,7 +28,7 @@
 static void help(FILE *f)
 {
     fprintf(f,
-        "usage: torusctl run gossip|broadcast [options]\n"
+        "usage: torusctl run gossip|broadcast|alltoall [options]\n"
         "Run a collective on the device (by default the simulated torus) and\n"
         "check every node's data and the measured cycles against the reference\n"
         "model and the closed form.\n\n"
@@ -38,6 +39,11 @@ static void help(FILE *f)
         "  --ports P         6 all-port or 1 single-port (default: the device's lanes)\n"
         "  --root N          broadcast source node (default 0)\n"
         "  --schedule FILE   run this JSON schedule instead (docs/schedule-format.md)\n"
+        "alltoall (personalised exchange, one circuit round per step):\n"
+        "  --schedule S      liquid (default: the liquid schedule search) or round-robin\n"
+        "  --ports P         6 all-port or 1 single-port traffic model\n"
+        "  --time SECONDS    bound of the liquid search (default 10)\n"
+        "  --rounds N        (sim) the model with an N-round table: a step is a round\n"
         "  --seed S          payload seed (default 1)\n"
         "  --json            print one JSON object instead of the text report\n"
         "  --fault F         corrupt the load on purpose to prove the checks catch it:\n"
@@ -96,6 +102,12 @@ static void progress_end(struct progress *p)
 struct mismatch {
     uint32_t round, node, lane;
     char what[160];
+};
+
+/* All-to-all extras for the report (NULL for the other collectives). */
+struct a2a_report {
+    struct tn_a2a_info info;
+    uint32_t msg_flits;
 };
 
 struct result {
@@ -275,6 +287,14 @@ static int readback(struct tn_dev *d, const struct tn_plan *p, const struct tn_m
     return 0;
 }
 
+static unsigned next_pow2(uint32_t n)
+{
+    unsigned p = 2;
+    while (p < n)
+        p *= 2;
+    return p;
+}
+
 static uint64_t flit_hops(const struct tn_sched *s)
 {
     uint64_t h = 0;
@@ -290,12 +310,12 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
                        const struct tn_report *rep, const struct tn_info *info,
                        const struct result *res, const struct tn_cost *formula, bool have_formula,
                        uint64_t lower, const double *tm, const struct tn_image *img,
-                       const char *backend)
+                       const char *backend, const struct a2a_report *a2a)
 {
     char dims[32];
     tn_topo_format(&s->topo, dims, sizeof dims);
     printf("%s %s on %s (%s, W=%u, LANES=%u, alpha=%u), L=%u flits, %u rounds\n",
-           s->coll == TN_GOSSIP ? "gossip" : "broadcast", s->algo, dims, backend, info->w,
+           tn_coll_name(s->coll), s->algo, dims, backend, info->w,
            info->lanes, info->alpha, s->msg_flits, p->nrounds);
     printf("\n%5s %6s %8s %10s %10s %10s\n", "round", "path", "stream", "duration", "measured",
            "model");
@@ -317,6 +337,26 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
     printf("flits moved         %" PRIu64 " flit-hops, link utilisation %.1f%%\n",
            res->flit_hops,
            arcs && res->measured ? 100.0 * (double)res->flit_hops / ((double)arcs * (double)res->measured) : 0.0);
+    if (a2a) {
+        const struct tn_a2a_info *ai = &a2a->info;
+        double L = a2a->msg_flits;
+        printf("traffic             %u transfers (DOR, %s), Lambda %u\n", ai->transfers,
+               s->ports == 1 ? "single-port" : "all-port", ai->lambda);
+        printf("schedule            %u steps via %s (gap to Lambda %.2f%%%s), round-robin %u "
+               "steps; search %.2f s\n", ai->steps, ai->via,
+               ai->lambda ? 100.0 * ((double)ai->steps - ai->lambda) / ai->lambda : 0.0,
+               ai->exhausted && ai->steps == ai->lambda ? ", liquid" : "", ai->rr_steps,
+               ai->search_s);
+        printf("bounds              flow Lambda L = %" PRIu64 ", a step per round "
+               "Lambda (alpha + 1 + L) = %" PRIu64 "\n", ai->flow_bound, ai->step_bound);
+        printf("throughput          measured %.3f flits/cycle (%u x %u flits / %" PRIu64
+               " cycles); liquid #(X)/Lambda(X) = %.3f transfers per step (%.3f flits/cycle at L "
+               "cycles a step)\n",
+               res->measured ? ai->transfers * L / (double)res->measured : 0.0, ai->transfers,
+               a2a->msg_flits, res->measured,
+               ai->lambda ? (double)ai->transfers / ai->lambda : 0.0,
+               ai->lambda ? (double)ai->transfers / ai->lambda : 0.0);
+    }
     printf("errors              %u descriptors with error bits, %u nodes with errors latched\n",
            res->hw_err_desc, res->err_nodes);
     printf("image               %zu words (%zu KiB), %zu of them flit memory\n", img->nwords,
@@ -340,7 +380,8 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
 static void print_json(const struct tn_sched *s, const struct tn_plan *p,
                        const struct tn_info *info, const struct result *res,
                        const struct tn_cost *formula, bool have_formula, uint64_t lower,
-                       const double *tm, const struct tn_image *img, const char *backend)
+                       const double *tm, const struct tn_image *img, const char *backend,
+                       const struct a2a_report *a2a)
 {
     char dims[32];
     tn_topo_format(&s->topo, dims, sizeof dims);
@@ -361,7 +402,7 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
     json_t *o = json_pack(
         "{s:s, s:s, s:I, s:s, s:I, s:I, s:s, s:I, s:I, s:I, s:o, s:I, s:b, s:b, s:I, s:o,"
         " s:I, s:f, s:I, s:o}",
-        "collective", s->coll == TN_GOSSIP ? "gossip" : "broadcast", "dims", dims,
+        "collective", tn_coll_name(s->coll), "dims", dims,
         "msg_flits", (json_int_t)s->msg_flits, "algorithm", s->algo,
         "rounds", (json_int_t)p->nrounds, "alpha", (json_int_t)info->alpha,
         "backend", backend, "lanes", (json_int_t)info->lanes,
@@ -375,6 +416,19 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
     json_object_set_new(o, "wall_s", json_pack("{s:f, s:f, s:f, s:f, s:f}", "schedule", tm[0],
                                                "compile", tm[1], "load", tm[2], "run", tm[3],
                                                "readback", tm[4]));
+    if (a2a) {
+        const struct tn_a2a_info *ai = &a2a->info;
+        json_object_set_new(o, "alltoall", json_pack(
+            "{s:I, s:I, s:I, s:I, s:s, s:b, s:f, s:I, s:I, s:f, s:f}",
+            "transfers", (json_int_t)ai->transfers, "lambda", (json_int_t)ai->lambda,
+            "steps", (json_int_t)ai->steps, "round_robin_steps", (json_int_t)ai->rr_steps,
+            "via", ai->via, "liquid", ai->exhausted && ai->steps == ai->lambda,
+            "search_s", ai->search_s, "flow_bound", (json_int_t)ai->flow_bound,
+            "step_bound", (json_int_t)ai->step_bound,
+            "throughput_measured", res->measured
+                ? (double)ai->transfers * a2a->msg_flits / (double)res->measured : 0.0,
+            "throughput_liquid", ai->lambda ? (double)ai->transfers / ai->lambda : 0.0));
+    }
     json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     printf("\n");
     json_decref(o);
@@ -387,13 +441,17 @@ int cmd_run(int argc, char **argv)
         {"algo", required_argument, NULL, 'a'}, {"ports", required_argument, NULL, 'p'},
         {"root", required_argument, NULL, 'r'}, {"schedule", required_argument, NULL, 'S'},
         {"seed", required_argument, NULL, 's'}, {"json", no_argument, NULL, 'j'},
-        {"fault", required_argument, NULL, 'F'}, TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
+        {"fault", required_argument, NULL, 'F'}, {"time", required_argument, NULL, 'T'},
+        TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
     struct tn_topo topo;
     struct tn_dev_args da;
     struct tn_algo_opts ao = {NULL, 1, 0, 1, 0};
     struct fault fault = {F_NONE, 0};
     const char *sched_file = NULL;
     uint64_t seed = 1;
+    double search_s = 10.0;
+    struct a2a_report a2a_rep, *a2a = NULL;
+    memset(&a2a_rep, 0, sizeof a2a_rep);
     bool json = false;
     unsigned long v;
     int c;
@@ -444,6 +502,16 @@ int cmd_run(int argc, char **argv)
         case 'j':
             json = true;
             break;
+        case 'T': {
+            char *end;
+            errno = 0;
+            search_s = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !(search_s > 0 && search_s <= 3600)) {
+                fprintf(stderr, CMD ": bad --time '%s': use seconds, 0 < S <= 3600\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            break;
+        }
         case 'F':
             if (parse_fault(optarg, &fault) != 0) {
                 fprintf(stderr, CMD ": bad --fault '%s': use payload:NODE or duration:ROUND\n",
@@ -461,17 +529,28 @@ int cmd_run(int argc, char **argv)
     topo = da.dims;
     bool dims_given = da.dims_given;
     enum tn_coll coll = TN_GOSSIP;
-    if (sched_file == NULL) {
-        if (optind >= argc) {
-            fprintf(stderr, CMD ": which collective? use gossip or broadcast (see --help)\n");
+    enum tn_a2a_kind a2a_kind = TN_A2A_LIQUID;
+    if (optind < argc && strcmp(argv[optind], "alltoall") == 0) {
+        /* --schedule names the schedule kind, not a file */
+        if (sched_file != NULL && strcmp(sched_file, "liquid") != 0 &&
+            strcmp(sched_file, "round-robin") != 0) {
+            fprintf(stderr, CMD ": bad --schedule '%s' for alltoall: use liquid or round-robin "
+                    "(a JSON file runs without naming the collective)\n", sched_file);
             return TN_EXIT_USAGE;
         }
-        if (strcmp(argv[optind], "gossip") == 0)
-            coll = TN_GOSSIP;
-        else if (strcmp(argv[optind], "broadcast") == 0)
-            coll = TN_BROADCAST;
-        else {
-            fprintf(stderr, CMD ": unknown collective '%s': use gossip or broadcast\n",
+        if (sched_file != NULL && strcmp(sched_file, "round-robin") == 0)
+            a2a_kind = TN_A2A_RR;
+        sched_file = NULL;
+        a2a = &a2a_rep;
+    }
+    if (sched_file == NULL) {
+        if (optind >= argc) {
+            fprintf(stderr, CMD ": which collective? use gossip, broadcast or alltoall "
+                    "(see --help)\n");
+            return TN_EXIT_USAGE;
+        }
+        if (tn_coll_parse(argv[optind], &coll) != 0) {
+            fprintf(stderr, CMD ": unknown collective '%s': use gossip, broadcast or alltoall\n",
                     argv[optind]);
             return TN_EXIT_USAGE;
         }
@@ -533,6 +612,26 @@ int cmd_run(int argc, char **argv)
         }
         tn_topo_init(&topo, info->dims[0], info->dims[1], info->dims[2]);
     }
+    if (s == NULL && coll == TN_ALLTOALL) {
+        if (ao.ports == 0)
+            ao.ports = info->lanes >= 6 ? 6 : 1;
+        struct tn_a2a_opts a2o = {a2a_kind, ao.msg_flits, ao.ports, info->alpha, search_s,
+                                  (unsigned)seed};
+        rc = tn_a2a_build(&s, &topo, &a2o, &a2a->info);
+        if (rc != 0) {
+            fprintf(stderr, CMD ": cannot build the all-to-all schedule: %s\n",
+                    rc == TN_EINVAL ? "torus too large for message ids s*N+d (at most 65535 nodes)"
+                                    : tn_strerror(rc));
+            ex = TN_EXIT_USAGE;
+            goto out_dev;
+        }
+        a2a->msg_flits = ao.msg_flits;
+        formula.rounds = a2a->info.steps;
+        formula.dsum = a2a->info.formula_dsum;
+        formula.tsum = (uint64_t)a2a->info.steps * ao.msg_flits;
+        formula.cycles = a2a->info.formula;
+        have_formula = true;
+    }
     if (s == NULL) {
         ao.alpha = info->alpha;
         if (ao.ports == 0)
@@ -580,6 +679,11 @@ int cmd_run(int argc, char **argv)
     rc = tn_image_compile(&img, p, info, seed, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, CMD ": %s\n", err);
+        if (p->nrounds > info->rounds && strcmp(da.t.backend, "sim") == 0)
+            fprintf(stderr, CMD ": with sim, build and load a model with a deeper round table:"
+                    " make sim-model DIMS=%ux%ux%u%s_r%u, then --rounds %u\n", topo.dim[0],
+                    topo.dim[1], topo.dim[2], info->lanes == 1 ? "_l1" : "",
+                    next_pow2(p->nrounds), next_pow2(p->nrounds));
         ex = TN_EXIT_USAGE;
         goto out_dev;
     }
@@ -644,10 +748,10 @@ int cmd_run(int argc, char **argv)
     }
     uint64_t lower = (uint64_t)rep.bounds.rounds * info->alpha + rep.bounds.dsum + rep.bounds.tsum;
     if (json)
-        print_json(s, p, info, &res, &formula, have_formula, lower, tm, &img, da.t.backend);
+        print_json(s, p, info, &res, &formula, have_formula, lower, tm, &img, da.t.backend, a2a);
     else
         print_text(s, p, &rep, info, &res, &formula, have_formula, lower, tm, &img,
-                   da.t.backend);
+                   da.t.backend, a2a);
     ex = res.data_ok && res.cycles_ok ? TN_EXIT_OK : TN_EXIT_VERIFY;
     goto out_dev;
 

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* torusctl schedule: build a gossip or broadcast schedule, verify it and
  * print its cost against the lower bounds; optionally write it as JSON. */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "a2a.h"
 #include "cmd.h"
 #include "sched.h"
 #include "tn_error.h"
@@ -17,7 +20,7 @@
 static void help(FILE *f)
 {
     fprintf(f,
-        "usage: torusctl schedule gossip|broadcast [options]\n"
+        "usage: torusctl schedule gossip|broadcast|alltoall [options]\n"
         "  --dims XxYxZ      torus size (default 7x7x7)\n"
         "  --msg-flits L     flits per message (default 1)\n"
         "  --algo A          algorithm (default: the cheapest for L and alpha)\n"
@@ -26,6 +29,8 @@ static void help(FILE *f)
         "  --alpha A         round switch cost in cycles (default 1)\n"
         "  --ports P         6 all-port (default) or 1 single-port\n"
         "  --root N          broadcast source node (default 0)\n"
+        "  --schedule S      alltoall: liquid (default) or round-robin\n"
+        "  --time SECONDS    alltoall: bound of the liquid search (default 10)\n"
         "  --json FILE       write the schedule as JSON (- for stdout)\n"
         "  --help            this text\n"
         "exit codes: 0 ok, 1 usage, 3 the schedule failed verification\n");
@@ -38,12 +43,16 @@ int cmd_schedule(int argc, char **argv)
         {"algo", required_argument, NULL, 'a'}, {"alpha", required_argument, NULL, 'A'},
         {"ports", required_argument, NULL, 'p'}, {"root", required_argument, NULL, 'r'},
         {"json", required_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
+        {"schedule", required_argument, NULL, 'S'}, {"time", required_argument, NULL, 'T'},
         {NULL, 0, NULL, 0}};
     struct tn_topo t;
     struct tn_algo_opts ao = {NULL, 1, 6, 1, 0};
     const char *json = NULL, *dims = "7x7x7";
     unsigned long v;
     int c;
+    enum tn_a2a_kind kind = TN_A2A_LIQUID;
+    const char *kind_arg = NULL;
+    double search_s = 10.0;
     tn_topo_parse(&t, dims);
     optind = 1;
     opterr = 0;
@@ -92,6 +101,26 @@ int cmd_schedule(int argc, char **argv)
         case 'j':
             json = optarg;
             break;
+        case 'S':
+            if (strcmp(optarg, "liquid") != 0 && strcmp(optarg, "round-robin") != 0) {
+                fprintf(stderr, "torusctl schedule: bad --schedule '%s': use liquid or "
+                        "round-robin\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            kind = strcmp(optarg, "liquid") == 0 ? TN_A2A_LIQUID : TN_A2A_RR;
+            kind_arg = optarg;
+            break;
+        case 'T': {
+            char *end;
+            errno = 0;
+            search_s = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !(search_s > 0 && search_s <= 3600)) {
+                fprintf(stderr, "torusctl schedule: bad --time '%s': use seconds, 0 < S <= 3600\n",
+                        optarg);
+                return TN_EXIT_USAGE;
+            }
+            break;
+        }
         case 'h':
             help(stdout);
             return TN_EXIT_OK;
@@ -102,18 +131,19 @@ int cmd_schedule(int argc, char **argv)
         }
     }
     if (optind != argc - 1) {
-        fprintf(stderr, "torusctl schedule: name one collective, gossip or broadcast: see "
+        fprintf(stderr, "torusctl schedule: name one collective, gossip, broadcast or alltoall: see "
                         "torusctl schedule --help\n");
         return TN_EXIT_USAGE;
     }
     enum tn_coll coll;
-    if (strcmp(argv[optind], "gossip") == 0) {
-        coll = TN_GOSSIP;
-    } else if (strcmp(argv[optind], "broadcast") == 0) {
-        coll = TN_BROADCAST;
-    } else {
-        fprintf(stderr, "torusctl schedule: unknown collective '%s': use gossip or broadcast\n",
-                argv[optind]);
+    if (tn_coll_parse(argv[optind], &coll) != 0) {
+        fprintf(stderr, "torusctl schedule: unknown collective '%s': use gossip, broadcast or "
+                "alltoall\n", argv[optind]);
+        return TN_EXIT_USAGE;
+    }
+    if (kind_arg && coll != TN_ALLTOALL) {
+        fprintf(stderr, "torusctl schedule: --schedule is for alltoall (gossip and broadcast "
+                "take --algo)\n");
         return TN_EXIT_USAGE;
     }
     if (ao.root >= t.n) {
@@ -122,7 +152,23 @@ int cmd_schedule(int argc, char **argv)
         return TN_EXIT_USAGE;
     }
     struct tn_sched *s;
-    int rc = tn_build(&s, coll, &t, &ao);
+    struct tn_a2a_info ai;
+    int rc;
+    if (coll == TN_ALLTOALL) {
+        if (t.n > TN_A2A_NODES_MAX) {
+            fprintf(stderr, "torusctl schedule: alltoall takes at most %u nodes (message ids "
+                    "s*N+d)\n", TN_A2A_NODES_MAX);
+            return TN_EXIT_USAGE;
+        }
+        struct tn_a2a_opts o = {kind, ao.msg_flits, ao.ports, ao.alpha, search_s, 1};
+        rc = tn_a2a_build(&s, &t, &o, &ai);
+        if (rc) {
+            fprintf(stderr, "torusctl schedule: %s\n", tn_strerror(rc));
+            return TN_EXIT_USAGE;
+        }
+        goto built;
+    }
+    rc = tn_build(&s, coll, &t, &ao);
     if (rc == TN_EINVAL || rc == TN_ENOTSUP) {
         fprintf(stderr, "torusctl schedule: algorithm '%s' %s; choose from:",
                 ao.algo, rc == TN_EINVAL ? "is unknown" : "does not apply to this geometry/ports");
@@ -136,6 +182,7 @@ int cmd_schedule(int argc, char **argv)
         fprintf(stderr, "torusctl schedule: %s\n", tn_strerror(rc));
         return TN_EXIT_USAGE;
     }
+built:;
     struct tn_report rep;
     rc = tn_verify(s, NULL, &rep);
     if (rc == TN_ENOMEM) {
@@ -145,13 +192,27 @@ int cmd_schedule(int argc, char **argv)
     }
     FILE *out = json && strcmp(json, "-") == 0 ? stderr : stdout;
     tn_report_print(out, s, &rep, ao.alpha, 20);
-    fprintf(out, "algorithms (predicted cycles at alpha %u):", ao.alpha);
-    for (const char *const *n = tn_algo_names(coll); *n; n++) {
-        struct tn_cost cost;
-        if (tn_algo_cost(coll, *n, &t, &ao, &cost) == 0)
-            fprintf(out, " %s %llu", *n, (unsigned long long)cost.cycles);
+    if (coll == TN_ALLTOALL) {
+        fprintf(out, "traffic %u transfers (DOR, %s), Lambda %u, liquid throughput #(X)/Lambda(X) "
+                "%.3f\n", ai.transfers, ao.ports == 1 ? "single-port" : "all-port", ai.lambda,
+                ai.lambda ? (double)ai.transfers / ai.lambda : 0.0);
+        fprintf(out, "schedule %s via %s: %u steps (gap to Lambda %.2f%%), round-robin %u steps, "
+                "search %.2f s\n", s->algo, ai.via, ai.steps,
+                ai.lambda ? 100.0 * ((double)ai.steps - ai.lambda) / ai.lambda : 0.0, ai.rr_steps,
+                ai.search_s);
+        fprintf(out, "closed form %llu cycles (%u alpha + %llu + %u L); bounds: flow Lambda L = "
+                "%llu, a step per round %llu\n", (unsigned long long)ai.formula, ai.steps,
+                (unsigned long long)ai.formula_dsum, ai.steps,
+                (unsigned long long)ai.flow_bound, (unsigned long long)ai.step_bound);
+    } else {
+        fprintf(out, "algorithms (predicted cycles at alpha %u):", ao.alpha);
+        for (const char *const *n = tn_algo_names(coll); *n; n++) {
+            struct tn_cost cost;
+            if (tn_algo_cost(coll, *n, &t, &ao, &cost) == 0)
+                fprintf(out, " %s %llu", *n, (unsigned long long)cost.cycles);
+        }
+        fprintf(out, "\n");
     }
-    fprintf(out, "\n");
     int ret = rc ? TN_EXIT_VERIFY : TN_EXIT_OK;
     uint64_t ids = 0;
     for (uint32_t r = 0; r < s->nrounds; r++)

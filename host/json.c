@@ -16,7 +16,7 @@
 
 static const char *coll_name(enum tn_coll c)
 {
-    return c == TN_GOSSIP ? "gossip" : "broadcast";
+    return tn_coll_name(c);
 }
 
 /* ---- export ---- */
@@ -492,7 +492,7 @@ static int load_circuit(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *
     }
     x->depth--;
     push_key(x, "messages");
-    uint32_t *mv = u32_list(x, s, msgs, t->n - 1, "message id", &nmsg, &rc);
+    uint32_t *mv = u32_list(x, s, msgs, tn_coll_nids(s->coll, t->n) - 1, "message id", &nmsg, &rc);
     if (rc) {
         free(av);
         return rc;
@@ -536,7 +536,7 @@ static int load_relay(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *o)
         return rc;
     uint32_t n = 0;
     push_key(x, "messages");
-    uint32_t *mv = u32_list(x, s, msgs, s->topo.n - 1, "message id", &n, &rc);
+    uint32_t *mv = u32_list(x, s, msgs, tn_coll_nids(s->coll, s->topo.n) - 1, "message id", &n, &rc);
     if (rc)
         return rc;
     x->depth--;
@@ -590,12 +590,8 @@ static int load_doc(struct ictx *x, json_t *doc, struct tn_sched **out)
         return rc;
     push_key(x, "collective");
     enum tn_coll coll;
-    if (json_is_string(j) && strcmp(json_string_value(j), "gossip") == 0)
-        coll = TN_GOSSIP;
-    else if (json_is_string(j) && strcmp(json_string_value(j), "broadcast") == 0)
-        coll = TN_BROADCAST;
-    else
-        return ierr(x, "collective must be \"gossip\" or \"broadcast\"");
+    if (!json_is_string(j) || tn_coll_parse(json_string_value(j), &coll) != 0)
+        return ierr(x, "collective must be \"gossip\", \"broadcast\" or \"alltoall\"");
     x->depth--;
 
     const char *algo = "";

@@ -48,7 +48,8 @@ int tn_sched_new(struct tn_sched **out, const struct tn_topo *t, enum tn_coll co
                  const char *algo, uint32_t msg_flits, unsigned ports,
                  unsigned alpha, uint32_t root)
 {
-    if (msg_flits == 0 || (ports != 1 && ports != 6) || root >= t->n)
+    if (msg_flits == 0 || (ports != 1 && ports != 6) || root >= t->n ||
+        (coll == TN_ALLTOALL && t->n > TN_A2A_NODES_MAX))
         return TN_EINVAL;
     struct tn_sched *s = calloc(1, sizeof *s);
     if (!s)
@@ -379,7 +380,8 @@ static void locate_msgs(struct tn_sched *s, struct msgref *c, const struct tn_bl
         return;
     }
     uint32_t *ids = malloc(((size_t)m->n + 1) * sizeof *ids);
-    uint8_t *held = calloc(s->topo.n, 1);
+    uint32_t nids = tn_coll_nids(s->coll, s->topo.n);
+    uint8_t *held = calloc(nids, 1);
     if (!ids || !held) {
         free(ids);
         free(held);
@@ -388,10 +390,10 @@ static void locate_msgs(struct tn_sched *s, struct msgref *c, const struct tn_bl
     }
     tn_blk_read(m, 0, m->n, ids);
     for (uint32_t i = 0; i < m->n; i++)
-        if (ids[i] < s->topo.n)
+        if (ids[i] < nids)
             held[ids[i]] = 1;
     for (uint32_t k = 0; k < c->nmsgs; k++)
-        if (c->msgs[k] >= s->topo.n || !held[c->msgs[k]]) {
+        if (c->msgs[k] >= nids || !held[c->msgs[k]]) {
             *c->msg_bad = (int32_t)c->msgs[k];
             break;
         }
@@ -459,6 +461,22 @@ static int resolve_msgs(struct tn_sched *s, uint32_t r, struct tn_blk *m, uint32
     return 0;
 }
 
+const char *tn_coll_name(enum tn_coll c)
+{
+    return c == TN_GOSSIP ? "gossip" : c == TN_BROADCAST ? "broadcast" : "alltoall";
+}
+
+int tn_coll_parse(const char *name, enum tn_coll *c)
+{
+    static const enum tn_coll all[] = {TN_GOSSIP, TN_BROADCAST, TN_ALLTOALL};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        if (strcmp(name, tn_coll_name(all[i])) == 0) {
+            *c = all[i];
+            return 0;
+        }
+    return TN_EINVAL;
+}
+
 int tn_sched_layout(struct tn_sched *s)
 {
     const struct tn_topo *t = &s->topo;
@@ -477,7 +495,15 @@ int tn_sched_layout(struct tn_sched *s)
         goto out_free;
     empty->u.ids = NULL;
     for (uint32_t v = 0; v < N; v++) {
-        if (s->coll == TN_GOSSIP || v == s->root) {
+        if (s->coll == TN_ALLTOALL) {
+            /* node v holds message v * N + d for every d != v, by d */
+            for (uint32_t d = 0, k = 0; d < N; d++)
+                if (d != v)
+                    touched[k++] = v * N + d;
+            s->mem[v] = N > 1 ? blk_leaf(s, touched, N - 1) : empty;
+            if (!s->mem[v])
+                goto out_free;
+        } else if (s->coll == TN_GOSSIP || v == s->root) {
             s->mem[v] = blk_leaf(s, &v, 1);
             if (!s->mem[v])
                 goto out_free;
@@ -693,7 +719,14 @@ void tn_sched_bounds(const struct tn_sched *s, struct tn_bounds *b)
     /* A node receives at most `lanes` streams per round, each carrying at
      * most what its sender knows: knowledge grows by a factor lanes + 1. */
     b->rounds = ceil_log(t->n, lanes + 1);
-    if (s->coll == TN_GOSSIP) {
+    if (s->coll == TN_ALLTOALL) {
+        /* a node receives N - 1 messages through at most `lanes` ports;
+         * one round may in principle carry everything (multi-message
+         * streams with eject and forward) */
+        b->dsum = tn_diameter(t);
+        b->tsum = ((uint64_t)(t->n - 1) * s->msg_flits + lanes - 1) / lanes;
+        b->rounds = t->n > 1;
+    } else if (s->coll == TN_GOSSIP) {
         b->dsum = tn_diameter(t);
         b->tsum = ((uint64_t)(t->n - 1) * s->msg_flits + lanes - 1) / lanes;
     } else {

@@ -13,7 +13,23 @@
 
 #include "topo.h"
 
-enum tn_coll { TN_GOSSIP, TN_BROADCAST };
+/* TN_ALLTOALL: personalised exchange; message id s * N + d is the one
+ * node s holds for node d (host/a2a.h). */
+enum tn_coll { TN_GOSSIP, TN_BROADCAST, TN_ALLTOALL };
+
+/* Largest torus an all-to-all schedule takes (ids s * N + d fit 32 bits). */
+#define TN_A2A_NODES_MAX 65535u
+
+/* "gossip", "broadcast", "alltoall". */
+const char *tn_coll_name(enum tn_coll c);
+/* Number of message ids of a collective on n nodes (ids are 0..that-1):
+ * n, or n * n for the all-to-all. */
+static inline uint32_t tn_coll_nids(enum tn_coll c, uint32_t n)
+{
+    return c == TN_ALLTOALL ? n * n : n;
+}
+/* Parse a collective name: 0 or TN_EINVAL. */
+int tn_coll_parse(const char *name, enum tn_coll *c);
 
 /* Symbolic message slices (circuit mcnt), resolved by tn_sched_layout():
  * TN_WHOLE: all of the source's memory at the start of the round;

@@ -563,7 +563,21 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
             goto out_free;
         bool ok;
         uint32_t miss = s->root;
-        if (s->coll == TN_GOSSIP) {
+        if (s->coll == TN_ALLTOALL) {
+            /* node v must hold s * N + v from every s != v */
+            memset(bits, 0, ((size_t)N + 63) / 64 * sizeof *bits);
+            for (uint32_t i = 0; i < fin[v]->n; i++) {
+                uint32_t id = tn_blk_get(fin[v], i);
+                if (id % N == v)
+                    bits[(id / N) >> 6] |= 1ull << ((id / N) & 63);
+            }
+            ok = true;
+            for (uint32_t src = 0; src < N && ok; src++)
+                if (src != v && !((bits[src >> 6] >> (src & 63)) & 1)) {
+                    ok = false;
+                    miss = src * N + v;
+                }
+        } else if (s->coll == TN_GOSSIP) {
             ok = hc.tab ? blk_complete_fast(&hc, hall, fin[v], N, bits)
                         : blk_complete(fin[v], N, bits);
             if (!ok)
@@ -603,7 +617,7 @@ void tn_report_print(FILE *f, const struct tn_sched *s, const struct tn_report *
     char dims[48];
     tn_topo_format(&s->topo, dims, sizeof dims);
     fprintf(f, "%s on %s (%u nodes), algorithm %s, %u flit%s per message, %s\n",
-            s->coll == TN_GOSSIP ? "gossip" : "broadcast", dims, s->topo.n,
+            tn_coll_name(s->coll), dims, s->topo.n,
             s->algo[0] ? s->algo : "(unnamed)", s->msg_flits, s->msg_flits == 1 ? "" : "s",
             s->ports == 1 ? "single-port (1 lane)" : "all-port (6 lanes)");
     if (s->coll == TN_BROADCAST)
