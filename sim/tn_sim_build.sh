@@ -32,6 +32,9 @@ mdir=$(dirname "$out")/obj_$stem
 mkdir -p "$mdir"
 trace=()
 [ "$SIM_TRACE" = 1 ] && trace=(--trace-fst)
+# The statistics-clear loops run over ROUNDS; Verilator unrolls at most 64
+# iterations unless told (BLKLOOPINIT otherwise).
+[ "$ROUNDS" -gt 64 ] && trace+=(--unroll-count "$ROUNDS")
 defs="-fPIC -DTN_DIM_X=$X -DTN_DIM_Y=$Y -DTN_DIM_Z=$Z -DTN_W=$W -DTN_LANES=$lanes"
 defs="$defs -DTN_MEM_DEPTH=$MEM_DEPTH -DTN_ROUNDS=$ROUNDS"
 start=$(date +%s)
