@@ -15,6 +15,7 @@
 
 #include "cmd.h"
 #include "a2a.h"
+#include "sg.h"
 #include "cmd_dev.h"
 #include "image.h"
 #include "plan.h"
@@ -28,7 +29,7 @@
 static void help(FILE *f)
 {
     fprintf(f,
-        "usage: torusctl run gossip|broadcast|alltoall [options]\n"
+        "usage: torusctl run gossip|broadcast|alltoall|scatter|gather [options]\n"
         "Run a collective on the device (by default the simulated torus) and\n"
         "check every node's data and the measured cycles against the reference\n"
         "model and the closed form.\n\n"
@@ -44,6 +45,13 @@ static void help(FILE *f)
         "  --ports P         6 all-port or 1 single-port traffic model\n"
         "  --time SECONDS    bound of the liquid search (default 10)\n"
         "  --rounds N        (sim) the model with an N-round table: a step is a round\n"
+        "scatter, gather (one relay round of head-routed packets on the DOR tree):\n"
+        "  --root N          root node (default 0)\n"
+        "  --tree dor        the tree (the routers route by DOR: its tree is the only one)\n"
+        "  --msg-flits L     payload flits per node (default 1)\n"
+        "  --random-lengths  lengths uniform in 0..L from --seed (0: null message)\n"
+        "  --lengths FILE    one length per node id, whitespace separated (root's ignored)\n"
+        "  --ports P         scatter: 1 single-port root (FDF) or 6 (FDF per root port)\n"
         "  --seed S          payload seed (default 1)\n"
         "  --json            print one JSON object instead of the text report\n"
         "  --fault F         corrupt the load on purpose to prove the checks catch it:\n"
@@ -108,6 +116,13 @@ struct mismatch {
 struct a2a_report {
     struct tn_a2a_info info;
     uint32_t msg_flits;
+};
+
+/* Scatter/gather extras for the report. */
+struct sg_report {
+    struct tn_sg_info info;
+    enum tn_coll coll;
+    unsigned ports;
 };
 
 struct result {
@@ -287,6 +302,56 @@ static int readback(struct tn_dev *d, const struct tn_plan *p, const struct tn_m
     return 0;
 }
 
+/* --lengths FILE: n whitespace-separated lengths ('#' starts a comment). */
+static int read_lengths(const char *path, uint32_t *len, uint32_t n)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, CMD ": cannot read --lengths %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    uint32_t k = 0, line = 1;
+    int c, rc = 0;
+    while (rc == 0 && (c = fgetc(f)) != EOF) {
+        if (c == '\n')
+            line++;
+        if (c == '#') {
+            while ((c = fgetc(f)) != EOF && c != '\n')
+                ;
+            line++;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+            continue;
+        char word[32];
+        unsigned w = 0;
+        while (c != EOF && c != ' ' && c != '\t' && c != '\n' && c != '\r' && w < 31) {
+            word[w++] = (char)c;
+            c = fgetc(f);
+        }
+        word[w] = '\0';
+        unsigned long v;
+        if (!tn_cmd_uint(word, 0, 1u << 24, &v)) {
+            fprintf(stderr, CMD ": %s: line %u: bad length '%s': use 0..16777216\n", path, line,
+                    word);
+            rc = -1;
+        } else if (k >= n) {
+            fprintf(stderr, CMD ": %s: more than %u lengths (one per node)\n", path, n);
+            rc = -1;
+        } else {
+            len[k++] = (uint32_t)v;
+        }
+        if (c == '\n')
+            line++;
+    }
+    fclose(f);
+    if (rc == 0 && k != n) {
+        fprintf(stderr, CMD ": %s: %u lengths, the torus has %u nodes\n", path, k, n);
+        rc = -1;
+    }
+    return rc;
+}
+
 static unsigned next_pow2(uint32_t n)
 {
     unsigned p = 2;
@@ -303,6 +368,11 @@ static uint64_t flit_hops(const struct tn_sched *s)
             const struct tn_circuit *ci = &s->rounds[r].circ[c];
             h += tn_circuit_flits(s, ci) * ci->narcs;
         }
+    for (uint32_t r = 0; r < s->nrounds; r++)
+        for (uint32_t i = 0; i < s->rounds[r].nrelay; i++) {
+            const struct tn_relay *x = &s->rounds[r].relay[i];
+            h += tn_relay_flits(s, x) * tn_distance(&s->topo, x->src, x->dst);
+        }
     return h;
 }
 
@@ -310,7 +380,8 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
                        const struct tn_report *rep, const struct tn_info *info,
                        const struct result *res, const struct tn_cost *formula, bool have_formula,
                        uint64_t lower, const double *tm, const struct tn_image *img,
-                       const char *backend, const struct a2a_report *a2a)
+                       const char *backend, const struct a2a_report *a2a,
+                       const struct sg_report *sg)
 {
     char dims[32];
     tn_topo_format(&s->topo, dims, sizeof dims);
@@ -325,7 +396,11 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
                res->round_meas[r], res->round_model[r]);
     printf("\ncycles measured     %" PRIu64 "\n", res->measured);
     printf("cycles model        %" PRIu64 "\n", res->model);
-    if (have_formula)
+    if (have_formula && sg)
+        printf("cycles formula      %" PRIu64 "  (alpha + T, T = %" PRIu64 " from the %s "
+               "algorithm's own timing)\n", formula->cycles, sg->info.formula - info->alpha,
+               sg->coll == TN_SCATTER ? "FDF" : "certificate");
+    else if (have_formula)
         printf("cycles formula      %" PRIu64 "  (%u alpha + %" PRIu64 " + %" PRIu64 " L)\n",
                formula->cycles, formula->rounds, formula->dsum,
                s->msg_flits ? formula->tsum / s->msg_flits : 0);
@@ -357,6 +432,30 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
                ai->lambda ? (double)ai->transfers / ai->lambda : 0.0,
                ai->lambda ? (double)ai->transfers / ai->lambda : 0.0);
     }
+    if (sg) {
+        const struct tn_sg_info *gi = &sg->info;
+        printf("messages            %u non-null, %" PRIu64 " flits with heads, farthest %u hops\n",
+               gi->messages, gi->total_flits, gi->height);
+        if (sg->coll == TN_SCATTER && sg->ports == 1)
+            printf("optimum             %" PRIu64 " = alpha + %" PRIu64 " (every FDF order is "
+                   "optimal, Theorem 1); Proposition 1 lower bound alpha + %" PRIu64 "\n",
+                   info->alpha + gi->optimum, gi->optimum, gi->lower);
+        else if (sg->coll == TN_SCATTER)
+            printf("bound               all-port lower bound alpha + %" PRIu64
+                   " (max(n_i + D_i, F(d)/6 + d)); six arc-disjoint trees (model only, "
+                   "not DOR-routable) alpha + %" PRIu64 "\n", gi->lower, gi->sixtree);
+        else {
+            printf("synchronisation     modelled, not run: token and certificates %" PRIu64
+                   " cycles, orders until the first data flit %" PRIu64 " cycles\n",
+                   gi->t_sync, gi->first - gi->t_sync);
+            printf("data phase          from dispatch %" PRIu64 ": measured %" PRIu64
+                   " cycles, gap-free at the root; gather total (modelled sync + measured "
+                   "data) %" PRIu64 "\n", gi->dispatch0, res->measured,
+                   gi->dispatch0 + res->measured - info->alpha);
+            printf("bounds              lower max(b, M) %" PRIu64 " <= total <= %" PRIu64
+                   " (Theorem 3: t_sync + b3 + M)\n", gi->lower, gi->bound);
+        }
+    }
     printf("errors              %u descriptors with error bits, %u nodes with errors latched\n",
            res->hw_err_desc, res->err_nodes);
     printf("image               %zu words (%zu KiB), %zu of them flit memory\n", img->nwords,
@@ -381,7 +480,7 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
                        const struct tn_info *info, const struct result *res,
                        const struct tn_cost *formula, bool have_formula, uint64_t lower,
                        const double *tm, const struct tn_image *img, const char *backend,
-                       const struct a2a_report *a2a)
+                       const struct a2a_report *a2a, const struct sg_report *sg)
 {
     char dims[32];
     tn_topo_format(&s->topo, dims, sizeof dims);
@@ -429,6 +528,17 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
                 ? (double)ai->transfers * a2a->msg_flits / (double)res->measured : 0.0,
             "throughput_liquid", ai->lambda ? (double)ai->transfers / ai->lambda : 0.0));
     }
+    if (sg) {
+        const struct tn_sg_info *gi = &sg->info;
+        json_object_set_new(o, sg->coll == TN_SCATTER ? "scatter" : "gather", json_pack(
+            "{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+            "messages", (json_int_t)gi->messages, "flits", (json_int_t)gi->total_flits,
+            "height", (json_int_t)gi->height, "time", (json_int_t)gi->time,
+            "optimum", (json_int_t)gi->optimum, "lower", (json_int_t)gi->lower,
+            "bound", (json_int_t)gi->bound, "sixtree", (json_int_t)gi->sixtree,
+            "t_sync", (json_int_t)gi->t_sync, "first", (json_int_t)gi->first,
+            "dispatch0", (json_int_t)gi->dispatch0));
+    }
     json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     printf("\n");
     json_decref(o);
@@ -442,6 +552,8 @@ int cmd_run(int argc, char **argv)
         {"root", required_argument, NULL, 'r'}, {"schedule", required_argument, NULL, 'S'},
         {"seed", required_argument, NULL, 's'}, {"json", no_argument, NULL, 'j'},
         {"fault", required_argument, NULL, 'F'}, {"time", required_argument, NULL, 'T'},
+        {"tree", required_argument, NULL, 't'}, {"lengths", required_argument, NULL, 'l'},
+        {"random-lengths", no_argument, NULL, 'R'},
         TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
     struct tn_topo topo;
     struct tn_dev_args da;
@@ -452,6 +564,10 @@ int cmd_run(int argc, char **argv)
     double search_s = 10.0;
     struct a2a_report a2a_rep, *a2a = NULL;
     memset(&a2a_rep, 0, sizeof a2a_rep);
+    struct sg_report sg_rep, *sg = NULL;
+    memset(&sg_rep, 0, sizeof sg_rep);
+    const char *lengths_file = NULL;
+    bool random_lengths = false;
     bool json = false;
     unsigned long v;
     int c;
@@ -501,6 +617,19 @@ int cmd_run(int argc, char **argv)
             break;
         case 'j':
             json = true;
+            break;
+        case 't':
+            if (strcmp(optarg, "dor") != 0) {
+                fprintf(stderr, CMD ": bad --tree '%s': use dor (relay packets follow their "
+                        "DOR routes, so the DOR tree is the one the routers build)\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            break;
+        case 'l':
+            lengths_file = optarg;
+            break;
+        case 'R':
+            random_lengths = true;
             break;
         case 'T': {
             char *end;
@@ -611,6 +740,48 @@ int cmd_run(int argc, char **argv)
             goto out_dev;
         }
         tn_topo_init(&topo, info->dims[0], info->dims[1], info->dims[2]);
+    }
+    if (s == NULL && (coll == TN_SCATTER || coll == TN_GATHER)) {
+        if (ao.root >= topo.n) {
+            fprintf(stderr, CMD ": --root %u is not a node of the %ux%ux%u torus (0..%u)\n",
+                    ao.root, topo.dim[0], topo.dim[1], topo.dim[2], topo.n - 1);
+            ex = TN_EXIT_USAGE;
+            goto out_dev;
+        }
+        if (ao.ports == 0 || coll == TN_GATHER)
+            ao.ports = coll == TN_GATHER ? 1 : info->lanes >= 6 ? 6 : 1;
+        uint32_t *len = calloc(topo.n, sizeof *len);
+        if (!len) {
+            ex = TN_EXIT_USAGE;
+            goto out_dev;
+        }
+        if (lengths_file && read_lengths(lengths_file, len, topo.n) != 0) {
+            free(len);
+            ex = TN_EXIT_USAGE;
+            goto out_dev;
+        }
+        if (!lengths_file) {
+            uint64_t z = seed;
+            for (uint32_t u = 0; u < topo.n; u++)
+                len[u] = random_lengths ? tn_payload(z, 0xFFFFFFFFu, u, 32) % (ao.msg_flits + 1)
+                                        : ao.msg_flits;
+        }
+        struct tn_sg_opts so = {ao.root, ao.ports, len, info->alpha, 0};
+        sg = &sg_rep;
+        sg->coll = coll;
+        sg->ports = ao.ports;
+        rc = coll == TN_SCATTER ? tn_scatter_build(&s, &topo, &so, &sg->info)
+                                : tn_gather_build(&s, &topo, &so, &sg->info);
+        free(len);
+        if (rc != 0) {
+            fprintf(stderr, CMD ": cannot build the %s: %s\n", tn_coll_name(coll),
+                    tn_strerror(rc));
+            ex = TN_EXIT_USAGE;
+            goto out_dev;
+        }
+        formula.cycles = sg->info.formula;
+        formula.rounds = 1;
+        have_formula = true;
     }
     if (s == NULL && coll == TN_ALLTOALL) {
         if (ao.ports == 0)
@@ -748,10 +919,11 @@ int cmd_run(int argc, char **argv)
     }
     uint64_t lower = (uint64_t)rep.bounds.rounds * info->alpha + rep.bounds.dsum + rep.bounds.tsum;
     if (json)
-        print_json(s, p, info, &res, &formula, have_formula, lower, tm, &img, da.t.backend, a2a);
+        print_json(s, p, info, &res, &formula, have_formula, lower, tm, &img, da.t.backend, a2a,
+                   sg);
     else
         print_text(s, p, &rep, info, &res, &formula, have_formula, lower, tm, &img,
-                   da.t.backend, a2a);
+                   da.t.backend, a2a, sg);
     ex = res.data_ok && res.cycles_ok ? TN_EXIT_OK : TN_EXIT_VERIFY;
     goto out_dev;
 
