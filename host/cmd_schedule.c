@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "a2a.h"
+#include "plan.h"
+#include "sg.h"
 #include "cmd.h"
 #include "sched.h"
 #include "tn_error.h"
@@ -20,7 +22,7 @@
 static void help(FILE *f)
 {
     fprintf(f,
-        "usage: torusctl schedule gossip|broadcast|alltoall [options]\n"
+        "usage: torusctl schedule gossip|broadcast|alltoall|scatter|gather [options]\n"
         "  --dims XxYxZ      torus size (default 7x7x7)\n"
         "  --msg-flits L     flits per message (default 1)\n"
         "  --algo A          algorithm (default: the cheapest for L and alpha)\n"
@@ -31,6 +33,8 @@ static void help(FILE *f)
         "  --root N          broadcast source node (default 0)\n"
         "  --schedule S      alltoall: liquid (default) or round-robin\n"
         "  --time SECONDS    alltoall: bound of the liquid search (default 10)\n"
+        "  --random-lengths  scatter, gather: lengths uniform in 0..L from --seed\n"
+        "  --seed S          seed of --random-lengths (default 1)\n"
         "  --json FILE       write the schedule as JSON (- for stdout)\n"
         "  --help            this text\n"
         "exit codes: 0 ok, 1 usage, 3 the schedule failed verification\n");
@@ -44,6 +48,7 @@ int cmd_schedule(int argc, char **argv)
         {"ports", required_argument, NULL, 'p'}, {"root", required_argument, NULL, 'r'},
         {"json", required_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
         {"schedule", required_argument, NULL, 'S'}, {"time", required_argument, NULL, 'T'},
+        {"random-lengths", no_argument, NULL, 'R'}, {"seed", required_argument, NULL, 's'},
         {NULL, 0, NULL, 0}};
     struct tn_topo t;
     struct tn_algo_opts ao = {NULL, 1, 6, 1, 0};
@@ -53,6 +58,8 @@ int cmd_schedule(int argc, char **argv)
     enum tn_a2a_kind kind = TN_A2A_LIQUID;
     const char *kind_arg = NULL;
     double search_s = 10.0;
+    bool random_lengths = false;
+    unsigned long seed = 1;
     tn_topo_parse(&t, dims);
     optind = 1;
     opterr = 0;
@@ -110,6 +117,15 @@ int cmd_schedule(int argc, char **argv)
             kind = strcmp(optarg, "liquid") == 0 ? TN_A2A_LIQUID : TN_A2A_RR;
             kind_arg = optarg;
             break;
+        case 'R':
+            random_lengths = true;
+            break;
+        case 's':
+            if (!tn_cmd_uint(optarg, 0, UINT64_MAX, &seed)) {
+                fprintf(stderr, "torusctl schedule: bad --seed '%s': use a number\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            break;
         case 'T': {
             char *end;
             errno = 0;
@@ -141,6 +157,11 @@ int cmd_schedule(int argc, char **argv)
                 "alltoall\n", argv[optind]);
         return TN_EXIT_USAGE;
     }
+    if ((coll == TN_SCATTER || coll == TN_GATHER) && t.n > 1 &&
+        (t.dim[0] > 15 || t.dim[1] > 15 || t.dim[2] > 15)) {
+        fprintf(stderr, "torusctl schedule: relay heads carry 4-bit coordinates: dims up to 15\n");
+        return TN_EXIT_USAGE;
+    }
     if (kind_arg && coll != TN_ALLTOALL) {
         fprintf(stderr, "torusctl schedule: --schedule is for alltoall (gossip and broadcast "
                 "take --algo)\n");
@@ -166,6 +187,37 @@ int cmd_schedule(int argc, char **argv)
             fprintf(stderr, "torusctl schedule: %s\n", tn_strerror(rc));
             return TN_EXIT_USAGE;
         }
+        goto built;
+    }
+    if (coll == TN_SCATTER || coll == TN_GATHER) {
+        uint32_t *len = calloc(t.n, sizeof *len);
+        if (!len)
+            return TN_EXIT_USAGE;
+        for (uint32_t u = 0; u < t.n; u++)
+            len[u] = random_lengths ? tn_payload(seed, 0xFFFFFFFFu, u, 32) % (ao.msg_flits + 1)
+                                    : ao.msg_flits;
+        struct tn_sg_opts so = {ao.root, coll == TN_GATHER ? 1 : ao.ports, len, ao.alpha, 0};
+        struct tn_sg_info gi;
+        rc = coll == TN_SCATTER ? tn_scatter_build(&s, &t, &so, &gi) : tn_gather_build(&s, &t, &so, &gi);
+        free(len);
+        if (rc) {
+            fprintf(stderr, "torusctl schedule: %s\n", tn_strerror(rc));
+            return TN_EXIT_USAGE;
+        }
+        fprintf(stderr, "%s: %u messages, %llu flits with heads; device cycles alpha + T = %llu",
+                s->algo, gi.messages, (unsigned long long)gi.total_flits,
+                (unsigned long long)gi.formula);
+        if (coll == TN_SCATTER && so.ports == 1)
+            fprintf(stderr, " (FDF, optimal by Theorem 1)");
+        else if (coll == TN_SCATTER)
+            fprintf(stderr, ", all-port lower bound alpha + %llu", (unsigned long long)gi.lower);
+        else
+            fprintf(stderr, " from dispatch %llu; synchronisation %llu cycles (modelled), "
+                    "lower bound %llu <= total %llu <= %llu (Theorem 3)",
+                    (unsigned long long)gi.dispatch0, (unsigned long long)gi.t_sync,
+                    (unsigned long long)gi.lower, (unsigned long long)gi.time,
+                    (unsigned long long)gi.bound);
+        fprintf(stderr, "\n");
         goto built;
     }
     rc = tn_build(&s, coll, &t, &ao);
@@ -204,7 +256,7 @@ built:;
                 "%llu, a step per round %llu\n", (unsigned long long)ai.formula, ai.steps,
                 (unsigned long long)ai.formula_dsum, ai.steps,
                 (unsigned long long)ai.flow_bound, (unsigned long long)ai.step_bound);
-    } else {
+    } else if (coll == TN_GOSSIP || coll == TN_BROADCAST) {
         fprintf(out, "algorithms (predicted cycles at alpha %u):", ao.alpha);
         for (const char *const *n = tn_algo_names(coll); *n; n++) {
             struct tn_cost cost;

@@ -599,7 +599,8 @@ static int load_doc(struct ictx *x, json_t *doc, struct tn_sched **out)
     push_key(x, "collective");
     enum tn_coll coll;
     if (!json_is_string(j) || tn_coll_parse(json_string_value(j), &coll) != 0)
-        return ierr(x, "collective must be \"gossip\", \"broadcast\" or \"alltoall\"");
+        return ierr(x, "collective must be \"gossip\", \"broadcast\", \"alltoall\", \"scatter\" "
+                       "or \"gather\"");
     x->depth--;
 
     const char *algo = "";

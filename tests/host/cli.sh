@@ -43,7 +43,7 @@ done
 t "schedule: unknown option" 1 - "unknown or incomplete option '--bogus'" -- "$T" schedule gossip --bogus
 t "schedule: bad dims" 1 - "bad --dims '7x0'" -- "$T" schedule gossip --dims 7x0
 t "schedule: bad msg-flits" 1 - "bad --msg-flits '0'" -- "$T" schedule gossip --msg-flits 0
-t "schedule: unknown collective" 1 - "unknown collective 'scatter'" -- "$T" schedule scatter
+t "schedule: unknown collective" 1 - "unknown collective 'reduce'" -- "$T" schedule reduce
 t "schedule: dp on 5x5x5 is refused with the alternatives" 1 - "choose from: ring" -- \
     "$T" schedule gossip --dims 5x5x5 --algo dp
 t "schedule: root outside the torus" 1 - "--root 27 is not a node of 3x3x3" -- \
