@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "a2a.h"
 #include "sg.h"
+#include "svg.h"
 #include "cmd_dev.h"
 #include "image.h"
 #include "plan.h"
@@ -54,6 +55,8 @@ static void help(FILE *f)
         "  --ports P         scatter: 1 single-port root (FDF) or 6 (FDF per root port)\n"
         "  --seed S          payload seed (default 1)\n"
         "  --json            print one JSON object instead of the text report\n"
+        "  --svg FILE        write the schedule's space-time diagram (time across, links\n"
+        "                    down, a colour per message) as SVG\n"
         "  --fault F         corrupt the load on purpose to prove the checks catch it:\n"
         "                    payload:NODE (flip a bit of NODE's first message) or\n"
         "                    duration:ROUND (load ROUND one cycle short)\n"
@@ -553,7 +556,7 @@ int cmd_run(int argc, char **argv)
         {"seed", required_argument, NULL, 's'}, {"json", no_argument, NULL, 'j'},
         {"fault", required_argument, NULL, 'F'}, {"time", required_argument, NULL, 'T'},
         {"tree", required_argument, NULL, 't'}, {"lengths", required_argument, NULL, 'l'},
-        {"random-lengths", no_argument, NULL, 'R'},
+        {"random-lengths", no_argument, NULL, 'R'}, {"svg", required_argument, NULL, 'V'},
         TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
     struct tn_topo topo;
     struct tn_dev_args da;
@@ -566,7 +569,7 @@ int cmd_run(int argc, char **argv)
     memset(&a2a_rep, 0, sizeof a2a_rep);
     struct sg_report sg_rep, *sg = NULL;
     memset(&sg_rep, 0, sizeof sg_rep);
-    const char *lengths_file = NULL;
+    const char *lengths_file = NULL, *svg_file = NULL;
     bool random_lengths = false;
     bool json = false;
     unsigned long v;
@@ -627,6 +630,9 @@ int cmd_run(int argc, char **argv)
             break;
         case 'l':
             lengths_file = optarg;
+            break;
+        case 'V':
+            svg_file = optarg;
             break;
         case 'R':
             random_lengths = true;
@@ -829,6 +835,11 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, CMD ": the schedule fails verification (%u violations):\n", rep.nviol);
         for (uint32_t i = 0; i < rep.nkept; i++)
             fprintf(stderr, "  %s\n", rep.viol[i].text);
+        goto out_dev;
+    }
+    if (svg_file && (rc = tn_svg_save(s, info->alpha, svg_file)) != 0) {
+        fprintf(stderr, CMD ": cannot write %s: %s\n", svg_file, tn_strerror(rc));
+        ex = TN_EXIT_USAGE;
         goto out_dev;
     }
     struct tn_plan_params par = {info->lanes, info->mem_depth, info->w, info->alpha};

@@ -12,6 +12,7 @@
 #include "a2a.h"
 #include "plan.h"
 #include "sg.h"
+#include "svg.h"
 #include "cmd.h"
 #include "sched.h"
 #include "tn_error.h"
@@ -36,6 +37,7 @@ static void help(FILE *f)
         "  --random-lengths  scatter, gather: lengths uniform in 0..L from --seed\n"
         "  --seed S          seed of --random-lengths (default 1)\n"
         "  --json FILE       write the schedule as JSON (- for stdout)\n"
+        "  --svg FILE        write its space-time diagram as SVG\n"
         "  --help            this text\n"
         "exit codes: 0 ok, 1 usage, 3 the schedule failed verification\n");
 }
@@ -49,10 +51,11 @@ int cmd_schedule(int argc, char **argv)
         {"json", required_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
         {"schedule", required_argument, NULL, 'S'}, {"time", required_argument, NULL, 'T'},
         {"random-lengths", no_argument, NULL, 'R'}, {"seed", required_argument, NULL, 's'},
+        {"svg", required_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
     struct tn_topo t;
     struct tn_algo_opts ao = {NULL, 1, 6, 1, 0};
-    const char *json = NULL, *dims = "7x7x7";
+    const char *json = NULL, *dims = "7x7x7", *svg = NULL;
     unsigned long v;
     int c;
     enum tn_a2a_kind kind = TN_A2A_LIQUID;
@@ -119,6 +122,9 @@ int cmd_schedule(int argc, char **argv)
             break;
         case 'R':
             random_lengths = true;
+            break;
+        case 'V':
+            svg = optarg;
             break;
         case 's':
             if (!tn_cmd_uint(optarg, 0, UINT64_MAX, &seed)) {
@@ -276,6 +282,13 @@ built:;
                 (unsigned long long)JSON_MAX_IDS);
         ret = TN_EXIT_USAGE;
         json = NULL;
+    }
+    if (svg) {
+        int src = tn_svg_save(s, ao.alpha, svg);
+        if (src) {
+            fprintf(stderr, "torusctl schedule: cannot write %s: %s\n", svg, tn_strerror(src));
+            ret = TN_EXIT_USAGE;
+        }
     }
     if (json) {
         int wrc = strcmp(json, "-") == 0 ? tn_sched_write_json(s, stdout)

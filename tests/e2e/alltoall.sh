@@ -70,6 +70,17 @@ check "all-port L=2: liquid measures fewer cycles than round-robin" \
     "$([ "$(field .cycles_measured "$tmp/lq.json")" -lt \
          "$(field .cycles_measured "$tmp/a-round-robin-6-2-.json")" ]; echo $?)"
 
+# The space-time diagram: well-formed SVG, one band per (transfer, link):
+# the sum of Lee distances over all ordered pairs, 27 x (6x1 + 12x2 + 8x3).
+"$T" run alltoall --dims 3x3x3 --rounds 32 --svg "$tmp/a.svg" >/dev/null 2>&1
+check "run alltoall --svg writes well-formed SVG (xmllint)" \
+    "$(xmllint --noout "$tmp/a.svg" 2>/dev/null; echo $?)"
+check "the diagram has 27 x 54 = 1458 bands (one per transfer and link)" \
+    "$([ "$(grep -c '<rect' "$tmp/a.svg")" = 1458 ]; echo $?)"
+"$T" schedule alltoall --dims 3x3x3 --svg "$tmp/nodir/a.svg" >/dev/null 2>"$tmp/svgerr"
+check "an unwritable --svg path exits 1 and leaves nothing" \
+    "$([ $? = 1 ] && [ ! -e "$tmp/nodir" ]; echo $?)"
+
 # Export, verify (with the model) and run the JSON schedule.
 "$T" schedule alltoall --dims 3x3x3 --msg-flits 2 --json "$tmp/s.json" >"$tmp/s.out" 2>&1
 check "schedule alltoall --json exits 0 with no violation" \
