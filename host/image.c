@@ -199,7 +199,8 @@ int tn_image_compile(struct tn_image *img, const struct tn_plan *p,
     uint32_t *tmp = malloc((size_t)dev->mem_depth * sizeof *tmp);
     if (tmp == NULL)
         goto out_nomem;
-    for (uint32_t v = 0; v < n_nodes; v++) {
+    /* relay-only plans (mem_base 0) stage everything they send */
+    for (uint32_t v = 0; v < n_nodes && !(p->nstage && p->mem_base == 0); v++) {
         uint32_t n = tn_plan_init_mem(p, seed, v, tmp, dev->mem_depth);
         if (n == 0)
             continue;

@@ -68,7 +68,9 @@ struct tn_plan {
      * source, head word and the words of its messages, from word mem_base
      * on (above the message layout), and received into an area above the
      * layout at its destination; stage[] lists them for the image. */
-    uint64_t mem_base;        /* words of the message layout (relay areas above) */
+    uint64_t mem_base;        /* words of the message layout (relay areas above);
+                               * 0 with relay packets: no circuit round, the
+                               * layout is not loaded */
     uint32_t nstage;
     struct tn_plan_stage *stage;
 };

@@ -117,6 +117,12 @@ int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
     uint32_t scap = p->nstage;
     if (!top || !route)
         goto out_free;
+    if (last_circ == 0) {
+        /* no circuit reads the message layout: it is not loaded, the
+         * packets carry everything from word 0 */
+        p->mem_base = 0;
+        p->mem_max = 0;
+    }
     for (uint32_t v = 0; v < N; v++)
         top[v] = p->mem_base;
     unsigned rcap = t->dim[0] + t->dim[1] + t->dim[2] + 1;

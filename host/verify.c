@@ -804,7 +804,8 @@ int tn_plan_check(const struct tn_plan *p, struct tn_report *rep)
                          "node %u has two eject descriptors on lane %u", e->node, e->lane))
                 goto out_free;
             *slot = 1;
-            uint64_t held = (uint64_t)p->sched->mem[(size_t)r * N + e->node]->n * L;
+            uint64_t held = e->port == TN_PORT_RELAY ? p->mem_base
+                            : (uint64_t)p->sched->mem[(size_t)r * N + e->node]->n * L;
             uint64_t end = (uint64_t)e->addr + e->len;
             if ((e->addr < held || end > depth) &&
                 add_viol(rep, max, TN_V_MEM, R, (int32_t)e->circuit, -1, e->node,

@@ -64,3 +64,10 @@ $(E2E_DIR)/scatter_gather.t: tests/e2e/scatter_gather.sh $(E2E_TORUSCTL) \
 	chmod +x $@
 
 TESTS_E2E += $(E2E_DIR)/scatter_gather.t
+
+$(E2E_DIR)/bench_sg: tests/e2e/bench_sg.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtnsim_7x7x7.so
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/e2e/bench_sg.sh %s\n' $(E2E_TORUSCTL) >$@
+	chmod +x $@
+
+BENCHES += $(E2E_DIR)/bench_sg
