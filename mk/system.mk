@@ -19,7 +19,7 @@ run-gossip: host $(BUILD)/sim/libtnsim_7x7x7.so
 
 # Any geometry on request: make sim-model DIMS=5x5x5 (or 3x3x3_l1).
 sim-model:
-	@test -n "$(DIMS)" || { echo "usage: make sim-model DIMS=XxYxZ[_l1]" >&2; exit 1; }
+	@test -n "$(DIMS)" || { echo "usage: make sim-model DIMS=XxYxZ[_l1][_rN]" >&2; exit 1; }
 	$(MAKE) --no-print-directory $(BUILD)/sim/libtnsim_$(DIMS).so
 
 $(E2E_DIR)/gossip.t: tests/e2e/gossip.sh $(E2E_TORUSCTL) $(E2E_EMU) \
