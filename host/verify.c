@@ -614,6 +614,11 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
     }
     for (uint32_t v = 0; v < N; v++) {
         uint64_t words = (uint64_t)fin[v]->n * s->msg_flits;
+        if (s->msg_len) {
+            words = 0;
+            for (uint32_t i = 0; i < fin[v]->n; i++)
+                words += s->msg_len[tn_blk_get(fin[v], i)];
+        }
         if (words > rep->mem_max_words)
             rep->mem_max_words = words;
         if (o->mem_depth && words > o->mem_depth &&
