@@ -447,6 +447,10 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
             printf("bound               all-port lower bound alpha + %" PRIu64
                    " (max(n_i + D_i, F(d)/6 + d)); six arc-disjoint trees (model only, "
                    "not DOR-routable) alpha + %" PRIu64 "\n", gi->lower, gi->sixtree);
+        if (sg->coll == TN_SCATTER && sg->ports != 1)
+            printf("                    the issue's total/6 + farthest = alpha + %" PRIu64
+                   " (not a valid bound in general: docs/collectives.md)\n",
+                   (gi->total_flits + 5) / 6 + gi->height);
         else {
             printf("synchronisation     modelled, not run: token and certificates %" PRIu64
                    " cycles, orders until the first data flit %" PRIu64 " cycles\n",

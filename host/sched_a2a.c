@@ -137,7 +137,7 @@ int tn_a2a_build(struct tn_sched **out, const struct tn_topo *t, const struct tn
             goto out_free;
         }
     } else {
-        snprintf(info->via, sizeof info->via, "round-robin");
+        snprintf(info->via, sizeof info->via, nx ? "round-robin" : "no transfers");
         ns = steps_of(step, nx);
     }
     info->search_s = now_s() - t0;
