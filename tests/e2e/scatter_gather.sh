@@ -100,6 +100,10 @@ for root in 0 22; do
            [ $total = "$(field .gather.time "$f")" ]; echo $?)"
 done
 
+run ga-l1 gather --dims 3x3x3 --lanes 1 --msg-flits 3 --random-lengths --seed 2
+check "gather on the LANES=1 model: exit 0, measured = model = certificate timing" \
+    "$([ "$(cat "$tmp/ga-l1.rc")" = 0 ] && same3 "$tmp/ga-l1.json"; echo $?)"
+
 # Space-time diagram of a gather: well-formed, one band per (packet, link).
 run gsvg gather --dims 3x3x3 --msg-flits 2 --svg "$tmp/g.svg"
 check "run gather --svg writes well-formed SVG with one band per packet and link (54)" \
