@@ -21,6 +21,8 @@ const char tn_dev_help[] =
     "  --baud N          line rate for usb and serial (default 12000000)\n"
     "  --port PATH       serial tty, e.g. /dev/ttyUSB1\n"
     "  --lanes N         sim: the LANES=1 or LANES=6 model (default 6)\n"
+    "  --rounds N        sim: the model with an N-round table (power of two 2..256,\n"
+    "                    default 16; make sim-model DIMS=3x3x3_r64 builds one)\n"
     "  --sim-dir DIR     sim: where the models are (default: build/sim next to torusctl)\n"
     "  --trace FILE.fst  sim: write a waveform of the whole session\n"
     "  --timeout MS      longest silence of the device per request (default 500,\n"
@@ -97,6 +99,13 @@ int tn_dev_arg(struct tn_dev_args *a, int c, const char *arg, const char *cmd)
             return -1;
         }
         a->t.lanes = (unsigned)v;
+        return 1;
+    case TN_OPT_ROUNDS:
+        if (!tn_cmd_uint(arg, 2, 256, &v) || (v & (v - 1)) != 0) {
+            fprintf(stderr, "%s: bad --rounds '%s': use a power of two 2..256\n", cmd, arg);
+            return -1;
+        }
+        a->t.rounds = (unsigned)v;
         return 1;
     case TN_OPT_TIMEOUT:
         if (!tn_cmd_uint(arg, 1, 3600000, &v)) {

@@ -24,7 +24,7 @@ struct tn_dev_args {
 enum {
     TN_OPT_BACKEND = 0x1000, TN_OPT_DEVICE, TN_OPT_BUSDEV, TN_OPT_BAUD,
     TN_OPT_PORT, TN_OPT_LANES, TN_OPT_TIMEOUT, TN_OPT_SIM_DIR, TN_OPT_TRACE,
-    TN_OPT_DIMS,
+    TN_OPT_DIMS, TN_OPT_ROUNDS,
 };
 #define TN_DEV_LONGOPTS                                                    \
     {"dims", required_argument, NULL, TN_OPT_DIMS},                        \
@@ -36,6 +36,7 @@ enum {
     {"baud", required_argument, NULL, TN_OPT_BAUD},                        \
     {"port", required_argument, NULL, TN_OPT_PORT},                        \
     {"lanes", required_argument, NULL, TN_OPT_LANES},                      \
+    {"rounds", required_argument, NULL, TN_OPT_ROUNDS},                    \
     {"timeout", required_argument, NULL, TN_OPT_TIMEOUT},                  \
     {"sim-dir", required_argument, NULL, TN_OPT_SIM_DIR},                  \
     {"trace", required_argument, NULL, TN_OPT_TRACE}

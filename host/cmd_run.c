@@ -14,6 +14,9 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "a2a.h"
+#include "sg.h"
+#include "svg.h"
 #include "cmd_dev.h"
 #include "image.h"
 #include "plan.h"
@@ -27,7 +30,7 @@
 static void help(FILE *f)
 {
     fprintf(f,
-        "usage: torusctl run gossip|broadcast [options]\n"
+        "usage: torusctl run gossip|broadcast|alltoall|scatter|gather [options]\n"
         "Run a collective on the device (by default the simulated torus) and\n"
         "check every node's data and the measured cycles against the reference\n"
         "model and the closed form.\n\n"
@@ -38,8 +41,22 @@ static void help(FILE *f)
         "  --ports P         6 all-port or 1 single-port (default: the device's lanes)\n"
         "  --root N          broadcast source node (default 0)\n"
         "  --schedule FILE   run this JSON schedule instead (docs/schedule-format.md)\n"
+        "alltoall (personalised exchange, one circuit round per step):\n"
+        "  --schedule S      liquid (default: the liquid schedule search) or round-robin\n"
+        "  --ports P         6 all-port or 1 single-port traffic model\n"
+        "  --time SECONDS    bound of the liquid search (default 10)\n"
+        "  --rounds N        (sim) the model with an N-round table: a step is a round\n"
+        "scatter, gather (one relay round of head-routed packets on the DOR tree):\n"
+        "  --root N          root node (default 0)\n"
+        "  --tree dor        the tree (the routers route by DOR: its tree is the only one)\n"
+        "  --msg-flits L     payload flits per node (default 1)\n"
+        "  --random-lengths  lengths uniform in 0..L from --seed (0: null message)\n"
+        "  --lengths FILE    one length per node id, whitespace separated (root's ignored)\n"
+        "  --ports P         scatter: 1 single-port root (FDF) or 6 (FDF per root port)\n"
         "  --seed S          payload seed (default 1)\n"
         "  --json            print one JSON object instead of the text report\n"
+        "  --svg FILE        write the schedule's space-time diagram (time across, links\n"
+        "                    down, a colour per message) as SVG\n"
         "  --fault F         corrupt the load on purpose to prove the checks catch it:\n"
         "                    payload:NODE (flip a bit of NODE's first message) or\n"
         "                    duration:ROUND (load ROUND one cycle short)\n"
@@ -96,6 +113,19 @@ static void progress_end(struct progress *p)
 struct mismatch {
     uint32_t round, node, lane;
     char what[160];
+};
+
+/* All-to-all extras for the report (NULL for the other collectives). */
+struct a2a_report {
+    struct tn_a2a_info info;
+    uint32_t msg_flits;
+};
+
+/* Scatter/gather extras for the report. */
+struct sg_report {
+    struct tn_sg_info info;
+    enum tn_coll coll;
+    unsigned ports;
 };
 
 struct result {
@@ -275,6 +305,64 @@ static int readback(struct tn_dev *d, const struct tn_plan *p, const struct tn_m
     return 0;
 }
 
+/* --lengths FILE: n whitespace-separated lengths ('#' starts a comment). */
+static int read_lengths(const char *path, uint32_t *len, uint32_t n)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, CMD ": cannot read --lengths %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    uint32_t k = 0, line = 1;
+    int c, rc = 0;
+    while (rc == 0 && (c = fgetc(f)) != EOF) {
+        if (c == '\n')
+            line++;
+        if (c == '#') {
+            while ((c = fgetc(f)) != EOF && c != '\n')
+                ;
+            line++;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+            continue;
+        char word[32];
+        unsigned w = 0;
+        while (c != EOF && c != ' ' && c != '\t' && c != '\n' && c != '\r' && w < 31) {
+            word[w++] = (char)c;
+            c = fgetc(f);
+        }
+        word[w] = '\0';
+        unsigned long v;
+        if (!tn_cmd_uint(word, 0, 1u << 24, &v)) {
+            fprintf(stderr, CMD ": %s: line %u: bad length '%s': use 0..16777216\n", path, line,
+                    word);
+            rc = -1;
+        } else if (k >= n) {
+            fprintf(stderr, CMD ": %s: more than %u lengths (one per node)\n", path, n);
+            rc = -1;
+        } else {
+            len[k++] = (uint32_t)v;
+        }
+        if (c == '\n')
+            line++;
+    }
+    fclose(f);
+    if (rc == 0 && k != n) {
+        fprintf(stderr, CMD ": %s: %u lengths, the torus has %u nodes\n", path, k, n);
+        rc = -1;
+    }
+    return rc;
+}
+
+static unsigned next_pow2(uint32_t n)
+{
+    unsigned p = 2;
+    while (p < n)
+        p *= 2;
+    return p;
+}
+
 static uint64_t flit_hops(const struct tn_sched *s)
 {
     uint64_t h = 0;
@@ -283,6 +371,11 @@ static uint64_t flit_hops(const struct tn_sched *s)
             const struct tn_circuit *ci = &s->rounds[r].circ[c];
             h += tn_circuit_flits(s, ci) * ci->narcs;
         }
+    for (uint32_t r = 0; r < s->nrounds; r++)
+        for (uint32_t i = 0; i < s->rounds[r].nrelay; i++) {
+            const struct tn_relay *x = &s->rounds[r].relay[i];
+            h += tn_relay_flits(s, x) * tn_distance(&s->topo, x->src, x->dst);
+        }
     return h;
 }
 
@@ -290,12 +383,13 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
                        const struct tn_report *rep, const struct tn_info *info,
                        const struct result *res, const struct tn_cost *formula, bool have_formula,
                        uint64_t lower, const double *tm, const struct tn_image *img,
-                       const char *backend)
+                       const char *backend, const struct a2a_report *a2a,
+                       const struct sg_report *sg)
 {
     char dims[32];
     tn_topo_format(&s->topo, dims, sizeof dims);
     printf("%s %s on %s (%s, W=%u, LANES=%u, alpha=%u), L=%u flits, %u rounds\n",
-           s->coll == TN_GOSSIP ? "gossip" : "broadcast", s->algo, dims, backend, info->w,
+           tn_coll_name(s->coll), s->algo, dims, backend, info->w,
            info->lanes, info->alpha, s->msg_flits, p->nrounds);
     printf("\n%5s %6s %8s %10s %10s %10s\n", "round", "path", "stream", "duration", "measured",
            "model");
@@ -305,7 +399,11 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
                res->round_meas[r], res->round_model[r]);
     printf("\ncycles measured     %" PRIu64 "\n", res->measured);
     printf("cycles model        %" PRIu64 "\n", res->model);
-    if (have_formula)
+    if (have_formula && sg)
+        printf("cycles formula      %" PRIu64 "  (alpha + T, T = %" PRIu64 " from the %s "
+               "algorithm's own timing)\n", formula->cycles, sg->info.formula - info->alpha,
+               sg->coll == TN_SCATTER ? "FDF" : "certificate");
+    else if (have_formula)
         printf("cycles formula      %" PRIu64 "  (%u alpha + %" PRIu64 " + %" PRIu64 " L)\n",
                formula->cycles, formula->rounds, formula->dsum,
                s->msg_flits ? formula->tsum / s->msg_flits : 0);
@@ -317,6 +415,54 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
     printf("flits moved         %" PRIu64 " flit-hops, link utilisation %.1f%%\n",
            res->flit_hops,
            arcs && res->measured ? 100.0 * (double)res->flit_hops / ((double)arcs * (double)res->measured) : 0.0);
+    if (a2a) {
+        const struct tn_a2a_info *ai = &a2a->info;
+        double L = a2a->msg_flits;
+        printf("traffic             %u transfers (DOR, %s), Lambda %u\n", ai->transfers,
+               s->ports == 1 ? "single-port" : "all-port", ai->lambda);
+        printf("schedule            %u steps via %s (gap to Lambda %.2f%%%s), round-robin %u "
+               "steps; search %.2f s\n", ai->steps, ai->via,
+               ai->lambda ? 100.0 * ((double)ai->steps - ai->lambda) / ai->lambda : 0.0,
+               ai->exhausted && ai->steps == ai->lambda ? ", liquid" : "", ai->rr_steps,
+               ai->search_s);
+        printf("bounds              flow Lambda L = %" PRIu64 ", a step per round "
+               "Lambda (alpha + 1 + L) = %" PRIu64 "\n", ai->flow_bound, ai->step_bound);
+        printf("throughput          measured %.3f flits/cycle (%u x %u flits / %" PRIu64
+               " cycles); liquid #(X)/Lambda(X) = %.3f transfers per step (%.3f flits/cycle at L "
+               "cycles a step)\n",
+               res->measured ? ai->transfers * L / (double)res->measured : 0.0, ai->transfers,
+               a2a->msg_flits, res->measured,
+               ai->lambda ? (double)ai->transfers / ai->lambda : 0.0,
+               ai->lambda ? (double)ai->transfers / ai->lambda : 0.0);
+    }
+    if (sg) {
+        const struct tn_sg_info *gi = &sg->info;
+        printf("messages            %u non-null, %" PRIu64 " flits with heads, farthest %u hops\n",
+               gi->messages, gi->total_flits, gi->height);
+        if (sg->coll == TN_SCATTER && sg->ports == 1)
+            printf("optimum             %" PRIu64 " = alpha + %" PRIu64 " (every FDF order is "
+                   "optimal, Theorem 1); Proposition 1 lower bound alpha + %" PRIu64 "\n",
+                   info->alpha + gi->optimum, gi->optimum, gi->lower);
+        else if (sg->coll == TN_SCATTER)
+            printf("bound               all-port lower bound alpha + %" PRIu64
+                   " (max(n_i + D_i, F(d)/6 + d)); six arc-disjoint trees (model only, "
+                   "not DOR-routable) alpha + %" PRIu64 "\n", gi->lower, gi->sixtree);
+        if (sg->coll == TN_SCATTER && sg->ports != 1)
+            printf("                    the issue's total/6 + farthest = alpha + %" PRIu64
+                   " (not a valid bound in general: docs/collectives.md)\n",
+                   (gi->total_flits + 5) / 6 + gi->height);
+        else {
+            printf("synchronisation     modelled, not run: token and certificates %" PRIu64
+                   " cycles, orders until the first data flit %" PRIu64 " cycles\n",
+                   gi->t_sync, gi->first - gi->t_sync);
+            printf("data phase          from dispatch %" PRIu64 ": measured %" PRIu64
+                   " cycles, gap-free at the root; gather total (modelled sync + measured "
+                   "data) %" PRIu64 "\n", gi->dispatch0, res->measured,
+                   gi->dispatch0 + res->measured - info->alpha);
+            printf("bounds              lower max(b, M) %" PRIu64 " <= total <= %" PRIu64
+                   " (Theorem 3: t_sync + b3 + M)\n", gi->lower, gi->bound);
+        }
+    }
     printf("errors              %u descriptors with error bits, %u nodes with errors latched\n",
            res->hw_err_desc, res->err_nodes);
     printf("image               %zu words (%zu KiB), %zu of them flit memory\n", img->nwords,
@@ -340,7 +486,8 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
 static void print_json(const struct tn_sched *s, const struct tn_plan *p,
                        const struct tn_info *info, const struct result *res,
                        const struct tn_cost *formula, bool have_formula, uint64_t lower,
-                       const double *tm, const struct tn_image *img, const char *backend)
+                       const double *tm, const struct tn_image *img, const char *backend,
+                       const struct a2a_report *a2a, const struct sg_report *sg)
 {
     char dims[32];
     tn_topo_format(&s->topo, dims, sizeof dims);
@@ -361,7 +508,7 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
     json_t *o = json_pack(
         "{s:s, s:s, s:I, s:s, s:I, s:I, s:s, s:I, s:I, s:I, s:o, s:I, s:b, s:b, s:I, s:o,"
         " s:I, s:f, s:I, s:o}",
-        "collective", s->coll == TN_GOSSIP ? "gossip" : "broadcast", "dims", dims,
+        "collective", tn_coll_name(s->coll), "dims", dims,
         "msg_flits", (json_int_t)s->msg_flits, "algorithm", s->algo,
         "rounds", (json_int_t)p->nrounds, "alpha", (json_int_t)info->alpha,
         "backend", backend, "lanes", (json_int_t)info->lanes,
@@ -375,6 +522,30 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
     json_object_set_new(o, "wall_s", json_pack("{s:f, s:f, s:f, s:f, s:f}", "schedule", tm[0],
                                                "compile", tm[1], "load", tm[2], "run", tm[3],
                                                "readback", tm[4]));
+    if (a2a) {
+        const struct tn_a2a_info *ai = &a2a->info;
+        json_object_set_new(o, "alltoall", json_pack(
+            "{s:I, s:I, s:I, s:I, s:s, s:b, s:f, s:I, s:I, s:f, s:f}",
+            "transfers", (json_int_t)ai->transfers, "lambda", (json_int_t)ai->lambda,
+            "steps", (json_int_t)ai->steps, "round_robin_steps", (json_int_t)ai->rr_steps,
+            "via", ai->via, "liquid", ai->exhausted && ai->steps == ai->lambda,
+            "search_s", ai->search_s, "flow_bound", (json_int_t)ai->flow_bound,
+            "step_bound", (json_int_t)ai->step_bound,
+            "throughput_measured", res->measured
+                ? (double)ai->transfers * a2a->msg_flits / (double)res->measured : 0.0,
+            "throughput_liquid", ai->lambda ? (double)ai->transfers / ai->lambda : 0.0));
+    }
+    if (sg) {
+        const struct tn_sg_info *gi = &sg->info;
+        json_object_set_new(o, sg->coll == TN_SCATTER ? "scatter" : "gather", json_pack(
+            "{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+            "messages", (json_int_t)gi->messages, "flits", (json_int_t)gi->total_flits,
+            "height", (json_int_t)gi->height, "time", (json_int_t)gi->time,
+            "optimum", (json_int_t)gi->optimum, "lower", (json_int_t)gi->lower,
+            "bound", (json_int_t)gi->bound, "sixtree", (json_int_t)gi->sixtree,
+            "t_sync", (json_int_t)gi->t_sync, "first", (json_int_t)gi->first,
+            "dispatch0", (json_int_t)gi->dispatch0));
+    }
     json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     printf("\n");
     json_decref(o);
@@ -387,13 +558,23 @@ int cmd_run(int argc, char **argv)
         {"algo", required_argument, NULL, 'a'}, {"ports", required_argument, NULL, 'p'},
         {"root", required_argument, NULL, 'r'}, {"schedule", required_argument, NULL, 'S'},
         {"seed", required_argument, NULL, 's'}, {"json", no_argument, NULL, 'j'},
-        {"fault", required_argument, NULL, 'F'}, TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
+        {"fault", required_argument, NULL, 'F'}, {"time", required_argument, NULL, 'T'},
+        {"tree", required_argument, NULL, 't'}, {"lengths", required_argument, NULL, 'l'},
+        {"random-lengths", no_argument, NULL, 'R'}, {"svg", required_argument, NULL, 'V'},
+        TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
     struct tn_topo topo;
     struct tn_dev_args da;
     struct tn_algo_opts ao = {NULL, 1, 0, 1, 0};
     struct fault fault = {F_NONE, 0};
     const char *sched_file = NULL;
     uint64_t seed = 1;
+    double search_s = 10.0;
+    struct a2a_report a2a_rep, *a2a = NULL;
+    memset(&a2a_rep, 0, sizeof a2a_rep);
+    struct sg_report sg_rep, *sg = NULL;
+    memset(&sg_rep, 0, sizeof sg_rep);
+    const char *lengths_file = NULL, *svg_file = NULL;
+    bool random_lengths = false;
     bool json = false;
     unsigned long v;
     int c;
@@ -444,6 +625,32 @@ int cmd_run(int argc, char **argv)
         case 'j':
             json = true;
             break;
+        case 't':
+            if (strcmp(optarg, "dor") != 0) {
+                fprintf(stderr, CMD ": bad --tree '%s': use dor (relay packets follow their "
+                        "DOR routes, so the DOR tree is the one the routers build)\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            break;
+        case 'l':
+            lengths_file = optarg;
+            break;
+        case 'V':
+            svg_file = optarg;
+            break;
+        case 'R':
+            random_lengths = true;
+            break;
+        case 'T': {
+            char *end;
+            errno = 0;
+            search_s = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !(search_s > 0 && search_s <= 3600)) {
+                fprintf(stderr, CMD ": bad --time '%s': use seconds, 0 < S <= 3600\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            break;
+        }
         case 'F':
             if (parse_fault(optarg, &fault) != 0) {
                 fprintf(stderr, CMD ": bad --fault '%s': use payload:NODE or duration:ROUND\n",
@@ -461,17 +668,28 @@ int cmd_run(int argc, char **argv)
     topo = da.dims;
     bool dims_given = da.dims_given;
     enum tn_coll coll = TN_GOSSIP;
-    if (sched_file == NULL) {
-        if (optind >= argc) {
-            fprintf(stderr, CMD ": which collective? use gossip or broadcast (see --help)\n");
+    enum tn_a2a_kind a2a_kind = TN_A2A_LIQUID;
+    if (optind < argc && strcmp(argv[optind], "alltoall") == 0) {
+        /* --schedule names the schedule kind, not a file */
+        if (sched_file != NULL && strcmp(sched_file, "liquid") != 0 &&
+            strcmp(sched_file, "round-robin") != 0) {
+            fprintf(stderr, CMD ": bad --schedule '%s' for alltoall: use liquid or round-robin "
+                    "(a JSON file runs without naming the collective)\n", sched_file);
             return TN_EXIT_USAGE;
         }
-        if (strcmp(argv[optind], "gossip") == 0)
-            coll = TN_GOSSIP;
-        else if (strcmp(argv[optind], "broadcast") == 0)
-            coll = TN_BROADCAST;
-        else {
-            fprintf(stderr, CMD ": unknown collective '%s': use gossip or broadcast\n",
+        if (sched_file != NULL && strcmp(sched_file, "round-robin") == 0)
+            a2a_kind = TN_A2A_RR;
+        sched_file = NULL;
+        a2a = &a2a_rep;
+    }
+    if (sched_file == NULL) {
+        if (optind >= argc) {
+            fprintf(stderr, CMD ": which collective? use gossip, broadcast or alltoall "
+                    "(see --help)\n");
+            return TN_EXIT_USAGE;
+        }
+        if (tn_coll_parse(argv[optind], &coll) != 0) {
+            fprintf(stderr, CMD ": unknown collective '%s': use gossip, broadcast or alltoall\n",
                     argv[optind]);
             return TN_EXIT_USAGE;
         }
@@ -533,6 +751,68 @@ int cmd_run(int argc, char **argv)
         }
         tn_topo_init(&topo, info->dims[0], info->dims[1], info->dims[2]);
     }
+    if (s == NULL && (coll == TN_SCATTER || coll == TN_GATHER)) {
+        if (ao.root >= topo.n) {
+            fprintf(stderr, CMD ": --root %u is not a node of the %ux%ux%u torus (0..%u)\n",
+                    ao.root, topo.dim[0], topo.dim[1], topo.dim[2], topo.n - 1);
+            ex = TN_EXIT_USAGE;
+            goto out_dev;
+        }
+        if (ao.ports == 0 || coll == TN_GATHER)
+            ao.ports = coll == TN_GATHER ? 1 : info->lanes >= 6 ? 6 : 1;
+        uint32_t *len = calloc(topo.n, sizeof *len);
+        if (!len) {
+            ex = TN_EXIT_USAGE;
+            goto out_dev;
+        }
+        if (lengths_file && read_lengths(lengths_file, len, topo.n) != 0) {
+            free(len);
+            ex = TN_EXIT_USAGE;
+            goto out_dev;
+        }
+        if (!lengths_file) {
+            uint64_t z = seed;
+            for (uint32_t u = 0; u < topo.n; u++)
+                len[u] = random_lengths ? tn_payload(z, 0xFFFFFFFFu, u, 32) % (ao.msg_flits + 1)
+                                        : ao.msg_flits;
+        }
+        struct tn_sg_opts so = {ao.root, ao.ports, len, info->alpha, 0};
+        sg = &sg_rep;
+        sg->coll = coll;
+        sg->ports = ao.ports;
+        rc = coll == TN_SCATTER ? tn_scatter_build(&s, &topo, &so, &sg->info)
+                                : tn_gather_build(&s, &topo, &so, &sg->info);
+        free(len);
+        if (rc != 0) {
+            fprintf(stderr, CMD ": cannot build the %s: %s\n", tn_coll_name(coll),
+                    tn_strerror(rc));
+            ex = TN_EXIT_USAGE;
+            goto out_dev;
+        }
+        formula.cycles = sg->info.formula;
+        formula.rounds = 1;
+        have_formula = true;
+    }
+    if (s == NULL && coll == TN_ALLTOALL) {
+        if (ao.ports == 0)
+            ao.ports = info->lanes >= 6 ? 6 : 1;
+        struct tn_a2a_opts a2o = {a2a_kind, ao.msg_flits, ao.ports, info->alpha, search_s,
+                                  (unsigned)seed};
+        rc = tn_a2a_build(&s, &topo, &a2o, &a2a->info);
+        if (rc != 0) {
+            fprintf(stderr, CMD ": cannot build the all-to-all schedule: %s\n",
+                    rc == TN_EINVAL ? "torus too large for message ids s*N+d (at most 65535 nodes)"
+                                    : tn_strerror(rc));
+            ex = TN_EXIT_USAGE;
+            goto out_dev;
+        }
+        a2a->msg_flits = ao.msg_flits;
+        formula.rounds = a2a->info.steps;
+        formula.dsum = a2a->info.formula_dsum;
+        formula.tsum = (uint64_t)a2a->info.steps * ao.msg_flits;
+        formula.cycles = a2a->info.formula;
+        have_formula = true;
+    }
     if (s == NULL) {
         ao.alpha = info->alpha;
         if (ao.ports == 0)
@@ -561,6 +841,11 @@ int cmd_run(int argc, char **argv)
             fprintf(stderr, "  %s\n", rep.viol[i].text);
         goto out_dev;
     }
+    if (svg_file && (rc = tn_svg_save(s, info->alpha, svg_file)) != 0) {
+        fprintf(stderr, CMD ": cannot write %s: %s\n", svg_file, tn_strerror(rc));
+        ex = TN_EXIT_USAGE;
+        goto out_dev;
+    }
     struct tn_plan_params par = {info->lanes, info->mem_depth, info->w, info->alpha};
     rc = tn_plan_lower(&p, s, &par, err, sizeof err);
     if (rc != 0) {
@@ -580,6 +865,11 @@ int cmd_run(int argc, char **argv)
     rc = tn_image_compile(&img, p, info, seed, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, CMD ": %s\n", err);
+        if (p->nrounds > info->rounds && strcmp(da.t.backend, "sim") == 0)
+            fprintf(stderr, CMD ": with sim, build and load a model with a deeper round table:"
+                    " make sim-model DIMS=%ux%ux%u%s_r%u, then --rounds %u\n", topo.dim[0],
+                    topo.dim[1], topo.dim[2], info->lanes == 1 ? "_l1" : "",
+                    next_pow2(p->nrounds), next_pow2(p->nrounds));
         ex = TN_EXIT_USAGE;
         goto out_dev;
     }
@@ -644,10 +934,11 @@ int cmd_run(int argc, char **argv)
     }
     uint64_t lower = (uint64_t)rep.bounds.rounds * info->alpha + rep.bounds.dsum + rep.bounds.tsum;
     if (json)
-        print_json(s, p, info, &res, &formula, have_formula, lower, tm, &img, da.t.backend);
+        print_json(s, p, info, &res, &formula, have_formula, lower, tm, &img, da.t.backend, a2a,
+                   sg);
     else
         print_text(s, p, &rep, info, &res, &formula, have_formula, lower, tm, &img,
-                   da.t.backend);
+                   da.t.backend, a2a, sg);
     ex = res.data_ok && res.cycles_ok ? TN_EXIT_OK : TN_EXIT_VERIFY;
     goto out_dev;
 

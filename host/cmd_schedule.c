@@ -1,12 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /* torusctl schedule: build a gossip or broadcast schedule, verify it and
  * print its cost against the lower bounds; optionally write it as JSON. */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "a2a.h"
+#include "plan.h"
+#include "sg.h"
+#include "svg.h"
 #include "cmd.h"
 #include "sched.h"
 #include "tn_error.h"
@@ -17,7 +23,7 @@
 static void help(FILE *f)
 {
     fprintf(f,
-        "usage: torusctl schedule gossip|broadcast [options]\n"
+        "usage: torusctl schedule gossip|broadcast|alltoall|scatter|gather [options]\n"
         "  --dims XxYxZ      torus size (default 7x7x7)\n"
         "  --msg-flits L     flits per message (default 1)\n"
         "  --algo A          algorithm (default: the cheapest for L and alpha)\n"
@@ -26,7 +32,12 @@ static void help(FILE *f)
         "  --alpha A         round switch cost in cycles (default 1)\n"
         "  --ports P         6 all-port (default) or 1 single-port\n"
         "  --root N          broadcast source node (default 0)\n"
+        "  --schedule S      alltoall: liquid (default) or round-robin\n"
+        "  --time SECONDS    alltoall: bound of the liquid search (default 10)\n"
+        "  --random-lengths  scatter, gather: lengths uniform in 0..L from --seed\n"
+        "  --seed S          seed of --random-lengths (default 1)\n"
         "  --json FILE       write the schedule as JSON (- for stdout)\n"
+        "  --svg FILE        write its space-time diagram as SVG\n"
         "  --help            this text\n"
         "exit codes: 0 ok, 1 usage, 3 the schedule failed verification\n");
 }
@@ -38,12 +49,20 @@ int cmd_schedule(int argc, char **argv)
         {"algo", required_argument, NULL, 'a'}, {"alpha", required_argument, NULL, 'A'},
         {"ports", required_argument, NULL, 'p'}, {"root", required_argument, NULL, 'r'},
         {"json", required_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
+        {"schedule", required_argument, NULL, 'S'}, {"time", required_argument, NULL, 'T'},
+        {"random-lengths", no_argument, NULL, 'R'}, {"seed", required_argument, NULL, 's'},
+        {"svg", required_argument, NULL, 'V'},
         {NULL, 0, NULL, 0}};
     struct tn_topo t;
     struct tn_algo_opts ao = {NULL, 1, 6, 1, 0};
-    const char *json = NULL, *dims = "7x7x7";
+    const char *json = NULL, *dims = "7x7x7", *svg = NULL;
     unsigned long v;
     int c;
+    enum tn_a2a_kind kind = TN_A2A_LIQUID;
+    const char *kind_arg = NULL;
+    double search_s = 10.0;
+    bool random_lengths = false;
+    unsigned long seed = 1;
     tn_topo_parse(&t, dims);
     optind = 1;
     opterr = 0;
@@ -92,6 +111,38 @@ int cmd_schedule(int argc, char **argv)
         case 'j':
             json = optarg;
             break;
+        case 'S':
+            if (strcmp(optarg, "liquid") != 0 && strcmp(optarg, "round-robin") != 0) {
+                fprintf(stderr, "torusctl schedule: bad --schedule '%s': use liquid or "
+                        "round-robin\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            kind = strcmp(optarg, "liquid") == 0 ? TN_A2A_LIQUID : TN_A2A_RR;
+            kind_arg = optarg;
+            break;
+        case 'R':
+            random_lengths = true;
+            break;
+        case 'V':
+            svg = optarg;
+            break;
+        case 's':
+            if (!tn_cmd_uint(optarg, 0, UINT64_MAX, &seed)) {
+                fprintf(stderr, "torusctl schedule: bad --seed '%s': use a number\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            break;
+        case 'T': {
+            char *end;
+            errno = 0;
+            search_s = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !(search_s > 0 && search_s <= 3600)) {
+                fprintf(stderr, "torusctl schedule: bad --time '%s': use seconds, 0 < S <= 3600\n",
+                        optarg);
+                return TN_EXIT_USAGE;
+            }
+            break;
+        }
         case 'h':
             help(stdout);
             return TN_EXIT_OK;
@@ -102,18 +153,24 @@ int cmd_schedule(int argc, char **argv)
         }
     }
     if (optind != argc - 1) {
-        fprintf(stderr, "torusctl schedule: name one collective, gossip or broadcast: see "
+        fprintf(stderr, "torusctl schedule: name one collective, gossip, broadcast or alltoall: see "
                         "torusctl schedule --help\n");
         return TN_EXIT_USAGE;
     }
     enum tn_coll coll;
-    if (strcmp(argv[optind], "gossip") == 0) {
-        coll = TN_GOSSIP;
-    } else if (strcmp(argv[optind], "broadcast") == 0) {
-        coll = TN_BROADCAST;
-    } else {
-        fprintf(stderr, "torusctl schedule: unknown collective '%s': use gossip or broadcast\n",
-                argv[optind]);
+    if (tn_coll_parse(argv[optind], &coll) != 0) {
+        fprintf(stderr, "torusctl schedule: unknown collective '%s': use gossip, broadcast or "
+                "alltoall\n", argv[optind]);
+        return TN_EXIT_USAGE;
+    }
+    if ((coll == TN_SCATTER || coll == TN_GATHER) && t.n > 1 &&
+        (t.dim[0] > 15 || t.dim[1] > 15 || t.dim[2] > 15)) {
+        fprintf(stderr, "torusctl schedule: relay heads carry 4-bit coordinates: dims up to 15\n");
+        return TN_EXIT_USAGE;
+    }
+    if (kind_arg && coll != TN_ALLTOALL) {
+        fprintf(stderr, "torusctl schedule: --schedule is for alltoall (gossip and broadcast "
+                "take --algo)\n");
         return TN_EXIT_USAGE;
     }
     if (ao.root >= t.n) {
@@ -122,7 +179,54 @@ int cmd_schedule(int argc, char **argv)
         return TN_EXIT_USAGE;
     }
     struct tn_sched *s;
-    int rc = tn_build(&s, coll, &t, &ao);
+    struct tn_a2a_info ai;
+    int rc;
+    if (coll == TN_ALLTOALL) {
+        if (t.n > TN_A2A_NODES_MAX) {
+            fprintf(stderr, "torusctl schedule: alltoall takes at most %u nodes (message ids "
+                    "s*N+d)\n", TN_A2A_NODES_MAX);
+            return TN_EXIT_USAGE;
+        }
+        struct tn_a2a_opts o = {kind, ao.msg_flits, ao.ports, ao.alpha, search_s, 1};
+        rc = tn_a2a_build(&s, &t, &o, &ai);
+        if (rc) {
+            fprintf(stderr, "torusctl schedule: %s\n", tn_strerror(rc));
+            return TN_EXIT_USAGE;
+        }
+        goto built;
+    }
+    if (coll == TN_SCATTER || coll == TN_GATHER) {
+        uint32_t *len = calloc(t.n, sizeof *len);
+        if (!len)
+            return TN_EXIT_USAGE;
+        for (uint32_t u = 0; u < t.n; u++)
+            len[u] = random_lengths ? tn_payload(seed, 0xFFFFFFFFu, u, 32) % (ao.msg_flits + 1)
+                                    : ao.msg_flits;
+        struct tn_sg_opts so = {ao.root, coll == TN_GATHER ? 1 : ao.ports, len, ao.alpha, 0};
+        struct tn_sg_info gi;
+        rc = coll == TN_SCATTER ? tn_scatter_build(&s, &t, &so, &gi) : tn_gather_build(&s, &t, &so, &gi);
+        free(len);
+        if (rc) {
+            fprintf(stderr, "torusctl schedule: %s\n", tn_strerror(rc));
+            return TN_EXIT_USAGE;
+        }
+        fprintf(stderr, "%s: %u messages, %llu flits with heads; device cycles alpha + T = %llu",
+                s->algo, gi.messages, (unsigned long long)gi.total_flits,
+                (unsigned long long)gi.formula);
+        if (coll == TN_SCATTER && so.ports == 1)
+            fprintf(stderr, " (FDF, optimal by Theorem 1)");
+        else if (coll == TN_SCATTER)
+            fprintf(stderr, ", all-port lower bound alpha + %llu", (unsigned long long)gi.lower);
+        else
+            fprintf(stderr, " from dispatch %llu; synchronisation %llu cycles (modelled), "
+                    "lower bound %llu <= total %llu <= %llu (Theorem 3)",
+                    (unsigned long long)gi.dispatch0, (unsigned long long)gi.t_sync,
+                    (unsigned long long)gi.lower, (unsigned long long)gi.time,
+                    (unsigned long long)gi.bound);
+        fprintf(stderr, "\n");
+        goto built;
+    }
+    rc = tn_build(&s, coll, &t, &ao);
     if (rc == TN_EINVAL || rc == TN_ENOTSUP) {
         fprintf(stderr, "torusctl schedule: algorithm '%s' %s; choose from:",
                 ao.algo, rc == TN_EINVAL ? "is unknown" : "does not apply to this geometry/ports");
@@ -136,6 +240,7 @@ int cmd_schedule(int argc, char **argv)
         fprintf(stderr, "torusctl schedule: %s\n", tn_strerror(rc));
         return TN_EXIT_USAGE;
     }
+built:;
     struct tn_report rep;
     rc = tn_verify(s, NULL, &rep);
     if (rc == TN_ENOMEM) {
@@ -145,13 +250,27 @@ int cmd_schedule(int argc, char **argv)
     }
     FILE *out = json && strcmp(json, "-") == 0 ? stderr : stdout;
     tn_report_print(out, s, &rep, ao.alpha, 20);
-    fprintf(out, "algorithms (predicted cycles at alpha %u):", ao.alpha);
-    for (const char *const *n = tn_algo_names(coll); *n; n++) {
-        struct tn_cost cost;
-        if (tn_algo_cost(coll, *n, &t, &ao, &cost) == 0)
-            fprintf(out, " %s %llu", *n, (unsigned long long)cost.cycles);
+    if (coll == TN_ALLTOALL) {
+        fprintf(out, "traffic %u transfers (DOR, %s), Lambda %u, liquid throughput #(X)/Lambda(X) "
+                "%.3f\n", ai.transfers, ao.ports == 1 ? "single-port" : "all-port", ai.lambda,
+                ai.lambda ? (double)ai.transfers / ai.lambda : 0.0);
+        fprintf(out, "schedule %s via %s: %u steps (gap to Lambda %.2f%%), round-robin %u steps, "
+                "search %.2f s\n", s->algo, ai.via, ai.steps,
+                ai.lambda ? 100.0 * ((double)ai.steps - ai.lambda) / ai.lambda : 0.0, ai.rr_steps,
+                ai.search_s);
+        fprintf(out, "closed form %llu cycles (%u alpha + %llu + %u L); bounds: flow Lambda L = "
+                "%llu, a step per round %llu\n", (unsigned long long)ai.formula, ai.steps,
+                (unsigned long long)ai.formula_dsum, ai.steps,
+                (unsigned long long)ai.flow_bound, (unsigned long long)ai.step_bound);
+    } else if (coll == TN_GOSSIP || coll == TN_BROADCAST) {
+        fprintf(out, "algorithms (predicted cycles at alpha %u):", ao.alpha);
+        for (const char *const *n = tn_algo_names(coll); *n; n++) {
+            struct tn_cost cost;
+            if (tn_algo_cost(coll, *n, &t, &ao, &cost) == 0)
+                fprintf(out, " %s %llu", *n, (unsigned long long)cost.cycles);
+        }
+        fprintf(out, "\n");
     }
-    fprintf(out, "\n");
     int ret = rc ? TN_EXIT_VERIFY : TN_EXIT_OK;
     uint64_t ids = 0;
     for (uint32_t r = 0; r < s->nrounds; r++)
@@ -163,6 +282,13 @@ int cmd_schedule(int argc, char **argv)
                 (unsigned long long)JSON_MAX_IDS);
         ret = TN_EXIT_USAGE;
         json = NULL;
+    }
+    if (svg) {
+        int src = tn_svg_save(s, ao.alpha, svg);
+        if (src) {
+            fprintf(stderr, "torusctl schedule: cannot write %s: %s\n", svg, tn_strerror(src));
+            ret = TN_EXIT_USAGE;
+        }
     }
     if (json) {
         int wrc = strcmp(json, "-") == 0 ? tn_sched_write_json(s, stdout)

@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "plan.h"
 #include "sched.h"
+#include "svg.h"
 #include "tn_error.h"
 
 static void help(FILE *f)
@@ -24,6 +25,7 @@ static void help(FILE *f)
         "  --stats FILE      with --model: write the predicted eject statistics as CSV\n"
         "                    (round,node,lane,first,last,count,crc,err; cycles from T0)\n"
         "  --max N           violations to print (default 20)\n"
+        "  --svg FILE        write the schedule's space-time diagram as SVG\n"
         "  --help            this text\n"
         "exit codes: 0 ok, 1 usage or file error, 3 verification failed\n");
 }
@@ -35,12 +37,13 @@ int cmd_verify(int argc, char **argv)
         {"alpha", required_argument, NULL, 'A'}, {"width", required_argument, NULL, 'w'},
         {"model", no_argument, NULL, 'M'},       {"max", required_argument, NULL, 'x'},
         {"seed", required_argument, NULL, 'S'},  {"stats", required_argument, NULL, 'O'},
+        {"svg", required_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     struct tn_verify_opts vo = {0, 0, 1000};
     unsigned long v, alpha = ULONG_MAX, width = 16, max = 20;
     bool model = false;
     unsigned long seed = 1;
-    const char *stats = NULL;
+    const char *stats = NULL, *svg = NULL;
     int c;
     optind = 1;
     opterr = 0;
@@ -74,6 +77,9 @@ int cmd_verify(int argc, char **argv)
             break;
         case 'O':
             stats = optarg;
+            break;
+        case 'V':
+            svg = optarg;
             break;
         case 'x':
             if (!tn_cmd_uint(optarg, 0, 1000, &max))
@@ -114,6 +120,10 @@ int cmd_verify(int argc, char **argv)
     unsigned a = alpha == ULONG_MAX ? s->alpha : (unsigned)alpha;
     tn_report_print(stdout, s, &rep, a, (unsigned)max);
     int ret = rc ? TN_EXIT_VERIFY : TN_EXIT_OK;
+    if (svg && (rc = tn_svg_save(s, a, svg)) != 0) {
+        fprintf(stderr, "torusctl verify: cannot write %s: %s\n", svg, tn_strerror(rc));
+        ret = TN_EXIT_USAGE;
+    }
     struct tn_plan *p = NULL;
     if (ret == TN_EXIT_OK) {
         /* lower to the device level and check the plan independently */

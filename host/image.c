@@ -97,6 +97,32 @@ static uint32_t *burst(struct tn_image *img, uint32_t addr, uint32_t n)
     return w;
 }
 
+/* Relay packets staged at their sources: words and MEM flags (head, tail). */
+static int stage_relay(struct tn_image *img, const struct tn_plan *p, uint64_t seed)
+{
+    for (uint32_t i = 0; i < p->nstage; i++) {
+        const struct tn_plan_stage *st = &p->stage[i];
+        uint32_t n = tn_plan_stage_words(p, i, seed, NULL, NULL, 0);
+        uint32_t *d = burst(img, TN_ADDR_NODE(st->node, TN_REGION_MEM, st->addr), n);
+        uint8_t *fl = malloc(n);
+        if (d == NULL || fl == NULL) {
+            free(fl);
+            return TN_ENOMEM;
+        }
+        tn_plan_stage_words(p, i, seed, d, fl, n);
+        uint32_t *f = burst(img, TN_ADDR_NODE(st->node, TN_REGION_FLAGS, st->addr), n);
+        if (f == NULL) {
+            free(fl);
+            return TN_ENOMEM;
+        }
+        for (uint32_t k = 0; k < n; k++)
+            f[k] = fl[k];
+        free(fl);
+        img->mem_words += n;
+    }
+    return 0;
+}
+
 int tn_image_compile(struct tn_image *img, const struct tn_plan *p,
                      const struct tn_info *dev, uint64_t seed, char *err, size_t errlen)
 {
@@ -128,10 +154,11 @@ int tn_image_compile(struct tn_image *img, const struct tn_plan *p,
                 row[o] = x[o];
                 row[8 + o] = x[6 + o];
             }
+            row[6] = pr->mode;
             for (; ii < pr->ninj && pr->inj[ii].node == v; ii++) {
                 const struct tn_inject *in = &pr->inj[ii];
                 uint32_t *d = &row[TN_CFG_INJ(in->lane)];
-                d[0] = 0x80000000u | (in->start & 0xFFFFFFu);
+                d[0] = 0x80000000u | (in->relay ? 0x40000000u : 0) | (in->start & 0xFFFFFFu);
                 d[1] = in->addr;
                 d[2] = in->len;
                 if (in->run)
@@ -174,7 +201,8 @@ int tn_image_compile(struct tn_image *img, const struct tn_plan *p,
     uint32_t *tmp = malloc((size_t)dev->mem_depth * sizeof *tmp);
     if (tmp == NULL)
         goto out_nomem;
-    for (uint32_t v = 0; v < n_nodes; v++) {
+    /* relay-only plans (mem_base 0) stage everything they send */
+    for (uint32_t v = 0; v < n_nodes && !(p->nstage && p->mem_base == 0); v++) {
         uint32_t n = tn_plan_init_mem(p, seed, v, tmp, dev->mem_depth);
         if (n == 0)
             continue;
@@ -187,6 +215,8 @@ int tn_image_compile(struct tn_image *img, const struct tn_plan *p,
         img->mem_words += n;
     }
     free(tmp);
+    if (stage_relay(img, p, seed) != 0)
+        goto out_nomem;
 
     uint32_t *w = burst(img, TN_G_DURATION(0), p->nrounds);
     if (w == NULL)

@@ -16,7 +16,7 @@
 
 static const char *coll_name(enum tn_coll c)
 {
-    return c == TN_GOSSIP ? "gossip" : "broadcast";
+    return tn_coll_name(c);
 }
 
 /* ---- export ---- */
@@ -130,6 +130,13 @@ int tn_sched_write_json(struct tn_sched *s, FILE *f)
         return rc;
     fprintf(f, ",\n \"msg_flits\": %u, \"ports\": %u, \"alpha\": %u, \"root\": %u,\n",
             s->msg_flits, s->ports, s->alpha, s->root);
+    if (s->msg_len) {
+        uint32_t n = tn_coll_nids(s->coll, t->n);
+        fprintf(f, " \"msg_lengths\": [");
+        for (uint32_t i = 0; i < n; i++)
+            fprintf(f, "%s%u", i ? ", " : "", s->msg_len[i]);
+        fprintf(f, "],\n");
+    }
     fprintf(f, " \"rounds\": [");
     for (uint32_t r = 0; r < s->nrounds; r++) {
         const struct tn_round *rd = &s->rounds[r];
@@ -492,7 +499,7 @@ static int load_circuit(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *
     }
     x->depth--;
     push_key(x, "messages");
-    uint32_t *mv = u32_list(x, s, msgs, t->n - 1, "message id", &nmsg, &rc);
+    uint32_t *mv = u32_list(x, s, msgs, tn_coll_nids(s->coll, t->n) - 1, "message id", &nmsg, &rc);
     if (rc) {
         free(av);
         return rc;
@@ -536,7 +543,7 @@ static int load_relay(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *o)
         return rc;
     uint32_t n = 0;
     push_key(x, "messages");
-    uint32_t *mv = u32_list(x, s, msgs, s->topo.n - 1, "message id", &n, &rc);
+    uint32_t *mv = u32_list(x, s, msgs, tn_coll_nids(s->coll, s->topo.n) - 1, "message id", &n, &rc);
     if (rc)
         return rc;
     x->depth--;
@@ -547,7 +554,8 @@ static int load_relay(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *o)
 static int load_doc(struct ictx *x, json_t *doc, struct tn_sched **out)
 {
     static const char *const keys[] = {"format", "version", "dims", "collective", "algorithm",
-                                       "msg_flits", "ports", "alpha", "root", "rounds", NULL};
+                                       "msg_flits", "ports", "alpha", "root", "msg_lengths",
+                                       "rounds", NULL};
     int rc;
     json_t *j;
     if (!json_is_object(doc))
@@ -590,12 +598,9 @@ static int load_doc(struct ictx *x, json_t *doc, struct tn_sched **out)
         return rc;
     push_key(x, "collective");
     enum tn_coll coll;
-    if (json_is_string(j) && strcmp(json_string_value(j), "gossip") == 0)
-        coll = TN_GOSSIP;
-    else if (json_is_string(j) && strcmp(json_string_value(j), "broadcast") == 0)
-        coll = TN_BROADCAST;
-    else
-        return ierr(x, "collective must be \"gossip\" or \"broadcast\"");
+    if (!json_is_string(j) || tn_coll_parse(json_string_value(j), &coll) != 0)
+        return ierr(x, "collective must be \"gossip\", \"broadcast\", \"alltoall\", \"scatter\" "
+                       "or \"gather\"");
     x->depth--;
 
     const char *algo = "";
@@ -650,6 +655,24 @@ static int load_doc(struct ictx *x, json_t *doc, struct tn_sched **out)
     if ((rc = tn_sched_new(&s, &t, coll, algo, (uint32_t)L, (unsigned)ports, (unsigned)alpha,
                            (uint32_t)root)))
         return rc;
+    x->depth--;
+    if ((rc = member(x, doc, "msg_lengths", true, &j)))
+        goto out_fail;
+    if (j) {
+        uint32_t nl = 0, want = tn_coll_nids(coll, t.n);
+        push_key(x, "msg_lengths");
+        uint32_t *lv = u32_list(x, s, j, 1u << 24, "message length", &nl, &rc);
+        if (rc)
+            goto out_fail;
+        if (nl != want) {
+            rc = ierr(x, "msg_lengths must list %u lengths (one per message id), not %u", want, nl);
+            goto out_fail;
+        }
+        if ((rc = tn_sched_set_lengths(s, lv, nl)))
+            goto out_fail;
+        x->depth--;
+    }
+    push_key(x, "rounds");
     for (size_t r = 0; r < json_array_size(rounds); r++) {
         static const char *const rkeys[] = {"duration", "circuits", "relays", NULL};
         json_t *rd = json_array_get(rounds, r), *circ;

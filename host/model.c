@@ -114,6 +114,8 @@ static int run_cycle(const struct tn_plan *p, uint64_t seed, struct tn_model_out
             /* eject what is on the input links in cycle c */
             for (uint32_t i = 0; i < pr->nej; i++) {
                 const struct tn_eject *e = &pr->ej[i];
+                if (e->port == TN_PORT_RELAY)
+                    continue; /* tn_model_relay */
                 const struct flit *f = &cur[inlink[e->node * TN_NDIRS + e->port]];
                 if (!f->valid)
                     continue;
@@ -132,6 +134,8 @@ static int run_cycle(const struct tn_plan *p, uint64_t seed, struct tn_model_out
             /* inject lanes present flit k in cycle alpha + start + k */
             for (uint32_t i = 0; i < pr->ninj; i++) {
                 const struct tn_inject *in = &pr->inj[i];
+                if (in->relay)
+                    continue;
                 struct flit *l = &lane[in->node * TN_NDIRS + in->lane];
                 uint64_t s0 = (uint64_t)p->par.alpha + in->start;
                 l->valid = c >= s0 && c < s0 + in->len;
@@ -156,6 +160,8 @@ static int run_cycle(const struct tn_plan *p, uint64_t seed, struct tn_model_out
             lane[pr->inj[i].node * TN_NDIRS + pr->inj[i].lane].valid = 0;
         st += pr->nej;
     }
+    if ((rc = tn_model_relay(p, seed, out)))
+        goto out_free;
     finish_stats(p, out);
     rc = 0;
 out_free:
@@ -355,6 +361,8 @@ static int run_stream(const struct tn_plan *p, uint64_t seed, struct tn_model_ou
         uint64_t end = pr->t0 + pr->duration;  /* first cycle after the round */
         for (uint32_t i = 0; i < pr->ninj; i++) {
             const struct tn_inject *in = &pr->inj[i];
+            if (in->relay)
+                continue; /* tn_model_relay */
             struct tn_blk *src = p->sched->mem[(size_t)r * N + in->node];
             uint64_t s0 = pr->t0 + p->par.alpha + in->start;
             sp = 0;
@@ -409,6 +417,8 @@ static int run_stream(const struct tn_plan *p, uint64_t seed, struct tn_model_ou
             ejidx[pr->ej[i].node * TN_NDIRS + pr->ej[i].lane] = -1;
         st += pr->nej;
     }
+    if ((rc = tn_model_relay(p, seed, out)))
+        goto out_free;
     finish_stats(p, out);
     rc = 0;
 out_free:

@@ -33,6 +33,7 @@ void tn_plan_free(struct tn_plan *p)
         free(p->rounds[r].ej);
     }
     free(p->rounds);
+    free(p->stage);
     free(p);
 }
 
@@ -88,10 +89,9 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
         struct tn_blk **mem = s->mem + (size_t)r * N;
         uint64_t need = 0;
         uint32_t totej = 0;
-        if (rd->nrelay) {
+        if (s->msg_len && rd->ncirc) {
             rc = fail(err, errlen, TN_ENOTSUP,
-                      "round %u has relay streams: lowering relay mode waits for the head-flit "
-                      "format of the RTL (docs/hardware.md)", r);
+                      "round %u: circuits need equal message lengths (relay streams take any)", r);
             goto out_fail;
         }
         for (uint32_t ci = 0; ci < rd->ncirc; ci++)
@@ -250,6 +250,9 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                 p->mem_max = w;
         }
     }
+    p->mem_base = p->mem_max;
+    if ((rc = tn_plan_lower_relay(p, err, errlen)) != 0)
+        goto out_fail;
     if (par->mem_depth && p->mem_max > par->mem_depth) {
         rc = fail(err, errlen, TN_ECAPACITY,
                   "the schedule needs %llu memory words per node, MEM_DEPTH is %u",

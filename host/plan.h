@@ -23,6 +23,9 @@ struct tn_plan_params {
 #define TN_SEL_OFF 0
 #define TN_SEL_LANE(l) (1 + (l))
 #define TN_SEL_PORT(p) (8 + (p))
+#define TN_SEL_RELAY 15           /* allocated by head flits (relay mode) */
+#define TN_PORT_RELAY 0xFF        /* tn_eject.port of a relay eject lane */
+#define TN_MODE_DOR 1u            /* round config field 6: relay routing by DOR */
 
 struct tn_inject {
     uint32_t node;
@@ -31,7 +34,9 @@ struct tn_inject {
     uint32_t addr, len;       /* first memory word, flits */
     uint32_t run, skip;       /* gather: flit k reads addr + k + (k / run) *
                                * skip; run 0: contiguous (both < 2^16) */
-    uint32_t circuit;         /* index in the schedule's round */
+    uint32_t circuit;         /* index in the schedule's round (relay: of
+                               * the lane's first packet in the round's relays) */
+    uint8_t relay;            /* field 16+3l bit 30: head flits are routed */
 };
 
 /* Memory word flit k of inject descriptor in reads. */
@@ -52,6 +57,7 @@ struct tn_plan_round {
     uint64_t duration;        /* D_r */
     uint8_t *xbar;            /* per node 12 bytes: out_sel[0..5] (field
                                * 0..5), ej_src[0..5] (field 8..13) */
+    uint8_t mode;             /* field 6 (TN_MODE_DOR in relay rounds) */
     uint32_t ninj, nej;
     struct tn_inject *inj;    /* sorted by node, lane */
     struct tn_eject *ej;      /* sorted by node, lane */
@@ -66,7 +72,41 @@ struct tn_plan {
     struct tn_plan_round *rounds;
     uint64_t total;           /* sum of durations */
     uint64_t mem_max;         /* largest memory (words) any node needs */
+    /* Relay packets (host/plan_relay.c): every packet is staged at its
+     * source, head word and the words of its messages, from word mem_base
+     * on (above the message layout), and received into an area above the
+     * layout at its destination; stage[] lists them for the image. */
+    uint64_t mem_base;        /* words of the message layout (relay areas above);
+                               * 0 with relay packets: no circuit round, the
+                               * layout is not loaded */
+    uint32_t nstage;
+    struct tn_plan_stage *stage;
 };
+
+/* One staged relay packet: words [addr, addr + 1 + payload) of node. */
+struct tn_plan_stage {
+    uint32_t node, addr;
+    uint32_t round, relay;    /* the schedule's stream it carries */
+    uint32_t dst;             /* head word: the destination's coordinates */
+};
+
+/* Lower the relay streams of s into p (called by tn_plan_lower once the
+ * circuits are lowered): staging, inject chains, relay eject lanes in the
+ * order the hardware allocates them, crossbar relay selects, DOR mode,
+ * durations. 0, TN_ENOTSUP (circuits and relays in one round, unequal
+ * lengths with circuits, W < 12 or a dimension > 15 for DOR heads),
+ * TN_ECAPACITY, TN_ENOMEM. */
+int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen);
+/* Words and MEM flags (bit 0 head, bit 1 tail) of staged packet i for
+ * seed; returns the word count (writes at most cap). */
+uint32_t tn_plan_stage_words(const struct tn_plan *p, uint32_t i, uint64_t seed, uint32_t *data,
+                             uint8_t *flags, uint32_t cap);
+/* The reference model of the relay rounds (host/model_relay.c): fills the
+ * statistics of the relay eject lanes cycle by cycle (head routing by DOR,
+ * hold until the tail, collisions dropped as the hardware does). Called by
+ * tn_model_run. */
+struct tn_model_out;
+int tn_model_relay(const struct tn_plan *p, uint64_t seed, struct tn_model_out *out);
 
 /* Lower a (verified) schedule. TN_ECAPACITY when it needs more lanes or
  * memory than par gives, TN_EVERIFY when it is structurally broken (run

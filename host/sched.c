@@ -48,7 +48,8 @@ int tn_sched_new(struct tn_sched **out, const struct tn_topo *t, enum tn_coll co
                  const char *algo, uint32_t msg_flits, unsigned ports,
                  unsigned alpha, uint32_t root)
 {
-    if (msg_flits == 0 || (ports != 1 && ports != 6) || root >= t->n)
+    if (msg_flits == 0 || (ports != 1 && ports != 6) || root >= t->n ||
+        (coll == TN_ALLTOALL && t->n > TN_A2A_NODES_MAX))
         return TN_EINVAL;
     struct tn_sched *s = calloc(1, sizeof *s);
     if (!s)
@@ -515,6 +516,12 @@ uint64_t tn_circuit_flits(const struct tn_sched *s, const struct tn_circuit *c)
     uint64_t n = c->stream ? c->stream->n : (c->msgs ? c->nmsgs : c->mcnt);
     if (n == TN_WHOLE)
         n = 0;
+    if (s->msg_len && c->stream) {
+        uint64_t w = 0;
+        for (uint32_t i = 0; i < c->stream->n; i++)
+            w += s->msg_len[tn_blk_get(c->stream, i)];
+        return w;
+    }
     return n * s->msg_flits;
 }
 
@@ -583,7 +590,8 @@ static void locate_msgs(struct tn_sched *s, struct msgref *c, const struct tn_bl
         return;
     }
     uint32_t *ids = malloc(((size_t)m->n + 1) * sizeof *ids);
-    uint8_t *held = calloc(s->topo.n, 1);
+    uint32_t nids = tn_coll_nids(s->coll, s->topo.n);
+    uint8_t *held = calloc(nids, 1);
     if (!ids || !held) {
         free(ids);
         free(held);
@@ -592,10 +600,10 @@ static void locate_msgs(struct tn_sched *s, struct msgref *c, const struct tn_bl
     }
     tn_blk_read(m, 0, m->n, ids);
     for (uint32_t i = 0; i < m->n; i++)
-        if (ids[i] < s->topo.n)
+        if (ids[i] < nids)
             held[ids[i]] = 1;
     for (uint32_t k = 0; k < c->nmsgs; k++)
-        if (c->msgs[k] >= s->topo.n || !held[c->msgs[k]]) {
+        if (c->msgs[k] >= nids || !held[c->msgs[k]]) {
             *c->msg_bad = (int32_t)c->msgs[k];
             break;
         }
@@ -687,6 +695,46 @@ static int resolve_msgs(struct tn_sched *s, uint32_t r, struct tn_blk *m, uint32
     return 0;
 }
 
+const char *tn_coll_name(enum tn_coll c)
+{
+    static const char *const names[TN_COLL_COUNT] = {"gossip", "broadcast", "alltoall",
+                                                      "scatter", "gather"};
+    return (unsigned)c < TN_COLL_COUNT ? names[c] : "?";
+}
+
+int tn_coll_parse(const char *name, enum tn_coll *c)
+{
+    for (int i = 0; i < TN_COLL_COUNT; i++)
+        if (strcmp(name, tn_coll_name((enum tn_coll)i)) == 0) {
+            *c = (enum tn_coll)i;
+            return 0;
+        }
+    return TN_EINVAL;
+}
+
+int tn_sched_set_lengths(struct tn_sched *s, const uint32_t *len, uint32_t n)
+{
+    if (n != tn_coll_nids(s->coll, s->topo.n))
+        return TN_EINVAL;
+    uint32_t *l = tn_sched_alloc(s, (n ? n : 1) * sizeof *l);
+    if (!l)
+        return TN_ENOMEM;
+    memcpy(l, len, n * sizeof *l);
+    s->msg_len = l;
+    s->laid_out = false;
+    return 0;
+}
+
+uint64_t tn_relay_flits(const struct tn_sched *s, const struct tn_relay *x)
+{
+    if (!x->stream)
+        return 0;
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < x->stream->n; i++)
+        n += tn_msg_len(s, tn_blk_get(x->stream, i));
+    return n ? n + 1 : 0;
+}
+
 int tn_sched_layout(struct tn_sched *s)
 {
     const struct tn_topo *t = &s->topo;
@@ -705,7 +753,25 @@ int tn_sched_layout(struct tn_sched *s)
         goto out_free;
     empty->u.ids = NULL;
     for (uint32_t v = 0; v < N; v++) {
-        if (s->coll == TN_GOSSIP || v == s->root) {
+        if (s->coll == TN_ALLTOALL) {
+            /* node v holds message v * N + d for every d != v, by d */
+            for (uint32_t d = 0, k = 0; d < N; d++)
+                if (d != v)
+                    touched[k++] = v * N + d;
+            s->mem[v] = N > 1 ? blk_leaf(s, touched, N - 1) : empty;
+            if (!s->mem[v])
+                goto out_free;
+        } else if (s->coll == TN_SCATTER && v == s->root) {
+            /* the root holds message d for every d != root, by d */
+            for (uint32_t d = 0, k = 0; d < N; d++)
+                if (d != v)
+                    touched[k++] = d;
+            s->mem[v] = N > 1 ? blk_leaf(s, touched, N - 1) : empty;
+            if (!s->mem[v])
+                goto out_free;
+        } else if (s->coll == TN_SCATTER || (s->coll == TN_GATHER && v == s->root)) {
+            s->mem[v] = empty;
+        } else if (s->coll == TN_GOSSIP || s->coll == TN_GATHER || v == s->root) {
             s->mem[v] = blk_leaf(s, &v, 1);
             if (!s->mem[v])
                 goto out_free;
@@ -754,7 +820,7 @@ int tn_sched_layout(struct tn_sched *s)
                 }
             }
             free(w.p);
-            uint64_t len = (uint64_t)c->start + dmax + (uint64_t)c->stream->n * s->msg_flits;
+            uint64_t len = (uint64_t)c->start + dmax + tn_circuit_flits(s, c);
             if (len > need)
                 need = len;
         }
@@ -775,7 +841,7 @@ int tn_sched_layout(struct tn_sched *s)
                 touched[ntouched++] = x->dst;
             }
             uint64_t len = (uint64_t)x->start + tn_distance(t, x->src, x->dst) +
-                           (uint64_t)x->stream->n * s->msg_flits;
+                           tn_relay_flits(s, x);
             if (len > need)
                 need = len;
         }
@@ -886,7 +952,7 @@ void tn_sched_cost(const struct tn_sched *s, unsigned alpha, struct tn_cost *c)
             if (x->src >= s->topo.n || x->dst >= s->topo.n || !x->stream)
                 continue;
             uint64_t d = tn_distance(&s->topo, x->src, x->dst);
-            uint64_t l = (uint64_t)x->stream->n * s->msg_flits;
+            uint64_t l = tn_relay_flits(s, x);
             if (d > dmax)
                 dmax = d;
             if (x->start + l > lmax)
@@ -921,7 +987,29 @@ void tn_sched_bounds(const struct tn_sched *s, struct tn_bounds *b)
     /* A node receives at most `lanes` streams per round, each carrying at
      * most what its sender knows: knowledge grows by a factor lanes + 1. */
     b->rounds = ceil_log(t->n, lanes + 1);
-    if (s->coll == TN_GOSSIP) {
+    if (s->coll == TN_SCATTER || s->coll == TN_GATHER) {
+        /* every non-null message crosses the root's ports: M / lanes;
+         * the farthest non-null node is at least ecc hops away */
+        uint64_t M = 0;
+        unsigned ecc = 0;
+        for (uint32_t v = 0; v < t->n; v++)
+            if (v != s->root && tn_msg_len(s, v) > 0) {
+                M += tn_msg_len(s, v);
+                unsigned d = tn_distance(t, s->root, v);
+                if (d > ecc)
+                    ecc = d;
+            }
+        b->dsum = ecc;
+        b->tsum = (M + lanes - 1) / lanes;
+        b->rounds = M > 0;
+    } else if (s->coll == TN_ALLTOALL) {
+        /* a node receives N - 1 messages through at most `lanes` ports;
+         * one round may in principle carry everything (multi-message
+         * streams with eject and forward) */
+        b->dsum = tn_diameter(t);
+        b->tsum = ((uint64_t)(t->n - 1) * s->msg_flits + lanes - 1) / lanes;
+        b->rounds = t->n > 1;
+    } else if (s->coll == TN_GOSSIP) {
         b->dsum = tn_diameter(t);
         b->tsum = ((uint64_t)(t->n - 1) * s->msg_flits + lanes - 1) / lanes;
     } else {

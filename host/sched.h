@@ -13,7 +13,29 @@
 
 #include "topo.h"
 
-enum tn_coll { TN_GOSSIP, TN_BROADCAST };
+/* TN_ALLTOALL: personalised exchange; message id s * N + d is the one
+ * node s holds for node d (host/a2a.h). TN_SCATTER: the root holds message
+ * d for every node d != root, node d must end with it; TN_GATHER: node s
+ * holds message s, the root must end with every s != root (host/sg.h).
+ * For scatter and gather a message of length 0 (msg_len) is null: nobody
+ * needs to receive it. */
+enum tn_coll { TN_GOSSIP, TN_BROADCAST, TN_ALLTOALL, TN_SCATTER, TN_GATHER };
+
+/* Largest torus an all-to-all schedule takes (ids s * N + d fit 32 bits). */
+#define TN_A2A_NODES_MAX 65535u
+
+/* "gossip", "broadcast", "alltoall". */
+const char *tn_coll_name(enum tn_coll c);
+/* Number of message ids of a collective on n nodes (ids are 0..that-1):
+ * n, or n * n for the all-to-all. */
+static inline uint32_t tn_coll_nids(enum tn_coll c, uint32_t n)
+{
+    return c == TN_ALLTOALL ? n * n : n;
+}
+/* "gossip", ... for every collective, in enum order. */
+#define TN_COLL_COUNT 5
+/* Parse a collective name: 0 or TN_EINVAL. */
+int tn_coll_parse(const char *name, enum tn_coll *c);
 
 /* Symbolic message slices (circuit mcnt), resolved by tn_sched_layout():
  * TN_WHOLE: all of the source's memory at the start of the round;
@@ -98,9 +120,11 @@ struct tn_circuit {
     bool msg_noncontig;       /* held but not one contiguous run in order */
 };
 
-/* A relay-mode (head-routed) stream: routed by dimension order from src to
- * dst, timed like a circuit stream (the head advances one link per cycle,
- * the stream follows without gaps), so it holds arc h of its route during
+/* A relay-mode (head-routed) stream: one packet routed by dimension order
+ * from src to dst, a head flit (the destination's coordinates) followed by
+ * the words of its messages (flits = 1 + their lengths, tn_relay_flits),
+ * timed like a circuit stream (the head advances one link per cycle, the
+ * packet follows without gaps), so it holds arc h of its route during
  * cycles [alpha + start + h, alpha + start + h + flits - 1] of the round
  * (h = 1..d). Messages as for circuits; the stream is appended at dst
  * after the round's circuit streams, in relay order. */
@@ -129,9 +153,14 @@ struct tn_sched {
     enum tn_coll coll;
     char algo[32];
     uint32_t msg_flits;       /* L: flits per message */
+    /* Per message id payload lengths in flits (tn_coll_nids entries, 0
+     * allowed: a null message), or NULL: every message has msg_flits.
+     * Only relay streams carry messages of unequal lengths (the plan
+     * refuses circuits then). Set with tn_sched_set_lengths(). */
+    uint32_t *msg_len;
     unsigned ports;           /* port model: 6 all-port, 1 single-port */
     unsigned alpha;           /* switch cost the durations were made for */
-    uint32_t root;            /* broadcast source */
+    uint32_t root;            /* broadcast, scatter and gather root */
     uint32_t nrounds, rcap;
     struct tn_round *rounds;
     struct tn_arena *arena;
@@ -160,6 +189,17 @@ struct tn_circuit *tn_sched_add_circuit(struct tn_sched *s, uint32_t r,
 struct tn_relay *tn_sched_add_relay(struct tn_sched *s, uint32_t r, uint32_t src, uint32_t dst,
                                     uint32_t moff, uint32_t mcnt, const uint32_t *msgs,
                                     uint32_t nmsgs, uint32_t start);
+/* Per message lengths (copied; n must be tn_coll_nids entries): 0,
+ * TN_EINVAL or TN_ENOMEM. */
+int tn_sched_set_lengths(struct tn_sched *s, const uint32_t *len, uint32_t n);
+/* Payload flits of message m. */
+static inline uint32_t tn_msg_len(const struct tn_sched *s, uint32_t m)
+{
+    return s->msg_len ? s->msg_len[m] : s->msg_flits;
+}
+/* Flits of a relay packet: 1 head + the lengths of its messages (0 when
+ * all of them are null: nothing is sent). */
+uint64_t tn_relay_flits(const struct tn_sched *s, const struct tn_relay *x);
 /* Arena allocation tied to the schedule's lifetime (NULL on failure). */
 void *tn_sched_alloc(struct tn_sched *s, size_t size);
 

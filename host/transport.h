@@ -14,6 +14,7 @@ struct tn_transport_opts {
     /* sim */
     unsigned dims[3];      /* geometry of the model to load */
     unsigned lanes;        /* 0: the default build for these dims */
+    unsigned rounds;       /* 0: the default round table (16); else the _r<N> model */
     const char *sim_dir;   /* where models live (NULL: $TN_SIM_DIR or build/sim) */
     const char *trace;     /* FST waveform file or NULL */
     /* usb */

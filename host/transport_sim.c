@@ -63,7 +63,7 @@ static int model_dir(const struct tn_transport_opts *o, char *dir, size_t len)
 static int sim_open(struct tn_transport **out, const struct tn_transport_opts *o,
                     char *err, size_t errlen)
 {
-    char dir[PATH_MAX], path[PATH_MAX + 64], lanes[16] = "";
+    char dir[PATH_MAX], path[PATH_MAX + 64], lanes[32] = "";
     int rc = model_dir(o, dir, sizeof dir);
     if (rc != 0) {
         snprintf(err, errlen, "simulator model directory name too long");
@@ -71,6 +71,8 @@ static int sim_open(struct tn_transport **out, const struct tn_transport_opts *o
     }
     if (o->lanes != 0 && o->lanes != 6)
         snprintf(lanes, sizeof lanes, "_l%u", o->lanes);
+    if (o->rounds != 0 && o->rounds != 16)
+        snprintf(lanes + strlen(lanes), sizeof lanes - strlen(lanes), "_r%u", o->rounds);
     snprintf(path, sizeof path, "%s/libtnsim_%ux%ux%u%s.so", dir, o->dims[0],
              o->dims[1], o->dims[2], lanes);
     if (access(path, R_OK) != 0) {

@@ -271,6 +271,23 @@ struct occ {
     uint32_t idx, hop;
 };
 
+/* A relay packet's use of a lane: [lo, hi) cycles after the switch. */
+struct rlane {
+    uint32_t node;
+    uint64_t lo, hi;
+    int ej;                   /* 0 inject (src), 1 eject (dst) */
+};
+
+static int cmp_rlane(const void *a, const void *b)
+{
+    const struct rlane *x = a, *y = b;
+    if (x->node != y->node)
+        return x->node < y->node ? -1 : 1;
+    if (x->ej != y->ej)
+        return x->ej - y->ej;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
 static int cmp_occ(const void *a, const void *b)
 {
     const struct occ *x = a, *y = b;
@@ -312,6 +329,8 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
     uint32_t wcap = 64, route_cap = 0, occ_cap = 0;
     struct tn_arc *route = NULL;
     struct occ *occ = NULL;
+    struct rlane *rl = NULL;
+    uint32_t nrl = 0, rl_cap = 0;
     uint32_t *head = malloc(3 * wcap * sizeof *head);
     if (!used || !ninj || !nej || !touched || !bits || !rep->round_dmax ||
         !rep->round_lmax || !rep->round_need || !head)
@@ -496,7 +515,7 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
                              "relay stream %u carries no messages", i))
                     goto out_free;
             }
-            uint64_t flits = x->stream ? (uint64_t)x->stream->n * s->msg_flits : 0;
+            uint64_t flits = tn_relay_flits(s, x);
             unsigned d = tn_distance(t, x->src, x->dst);
             if (d > route_cap) {
                 route_cap = d;
@@ -526,16 +545,57 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
                 occ[nocc].idx = i;
                 occ[nocc++].hop = h;
             }
-            if (ninj[x->src]++ == 0 && nej[x->src] == 0)
-                touched[ntouched++] = x->src;
-            if (nej[x->dst]++ == 0 && ninj[x->dst] == 0)
-                touched[ntouched++] = x->dst;
+            if (flits > 0) {
+                if (nrl == rl_cap) {
+                    rl_cap = rl_cap ? 2 * rl_cap : 64;
+                    struct rlane *nr = realloc(rl, 2 * rl_cap * sizeof *rl);
+                    if (!nr)
+                        goto out_free;
+                    rl = nr;
+                }
+                /* injection [start, start + flits), ejection [start + d, ...) */
+                rl[2 * nrl] = (struct rlane){x->src, x->start, x->start + flits, 0};
+                rl[2 * nrl + 1] = (struct rlane){x->dst, x->start + d, x->start + d + flits, 1};
+                nrl++;
+            }
             if (d > rep->round_dmax[r])
                 rep->round_dmax[r] = d;
             if (x->start + flits > rep->round_lmax[r])
                 rep->round_lmax[r] = x->start + flits;
             if (x->start + d + flits > need)
                 need = x->start + d + flits;
+        }
+        /* relay lanes: one inject lane sends packets back to back (a chain:
+         * each starts the cycle after the previous ends); a relay eject
+         * lane holds a packet from head to tail (lowest free lane first) */
+        if (nrl) {
+            qsort(rl, 2 * (size_t)nrl, sizeof *rl, cmp_rlane);
+            for (uint32_t a = 0, b; a < 2 * nrl; a = b) {
+                uint64_t end[64];
+                unsigned nl = 0;
+                for (b = a; b < 2 * nrl && rl[b].node == rl[a].node && rl[b].ej == rl[a].ej; b++) {
+                    unsigned l = 0;
+                    if (rl[b].ej) {
+                        while (l < nl && end[l] > rl[b].lo)
+                            l++;
+                    } else {
+                        while (l < nl && end[l] != rl[b].lo)
+                            l++;
+                    }
+                    if (l == nl && nl < 64)
+                        nl++;
+                    if (l < 64)
+                        end[l] = rl[b].hi;
+                }
+                uint32_t v = rl[a].node;
+                if (ninj[v] == 0 && nej[v] == 0)
+                    touched[ntouched++] = v;
+                if (rl[a].ej)
+                    nej[v] = (uint16_t)(nej[v] + nl);
+                else
+                    ninj[v] = (uint16_t)(ninj[v] + nl);
+            }
+            nrl = 0;
         }
         if (nocc > 1)
             qsort(occ, nocc, sizeof *occ, cmp_occ);
@@ -590,6 +650,11 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
     }
     for (uint32_t v = 0; v < N; v++) {
         uint64_t words = (uint64_t)fin[v]->n * s->msg_flits;
+        if (s->msg_len) {
+            words = 0;
+            for (uint32_t i = 0; i < fin[v]->n; i++)
+                words += s->msg_len[tn_blk_get(fin[v], i)];
+        }
         if (words > rep->mem_max_words)
             rep->mem_max_words = words;
         if (o->mem_depth && words > o->mem_depth &&
@@ -599,7 +664,39 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
             goto out_free;
         bool ok;
         uint32_t miss = s->root;
-        if (s->coll == TN_GOSSIP) {
+        if (s->coll == TN_SCATTER || s->coll == TN_GATHER) {
+            /* scatter: v holds message v; gather: the root holds every
+             * s != root; null messages need not travel */
+            memset(bits, 0, ((size_t)N + 63) / 64 * sizeof *bits);
+            for (uint32_t i = 0; i < fin[v]->n; i++) {
+                uint32_t id = tn_blk_get(fin[v], i);
+                if (id < N)
+                    bits[id >> 6] |= 1ull << (id & 63);
+            }
+            ok = true;
+            for (uint32_t m = 0; m < N && ok; m++) {
+                bool need = m != s->root && tn_msg_len(s, m) > 0 &&
+                            (s->coll == TN_SCATTER ? m == v : v == s->root);
+                if (need && !((bits[m >> 6] >> (m & 63)) & 1)) {
+                    ok = false;
+                    miss = m;
+                }
+            }
+        } else if (s->coll == TN_ALLTOALL) {
+            /* node v must hold s * N + v from every s != v */
+            memset(bits, 0, ((size_t)N + 63) / 64 * sizeof *bits);
+            for (uint32_t i = 0; i < fin[v]->n; i++) {
+                uint32_t id = tn_blk_get(fin[v], i);
+                if (id % N == v)
+                    bits[(id / N) >> 6] |= 1ull << ((id / N) & 63);
+            }
+            ok = true;
+            for (uint32_t src = 0; src < N && ok; src++)
+                if (src != v && !((bits[src >> 6] >> (src & 63)) & 1)) {
+                    ok = false;
+                    miss = src * N + v;
+                }
+        } else if (s->coll == TN_GOSSIP) {
             ok = hc.tab ? blk_complete_fast(&hc, hall, fin[v], N, bits)
                         : blk_complete(fin[v], N, bits);
             if (!ok)
@@ -629,6 +726,7 @@ out_free:
     tn_sel_free(&hc.sel);
     free(route);
     free(occ);
+    free(rl);
     if (rc == TN_ENOMEM)
         tn_report_free(rep);
     return rc;
@@ -640,7 +738,7 @@ void tn_report_print(FILE *f, const struct tn_sched *s, const struct tn_report *
     char dims[48];
     tn_topo_format(&s->topo, dims, sizeof dims);
     fprintf(f, "%s on %s (%u nodes), algorithm %s, %u flit%s per message, %s\n",
-            s->coll == TN_GOSSIP ? "gossip" : "broadcast", dims, s->topo.n,
+            tn_coll_name(s->coll), dims, s->topo.n,
             s->algo[0] ? s->algo : "(unnamed)", s->msg_flits, s->msg_flits == 1 ? "" : "s",
             s->ports == 1 ? "single-port (1 lane)" : "all-port (6 lanes)");
     if (s->coll == TN_BROADCAST)
@@ -718,6 +816,15 @@ int tn_plan_check(const struct tn_plan *p, struct tn_report *rep)
                          "node %u has two inject descriptors on lane %u", in->node, in->lane))
                 goto out_free;
             *slot = 1;
+            if (in->relay) {
+                /* staged packets: above the message layout */
+                if ((in->addr < p->mem_base || (uint64_t)in->addr + in->len > p->mem_max) &&
+                    add_viol(rep, max, TN_V_MSG, R, (int32_t)in->circuit, -1, in->node,
+                             "node %u injects relay words %u..%llu outside its staging area",
+                             in->node, in->addr, (unsigned long long)in->addr + in->len - 1))
+                    goto out_free;
+                continue;
+            }
             uint64_t last = in->len ? tn_inject_word(in, in->len - 1) : in->addr;
             if (in->len && last >= held &&
                 add_viol(rep, max, TN_V_MSG, R, (int32_t)in->circuit, -1, in->node,
@@ -745,7 +852,8 @@ int tn_plan_check(const struct tn_plan *p, struct tn_report *rep)
                          "node %u has two eject descriptors on lane %u", e->node, e->lane))
                 goto out_free;
             *slot = 1;
-            uint64_t held = (uint64_t)p->sched->mem[(size_t)r * N + e->node]->n * L;
+            uint64_t held = e->port == TN_PORT_RELAY ? p->mem_base
+                            : (uint64_t)p->sched->mem[(size_t)r * N + e->node]->n * L;
             uint64_t end = (uint64_t)e->addr + e->len;
             if ((e->addr < held || end > depth) &&
                 add_viol(rep, max, TN_V_MEM, R, (int32_t)e->circuit, -1, e->node,
@@ -774,6 +882,9 @@ int tn_plan_check(const struct tn_plan *p, struct tn_report *rep)
                 } else if (out && sel >= TN_SEL_LANE(0) && sel < TN_SEL_LANE(TN_NDIRS)) {
                     unsigned l = sel - TN_SEL_LANE(0);
                     bad = l >= lanes || inj[v * TN_NDIRS + l] < 0;
+                } else if (sel == TN_SEL_RELAY) {
+                    if (!out)
+                        bad = k - TN_NDIRS >= (int)lanes || ej[v * TN_NDIRS + k - TN_NDIRS] < 0;
                 } else if (sel >= TN_SEL_PORT(0) && sel < TN_SEL_PORT(TN_NDIRS)) {
                     int port = sel - TN_SEL_PORT(0);
                     if (!tn_dir_exists(t, port)) {

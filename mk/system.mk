@@ -20,7 +20,7 @@ run-gossip: host $(BUILD)/sim/libtnsim_7x7x7.so
 
 # Any geometry on request: make sim-model DIMS=5x5x5 (or 3x3x3_l1).
 sim-model:
-	@test -n "$(DIMS)" || { echo "usage: make sim-model DIMS=XxYxZ[_l1]" >&2; exit 1; }
+	@test -n "$(DIMS)" || { echo "usage: make sim-model DIMS=XxYxZ[_l1][_rN]" >&2; exit 1; }
 	$(MAKE) --no-print-directory $(BUILD)/sim/libtnsim_$(DIMS).so
 
 $(E2E_DIR)/gossip.t: tests/e2e/gossip.sh $(E2E_TORUSCTL) $(E2E_EMU) \
@@ -37,3 +37,38 @@ $(E2E_DIR)/bench_run: tests/e2e/bench_run.sh $(E2E_TORUSCTL) $(E2E_EMU) $(BUILD)
 	chmod +x $@
 
 BENCHES += $(E2E_DIR)/bench_run
+
+# All-to-all (issue 5): a step is a round, so these use models with deeper
+# round tables (_r32: 3x3x3, _r256: 4x4x4; sim/tn_sim_build.sh).
+A2A_MODELS := 3x3x3_r32 3x3x3_l1_r32 3x3x3
+$(E2E_DIR)/alltoall.t: tests/e2e/alltoall.sh $(E2E_TORUSCTL) \
+                       $(foreach m,$(A2A_MODELS),$(BUILD)/sim/libtnsim_$(m).so)
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/e2e/alltoall.sh %s\n' $(E2E_TORUSCTL) >$@
+	chmod +x $@
+
+TESTS_E2E += $(E2E_DIR)/alltoall.t
+
+$(E2E_DIR)/bench_a2a: tests/e2e/bench_a2a.sh $(E2E_TORUSCTL) \
+                      $(BUILD)/sim/libtnsim_3x3x3_r32.so $(BUILD)/sim/libtnsim_4x4x4_r256.so
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/e2e/bench_a2a.sh %s\n' $(E2E_TORUSCTL) >$@
+	chmod +x $@
+
+BENCHES += $(E2E_DIR)/bench_a2a
+
+# Scatter and gather (issue 5): one relay round on the 3x3x3 models.
+$(E2E_DIR)/scatter_gather.t: tests/e2e/scatter_gather.sh $(E2E_TORUSCTL) \
+                             $(BUILD)/sim/libtnsim_3x3x3.so $(BUILD)/sim/libtnsim_3x3x3_l1.so
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/e2e/scatter_gather.sh %s\n' $(E2E_TORUSCTL) >$@
+	chmod +x $@
+
+TESTS_E2E += $(E2E_DIR)/scatter_gather.t
+
+$(E2E_DIR)/bench_sg: tests/e2e/bench_sg.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtnsim_7x7x7.so
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/e2e/bench_sg.sh %s\n' $(E2E_TORUSCTL) >$@
+	chmod +x $@
+
+BENCHES += $(E2E_DIR)/bench_sg

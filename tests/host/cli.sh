@@ -43,7 +43,7 @@ done
 t "schedule: unknown option" 1 - "unknown or incomplete option '--bogus'" -- "$T" schedule gossip --bogus
 t "schedule: bad dims" 1 - "bad --dims '7x0'" -- "$T" schedule gossip --dims 7x0
 t "schedule: bad msg-flits" 1 - "bad --msg-flits '0'" -- "$T" schedule gossip --msg-flits 0
-t "schedule: unknown collective" 1 - "unknown collective 'scatter'" -- "$T" schedule scatter
+t "schedule: unknown collective" 1 - "unknown collective 'reduce'" -- "$T" schedule reduce
 t "schedule: dp on 5x5x5 is refused with the alternatives" 1 - "choose from: ring" -- \
     "$T" schedule gossip --dims 5x5x5 --algo dp
 t "schedule: root outside the torus" 1 - "--root 27 is not a node of 3x3x3" -- \
@@ -95,6 +95,26 @@ t "unknown direction" 1 - "line 6, column 25: rounds[0].circuits[0].arcs[0][1]: 
     "$T" verify "$here/bad/direction.json"
 t "out-of-range node" 1 - "line 7, column 51: rounds[0].circuits[1].eject[0]: node 3 out of range (0..2)" -- \
     "$T" verify "$here/bad/range.json"
+
+# issue 5: all-to-all, scatter, gather schedules (no device)
+t "schedule alltoall: bad --schedule" 1 - "bad --schedule 'fastest': use liquid or round-robin" -- \
+    "$T" schedule alltoall --dims 3x3x3 --schedule fastest
+t "schedule gossip --schedule is refused (alltoall only)" 1 - "--schedule is for alltoall" -- \
+    "$T" schedule gossip --dims 3x3x3 --schedule liquid
+t "schedule alltoall: bad --time" 1 - "bad --time '-1'" -- "$T" schedule alltoall --time -1
+t "schedule alltoall 3x3x3: liquid, 9 steps = Lambda" 0 - - -- "$T" schedule alltoall --dims 3x3x3
+grep -q "schedule liquid via quotient: 9 steps (gap to Lambda 0.00%)" "$tmp/out" ||
+    { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - alltoall 3x3x3 output names 9 steps"; }
+t "schedule scatter: dims above 15 refused (4-bit head coordinates)" 1 - "dims up to 15" -- \
+    "$T" schedule scatter --dims 16x1x1
+t "schedule gather 3x3x3 verifies" 0 - "certificates: 26 messages" -- \
+    "$T" schedule gather --dims 3x3x3 --msg-flits 2
+t "run scatter: bad --tree" 1 - "bad --tree 'bfs'" -- "$T" run scatter --tree bfs
+t "run: bad --rounds" 1 - "bad --rounds '20'" -- "$T" run alltoall --rounds 20
+t "run alltoall: a file as --schedule is refused" 1 - "bad --schedule 'x.json' for alltoall" -- \
+    "$T" run alltoall --schedule x.json
+t "svg to an unwritable path: exit 1" 1 - "cannot write /nonexistent/a.svg" -- \
+    "$T" schedule gather --dims 3x3x3 --svg /nonexistent/a.svg
 
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -125,8 +125,8 @@ static const struct bad bads[] = {
                   "\"collective\": \"gossip\", \"msg_flits\": 1, \"ports\": 3, \"rounds\": []}",
      "ports must be 6 (all-port) or 1 (single-port)"},
     {"bad collective", "{\"format\": \"torus-schedule\", \"version\": 1, \"dims\": [2], "
-                       "\"collective\": \"scatter\"}",
-     "collective must be \"gossip\" or \"broadcast\""},
+                       "\"collective\": \"reduce\"}",
+     "collective must be \"gossip\", \"broadcast\", \"alltoall\", \"scatter\" or \"gather\""},
 };
 
 int main(void)

@@ -151,7 +151,8 @@ int main(void)
     is(rep.complete_nodes, 125 - 4, "the four nodes of that ring miss the message");
     tn_report_free(&rep);
     tn_sched_free(s);
-    /* relay streams: a 4-node ring gossip in two rounds by DOR relays; then
+    /* relay streams (one packet: a head flit + 2 payload flits per
+     * message): a 4-node ring gossip in two rounds by DOR relays; then
      * streams that meet on an arc in the same cycles, or take a circuit's
      * arc, collide */
     struct tn_topo t4;
@@ -163,7 +164,7 @@ int main(void)
         tn_sched_add_relay(s, 0, v, (v + 1) % 4, 0, TN_WHOLE, NULL, 0, 0);
         tn_sched_add_relay(s, 0, v, (v + 3) % 4, 0, TN_WHOLE, NULL, 0, 0);
         /* round 1: the antipode, both directions held back by start offsets */
-        tn_sched_add_relay(s, 1, v, (v + 2) % 4, 0, 1, NULL, 0, v % 2 ? 3 : 0);
+        tn_sched_add_relay(s, 1, v, (v + 2) % 4, 0, 1, NULL, 0, v % 2 ? 4 : 0);
     }
     int rc = verify(s, 0, 0, &rep);
     is(rc, 0, "relay gossip on a 4-ring verifies (same arc, disjoint cycles)");
@@ -171,11 +172,11 @@ int main(void)
         diag("%s", rep.viol[i].text);
     is(rep.complete_nodes, 4, "relay streams deliver: 4 of 4 nodes complete");
     tn_report_free(&rep);
-    s->rounds[1].relay[1].start = 2;  /* overlaps stream 0 on arc 1 X+ in cycle 3 */
+    s->rounds[1].relay[1].start = 3;  /* overlaps stream 0 on arc 1 X+ in cycle 4 */
     is(verify(s, 0, 0, &rep), TN_EVERIFY, "relay streams overlapping in time rejected");
     ok(has(&rep, TN_V_COLLISION, 1, 1, 0, 1), "collision reported: round 1, relay 1, hop 0, node 1");
     tn_report_free(&rep);
-    s->rounds[1].relay[1].start = 3;
+    s->rounds[1].relay[1].start = 4;
     struct tn_arc a01 = {0, TN_XP};
     uint32_t one = 1;
     tn_sched_add_circuit(s, 1, 0, &a01, 1, &one, 1, 0, 1, NULL, 0, 0);

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/* All-to-all traffic schedule (liquid or round-robin) -> rounds of DOR
+ * circuits (host/a2a.h). */
+#include "a2a.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "coll_torus.h"
+#include "liquid.h"
+#include "tn_error.h"
+#include "traffic.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int steps_of(const int *step, int nx)
+{
+    int n = 0;
+    for (int i = 0; i < nx; i++)
+        if (step[i] + 1 > n)
+            n = step[i] + 1;
+    return n;
+}
+
+/* Liquid: the product schedule (single-port, liquid by construction),
+ * else the search on the quotient by translations (cubes), else on the
+ * full traffic; the shortest valid schedule wins. */
+static int liquid(const struct tn_traffic *tr, const struct tn_ct *c, enum tn_port_model pm,
+                  const struct tn_a2a_opts *o, int lambda, int *step, struct tn_a2a_info *info)
+{
+    double bound = o->seconds > 0 ? o->seconds : 10.0;
+    int best = 0, rc = 0;
+    int *cand = malloc(sizeof(int) * (size_t)(tr->nx ? tr->nx : 1));
+    if (!cand)
+        return TN_ENOMEM;
+    if (pm == TN_PORT_SINGLE) {
+        int n = tn_traffic_torus_product(tr, c, TN_CT_TIE_POS, cand);
+        if (n > 0 && tn_traffic_check(tr, cand, n, 0) == 0) {
+            best = n;
+            memcpy(step, cand, sizeof(int) * (size_t)tr->nx);
+            snprintf(info->via, sizeof info->via, "product");
+            info->exhausted = 1;
+        }
+    }
+    struct tn_traffic q;
+    if ((best == 0 || best > lambda) &&
+        tn_traffic_torus_quotient(&q, c, pm, TN_CT_TIE_POS) == 0) {
+        int *sq = malloc(sizeof(int) * (size_t)(q.nx ? q.nx : 1));
+        if (!sq) {
+            tn_traffic_free(&q);
+            rc = TN_ENOMEM;
+            goto out;
+        }
+        struct tn_liquid_opts lo;
+        struct tn_liquid_stats st;
+        tn_liquid_defaults(&lo);
+        lo.seconds = bound / 2;
+        lo.seed = o->seed;
+        int n = tn_liquid_search(&q, &lo, sq, &st);
+        if (n > 0 && tn_traffic_torus_lift(tr, c, sq, cand) == 0 &&
+            tn_traffic_check(tr, cand, n, 0) == 0 && (best == 0 || n < best)) {
+            best = n;
+            memcpy(step, cand, sizeof(int) * (size_t)tr->nx);
+            snprintf(info->via, sizeof info->via, "quotient");
+            info->exhausted = st.exhausted && n == lambda;
+        }
+        free(sq);
+        tn_traffic_free(&q);
+    }
+    if (best == 0 || best > lambda) {
+        struct tn_liquid_opts lo;
+        struct tn_liquid_stats st;
+        tn_liquid_defaults(&lo);
+        lo.seconds = best ? bound / 2 : bound;
+        lo.seed = o->seed;
+        lo.start = best ? step : NULL;
+        lo.start_steps = best;
+        int n = tn_liquid_search(tr, &lo, cand, &st);
+        if (n > 0 && tn_traffic_check(tr, cand, n, 0) == 0 && (best == 0 || n < best)) {
+            best = n;
+            memcpy(step, cand, sizeof(int) * (size_t)tr->nx);
+            snprintf(info->via, sizeof info->via, "full");
+            info->exhausted = st.exhausted;
+        }
+    }
+    rc = best > 0 ? best : TN_ENOMEM;
+out:
+    free(cand);
+    return rc;
+}
+
+int tn_a2a_build(struct tn_sched **out, const struct tn_topo *t, const struct tn_a2a_opts *o,
+                 struct tn_a2a_info *info)
+{
+    memset(info, 0, sizeof *info);
+    if (t->n > TN_A2A_NODES_MAX || o->msg_flits == 0 || (o->ports != 1 && o->ports != 6))
+        return TN_EINVAL;
+    struct tn_ct c;
+    if (tn_ct_init(&c, (int)t->dim[0], (int)t->dim[1], (int)t->dim[2]) != 0)
+        return TN_EINVAL;
+    enum tn_port_model pm = o->ports == 1 ? TN_PORT_SINGLE : TN_PORT_ALL;
+    struct tn_traffic tr;
+    struct tn_sched *s = NULL;
+    int rc = tn_traffic_torus_a2a(&tr, &c, pm, TN_CT_TIE_POS);
+    if (rc != 0)
+        return rc;
+    int nx = tr.nx;
+    int *step = malloc(sizeof(int) * (size_t)(nx ? nx : 1));
+    int *load = malloc(sizeof(int) * (size_t)(tr.nlinks ? tr.nlinks : 1));
+    int *path = malloc(sizeof(int) * (t->dim[0] + t->dim[1] + t->dim[2] + 4));
+    uint32_t *order = malloc(sizeof(uint32_t) * (size_t)(nx ? nx : 1));
+    uint32_t *first = calloc((size_t)nx + 2, sizeof(uint32_t));
+    struct tn_arc *arcs = malloc(sizeof *arcs * (t->dim[0] + t->dim[1] + t->dim[2] + 4));
+    rc = TN_ENOMEM;
+    if (!step || !load || !path || !order || !first || !arcs)
+        goto out_free;
+    double t0 = now_s();
+    info->transfers = (uint32_t)nx;
+    info->lambda = (uint32_t)(nx ? tn_traffic_load(&tr, NULL, load) : 0);
+    int nrr = nx ? tn_roundrobin(&tr, step) : 0;
+    if (nrr < 0) {
+        rc = nrr;
+        goto out_free;
+    }
+    info->rr_steps = (uint32_t)nrr;
+    int ns = nrr;
+    if (o->kind == TN_A2A_LIQUID && nx > 0) {
+        ns = liquid(&tr, &c, pm, o, (int)info->lambda, step, info);
+        if (ns < 0) {
+            rc = ns;
+            goto out_free;
+        }
+    } else {
+        snprintf(info->via, sizeof info->via, nx ? "round-robin" : "no transfers");
+        ns = steps_of(step, nx);
+    }
+    info->search_s = now_s() - t0;
+    info->steps = (uint32_t)ns;
+    rc = tn_sched_new(&s, t, TN_ALLTOALL, o->kind == TN_A2A_LIQUID ? "liquid" : "round-robin",
+                      o->msg_flits, o->ports, o->alpha, 0);
+    if (rc != 0)
+        goto out_free;
+    rc = TN_ENOMEM;
+    /* transfers by step (counting sort), in transfer order within a step */
+    for (int i = 0; i < nx; i++)
+        first[step[i] + 1]++;
+    for (int k = 0; k < ns; k++)
+        first[k + 1] += first[k];
+    for (int i = 0; i < nx; i++)
+        order[first[step[i]]++] = (uint32_t)i;
+    uint32_t N = t->n;
+    for (int k = 0, i = 0; k < ns; k++) {
+        if (tn_sched_add_round(s) < 0)
+            goto out_free;
+        unsigned dmax = 0;
+        for (; i < nx && step[order[i]] == k; i++) {
+            int x = (int)order[i], src = tr.snd[x], dst = tr.rcv[x];
+            int d = tn_ct_dor_path(&c, src, dst, TN_CT_TIE_POS, path);
+            for (int h = 0; h < d; h++) {
+                arcs[h].node = (uint32_t)(path[h] / 6);
+                arcs[h].dir = (uint8_t)(path[h] % 6);
+            }
+            uint32_t ej = (uint32_t)dst, id = tn_a2a_msg(N, (uint32_t)src, (uint32_t)dst);
+            if (!tn_sched_add_circuit(s, (uint32_t)k, (uint32_t)src, arcs, (uint32_t)d, &ej, 1,
+                                      0, 1, &id, 1, 0))
+                goto out_free;
+            unsigned lee = (unsigned)tn_ct_dist(&c, src, dst);
+            if (lee > dmax)
+                dmax = lee;
+        }
+        info->formula_dsum += dmax;
+    }
+    info->formula = (uint64_t)ns * (o->alpha + o->msg_flits) + info->formula_dsum;
+    info->flow_bound = (uint64_t)info->lambda * o->msg_flits;
+    info->step_bound = (uint64_t)info->lambda * (o->alpha + 1 + o->msg_flits);
+    rc = tn_sched_layout(s);
+    if (rc != 0)
+        goto out_free;
+    *out = s;
+    s = NULL;
+out_free:
+    tn_sched_free(s);
+    free(step);
+    free(load);
+    free(path);
+    free(order);
+    free(first);
+    free(arcs);
+    tn_traffic_free(&tr);
+    return rc;
+}

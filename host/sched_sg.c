@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/* Scatter (FDF) and gather (transmission certificates) as relay schedules
+ * on the DOR tree (host/sg.h). */
+#include "sg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll_torus.h"
+#include "gather.h"
+#include "scatter.h"
+#include "tn_error.h"
+#include "tree.h"
+
+static int setup(struct tn_sched **s, struct tn_ct *c, const struct tn_topo *t,
+                 const struct tn_sg_opts *o, enum tn_coll coll, const char *algo, int **len)
+{
+    if (o->root >= t->n || (o->ports != 1 && o->ports != 6))
+        return TN_EINVAL;
+    if (tn_ct_init(c, (int)t->dim[0], (int)t->dim[1], (int)t->dim[2]) != 0)
+        return TN_EINVAL;
+    uint32_t lmax = 1;
+    *len = malloc(t->n * sizeof **len);
+    if (!*len)
+        return TN_ENOMEM;
+    for (uint32_t v = 0; v < t->n; v++) {
+        if (o->len[v] > (1u << 24)) {
+            free(*len);
+            return TN_EINVAL;
+        }
+        (*len)[v] = v == o->root ? 0 : (int)o->len[v];
+        if (o->len[v] > lmax)
+            lmax = o->len[v];
+    }
+    int rc = tn_sched_new(s, t, coll, algo, lmax, o->ports, o->alpha, o->root);
+    if (rc == 0)
+        rc = tn_sched_set_lengths(*s, o->len, t->n);
+    if (rc == 0 && tn_sched_add_round(*s) < 0)
+        rc = TN_ENOMEM;
+    if (rc != 0) {
+        tn_sched_free(*s);
+        *s = NULL;
+        free(*len);
+    }
+    return rc;
+}
+
+int tn_scatter_build(struct tn_sched **out, const struct tn_topo *t, const struct tn_sg_opts *o,
+                     struct tn_sg_info *info)
+{
+    memset(info, 0, sizeof *info);
+    struct tn_ct c;
+    struct tn_sched *s = NULL;
+    int *len = NULL;
+    int rc = setup(&s, &c, t, o, TN_SCATTER, o->ports == 1 ? "fdf" : "fdf-ports", &len);
+    if (rc)
+        return rc;
+    int N = (int)t->n;
+    int *parent = malloc(sizeof(int) * (size_t)N), *pdir = malloc(sizeof(int) * (size_t)N);
+    int *glen = malloc(sizeof(int) * (size_t)N), *port = malloc(sizeof(int) * (size_t)N);
+    struct tn_ctree tr;
+    memset(&tr, 0, sizeof tr);
+    rc = TN_ENOMEM;
+    if (!parent || !pdir || !glen || !port)
+        goto out_free;
+    tn_ct_dor_tree(&c, (int)o->root, TN_CT_TIE_POS, parent, pdir);
+    if ((rc = tn_ctree_from_parent(&tr, N, parent)))
+        goto out_free;
+    /* root port of every node: direction of the first arc of its route */
+    for (int v = 0; v < N; v++) {
+        int u = v;
+        port[v] = -1;
+        while (u != (int)o->root && parent[u] != (int)o->root)
+            u = parent[u];
+        if (u != (int)o->root)
+            port[v] = pdir[u];
+    }
+    for (int g = 0; g < (o->ports == 1 ? 1 : TN_NDIRS); g++) {
+        for (int v = 0; v < N; v++)
+            glen[v] = o->ports == 1 || port[v] == g ? len[v] : 0;
+        struct tn_scatter sc;
+        if ((rc = tn_scatter_fdf(&tr, glen, 1, &sc)))
+            goto out_free;
+        for (int i = 0; i < sc.nstreams; i++) {
+            const struct tn_sc_stream *q = &sc.s[i];
+            uint32_t m = (uint32_t)q->dest;
+            if (!tn_sched_add_relay(s, 0, o->root, m, 0, 1, &m, 1, (uint32_t)q->start)) {
+                tn_scatter_free(&sc);
+                rc = TN_ENOMEM;
+                goto out_free;
+            }
+            info->messages++;
+            info->total_flits += (uint64_t)q->flits;
+            if ((unsigned)q->dist > info->height)
+                info->height = (unsigned)q->dist;
+        }
+        if ((uint64_t)sc.time > info->time)
+            info->time = (uint64_t)sc.time;
+        if (o->ports == 1)
+            info->lower = (uint64_t)sc.lower;
+        tn_scatter_free(&sc);
+    }
+    info->optimum = info->time;
+    if (o->ports != 1) {
+        info->lower = (uint64_t)tn_scatter_allport_lower(&c, (int)o->root, len, 1);
+        struct tn_scatter six;
+        bool all_dims = t->dim[0] >= 2 && t->dim[1] >= 2 && t->dim[2] >= 2;
+        if (all_dims && tn_scatter_allport(&c, (int)o->root, len, 1, &six) == 0) {
+            info->sixtree = (uint64_t)six.time;
+            tn_scatter_free(&six);
+        }
+        info->optimum = 0; /* unknown: lower bound only */
+    }
+    info->formula = info->time ? o->alpha + info->time : o->alpha;
+    if ((rc = tn_sched_layout(s)))
+        goto out_free;
+    *out = s;
+    s = NULL;
+out_free:
+    tn_ctree_free(&tr);
+    free(parent);
+    free(pdir);
+    free(glen);
+    free(port);
+    free(len);
+    tn_sched_free(s);
+    return rc;
+}
+
+int tn_gather_build(struct tn_sched **out, const struct tn_topo *t, const struct tn_sg_opts *o,
+                    struct tn_sg_info *info)
+{
+    memset(info, 0, sizeof *info);
+    struct tn_ct c;
+    struct tn_sched *s = NULL;
+    int *len = NULL;
+    int rc = setup(&s, &c, t, o, TN_GATHER, "certificates", &len);
+    if (rc)
+        return rc;
+    int N = (int)t->n;
+    int *parent = malloc(sizeof(int) * (size_t)N);
+    int *arcs = malloc(sizeof(int) * (t->dim[0] + t->dim[1] + t->dim[2] + 3));
+    struct tn_ctree tr;
+    struct tn_gather g;
+    memset(&tr, 0, sizeof tr);
+    memset(&g, 0, sizeof g);
+    rc = TN_ENOMEM;
+    if (!parent || !arcs)
+        goto out_free;
+    /* the in-tree of DOR routes to the root: a node's parent is the first
+     * hop of its own DOR route (suffixes of DOR routes are DOR routes) */
+    for (int v = 0; v < N; v++)
+        parent[v] = v == (int)o->root ? -1
+                    : (tn_ct_dor_path(&c, v, (int)o->root, TN_CT_TIE_POS, arcs),
+                       tn_ct_neighbor(&c, v, arcs[0] % 6));
+    if ((rc = tn_ctree_from_parent(&tr, N, parent)))
+        goto out_free;
+    struct tn_ga_opts go = {1, o->react};
+    if ((rc = tn_gather_certificates(&tr, len, &go, &g)))
+        goto out_free;
+    long s0 = -1;
+    for (int v = 0; v < N; v++)
+        if (g.start[v] >= 0 && (s0 < 0 || g.start[v] < s0))
+            s0 = g.start[v];
+    for (int v = 0; v < N; v++) {
+        if (g.start[v] < 0 || v == (int)o->root)
+            continue;
+        uint32_t m = (uint32_t)v;
+        if (!tn_sched_add_relay(s, 0, m, o->root, 0, 1, &m, 1, (uint32_t)(g.start[v] - s0))) {
+            rc = TN_ENOMEM;
+            goto out_free;
+        }
+        info->messages++;
+        info->total_flits += (uint64_t)g.flits[v];
+        if ((unsigned)tr.depth[v] > info->height)
+            info->height = (unsigned)tr.depth[v];
+    }
+    info->time = g.time > 0 ? (uint64_t)g.time : 0;
+    info->t_sync = (uint64_t)g.t_sync;
+    info->first = (uint64_t)g.first;
+    info->dispatch0 = s0 > 0 ? (uint64_t)s0 : 0;
+    info->lower = (uint64_t)g.lower;
+    info->bound = (uint64_t)g.bound;
+    /* the device runs the data phase from the first dispatch on */
+    info->formula = o->alpha + (info->time > info->dispatch0 ? info->time - info->dispatch0 : 0);
+    if ((rc = tn_sched_layout(s)))
+        goto out_free;
+    *out = s;
+    s = NULL;
+out_free:
+    tn_gather_free(&g);
+    tn_ctree_free(&tr);
+    free(parent);
+    free(arcs);
+    free(len);
+    tn_sched_free(s);
+    return rc;
+}

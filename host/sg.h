@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/* Scatter and gather on the torus as device schedules (one relay round):
+ * the algorithms of host/scatter.c and host/gather.c on the tree of DOR
+ * routes (the routers relay head-routed packets by dimension order, so
+ * the tree a packet follows is its DOR route), every message one relay
+ * packet (head flit + payload), dispatch times from the algorithm.
+ * Message ids: scatter, message d is the root's message for node d;
+ * gather, message s is node s's message for the root. Lengths per node
+ * (len[root] ignored, 0 = null message, nothing sent). */
+#ifndef TN_SG_H
+#define TN_SG_H
+
+#include <stdint.h>
+
+#include "sched.h"
+
+struct tn_sg_opts {
+    uint32_t root;
+    unsigned ports;           /* scatter: 1 single-port root (FDF on one lane),
+                               * 6 all-port (FDF per root port subtree) */
+    const uint32_t *len;      /* N payload lengths in flits */
+    unsigned alpha;
+    int react;                /* gather: cycles from a control flit to the reaction */
+};
+
+struct tn_sg_info {
+    uint32_t messages;        /* non-null messages */
+    uint64_t total_flits;     /* M: payload flits + one head per packet */
+    unsigned height;          /* depth of the farthest non-null node */
+    /* Data phase on the device: alpha + T (one relay round, offsets from
+     * the first dispatch); T from the algorithm's own timing, independent
+     * of the plan and the model. */
+    uint64_t formula;
+    uint64_t time;            /* T: the algorithm's completion time */
+    uint64_t optimum;         /* scatter 1-port: FDF = optimum (Theorem 1) */
+    uint64_t lower;           /* scatter: Proposition 1 / all-port bound;
+                               * gather: max(b, M) style lower bound */
+    uint64_t bound;           /* gather: Theorem 3 upper bound t_sync + b3 + M */
+    uint64_t sixtree;         /* all-port scatter over six arc-disjoint trees
+                               * (model only: not routable by DOR) */
+    /* gather synchronisation (modelled, not run): token and certificates
+     * (t_sync), then orders until the first data flit (first - t_sync) */
+    uint64_t t_sync, first, dispatch0;
+};
+
+int tn_scatter_build(struct tn_sched **out, const struct tn_topo *t, const struct tn_sg_opts *o,
+                     struct tn_sg_info *info);
+int tn_gather_build(struct tn_sched **out, const struct tn_topo *t, const struct tn_sg_opts *o,
+                    struct tn_sg_info *info);
+
+#endif

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# End to end: scatter and gather as one relay round of head-routed packets
+# on the simulated 3x3x3 torus (the routers route heads by DOR, hold the
+# path until the tail). Oracles: the single-port FDF scatter equals its
+# closed form max_k (S_k + d_k) + alpha, which is the optimum (Theorem 1)
+# and is recomputed here from the lengths and Lee distances; the all-port
+# scatter is at least the all-port lower bound; the gather's data phase
+# equals the certificate algorithm's timing and the whole gather lies
+# between max(b, M) and Theorem 3's bound; measured = model everywhere and
+# every CRC matches. TAP output.
+# Usage: tests/e2e/scatter_gather.sh TORUSCTL
+set -u
+T=${1:?usage: scatter_gather.sh TORUSCTL}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+check() { if [ "$2" = 0 ]; then ok "$1"; else nok "$1"; fi; }
+field() { jq -r "$1" "$2"; }
+run() {
+    local name=$1; shift
+    "$T" run "$@" --json >"$tmp/$name.json" 2>"$tmp/$name.err"
+    echo $? >"$tmp/$name.rc"
+    [ "$(cat "$tmp/$name.rc")" = 0 ] || sed 's/^/# /' "$tmp/$name.err" | head -10
+}
+same3() { # measured = model = formula
+    local f=$1 m
+    m=$(field .cycles_measured "$f" 2>/dev/null)
+    [ -n "$m" ] && [ "$m" = "$(field .cycles_model "$f")" ] && [ "$m" = "$(field .cycles_formula "$f")" ]
+}
+"$T" info --dims 3x3x3 --json >"$tmp/info.json" 2>/dev/null
+alpha=$(field .alpha "$tmp/info.json")
+
+# Lee distance on 3x3x3 between node ids a and b.
+lee() {
+    local a=$1 b=$2 d=0 k
+    for k in 0 1 2; do
+        local x=$(( a % 3 )) y=$(( b % 3 )) f
+        a=$(( a / 3 )); b=$(( b / 3 ))
+        f=$(( (y - x + 3) % 3 ))
+        [ $f -gt 0 ] && d=$((d + 1))
+    done
+    echo $d
+}
+# FDF closed form from a lengths file: back to back by decreasing distance.
+fdf() {
+    local file=$1 root=$2 S=0 T=0 d v
+    local -a len
+    read -r -a len < <(tr '\n' ' ' <"$file")
+    for d in 3 2 1; do
+        for v in $(seq 0 26); do
+            [ "$v" = "$root" ] && continue
+            [ "${len[$v]}" -gt 0 ] || continue
+            [ "$(lee "$root" "$v")" = "$d" ] || continue
+            S=$((S + len[v] + 1))
+            [ $((S + d)) -gt $T ] && T=$((S + d))
+        done
+    done
+    echo $((T + alpha))
+}
+
+# Lengths with null messages, from a file.
+for v in $(seq 0 26); do echo $(( (v * 7 + 3) % 6 )); done >"$tmp/len.txt"
+for root in 0 13; do
+    name="sc1-$root"
+    run "$name" scatter --dims 3x3x3 --ports 1 --root "$root" --lengths "$tmp/len.txt"
+    f="$tmp/$name.json"
+    check "scatter 1-port root $root, lengths file with nulls: exit 0, every CRC matches" \
+        "$([ "$(cat "$tmp/$name.rc")" = 0 ] && [ "$(field .data_ok "$f")" = true ]; echo $?)"
+    check "scatter 1-port root $root: measured = model = alpha + FDF time" "$(same3 "$f"; echo $?)"
+    want=$(fdf "$tmp/len.txt" "$root")
+    check "scatter 1-port root $root: = the optimum recomputed here, $want (Theorem 1)" \
+        "$([ "$(field .cycles_measured "$f")" = "$want" ] &&
+           [ "$(field .scatter.optimum "$f")" = $((want - alpha)) ]; echo $?)"
+done
+run sc1-l1 scatter --dims 3x3x3 --lanes 1 --msg-flits 3
+check "scatter on the LANES=1 model (single-port root by construction): exit 0, measured = model = formula" \
+    "$([ "$(cat "$tmp/sc1-l1.rc")" = 0 ] && same3 "$tmp/sc1-l1.json"; echo $?)"
+run sc6 scatter --dims 3x3x3 --ports 6 --msg-flits 4 --random-lengths --seed 3
+f=$tmp/sc6.json
+check "scatter all-port (FDF per root port), random lengths: exit 0, measured = model = formula" \
+    "$([ "$(cat "$tmp/sc6.rc")" = 0 ] && same3 "$f"; echo $?)"
+check "scatter all-port: >= alpha + the all-port lower bound, < M (any single-port scatter needs > M)" \
+    "$([ "$(field .cycles_measured "$f")" -ge $((alpha + $(field .scatter.lower "$f"))) ] &&
+       [ "$(field .cycles_measured "$f")" -lt "$(field .scatter.flits "$f")" ]; echo $?)"
+
+for root in 0 22; do
+    name="ga-$root"
+    run "$name" gather --dims 3x3x3 --root "$root" --msg-flits 5 --random-lengths --seed 11
+    f="$tmp/$name.json"
+    check "gather root $root, random lengths: exit 0, every CRC matches" \
+        "$([ "$(cat "$tmp/$name.rc")" = 0 ] && [ "$(field .data_ok "$f")" = true ]; echo $?)"
+    check "gather root $root: measured data phase = model = certificate timing" \
+        "$(same3 "$f"; echo $?)"
+    total=$(( $(field .gather.dispatch0 "$f") + $(field .cycles_measured "$f") - alpha ))
+    check "gather root $root: max(b, M) <= sync + measured data = $total <= Theorem 3 bound" \
+        "$([ "$(field .gather.lower "$f")" -le $total ] &&
+           [ $total -le "$(field .gather.bound "$f")" ] &&
+           [ $total = "$(field .gather.time "$f")" ]; echo $?)"
+done
+
+run ga-l1 gather --dims 3x3x3 --lanes 1 --msg-flits 3 --random-lengths --seed 2
+check "gather on the LANES=1 model: exit 0, measured = model = certificate timing" \
+    "$([ "$(cat "$tmp/ga-l1.rc")" = 0 ] && same3 "$tmp/ga-l1.json"; echo $?)"
+
+# Space-time diagram of a gather: well-formed, one band per (packet, link).
+run gsvg gather --dims 3x3x3 --msg-flits 2 --svg "$tmp/g.svg"
+check "run gather --svg writes well-formed SVG with one band per packet and link (54)" \
+    "$(xmllint --noout "$tmp/g.svg" 2>/dev/null && [ "$(grep -c '<rect' "$tmp/g.svg")" = 54 ]; echo $?)"
+
+# JSON export of a scatter with msg_lengths, verified with the model, run.
+"$T" schedule scatter --dims 3x3x3 --ports 1 --msg-flits 3 --random-lengths --json "$tmp/s.json" \
+    >"$tmp/s.out" 2>&1
+check "schedule scatter --json: exit 0, no violation, msg_lengths written" \
+    "$([ $? = 0 ] && grep -q 'violations 0' "$tmp/s.out" && jq -e '.msg_lengths | length == 27' "$tmp/s.json" >/dev/null; echo $?)"
+"$T" run --schedule "$tmp/s.json" --json >"$tmp/fs.json" 2>"$tmp/fs.err"
+check "the exported scatter runs on the device and passes" \
+    "$([ $? = 0 ] && [ "$(field .collective "$tmp/fs.json")" = scatter ]; echo $?)"
+# Two packets made to collide: refused by the verifier before loading.
+jq '.rounds[0].relays[1].start = .rounds[0].relays[0].start' "$tmp/s.json" >"$tmp/bad.json"
+"$T" run --schedule "$tmp/bad.json" >"$tmp/bad.out" 2>&1
+check "a colliding relay schedule exits 3 (relay-collision or lanes) before anything is loaded" \
+    "$([ $? = 3 ] && grep -Eq 'meet on arc|lane' "$tmp/bad.out"; echo $?)"
+
+# Bad input.
+echo "1 2 x" >"$tmp/badlen.txt"
+"$T" run scatter --dims 3x3x3 --lengths "$tmp/badlen.txt" >/dev/null 2>"$tmp/bl.err"
+check "a bad lengths file exits 1 naming the line" "$([ $? = 1 ] && grep -q 'line 1' "$tmp/bl.err"; echo $?)"
+seq 1 5 >"$tmp/short.txt"
+"$T" run scatter --dims 3x3x3 --lengths "$tmp/short.txt" >/dev/null 2>"$tmp/sl.err"
+check "a lengths file with 5 of 27 lengths exits 1" "$([ $? = 1 ] && grep -q '5 lengths' "$tmp/sl.err"; echo $?)"
+"$T" run gather --dims 3x3x3 --root 27 >/dev/null 2>"$tmp/r.err"
+check "a root outside the torus exits 1" "$([ $? = 1 ] && [ -s "$tmp/r.err" ]; echo $?)"
+"$T" run scatter --dims 3x3x3 --tree bfs >/dev/null 2>"$tmp/t.err"
+check "--tree other than dor exits 1 saying why" "$([ $? = 1 ] && grep -q 'DOR' "$tmp/t.err"; echo $?)"
+
+echo "1..$n"
+[ "$failed" = 0 ]

@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: MIT */
+/* Relay mode: lowering (staged packets, inject chains, relay eject lanes,
+ * DOR crossbar selects) and the reference model of relay rounds, against
+ * the theory: FDF scatter arrivals first = alpha + start + Lee distance,
+ * total = alpha + max_k (S_k + d_k) and equal to the brute-force optimum
+ * over every dispatch order on small rings (Theorem 1); certificate gather
+ * arrives gap-free at the root with total M flits, between its bounds; a
+ * colliding relay schedule is caught by the verifier and, in the model,
+ * the later head is dropped as the hardware does (its destination short,
+ * the holder intact); JSON with msg_lengths round-trips. */
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "plan.h"
+#include "sg.h"
+#include "tap.h"
+#include "tn_error.h"
+
+static uint64_t rng = 0x1234567ull;
+static uint32_t rnd(uint32_t n)
+{
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(rng >> 33) % n;
+}
+
+static const struct tn_stat *stat_of(const struct tn_model_out *m, uint32_t node)
+{
+    for (uint32_t i = 0; i < m->nstats; i++)
+        if (m->stats[i].node == node)
+            return &m->stats[i];
+    return NULL;
+}
+
+/* CRC the destination computes: head word (coordinates) + payload. */
+static uint32_t packet_crc(const struct tn_topo *t, uint32_t dst, uint32_t m, uint32_t len,
+                           uint64_t seed)
+{
+    unsigned c[3];
+    tn_coords(t, dst, c);
+    uint32_t w = c[0] | c[1] << 4 | c[2] << 8;
+    uint32_t crc = (uint32_t)crc32(0, NULL, 0);
+    for (uint32_t k = 0; k <= len; k++) {
+        if (k > 0)
+            w = tn_payload(seed, m, k - 1, 16);
+        unsigned char b[2] = {(unsigned char)w, (unsigned char)(w >> 8)};
+        crc = (uint32_t)crc32(crc, b, 2);
+    }
+    return crc;
+}
+
+/* Best completion over every order of the k messages (brute force). */
+static uint64_t best_order(const uint32_t *len, const unsigned *dist, int k)
+{
+    int perm[8];
+    for (int i = 0; i < k; i++)
+        perm[i] = i;
+    uint64_t best = UINT64_MAX;
+    for (;;) {
+        uint64_t S = 0, T = 0;
+        for (int i = 0; i < k; i++) {
+            S += len[perm[i]] + 1;
+            if (S + dist[perm[i]] > T)
+                T = S + dist[perm[i]];
+        }
+        if (T < best)
+            best = T;
+        /* next permutation */
+        int i = k - 2;
+        while (i >= 0 && perm[i] > perm[i + 1])
+            i--;
+        if (i < 0)
+            break;
+        int j = k - 1;
+        while (perm[j] < perm[i])
+            j--;
+        int x = perm[i];
+        perm[i] = perm[j];
+        perm[j] = x;
+        for (int a = i + 1, b = k - 1; a < b; a++, b--) {
+            x = perm[a];
+            perm[a] = perm[b];
+            perm[b] = x;
+        }
+    }
+    return best;
+}
+
+static void scatter_checks(const char *dims, unsigned ports, uint32_t lmax, unsigned alpha)
+{
+    struct tn_topo t;
+    tn_topo_parse(&t, dims);
+    uint32_t N = t.n, root = rnd(N);
+    uint32_t *len = calloc(N, sizeof *len);
+    for (uint32_t v = 0; v < N; v++)
+        len[v] = rnd(lmax + 1);
+    struct tn_sg_opts o = {root, ports, len, alpha, 0};
+    struct tn_sg_info gi;
+    struct tn_sched *s = NULL;
+    is(tn_scatter_build(&s, &t, &o, &gi), 0, "scatter %s ports %u built", dims, ports);
+    struct tn_verify_opts vo = {ports, 4096, 5};
+    struct tn_report rep;
+    is(tn_verify(s, &vo, &rep), 0, "scatter %s ports %u: verifier finds no collision", dims, ports);
+    tn_report_free(&rep);
+    struct tn_plan_params par = {ports, 4096, 16, alpha};
+    struct tn_plan *p = NULL;
+    char err[256] = "";
+    is(tn_plan_lower(&p, s, &par, err, sizeof err), 0, "scatter %s lowered %s", dims, err);
+    if (!p) {
+        tn_sched_free(s);
+        free(len);
+        return;
+    }
+    /* the plan: inject chains at the root only, relay bit, DOR mode */
+    const struct tn_plan_round *pr = &p->rounds[0];
+    uint64_t flits = 0;
+    unsigned nonnull = 0;
+    for (uint32_t v = 0; v < N; v++)
+        if (v != root && len[v]) {
+            flits += len[v] + 1;
+            nonnull++;
+        }
+    uint64_t injected = 0;
+    bool inj_ok = pr->mode == TN_MODE_DOR;
+    for (uint32_t i = 0; i < pr->ninj; i++) {
+        inj_ok &= pr->inj[i].node == root && pr->inj[i].relay && pr->inj[i].lane < ports;
+        injected += pr->inj[i].len;
+    }
+    ok(inj_ok && injected == flits && (ports == 6 || pr->ninj == 1),
+       "scatter %s: %u relay inject descriptor(s) at the root carry all %llu flits", dims,
+       pr->ninj, (unsigned long long)flits);
+    struct tn_model_out m, m2;
+    is(tn_model_run(p, 5, TN_ENGINE_CYCLE, &m), 0, "model runs");
+    is(tn_model_run(p, 5, TN_ENGINE_STREAM, &m2), 0, "stream engine runs");
+    ok(m.nstats == m2.nstats && !memcmp(m.stats, m2.stats, m.nstats * sizeof *m.stats),
+       "both engines agree on relay rounds");
+    /* every destination: first = alpha + start + Lee distance, CRC, count */
+    const struct tn_round *rd = &s->rounds[0];
+    unsigned good = 0;
+    for (uint32_t i = 0; i < rd->nrelay; i++) {
+        const struct tn_relay *x = &rd->relay[i];
+        const struct tn_stat *e = stat_of(&m, x->dst);
+        uint64_t first = alpha + x->start + tn_distance(&t, root, x->dst);
+        good += e && e->first == first && e->last == first + len[x->dst] &&
+                e->count == len[x->dst] + 1 && e->err == 0 &&
+                e->crc == packet_crc(&t, x->dst, x->dst, len[x->dst], 5);
+    }
+    is(good, nonnull, "scatter %s ports %u: every packet arrives when and as predicted", dims,
+       ports);
+    is(m.errors, 0, "no descriptor with errors");
+    is(m.total, gi.formula, "scatter %s ports %u: model total = alpha + T of the algorithm", dims,
+       ports);
+    if (ports == 1) {
+        /* FDF time from the definition: decreasing distance, back to back */
+        uint64_t S = 0, T = 0;
+        for (unsigned d = 64; d-- > 0;)
+            for (uint32_t v = 0; v < N; v++)
+                if (v != root && len[v] && tn_distance(&t, root, v) == d) {
+                    S += len[v] + 1;
+                    if (S + d > T)
+                        T = S + d;
+                }
+        is(m.total, alpha + T, "scatter %s: total = alpha + max_k (S_k + d_k) of FDF", dims);
+    } else {
+        ok(m.total >= alpha + gi.lower, "scatter %s all-port: total %llu >= alpha + lower %llu",
+           dims, (unsigned long long)m.total, (unsigned long long)(alpha + gi.lower));
+    }
+    tn_model_free(&m);
+    tn_model_free(&m2);
+    tn_plan_free(p);
+    tn_sched_free(s);
+    free(len);
+}
+
+int main(void)
+{
+    scatter_checks("3x3x3", 1, 4, 1);
+    scatter_checks("4x4x4", 1, 3, 2);
+    scatter_checks("5x3x2", 1, 6, 0);
+    scatter_checks("3x3x3", 6, 4, 1);
+    scatter_checks("7x7x7", 6, 2, 1);
+
+    /* Theorem 1 on rings: FDF (model) = brute force over all orders */
+    unsigned tested = 0, same = 0;
+    for (int trial = 0; trial < 30; trial++) {
+        struct tn_topo t;
+        tn_topo_init(&t, 2 + rnd(7), 1, 1);
+        uint32_t len[8], root = 0, ml[8];
+        unsigned dist[8];
+        int k = 0;
+        for (uint32_t v = 0; v < t.n; v++) {
+            len[v] = rnd(5);
+            if (v != root && len[v]) {
+                ml[k] = len[v];
+                dist[k++] = tn_distance(&t, root, v);
+            }
+        }
+        if (k == 0)
+            continue;
+        struct tn_sg_opts o = {root, 1, len, 1, 0};
+        struct tn_sg_info gi;
+        struct tn_sched *s = NULL;
+        struct tn_plan *p = NULL;
+        struct tn_plan_params par = {1, 0, 16, 1};
+        struct tn_model_out m;
+        char err[128];
+        if (tn_scatter_build(&s, &t, &o, &gi) || tn_plan_lower(&p, s, &par, err, sizeof err) ||
+            tn_model_run(p, 1, TN_ENGINE_CYCLE, &m)) {
+            tn_plan_free(p);
+            tn_sched_free(s);
+            continue;
+        }
+        tested++;
+        same += m.total == 1 + best_order(ml, dist, k) && m.errors == 0;
+        tn_model_free(&m);
+        tn_plan_free(p);
+        tn_sched_free(s);
+    }
+    ok(tested >= 25 && same == tested,
+       "FDF relay scatter on random rings = brute-force optimum over all orders (%u of %u)", same,
+       tested);
+
+    /* gather by certificates on 3x3x3 and 5x5x5: gap-free at the root */
+    const char *gdims[] = {"3x3x3", "5x5x5", "4x3x2"};
+    for (int gi_ = 0; gi_ < 3; gi_++) {
+        struct tn_topo t;
+        tn_topo_parse(&t, gdims[gi_]);
+        uint32_t *len = calloc(t.n, sizeof *len), root = rnd(t.n);
+        uint64_t M = 0;
+        for (uint32_t v = 0; v < t.n; v++) {
+            len[v] = 1 + rnd(4);
+            if (v != root)
+                M += len[v] + 1;
+        }
+        struct tn_sg_opts o = {root, 1, len, 1, 0};
+        struct tn_sg_info g;
+        struct tn_sched *s = NULL;
+        struct tn_plan *p = NULL;
+        struct tn_plan_params par = {1, 4096, 16, 1};
+        struct tn_model_out m;
+        struct tn_report rep;
+        char err[128] = "";
+        is(tn_gather_build(&s, &t, &o, &g), 0, "gather %s built", gdims[gi_]);
+        struct tn_verify_opts vo = {1, 4096, 5};
+        is(tn_verify(s, &vo, &rep), 0, "gather %s: collision-free in the verifier (1 lane)",
+           gdims[gi_]);
+        tn_report_free(&rep);
+        is(tn_plan_lower(&p, s, &par, err, sizeof err), 0, "gather %s lowered %s", gdims[gi_], err);
+        if (!p) {
+            tn_sched_free(s);
+            free(len);
+            continue;
+        }
+        is(tn_model_run(p, 3, TN_ENGINE_AUTO, &m), 0, "gather model runs");
+        const struct tn_stat *e = stat_of(&m, root);
+        ok(m.nstats == 1 && e && e->count == M && e->last - e->first + 1 == M && e->err == 0,
+           "gather %s: the root's one relay lane receives all %llu flits gap-free", gdims[gi_],
+           (unsigned long long)M);
+        is(m.total, g.formula, "gather %s: model total = alpha + certificate data phase",
+           gdims[gi_]);
+        ok(g.lower <= g.time && g.time <= g.bound,
+           "gather %s: lower %llu <= T %llu <= Theorem 3 bound %llu", gdims[gi_],
+           (unsigned long long)g.lower, (unsigned long long)g.time, (unsigned long long)g.bound);
+        tn_model_free(&m);
+        tn_plan_free(p);
+        tn_sched_free(s);
+        free(len);
+    }
+
+    /* A collision: A 0 -> 2 and B 1 -> 3 on a 5-ring, both from offset 0.
+     * B's head takes node 1's X+ in cycle alpha; A's head reaches node 1
+     * one cycle later and finds it held: dropped with its packet. */
+    {
+        struct tn_topo t;
+        tn_topo_parse(&t, "5");
+        struct tn_sched *s;
+        tn_sched_new(&s, &t, TN_GOSSIP, "collide", 3, 6, 1, 0);
+        tn_sched_add_round(s);
+        uint32_t a = 0, b = 1;
+        tn_sched_add_relay(s, 0, 0, 2, 0, 1, &a, 1, 0);
+        tn_sched_add_relay(s, 0, 1, 3, 0, 1, &b, 1, 0);
+        struct tn_report rep;
+        struct tn_verify_opts vo = {6, 0, 10};
+        is(tn_verify(s, &vo, &rep), TN_EVERIFY, "colliding relay streams fail verification");
+        bool seen = false;
+        for (uint32_t i = 0; i < rep.nkept; i++)
+            seen |= rep.viol[i].kind == TN_V_COLLISION && rep.viol[i].node == 1;
+        ok(seen, "the verifier names the collision on node 1's X+ arc");
+        tn_report_free(&rep);
+        struct tn_plan_params par = {6, 0, 16, 1};
+        struct tn_plan *p = NULL;
+        char err[128];
+        is(tn_plan_lower(&p, s, &par, err, sizeof err), 0, "the colliding schedule lowers");
+        struct tn_model_out m;
+        is(tn_model_run(p, 1, TN_ENGINE_CYCLE, &m), 0, "model runs");
+        const struct tn_stat *ea = stat_of(&m, 2), *eb = stat_of(&m, 3);
+        ok(ea && ea->count == 0 && (ea->err & 2), "model: A's destination is short (A dropped)");
+        ok(eb && eb->count == 4 && eb->err == 0 && eb->first == 1 + 0 + 2 &&
+               eb->crc == packet_crc(&t, 3, 1, 3, 1),
+           "model: B, the holder, is delivered whole and on time");
+        is(m.errors, 1, "exactly one descriptor in error");
+        tn_model_free(&m);
+        tn_plan_free(p);
+        /* shift A by its packet length + 1: B has released the arc */
+        s->rounds[0].relay[0].start = 4;
+        s->laid_out = false;
+        s->rounds[0].duration = 0;
+        tn_verify(s, &vo, &rep);
+        seen = false;
+        for (uint32_t i = 0; i < rep.nkept; i++)
+            seen |= rep.viol[i].kind == TN_V_COLLISION || rep.viol[i].kind == TN_V_DURATION;
+        ok(!seen && rep.nviol > 0,
+           "A sent after B's tail passed: no collision (only the gossip is incomplete)");
+        tn_report_free(&rep);
+        is(tn_plan_lower(&p, s, &par, err, sizeof err), 0, "lowered");
+        is(tn_model_run(p, 1, TN_ENGINE_CYCLE, &m), 0, "model runs");
+        is(m.errors, 0, "model: both delivered when the verifier says so");
+        tn_model_free(&m);
+        tn_plan_free(p);
+        /* lanes: A and B from the same source, not back to back: two
+         * chains, one lane is too few */
+        s->rounds[0].relay[1].src = 0;
+        s->rounds[0].relay[1].msgs[0] = 0;
+        s->rounds[0].relay[1].start = 9;
+        s->rounds[0].duration = 0;
+        s->laid_out = false;
+        par.lanes = 1;
+        is(tn_plan_lower(&p, s, &par, err, sizeof err), TN_ECAPACITY,
+           "two chains at one source on one lane refused: %s", err);
+        s->rounds[0].relay[1].start = 4; /* back to back with A: one chain */
+        s->rounds[0].relay[0].start = 0;
+        s->rounds[0].duration = 0;
+        s->laid_out = false;
+        is(tn_plan_lower(&p, s, &par, err, sizeof err), 0, "back-to-back packets share a lane");
+        ok(p && p->rounds[0].ninj == 1 && p->rounds[0].inj[0].len == 8,
+           "one inject descriptor of 2 x 4 flits");
+        tn_plan_free(p);
+        tn_sched_free(s);
+    }
+
+    /* JSON: msg_lengths exports, imports, and is checked */
+    {
+        struct tn_topo t;
+        tn_topo_parse(&t, "3x3x3");
+        uint32_t len[27];
+        for (int v = 0; v < 27; v++)
+            len[v] = (uint32_t)(v % 4);
+        struct tn_sg_opts o = {4, 1, len, 1, 0};
+        struct tn_sg_info g;
+        struct tn_sched *s = NULL, *s2 = NULL;
+        tn_scatter_build(&s, &t, &o, &g);
+        char *b1 = NULL, *b2 = NULL;
+        size_t n1 = 0, n2 = 0;
+        FILE *f = open_memstream(&b1, &n1);
+        tn_sched_write_json(s, f);
+        fclose(f);
+        char err[256] = "";
+        is(tn_sched_parse_json(&s2, b1, n1, err, sizeof err), 0, "scatter JSON imports %s", err);
+        if (s2) {
+            f = open_memstream(&b2, &n2);
+            tn_sched_write_json(s2, f);
+            fclose(f);
+            ok(n1 == n2 && !memcmp(b1, b2, n1), "export -> import -> export identical");
+            ok(s2->coll == TN_SCATTER && s2->msg_len && s2->msg_len[7] == 3,
+               "collective and lengths survive");
+            tn_sched_free(s2);
+        }
+        char *bad = malloc(n1 + 1);
+        memcpy(bad, b1, n1);
+        bad[n1] = 0;
+        char *ml = strstr(bad, "\"msg_lengths\": [0, ");
+        if (ml)
+            memmove(ml + 16, ml + 19, strlen(ml + 19) + 1);
+        is(tn_sched_parse_json(&s2, bad, strlen(bad), err, sizeof err), TN_EPARSE,
+           "26 lengths for 27 nodes refused: %s", err);
+        free(bad);
+        free(b1);
+        free(b2);
+        tn_sched_free(s);
+    }
+    return tap_done();
+}
