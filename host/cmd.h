@@ -35,5 +35,8 @@ int cmd_dump(int argc, char **argv);
 /* Parse an unsigned decimal option value in [lo, hi]; false if invalid. */
 #include <stdbool.h>
 bool tn_cmd_uint(const char *s, unsigned long lo, unsigned long hi, unsigned long *out);
+/* A time limit in seconds, 0 < S <= 3600; false (with a message naming cmd)
+ * when s is not one. */
+bool tn_cmd_seconds(const char *cmd, const char *s, double *out);
 
 #endif

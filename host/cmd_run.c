@@ -641,16 +641,10 @@ int cmd_run(int argc, char **argv)
         case 'R':
             random_lengths = true;
             break;
-        case 'T': {
-            char *end;
-            errno = 0;
-            search_s = strtod(optarg, &end);
-            if (errno || end == optarg || *end || !(search_s > 0 && search_s <= 3600)) {
-                fprintf(stderr, CMD ": bad --time '%s': use seconds, 0 < S <= 3600\n", optarg);
+        case 'T':
+            if (!tn_cmd_seconds(CMD, optarg, &search_s))
                 return TN_EXIT_USAGE;
-            }
             break;
-        }
         case 'F':
             if (parse_fault(optarg, &fault) != 0) {
                 fprintf(stderr, CMD ": bad --fault '%s': use payload:NODE or duration:ROUND\n",

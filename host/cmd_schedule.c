@@ -132,17 +132,10 @@ int cmd_schedule(int argc, char **argv)
                 return TN_EXIT_USAGE;
             }
             break;
-        case 'T': {
-            char *end;
-            errno = 0;
-            search_s = strtod(optarg, &end);
-            if (errno || end == optarg || *end || !(search_s > 0 && search_s <= 3600)) {
-                fprintf(stderr, "torusctl schedule: bad --time '%s': use seconds, 0 < S <= 3600\n",
-                        optarg);
+        case 'T':
+            if (!tn_cmd_seconds("torusctl schedule", optarg, &search_s))
                 return TN_EXIT_USAGE;
-            }
             break;
-        }
         case 'h':
             help(stdout);
             return TN_EXIT_OK;

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* tn_strerror(): the text of each TN_E* code of tn_error.h. */
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "tn_error.h"
 
 const char *tn_strerror(int rc)
@@ -20,4 +23,15 @@ const char *tn_strerror(int rc)
     case TN_ENOTSUP:   return "not supported";
     default:           return "unknown error";
     }
+}
+
+int tn_errf(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return rc;
 }

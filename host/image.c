@@ -9,51 +9,38 @@
 
 #include "tn_error.h"
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-    if (err != NULL && errlen > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
-
 int tn_image_check(const struct tn_plan *p, const struct tn_info *dev, char *err,
                    size_t errlen)
 {
     const struct tn_topo *t = &p->topo;
     if (dev->dims[0] != t->dim[0] || dev->dims[1] != t->dim[1] || dev->dims[2] != t->dim[2])
-        return fail(err, errlen, TN_ENOTSUP,
+        return tn_errf(err, errlen, TN_ENOTSUP,
                     "the schedule is for a %ux%ux%u torus but the device is %ux%ux%u: "
                     "use --dims %ux%ux%u or a device of that geometry",
                     t->dim[0], t->dim[1], t->dim[2], dev->dims[0], dev->dims[1],
                     dev->dims[2], dev->dims[0], dev->dims[1], dev->dims[2]);
     if (p->par.lanes > dev->lanes)
-        return fail(err, errlen, TN_ECAPACITY,
+        return tn_errf(err, errlen, TN_ECAPACITY,
                     "the schedule needs %u lanes per node, the device has %u: "
                     "use the single-port schedule (--ports 1) or a LANES=6 build",
                     p->par.lanes, dev->lanes);
     if (p->par.width != dev->w)
-        return fail(err, errlen, TN_EINVAL,
+        return tn_errf(err, errlen, TN_EINVAL,
                     "plan lowered for W=%u but the device has W=%u", p->par.width, dev->w);
     if (p->nrounds > dev->rounds)
-        return fail(err, errlen, TN_ECAPACITY,
+        return tn_errf(err, errlen, TN_ECAPACITY,
                     "the schedule has %u rounds, the device's round table holds %u: "
                     "rebuild the device with ROUNDS >= %u",
                     p->nrounds, dev->rounds, p->nrounds);
     if (p->mem_max > dev->mem_depth)
-        return fail(err, errlen, TN_ECAPACITY,
+        return tn_errf(err, errlen, TN_ECAPACITY,
                     "a node needs %llu words of flit memory, the device has %u: "
                     "use a shorter --msg-flits or a device with MEM_DEPTH >= %llu",
                     (unsigned long long)p->mem_max, dev->mem_depth,
                     (unsigned long long)p->mem_max);
     for (uint32_t r = 0; r < p->nrounds; r++)
         if (p->rounds[r].duration > UINT32_MAX)
-            return fail(err, errlen, TN_ECAPACITY,
+            return tn_errf(err, errlen, TN_ECAPACITY,
                         "round %u lasts %llu cycles, more than the 32-bit round table holds",
                         r, (unsigned long long)p->rounds[r].duration);
     return 0;
@@ -233,7 +220,7 @@ out_nomem_row:
     free(row);
 out_nomem:
     tn_image_free(img);
-    return fail(err, errlen, TN_ENOMEM, "out of memory compiling the image");
+    return tn_errf(err, errlen, TN_ENOMEM, "out of memory compiling the image");
 }
 
 void tn_image_free(struct tn_image *img)

@@ -10,19 +10,6 @@
 
 #include "tn_error.h"
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
-
 void tn_plan_free(struct tn_plan *p)
 {
     if (!p)
@@ -37,7 +24,7 @@ void tn_plan_free(struct tn_plan *p)
     free(p);
 }
 
-static int cmp_inj(const void *a, const void *b)
+int tn_plan_cmp_inj(const void *a, const void *b)
 {
     const struct tn_inject *x = a, *y = b;
     if (x->node != y->node)
@@ -45,7 +32,7 @@ static int cmp_inj(const void *a, const void *b)
     return (int)x->lane - (int)y->lane;
 }
 
-static int cmp_ej(const void *a, const void *b)
+int tn_plan_cmp_ej(const void *a, const void *b)
 {
     const struct tn_eject *x = a, *y = b;
     if (x->node != y->node)
@@ -62,9 +49,9 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                   char *err, size_t errlen)
 {
     if (par->lanes < 1 || par->lanes > 6 || par->width < 1 || par->width > 32)
-        return fail(err, errlen, TN_EINVAL, "lanes must be 1..6 and width 1..32");
+        return tn_errf(err, errlen, TN_EINVAL, "lanes must be 1..6 and width 1..32");
     if (!s->laid_out && tn_sched_layout(s) != 0)
-        return fail(err, errlen, TN_ENOMEM, "out of memory");
+        return tn_errf(err, errlen, TN_ENOMEM, "out of memory");
     const struct tn_topo *t = &s->topo;
     uint32_t N = t->n, L = s->msg_flits;
     int rc = TN_ENOMEM;
@@ -90,7 +77,7 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
         uint64_t need = 0;
         uint32_t totej = 0;
         if (s->msg_len && rd->ncirc) {
-            rc = fail(err, errlen, TN_ENOTSUP,
+            rc = tn_errf(err, errlen, TN_ENOTSUP,
                       "round %u: circuits need equal message lengths (relay streams take any)", r);
             goto out_fail;
         }
@@ -117,7 +104,7 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                 }
                 if (c->src >= N || !c->stream || c->msg_bad != -1 || c->msg_noncontig ||
                     !tn_circuit_walk(s, c, head, depth, parent, ejarc)) {
-                    rc = fail(err, errlen, TN_EVERIFY,
+                    rc = tn_errf(err, errlen, TN_EVERIFY,
                               "round %u circuit %u is broken: run torusctl verify", r, ci);
                     goto out_fail;
                 }
@@ -126,12 +113,12 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                     if (c->arcs[i].node == c->src && c->arcs[i].dir < rootport)
                         rootport = c->arcs[i].dir;
                 if (rootport == TN_NDIRS) {
-                    rc = fail(err, errlen, TN_EVERIFY, "round %u circuit %u has no arcs", r, ci);
+                    rc = tn_errf(err, errlen, TN_EVERIFY, "round %u circuit %u has no arcs", r, ci);
                     goto out_fail;
                 }
                 if (pass == 1) {
                     if (injmask[c->src] >> rootport & 1) {
-                        rc = fail(err, errlen, TN_EVERIFY,
+                        rc = tn_errf(err, errlen, TN_EVERIFY,
                                   "round %u: two circuits leave node %u on %s", r, c->src,
                                   tn_dir_name((int)rootport));
                         goto out_fail;
@@ -149,7 +136,7 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                 /* pass 2: crossbar and descriptors */
                 unsigned lane = lane_of(injmask[c->src], rootport);
                 if (lane >= par->lanes) {
-                    rc = fail(err, errlen, TN_ECAPACITY,
+                    rc = tn_errf(err, errlen, TN_ECAPACITY,
                               "round %u: node %u injects %d streams, the device has %u lane%s",
                               r, c->src, __builtin_popcount(injmask[c->src]), par->lanes,
                               par->lanes == 1 ? "" : "s");
@@ -164,7 +151,7 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                 if (c->mrun) {
                     uint64_t run = (uint64_t)c->mrun * L, skip = (uint64_t)c->mskip * L;
                     if (run > 0xFFFF || skip > 0xFFFF) {
-                        rc = fail(err, errlen, TN_ECAPACITY,
+                        rc = tn_errf(err, errlen, TN_ECAPACITY,
                                   "round %u circuit %u: gather run %llu / skip %llu flits "
                                   "exceed the descriptor's 16 bits", r, ci,
                                   (unsigned long long)run, (unsigned long long)skip);
@@ -179,7 +166,7 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                     const struct tn_arc *a = &c->arcs[i];
                     uint8_t *sel = &pr->xbar[(size_t)a->node * 12 + a->dir];
                     if (*sel != TN_SEL_OFF) {
-                        rc = fail(err, errlen, TN_EVERIFY,
+                        rc = tn_errf(err, errlen, TN_EVERIFY,
                                   "round %u: output %s of node %u driven twice", r,
                                   tn_dir_name(a->dir), a->node);
                         goto out_fail;
@@ -193,13 +180,13 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                 for (uint32_t e = 0; e < c->nej; e++) {
                     uint32_t v = c->eject[e], i = ejarc[e];
                     if (i == UINT32_MAX) {
-                        rc = fail(err, errlen, TN_EVERIFY,
+                        rc = tn_errf(err, errlen, TN_EVERIFY,
                                   "round %u circuit %u: node %u ejects off the circuit", r, ci, v);
                         goto out_fail;
                     }
                     unsigned port = c->arcs[i].dir, el = lane_of(ejmask[v], port);
                     if (el >= par->lanes) {
-                        rc = fail(err, errlen, TN_ECAPACITY,
+                        rc = tn_errf(err, errlen, TN_ECAPACITY,
                                   "round %u: node %u ejects %d streams, the device has %u lane%s",
                                   r, v, __builtin_popcount(ejmask[v]), par->lanes,
                                   par->lanes == 1 ? "" : "s");
@@ -220,7 +207,7 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                     if (depth[i] > dmax)
                         dmax = depth[i];
                     if (addr + ej->len > UINT32_MAX) {
-                        rc = fail(err, errlen, TN_ECAPACITY, "node %u needs more than 2^32 words", v);
+                        rc = tn_errf(err, errlen, TN_ECAPACITY, "node %u needs more than 2^32 words", v);
                         goto out_fail;
                     }
                 }
@@ -237,8 +224,8 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                 memset(&ejlen[(size_t)c->eject[e] * TN_NDIRS], 0, TN_NDIRS * sizeof *ejlen);
             }
         }
-        qsort(pr->inj, pr->ninj, sizeof *pr->inj, cmp_inj);
-        qsort(pr->ej, pr->nej, sizeof *pr->ej, cmp_ej);
+        qsort(pr->inj, pr->ninj, sizeof *pr->inj, tn_plan_cmp_inj);
+        qsort(pr->ej, pr->nej, sizeof *pr->ej, tn_plan_cmp_ej);
         pr->t0 = p->total;
         pr->duration = par->alpha + need;
         p->total += pr->duration;
@@ -254,7 +241,7 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
     if ((rc = tn_plan_lower_relay(p, err, errlen)) != 0)
         goto out_fail;
     if (par->mem_depth && p->mem_max > par->mem_depth) {
-        rc = fail(err, errlen, TN_ECAPACITY,
+        rc = tn_errf(err, errlen, TN_ECAPACITY,
                   "the schedule needs %llu memory words per node, MEM_DEPTH is %u",
                   (unsigned long long)p->mem_max, par->mem_depth);
         goto out_fail;
@@ -267,7 +254,7 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
     return 0;
 out_fail:
     if (rc == TN_ENOMEM)
-        fail(err, errlen, rc, "out of memory");
+        tn_errf(err, errlen, rc, "out of memory");
     free(injmask);
     free(ejmask);
     free(ejlen);

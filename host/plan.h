@@ -39,6 +39,10 @@ struct tn_inject {
     uint8_t relay;            /* field 16+3l bit 30: head flits are routed */
 };
 
+/* qsort orders of a round's descriptors: by node, then lane. */
+int tn_plan_cmp_inj(const void *a, const void *b);
+int tn_plan_cmp_ej(const void *a, const void *b);
+
 /* Memory word flit k of inject descriptor in reads. */
 static inline uint64_t tn_inject_word(const struct tn_inject *in, uint64_t k)
 {

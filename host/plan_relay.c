@@ -26,19 +26,6 @@
 #include "plan.h"
 #include "tn_error.h"
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return rc;
-}
-
 struct pkt {
     uint32_t idx, src, dst;
     uint64_t start, flits, first; /* first: arrival of the head at dst */
@@ -68,22 +55,6 @@ static int cmp_dst(const void *a, const void *b)
     return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-static int cmp_inj(const void *a, const void *b)
-{
-    const struct tn_inject *x = a, *y = b;
-    if (x->node != y->node)
-        return x->node < y->node ? -1 : 1;
-    return (int)x->lane - (int)y->lane;
-}
-
-static int cmp_ej(const void *a, const void *b)
-{
-    const struct tn_eject *x = a, *y = b;
-    if (x->node != y->node)
-        return x->node < y->node ? -1 : 1;
-    return (int)x->lane - (int)y->lane;
-}
-
 int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
 {
     struct tn_sched *s = p->sched;
@@ -98,17 +69,17 @@ int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
     if (first_relay == UINT32_MAX)
         return 0;
     if (first_relay < last_circ)
-        return fail(err, errlen, TN_ENOTSUP,
+        return tn_errf(err, errlen, TN_ENOTSUP,
                     "round %u has relay streams before a circuit round: relay-delivered words "
                     "live outside the message layout, so relay rounds must come last",
                     first_relay);
     if (p->par.width < 12)
-        return fail(err, errlen, TN_ENOTSUP,
+        return tn_errf(err, errlen, TN_ENOTSUP,
                     "relay heads carry x | y << 4 | z << 8: they need W >= 12 (W is %u)",
                     p->par.width);
     for (int k = 0; k < 3; k++)
         if (t->dim[k] > 15)
-            return fail(err, errlen, TN_ENOTSUP, "relay heads carry 4-bit coordinates: "
+            return tn_errf(err, errlen, TN_ENOTSUP, "relay heads carry 4-bit coordinates: "
                         "dimension %d has %u nodes", k, t->dim[k]);
     int rc = TN_ENOMEM;
     uint64_t *top = malloc((size_t)N * sizeof *top);
@@ -142,7 +113,7 @@ int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
             const struct tn_relay *x = &rd->relay[i];
             if (x->src >= N || x->dst >= N || x->src == x->dst || !x->stream ||
                 x->msg_bad != -1 || x->msg_noncontig) {
-                rc = fail(err, errlen, TN_EVERIFY,
+                rc = tn_errf(err, errlen, TN_EVERIFY,
                           "round %u relay stream %u is broken: run torusctl verify", r, i);
                 goto out_free;
             }
@@ -185,7 +156,7 @@ int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
                     l++;
                 if (l == nl) {
                     if (nl >= p->par.lanes) {
-                        rc = fail(err, errlen, TN_ECAPACITY,
+                        rc = tn_errf(err, errlen, TN_ECAPACITY,
                                   "round %u: node %u injects more than %u chains of relay packets "
                                   "(the device has %u lane%s)", r, v, p->par.lanes, p->par.lanes,
                                   p->par.lanes == 1 ? "" : "s");
@@ -228,7 +199,7 @@ int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
                     in->len += (uint32_t)pk[k].flits;
                 }
                 if (top[v] > UINT32_MAX) {
-                    rc = fail(err, errlen, TN_ECAPACITY, "node %u needs more than 2^32 words", v);
+                    rc = tn_errf(err, errlen, TN_ECAPACITY, "node %u needs more than 2^32 words", v);
                     goto out_free;
                 }
             }
@@ -246,7 +217,7 @@ int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
                     l++;
                 if (l == nl) {
                     if (nl >= p->par.lanes) {
-                        rc = fail(err, errlen, TN_ECAPACITY,
+                        rc = tn_errf(err, errlen, TN_ECAPACITY,
                                   "round %u: node %u receives more than %u relay packets at once "
                                   "(the device has %u lane%s)", r, v, p->par.lanes, p->par.lanes,
                                   p->par.lanes == 1 ? "" : "s");
@@ -272,12 +243,12 @@ int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
                 top[v] += total[l];
             }
             if (top[v] > UINT32_MAX) {
-                rc = fail(err, errlen, TN_ECAPACITY, "node %u needs more than 2^32 words", v);
+                rc = tn_errf(err, errlen, TN_ECAPACITY, "node %u needs more than 2^32 words", v);
                 goto out_free;
             }
         }
-        qsort(pr->inj, pr->ninj, sizeof *pr->inj, cmp_inj);
-        qsort(pr->ej, pr->nej, sizeof *pr->ej, cmp_ej);
+        qsort(pr->inj, pr->ninj, sizeof *pr->inj, tn_plan_cmp_inj);
+        qsort(pr->ej, pr->nej, sizeof *pr->ej, tn_plan_cmp_ej);
     }
     p->total = 0;
     for (uint32_t r = 0; r < p->nrounds; r++) {
@@ -290,7 +261,7 @@ int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
     rc = 0;
 out_free:
     if (rc == TN_ENOMEM)
-        fail(err, errlen, rc, "out of memory");
+        tn_errf(err, errlen, rc, "out of memory");
     free(top);
     free(route);
     free(pk);

@@ -27,6 +27,12 @@ enum tn_err {
 /* Text for a TN_E* code (never NULL). */
 const char *tn_strerror(int rc);
 
+/* Format a message into err (if err and errlen), return rc: the library's
+ * "fail with a reason" idiom. */
+#include <stddef.h>
+int tn_errf(char *err, size_t errlen, int rc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 #ifdef __cplusplus
 }
 #endif

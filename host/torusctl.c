@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* torusctl: a thin git-style subcommand table over libtorus. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,19 @@ bool tn_cmd_uint(const char *s, unsigned long lo, unsigned long hi, unsigned lon
     unsigned long v = strtoul(s, &end, 10);
     if (*end || v < lo || v > hi)
         return false;
+    *out = v;
+    return true;
+}
+
+bool tn_cmd_seconds(const char *cmd, const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v > 0 && v <= 3600)) {
+        fprintf(stderr, "%s: bad --time '%s': use seconds, 0 < S <= 3600\n", cmd, s);
+        return false;
+    }
     *out = v;
     return true;
 }

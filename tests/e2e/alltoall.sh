@@ -13,11 +13,7 @@ set -u
 T=${1:?usage: alltoall.sh TORUSCTL}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { if [ "$2" = 0 ]; then ok "$1"; else nok "$1"; fi; }
-field() { jq -r "$1" "$2"; }
+. "$(dirname "$0")/tap.sh"
 run() {
     local name=$1; shift
     "$T" run alltoall "$@" --json >"$tmp/$name.json" 2>"$tmp/$name.err"
@@ -105,5 +101,4 @@ check "an unknown --schedule exits 1 with a message" "$([ $? = 1 ] && [ -s "$tmp
 check "all-port traffic on the LANES=1 model exits 3 naming the lanes" \
     "$([ $? = 3 ] && grep -q 'streams with 1 lane' "$tmp/p6.out"; echo $?)"
 
-echo "1..$n"
-[ "$failed" = 0 ]
+done_tap

@@ -13,11 +13,7 @@ T=${1:?usage: gossip.sh TORUSCTL [FT_EMU_RUN]}
 EMU=${2:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { if [ "$2" = 0 ]; then ok "$1"; else nok "$1"; fi; }
-field() { jq -r "$1" "$2"; }
+. "$(dirname "$0")/tap.sh"
 
 # The device's alpha, as INFO reports it.
 "$T" info --dims 3x3x3 --json >"$tmp/info.json" 2>"$tmp/info.err"
@@ -134,5 +130,4 @@ if [ -n "$EMU" ]; then
     [ $r = 0 ] || sed 's/^/# /' "$tmp/usb.err" | head -20
 fi
 
-echo "1..$n"
-[ "$failed" = 0 ]
+done_tap

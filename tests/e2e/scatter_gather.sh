@@ -13,11 +13,7 @@ set -u
 T=${1:?usage: scatter_gather.sh TORUSCTL}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
-check() { if [ "$2" = 0 ]; then ok "$1"; else nok "$1"; fi; }
-field() { jq -r "$1" "$2"; }
+. "$(dirname "$0")/tap.sh"
 run() {
     local name=$1; shift
     "$T" run "$@" --json >"$tmp/$name.json" 2>"$tmp/$name.err"
@@ -135,5 +131,4 @@ check "a root outside the torus exits 1" "$([ $? = 1 ] && [ -s "$tmp/r.err" ]; e
 "$T" run scatter --dims 3x3x3 --tree bfs >/dev/null 2>"$tmp/t.err"
 check "--tree other than dor exits 1 saying why" "$([ $? = 1 ] && grep -q 'DOR' "$tmp/t.err"; echo $?)"
 
-echo "1..$n"
-[ "$failed" = 0 ]
+done_tap
