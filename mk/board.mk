@@ -22,9 +22,13 @@ BOARD_DIR  := $(BUILD)/board
 # with the matching BOARD_CLOCK_hx8k shows the gap.
 BOARD_FREQ_GOAL := 48
 BOARD_SEED ?= 1
+# The board reductions of tn_torus (docs/hardware.md, "Board builds"): no
+# relay hardware, block-RAM flit memory, 16-bit counts/lengths/addresses,
+# 31-bit record timestamps, no gather field.
+BOARD_SLIM := RELAY=0 MEM_BRAM=1 CW=16 TW=31 GATHER=0
 
 BOARD_NET_SRC := rtl/tn_torus.v rtl/tn_seq.v rtl/tn_node.v rtl/tn_node_cfg.v \
-	rtl/tn_node_status.v rtl/tn_router.v rtl/tn_route.v rtl/tn_ni_mem.v \
+	rtl/tn_node_status.v rtl/tn_router.v rtl/tn_route.v rtl/tn_ni_mem.v rtl/tn_ni_bram.v \
 	rtl/tn_ni_inject.v rtl/tn_ni_eject.v rtl/tn_crc32.v
 BOARD_BRIDGE_SRC := rtl/tn_bridge.v rtl/tn_bridge_engine.v rtl/tn_bridge_fifo.v \
 	rtl/tn_bridge_ram.v rtl/tn_bridge_rx.v rtl/tn_bridge_tx.v rtl/tn_crc16.v \
@@ -45,10 +49,10 @@ BOARD_CLOCK_icebreaker := CLK_HZ=12000000 DIVF=63 DIVQ=6 BAUD=3000000 MAX_WORDS=
 BOARD_TOP_hx8k         := tn_top_hx8k
 BOARD_PNR_hx8k         := --hx8k --package ct256
 BOARD_PCF_hx8k         := constraints/hx8k-breakout.pcf
-BOARD_TORUS_hx8k       := DIM_X=1 DIM_Y=1 DIM_Z=1 W=8 LANES=1 MEM_DEPTH=16 ROUNDS=2
-# 18 MHz (icepll -i 12 -o 18: DIVF 47, DIVQ 5), UART 3 Mbaud (6 clocks per bit)
-BOARD_FREQ_hx8k        := 18
-BOARD_CLOCK_hx8k       := CLK_HZ=18000000 DIVF=47 DIVQ=5 BAUD=3000000 MAX_WORDS=256 FIFO_AW=9
+BOARD_TORUS_hx8k       := DIM_X=2 DIM_Y=2 DIM_Z=1 W=8 LANES=1 MEM_DEPTH=256 ROUNDS=2 $(BOARD_SLIM)
+# 48 MHz (icepll -i 12 -o 48: DIVF 63, DIVQ 4), UART 12 Mbaud (4 clocks per bit)
+BOARD_FREQ_hx8k        := 48
+BOARD_CLOCK_hx8k       := CLK_HZ=48000000 DIVF=63 DIVQ=4 BAUD=12000000 MAX_WORDS=256 FIFO_AW=9
 
 # "DIM_X=2 W=8" -> "-set DIM_X 2 -set W 8" for yosys chparam
 board_chparam = $(foreach kv,$(1),-set $(subst =, ,$(kv)))

@@ -10,6 +10,8 @@ module tn_ni_eject #(
     parameter DEPTH  = 4096, // memory words
     parameter ROUNDS = 16,   // round-table depth
     parameter RW     = 4,    // round index bits
+    parameter CW     = 32,   // bits kept of addresses, lengths, counts (board builds: fewer)
+    parameter TW     = 48,   // timestamp bits kept (board builds: 16..31, see below)
     parameter FW     = W + 3 // flit width
 ) (
     input  wire          clk_i,
@@ -38,6 +40,17 @@ module tn_ni_eject #(
     output reg           bounds_o,
     output reg           stray_o    // a flit arrived with no valid descriptor
 );
+    // Board builds (CW < 32) keep only the low CW bits of counts, lengths,
+    // addresses, offsets and durations: the other bits are constant 0.
+    localparam [31:0] CM = (CW >= 32) ? 32'hFFFFFFFF : ((32'd1 << CW) - 32'd1);
+    localparam [31:0] CTLM = (CW >= 32) ? 32'hFFFFFFFF : 32'h80000000;
+    // TW < 48 (board builds): timestamps keep their low TW bits and bit 47
+    // says "a flit was counted"; a read of field 0..3 returns {that bit,
+    // low 31 bits}, and tn_torus rebuilds the 48-bit value from the cycle
+    // counter (exact while the record is less than 2**TW cycles old).
+    localparam        SLIM_T = TW < 48;
+    localparam [47:0] SEEN = SLIM_T ? 48'h800000000000 : 48'd0;
+    localparam [47:0] TM   = SLIM_T ? (SEEN | ((48'd1 << TW) - 48'd1)) : 48'hFFFFFFFFFFFF;
     reg [31:0] ctl_m [0:ROUNDS-1];
     reg [31:0] adr_m [0:ROUNDS-1];
     reg [31:0] len_m [0:ROUNDS-1];
@@ -76,9 +89,9 @@ module tn_ni_eject #(
     always @(posedge clk_i)
         if (cfg_we_i)
             case (cfg_field_i)
-                3'd0:    ctl_m[cfg_round_i] <= cfg_wdata_i;
-                3'd1:    adr_m[cfg_round_i] <= cfg_wdata_i;
-                3'd2:    len_m[cfg_round_i] <= cfg_wdata_i;
+                3'd0:    ctl_m[cfg_round_i] <= cfg_wdata_i & CTLM;
+                3'd1:    adr_m[cfg_round_i] <= cfg_wdata_i & CM;
+                3'd2:    len_m[cfg_round_i] <= cfg_wdata_i & CM;
                 default: ;
             endcase
 
@@ -90,10 +103,12 @@ module tn_ni_eject #(
             default: cfg_rdata_o = 32'd0;
         endcase
         case (cfg_field_i)
-            3'd0:    st_rdata_o = first_m[cfg_round_i][31:0];
-            3'd1:    st_rdata_o = {16'd0, first_m[cfg_round_i][47:32]};
-            3'd2:    st_rdata_o = last_m[cfg_round_i][31:0];
-            3'd3:    st_rdata_o = {16'd0, last_m[cfg_round_i][47:32]};
+            3'd0, 3'd1: st_rdata_o = SLIM_T ? {first_m[cfg_round_i][47], first_m[cfg_round_i][30:0]}
+                                    : (cfg_field_i[0] ? {16'd0, first_m[cfg_round_i][47:32]}
+                                                      : first_m[cfg_round_i][31:0]);
+            3'd2, 3'd3: st_rdata_o = SLIM_T ? {last_m[cfg_round_i][47], last_m[cfg_round_i][30:0]}
+                                    : (cfg_field_i[0] ? {16'd0, last_m[cfg_round_i][47:32]}
+                                                      : last_m[cfg_round_i][31:0]);
             3'd4:    st_rdata_o = cnt_m[cfg_round_i];
             3'd5:    st_rdata_o = ~crc_m[cfg_round_i];
             3'd6:    st_rdata_o = {29'd0, err_m[cfg_round_i]};
@@ -113,7 +128,7 @@ module tn_ni_eject #(
         err_d   = err_q;
         file_d  = 1'b0;
         mwe_o   = 1'b0;
-        waddr   = base_q + cnt_q;
+        waddr   = (base_q + cnt_q) & CM;
         overrun_o = 1'b0;
         short_o   = 1'b0;
         bounds_o  = 1'b0;
@@ -122,10 +137,10 @@ module tn_ni_eject #(
             if (!act_q) begin
                 stray_o = 1'b1;
             end else begin
-                cnt_d  = cnt_q + 32'd1;
+                cnt_d  = (cnt_q + 32'd1) & CM;
                 if (cnt_q == 32'd0)
-                    first_d = cycle_i;
-                last_d = cycle_i;
+                    first_d = (cycle_i & TM) | SEEN;
+                last_d = (cycle_i & TM) | SEEN;
                 crc_d  = crc_n;
                 if (!run_i || sw_i || cnt_q >= exp_q) begin
                     overrun_o = 1'b1;

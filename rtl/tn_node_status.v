@@ -4,7 +4,8 @@
 // (address region 4).
 module tn_node_status #(
     parameter LANES = 6, // inject and eject lanes
-    parameter RW    = 4  // round index bits
+    parameter RW    = 4, // round index bits
+    parameter CW    = 32 // counter bits (board builds: fewer; they wrap)
 ) (
     input  wire             clk_i,
     input  wire             rst_i,
@@ -31,6 +32,7 @@ module tn_node_status #(
     output reg  [31:0]      rdata_o,
     output wire             err_o        // some flag is set
 );
+    localparam [31:0] CM = (CW >= 32) ? 32'hFFFFFFFF : ((32'd1 << CW) - 32'd1);
     reg [6:0]  flags_q, flags_d;
     reg [31:0] novr_q, novr_d, nshort_q, nshort_d, nbounds_q, nbounds_d;
     reg [31:0] ncoll_q, ncoll_d, nunrt_q, nunrt_d, ndrop_q, ndrop_d;
@@ -68,12 +70,12 @@ module tn_node_status #(
         end
         flags_d   = flags_q | {c_drop != 5'd0, nunrt_i != 4'd0, ncoll_i != 4'd0,
                                |ibounds_i, |ebounds_i, c_short != 5'd0, c_ovr != 5'd0};
-        novr_d    = novr_q + {27'd0, c_ovr};
-        nshort_d  = nshort_q + {27'd0, c_short};
-        nbounds_d = nbounds_q + {27'd0, c_bounds};
-        ncoll_d   = ncoll_q + {28'd0, ncoll_i};
-        nunrt_d   = nunrt_q + {28'd0, nunrt_i};
-        ndrop_d   = ndrop_q + {27'd0, c_drop};
+        novr_d    = (novr_q + {27'd0, c_ovr}) & CM;
+        nshort_d  = (nshort_q + {27'd0, c_short}) & CM;
+        nbounds_d = (nbounds_q + {27'd0, c_bounds}) & CM;
+        ncoll_d   = (ncoll_q + {28'd0, ncoll_i}) & CM;
+        nunrt_d   = (nunrt_q + {28'd0, nunrt_i}) & CM;
+        ndrop_d   = (ndrop_q + {27'd0, c_drop}) & CM;
         latch_d   = latch_q;
         if (coll_i && !latch_q[31])
             latch_d = {1'b1, 7'd0, {(8-RW){1'b0}}, around_i, 4'd0, coll_port_i, 5'd0, coll_tgt_i};

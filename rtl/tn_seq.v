@@ -13,7 +13,9 @@ module tn_seq #(
     parameter RW        = 4,     // log2(ROUNDS)
     parameter N         = 27,    // nodes
     parameter VERSION   = 32'h00010000, // design version 1.0.0
-    parameter ALPHA     = 1      // round switch cost of this design (cycles)
+    parameter ALPHA     = 1,     // round switch cost of this design (cycles)
+    parameter CW        = 32,    // bits kept of durations (board builds: fewer)
+    parameter [31:0] LIMITS = 32'd0 // INFO 0x007: bit 0 no relay, bit 1 block-RAM memory
 ) (
     input  wire          clk_i,
     input  wire          rst_i,
@@ -36,6 +38,7 @@ module tn_seq #(
     reg          run_o;              // the registered state
     reg [RW-1:0] round_o;
     reg [47:0]   cycle_o;
+    localparam [31:0] CM = (CW >= 32) ? 32'hFFFFFFFF : ((32'd1 << CW) - 32'd1);
     reg [31:0] dur_m [0:ROUNDS-1];
 
     reg [31:0] rcyc_q, rcyc_d;        // cycle within the round
@@ -55,7 +58,7 @@ module tn_seq #(
 
     always @(posedge clk_i)
         if (bwe_i && gsel && goff >= 20'h100 && {12'd0, goff} < 32'h100 + ROUNDS)
-            dur_m[goff[RW-1:0]] <= bwdata_i;
+            dur_m[goff[RW-1:0]] <= bwdata_i & CM;
 
     always @* begin
         cycle_n_o   = cycle_o + 48'd1;
@@ -64,7 +67,7 @@ module tn_seq #(
         fin_n_o     = 1'b0;
         clr_n_o     = wctl && bwdata_i[2];
         round_n_o   = round_o;
-        rcyc_d    = rcyc_q + 32'd1;
+        rcyc_d    = (rcyc_q + 32'd1) & CM;
         nrounds_d = nrounds_q;
         done_d    = done_q;
         abrt_d    = abrt_q;
@@ -129,6 +132,7 @@ module tn_seq #(
                 20'h004: rdata_d = MEM_DEPTH;
                 20'h005: rdata_d = ROUNDS;
                 20'h006: rdata_d = ALPHA;
+                20'h007: rdata_d = LIMITS;
                 20'h011: rdata_d = {23'd0, nrounds_q};
                 20'h012: rdata_d = {28'd0, abrt_q, |nerr_i, done_q, run_o};
                 20'h013: rdata_d = {{(32-RW){1'b0}}, round_o};

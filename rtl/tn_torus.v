@@ -9,7 +9,14 @@ module tn_torus #(
     parameter W         = 16,   // flit data width (8..32)
     parameter LANES     = 6,    // inject / eject lanes per node (1..6)
     parameter MEM_DEPTH = 4096, // flit memory words per node (power of two)
-    parameter ROUNDS    = 16    // round-table depth (power of two, 2..256)
+    parameter ROUNDS    = 16,   // round-table depth (power of two, 2..256)
+    // Board-build reductions (docs/hardware.md, "Board builds"); the
+    // defaults are the full design the simulator and the host model.
+    parameter RELAY     = 1,    // 1: relay (head-routed) hardware; 0: none
+    parameter MEM_BRAM  = 0,    // 1: block-RAM flit memory (needs LANES = 1)
+    parameter CW        = 32,   // bits kept of counts, lengths, addresses, durations (16..32)
+    parameter TW        = 48,   // timestamp bits kept in eject records (16..31 or 48)
+    parameter GATHER    = 1     // 0: no inject gather field (round field 58+l)
 ) (
     input  wire        clk_i,
     input  wire        rst_i,
@@ -40,13 +47,16 @@ module tn_torus #(
     // ---- bus: writes complete at once, reads after three wait cycles ----
     // (request register here, then the node's input register, then its
     // read-data register)
-    reg        bwe_q, bre_q, rd1_q, rd2_q, rd3_q;
+    // TW < 48 (board builds): one more wait cycle, in which the 48-bit
+    // timestamps of eject records are rebuilt (below).
+    localparam SLIM_T = TW < 48;
+    reg        bwe_q, bre_q, rd1_q, rd2_q, rd3_q, rd4_q;
     reg [31:0] baddr_q, bwdata_q;
-    wire       idle = !rd1_q && !rd2_q && !rd3_q;
+    wire       idle = !rd1_q && !rd2_q && !rd3_q && !rd4_q;
     wire       wacc = bus_we_i && idle;
     wire       racc = bus_re_i && !bus_we_i && idle;
 
-    assign bus_ready_o = wacc || rd3_q;
+    assign bus_ready_o = wacc || (SLIM_T ? rd4_q : rd3_q);
 
     always @(posedge clk_i) begin
         bwe_q <= wacc;
@@ -54,6 +64,7 @@ module tn_torus #(
         rd1_q <= racc;
         rd2_q <= rd1_q;
         rd3_q <= rd2_q;
+        rd4_q <= rd3_q && SLIM_T;
         if (wacc || racc) begin
             baddr_q  <= bus_addr_i;
             bwdata_q <= bus_wdata_i;
@@ -64,6 +75,7 @@ module tn_torus #(
             rd1_q <= 1'b0;
             rd2_q <= 1'b0;
             rd3_q <= 1'b0;
+            rd4_q <= 1'b0;
         end
     end
 
@@ -75,7 +87,9 @@ module tn_torus #(
     wire [31:0]   seq_rdata;
 
     tn_seq #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
-             .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW), .N(N), .ALPHA(ALPHA)) u_seq (
+             .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW), .N(N), .ALPHA(ALPHA),
+             .CW(CW), .LIMITS({(CW < 32) ? CW[7:0] : 8'd0, SLIM_T ? TW[7:0] : 8'd0, 13'd0,
+                               GATHER == 0, MEM_BRAM != 0, RELAY == 0})) u_seq (
         .clk_i(clk_i), .rst_i(rst_i),
         .bwe_i(bwe_q), .bre_i(bre_q), .baddr_i(baddr_q), .bwdata_i(bwdata_q),
         .brdata_o(seq_rdata), .nerr_i(nerr),
@@ -130,7 +144,9 @@ module tn_torus #(
                         assign rchain[ID] = rdata[ID];
                     end
                     tn_node #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
-                              .MEM_DEPTH(MEM_DEPTH), .AW(AW), .ROUNDS(ROUNDS), .RW(RW)) u_node (
+                              .MEM_DEPTH(MEM_DEPTH), .AW(AW), .ROUNDS(ROUNDS), .RW(RW),
+                              .RELAY(RELAY), .MEM_BRAM(MEM_BRAM), .CW(CW), .TW(TW),
+                              .GATHER(GATHER)) u_node (
                         .clk_i(clk_i), .rst_i(rst_i),
                         .id_i(ID[11:0]), .coord_i({gz[3:0], gy[3:0], gx[3:0]}),
                         .run_n_i(run_n), .sw_n_i(sw_n), .fin_n_i(fin_n), .clr_n_i(clr_n),
@@ -146,9 +162,35 @@ module tn_torus #(
     // ---- read data: the addressed node, or the global registers ----
     wire [31:0] node_rdata = rchain[N-1];
     wire [11:0] rtgt = baddr_q[31:20];
+    reg  [31:0] rdata3;
     always @* begin
-        bus_rdata_o = 32'd0;
+        rdata3 = 32'd0;
         if (rd3_q)
-            bus_rdata_o = (rtgt == 12'hFFF) ? seq_rdata : node_rdata;
+            rdata3 = (rtgt == 12'hFFF) ? seq_rdata : node_rdata;
     end
+
+    generate
+        if (SLIM_T) begin : gen_ts
+            // Eject record fields 0..3 carry {counted, low 31 bits} of a
+            // TW-bit timestamp t: the full value is the latest cycle c with
+            // c = t mod 2**TW and c <= now (0 when no flit was counted).
+            localparam [47:0] TMASK = (48'd1 << TW) - 48'd1;
+            wire        ts   = rtgt != 12'hFFF && rtgt != 12'hFFE && baddr_q[19:16] == 4'd3 &&
+                               !baddr_q[2];
+            wire [47:0] age  = (cycle_n - {17'd0, node_rdata[30:0]}) & TMASK;
+            wire [47:0] full = cycle_n - age;
+            reg  [31:0] rfix_q;
+            always @(posedge clk_i)
+                rfix_q <= !ts ? rdata3 : !node_rdata[31] ? 32'd0
+                        : baddr_q[0] ? {16'd0, full[47:32]} : full[31:0];
+            always @* begin
+                bus_rdata_o = 32'd0;
+                if (rd4_q)
+                    bus_rdata_o = rfix_q;
+            end
+        end else begin : gen_nots
+            always @*
+                bus_rdata_o = rdata3;
+        end
+    endgenerate
 endmodule

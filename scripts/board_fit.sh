@@ -9,7 +9,7 @@ set -eu
 out=${1:-build/board/fit}; shift || true
 YOSYS=${YOSYS:-yosys}
 net="rtl/tn_torus.v rtl/tn_seq.v rtl/tn_node.v rtl/tn_node_cfg.v rtl/tn_node_status.v"
-net="$net rtl/tn_router.v rtl/tn_route.v rtl/tn_ni_mem.v rtl/tn_ni_inject.v rtl/tn_ni_eject.v rtl/tn_crc32.v"
+net="$net rtl/tn_router.v rtl/tn_route.v rtl/tn_ni_mem.v rtl/tn_ni_bram.v rtl/tn_ni_inject.v rtl/tn_ni_eject.v rtl/tn_crc32.v"
 if [ $# -eq 0 ]; then
     set -- "1 1 1 8 1 16 2" "2 1 1 8 1 16 2" "2 2 1 8 1 16 2" "1 1 1 16 1 16 2" "1 1 1 8 6 16 2"
 fi
