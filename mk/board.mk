@@ -57,7 +57,7 @@ BOARD_CLOCK_hx8k       := CLK_HZ=48000000 DIVF=63 DIVQ=4 BAUD=12000000 MAX_WORDS
 # "DIM_X=2 W=8" -> "-set DIM_X 2 -set W 8" for yosys chparam
 board_chparam = $(foreach kv,$(1),-set $(subst =, ,$(kv)))
 
-.PHONY: board-bitstream board-prog board-estimates
+.PHONY: board-bitstream board-prog board-estimates board-config-force
 bitstream: board-bitstream
 prog: board-prog
 
@@ -73,7 +73,14 @@ board-prog: $(BOARD_DIR)/$(BOARD)/$(BOARD).bin
 # system), place and route at the board frequency (the report script fails
 # the build when the achieved Fmax is below it or P&R failed), icepack.
 define BOARD_RULES
-$(BOARD_DIR)/$(1)/synth.json: $(BOARD_ALL_SRC) rtl/boards/tn_top_$(1).v mk/board.mk
+# the build's parameters: rewritten only when they change (command-line
+# overrides of BOARD_TORUS_<board> rebuild too)
+$(BOARD_DIR)/$(1)/config.txt: board-config-force
+	@mkdir -p $$(@D)
+	@echo '$(BOARD_TORUS_$(1)) $(BOARD_CLOCK_$(1)) $(BOARD_FREQ_$(1))' | cmp -s - $$@ || \
+		echo '$(BOARD_TORUS_$(1)) $(BOARD_CLOCK_$(1)) $(BOARD_FREQ_$(1))' >$$@
+
+$(BOARD_DIR)/$(1)/synth.json: $(BOARD_ALL_SRC) rtl/boards/tn_top_$(1).v mk/board.mk $(BOARD_DIR)/$(1)/config.txt
 	@mkdir -p $$(@D)
 	rm -f $$(@D)/report.json $$(@D)/stat.txt
 	$(YOSYS) -q -l $$(@D)/yosys.log -p "read_verilog -defer $(BOARD_ALL_SRC) rtl/boards/tn_top_$(1).v; \
@@ -94,31 +101,31 @@ endef
 $(foreach b,$(BOARDS),$(eval $(call BOARD_RULES,$(b))))
 
 # ---- post-synthesis simulation ----
-# The torus of a build, synthesized by synth_ice40 and written back as a
-# Verilog netlist of iCE40 cells, runs tests/board/tb_netlist.v in Icarus
-# with yosys' cell models; the same bench runs on the RTL, and the wrapper
-# checks both against the timing model and against each other.
-#   1x1x1: the board torus (BOARD_TORUS_hx8k; the iCEBreaker fits none)
-#   2x1x1: the smallest torus with links (a gossip and a broadcast)
+# Each board's torus (BOARD_TORUS_<board>, with the board reductions),
+# synthesized by synth_ice40 and written back as a Verilog netlist of iCE40
+# cells, runs tests/board/tb_netlist.v in Icarus with yosys' cell models: a
+# gossip and a broadcast (tb_netlist.v says which); the same bench runs on
+# the RTL with the same parameters, and the wrapper checks both against the
+# timing model and against each other.
 ICE40_CELLS ?= $(abspath $(dir $(shell command -v $(YOSYS)))../share/yosys/ice40/cells_sim.v)
-BOARD_NL_1x1x1 := $(BOARD_TORUS_hx8k)
-BOARD_NL_2x1x1 := DIM_X=2 DIM_Y=1 DIM_Z=1 W=8 LANES=1 MEM_DEPTH=16 ROUNDS=2
-BOARD_NLS      := 1x1x1 2x1x1
+BOARD_NLS      := $(BOARDS)
+# -DDIM_X=.. -DDIM_Y=.. -DMEM_DEPTH=.. -DROUNDS=.. of a board's torus
+board_nl_defs = $(addprefix -D,$(filter DIM_X=% DIM_Y=% MEM_DEPTH=% ROUNDS=% REC_BRAM=%,$(BOARD_TORUS_$(1))))
 
 define BOARD_NL_RULES
 $(BOARD_DIR)/netlist/torus_$(1).v: $(BOARD_NET_SRC) mk/board.mk
 	@mkdir -p $$(@D)
 	$(YOSYS) -q -l $$(@D)/torus_$(1).log -p "read_verilog -defer $(BOARD_NET_SRC); \
-		chparam $(call board_chparam,$(BOARD_NL_$(1))) tn_torus; \
+		chparam $(call board_chparam,$(BOARD_TORUS_$(1))) tn_torus; \
 		synth_ice40 -top tn_torus; write_verilog -noattr $$@"
 
 $(BOARD_DIR)/netlist/nl_$(1).vvp: $(BOARD_DIR)/netlist/torus_$(1).v tests/board/tb_netlist.v
-	$(IVERILOG) -g2005 -DNO_ICE40_DEFAULT_ASSIGNMENTS -DNETLIST -DDIM_X=$(word 1,$(subst x, ,$(1))) -s tb_netlist -o $$@ \
+	$(IVERILOG) -g2005 -DNO_ICE40_DEFAULT_ASSIGNMENTS -DNETLIST $(call board_nl_defs,$(1)) -s tb_netlist -o $$@ \
 		tests/board/tb_netlist.v $$< $(ICE40_CELLS)
 
-$(BOARD_DIR)/netlist/rtl_$(1).vvp: $(BOARD_NET_SRC) tests/board/tb_netlist.v
+$(BOARD_DIR)/netlist/rtl_$(1).vvp: $(BOARD_NET_SRC) tests/board/tb_netlist.v mk/board.mk
 	@mkdir -p $$(@D)
-	$(IVERILOG) -g2005 -DDIM_X=$(word 1,$(subst x, ,$(1))) -s tb_netlist -o $$@ \
+	$(IVERILOG) -g2005 $(call board_nl_defs,$(1)) -s tb_netlist -o $$@ \
 		tests/board/tb_netlist.v $(BOARD_NET_SRC)
 
 $(BOARD_DIR)/test_netlist_$(1).t: $(BOARD_DIR)/netlist/rtl_$(1).vvp $(BOARD_DIR)/netlist/nl_$(1).vvp \

@@ -12,6 +12,7 @@ module tn_ni_eject #(
     parameter RW     = 4,    // round index bits
     parameter CW     = 32,   // bits kept of addresses, lengths, counts (board builds: fewer)
     parameter TW     = 48,   // timestamp bits kept (board builds: 16..31, see below)
+    parameter REC_BRAM = 0,  // 1: records in block RAM (needs TW < 48, CW <= 16; boards)
     parameter FW     = W + 3 // flit width
 ) (
     input  wire          clk_i,
@@ -26,6 +27,9 @@ module tn_ni_eject #(
     // descriptor table port: field 0 {valid}, 1 address, 2 expected length
     input  wire          cfg_we_i,
     input  wire [RW-1:0] cfg_round_i,
+    /* verilator lint_off UNUSEDSIGNAL */ // used by the block-RAM records only
+    input  wire [RW-1:0] st_round_n_i, // statistics round of the next cycle's read (REC_BRAM)
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [2:0]    cfg_field_i, // descriptor field 0..2, statistics field 0..7
     input  wire [31:0]   cfg_wdata_i,
     output reg  [31:0]   cfg_rdata_o, // descriptor field
@@ -54,12 +58,10 @@ module tn_ni_eject #(
     reg [31:0] ctl_m [0:ROUNDS-1];
     reg [31:0] adr_m [0:ROUNDS-1];
     reg [31:0] len_m [0:ROUNDS-1];
-    // records filed per round
-    reg [47:0] first_m [0:ROUNDS-1];
-    reg [47:0] last_m  [0:ROUNDS-1];
-    reg [31:0] cnt_m   [0:ROUNDS-1];
-    reg [31:0] crc_m   [0:ROUNDS-1];
-    reg [2:0]  err_m   [0:ROUNDS-1];
+    // the record of round cfg_round_i (filed records, below)
+    wire [47:0] r_first, r_last;
+    wire [31:0] r_cnt, r_crc;
+    wire [2:0]  r_err;
 
     reg          act_q, act_d;
     reg [RW-1:0] rnd_q, rnd_d;
@@ -103,15 +105,13 @@ module tn_ni_eject #(
             default: cfg_rdata_o = 32'd0;
         endcase
         case (cfg_field_i)
-            3'd0, 3'd1: st_rdata_o = SLIM_T ? {first_m[cfg_round_i][47], first_m[cfg_round_i][30:0]}
-                                    : (cfg_field_i[0] ? {16'd0, first_m[cfg_round_i][47:32]}
-                                                      : first_m[cfg_round_i][31:0]);
-            3'd2, 3'd3: st_rdata_o = SLIM_T ? {last_m[cfg_round_i][47], last_m[cfg_round_i][30:0]}
-                                    : (cfg_field_i[0] ? {16'd0, last_m[cfg_round_i][47:32]}
-                                                      : last_m[cfg_round_i][31:0]);
-            3'd4:    st_rdata_o = cnt_m[cfg_round_i];
-            3'd5:    st_rdata_o = ~crc_m[cfg_round_i];
-            3'd6:    st_rdata_o = {29'd0, err_m[cfg_round_i]};
+            3'd0, 3'd1: st_rdata_o = SLIM_T ? {r_first[47], r_first[30:0]}
+                                    : (cfg_field_i[0] ? {16'd0, r_first[47:32]} : r_first[31:0]);
+            3'd2, 3'd3: st_rdata_o = SLIM_T ? {r_last[47], r_last[30:0]}
+                                    : (cfg_field_i[0] ? {16'd0, r_last[47:32]} : r_last[31:0]);
+            3'd4:    st_rdata_o = r_cnt;
+            3'd5:    st_rdata_o = ~r_crc;
+            3'd6:    st_rdata_o = {29'd0, r_err};
             default: st_rdata_o = 32'd0;
         endcase
     end
@@ -179,14 +179,69 @@ module tn_ni_eject #(
         end
     end
 
-    always @(posedge clk_i) begin
-        if (file_d) begin
-            first_m[rnd_q] <= rec_first;
-            last_m[rnd_q]  <= rec_last;
-            cnt_m[rnd_q]   <= rec_cnt;
-            crc_m[rnd_q]   <= rec_crc;
-            err_m[rnd_q]   <= rec_err;
+    // ---- records filed per round ----
+    generate
+        if (REC_BRAM != 0) begin : gen_rec_bram
+            // One record per round in block RAM, {err, crc, cnt, last, first}
+            // with the timestamps as {counted, low TW bits}; written when
+            // filed, read with the address of the next cycle's bus read
+            // (registered: transparent like the flip-flop records). CTRL bit
+            // 2 clears a valid bit per round instead of the words: a round
+            // without it reads as cleared (all fields 0).
+            localparam TB = TW + 1, RECW = 3 + 32 + CW + 2 * TB;
+            (* ram_style = "block" *) reg [RECW-1:0] rec_m [0:ROUNDS-1];
+            reg [RW-1:0]     rra_q;
+            reg [ROUNDS-1:0] rv_q;
+            wire [RECW-1:0]  rw = rec_m[rra_q];
+            wire             ok = rv_q[rra_q];
+            always @(posedge clk_i) begin
+                if (file_d)
+                    rec_m[rnd_q] <= {rec_err, rec_crc, rec_cnt[CW-1:0],
+                                     rec_last[47], rec_last[TW-1:0], rec_first[47], rec_first[TW-1:0]};
+                rra_q <= st_round_n_i;
+                if (file_d)
+                    rv_q[rnd_q] <= 1'b1;
+                if (clr_i)
+                    rv_q <= {ROUNDS{1'b0}};
+            end
+            assign r_first = ok ? {rw[TB-1], {(48-TB){1'b0}}, rw[TW-1:0]} : 48'd0;
+            assign r_last  = ok ? {rw[2*TB-1], {(48-TB){1'b0}}, rw[TB +: TW]} : 48'd0;
+            assign r_cnt   = ok ? {{(32-CW){1'b0}}, rw[2*TB +: CW]} : 32'd0;
+            assign r_crc   = ok ? rw[2*TB+CW +: 32] : 32'hFFFFFFFF;
+            assign r_err   = ok ? rw[RECW-1 -: 3] : 3'd0;
+        end else begin : gen_rec_ff
+            reg [47:0] first_m [0:ROUNDS-1];
+            reg [47:0] last_m  [0:ROUNDS-1];
+            reg [31:0] cnt_m   [0:ROUNDS-1];
+            reg [31:0] crc_m   [0:ROUNDS-1];
+            reg [2:0]  err_m   [0:ROUNDS-1];
+            always @(posedge clk_i) begin
+                if (file_d) begin
+                    first_m[rnd_q] <= rec_first;
+                    last_m[rnd_q]  <= rec_last;
+                    cnt_m[rnd_q]   <= rec_cnt;
+                    crc_m[rnd_q]   <= rec_crc;
+                    err_m[rnd_q]   <= rec_err;
+                end
+                if (clr_i) begin
+                    for (k = 0; k < ROUNDS; k = k + 1) begin
+                        first_m[k] <= 48'd0;
+                        last_m[k]  <= 48'd0;
+                        cnt_m[k]   <= 32'd0;
+                        crc_m[k]   <= 32'hFFFFFFFF;
+                        err_m[k]   <= 3'd0;
+                    end
+                end
+            end
+            assign r_first = first_m[cfg_round_i];
+            assign r_last  = last_m[cfg_round_i];
+            assign r_cnt   = cnt_m[cfg_round_i];
+            assign r_crc   = crc_m[cfg_round_i];
+            assign r_err   = err_m[cfg_round_i];
         end
+    endgenerate
+
+    always @(posedge clk_i) begin
         act_q   <= act_d;
         rnd_q   <= rnd_d;
         base_q  <= base_d;
@@ -196,15 +251,6 @@ module tn_ni_eject #(
         last_q  <= last_d;
         crc_q   <= crc_d;
         err_q   <= err_d;
-        if (clr_i) begin
-            for (k = 0; k < ROUNDS; k = k + 1) begin
-                first_m[k] <= 48'd0;
-                last_m[k]  <= 48'd0;
-                cnt_m[k]   <= 32'd0;
-                crc_m[k]   <= 32'hFFFFFFFF;
-                err_m[k]   <= 3'd0;
-            end
-        end
         if (rst_i)
             act_q <= 1'b0;
     end

@@ -21,6 +21,7 @@ module tn_node #(
     parameter CW        = 32,   // bits kept of counts, lengths, addresses (boards: fewer)
     parameter TW        = 48,   // timestamp bits kept in eject records (boards: fewer)
     parameter GATHER    = 1,    // 0: no inject gather field (boards)
+    parameter REC_BRAM  = 0,    // 1: eject records in block RAM (boards)
     parameter FW        = W + 3 // flit width on links
 ) (
     input  wire            clk_i,
@@ -209,10 +210,10 @@ module tn_node #(
                 .fetch_o(mfetch[g]), .mdata_i(mrdata[g*MW +: MW]),
                 .flit_o(inj[g*FW +: FW]), .relay_o(irelay[g]), .bounds_o(ibounds[g]));
             tn_ni_eject #(.W(W), .AW(AW), .DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW), .CW(CW),
-                          .TW(TW)) u_ej (
+                          .TW(TW), .REC_BRAM(REC_BRAM)) u_ej (
                 .clk_i(clk_i), .rst_i(rst_i), .run_i(run_q), .sw_i(sw_q), .fin_i(fin_q),
                 .clr_i(clr_q), .round_i(round_q), .cycle_i(cycle_q), .flit_i(ej[g*FW +: FW]),
-                .cfg_we_i(ewe[g]), .cfg_round_i(rnd), .cfg_field_i(ej_field),
+                .cfg_we_i(ewe[g]), .cfg_round_i(rnd), .st_round_n_i(baddr_i[6 +: RW]), .cfg_field_i(ej_field),
                 .cfg_wdata_i(bwdata_q), .cfg_rdata_o(erd[32*g +: 32]), .st_rdata_o(esrd[32*g +: 32]),
                 .mwe_o(mwe[g]), .maddr_o(mwaddr[g*AW +: AW]), .mdata_o(mwdata[g*MW +: MW]),
                 .overrun_o(eovr[g]), .short_o(eshort[g]), .bounds_o(ebounds[g]), .stray_o(estray[g]));

@@ -16,7 +16,8 @@ module tn_torus #(
     parameter MEM_BRAM  = 0,    // 1: block-RAM flit memory (needs LANES = 1)
     parameter CW        = 32,   // bits kept of counts, lengths, addresses, durations (16..32)
     parameter TW        = 48,   // timestamp bits kept in eject records (16..31 or 48)
-    parameter GATHER    = 1     // 0: no inject gather field (round field 58+l)
+    parameter GATHER    = 1,    // 0: no inject gather field (round field 58+l)
+    parameter REC_BRAM  = 0     // 1: eject records in block RAM (needs TW < 48, CW <= 16)
 ) (
     input  wire        clk_i,
     input  wire        rst_i,
@@ -88,7 +89,7 @@ module tn_torus #(
 
     tn_seq #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
              .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW), .N(N), .ALPHA(ALPHA),
-             .CW(CW), .LIMITS({(CW < 32) ? CW[7:0] : 8'd0, SLIM_T ? TW[7:0] : 8'd0, 13'd0,
+             .CW(CW), .LIMITS({(CW < 32) ? CW[7:0] : 8'd0, SLIM_T ? TW[7:0] : 8'd0, 12'd0, REC_BRAM != 0,
                                GATHER == 0, MEM_BRAM != 0, RELAY == 0})) u_seq (
         .clk_i(clk_i), .rst_i(rst_i),
         .bwe_i(bwe_q), .bre_i(bre_q), .baddr_i(baddr_q), .bwdata_i(bwdata_q),
@@ -146,7 +147,7 @@ module tn_torus #(
                     tn_node #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                               .MEM_DEPTH(MEM_DEPTH), .AW(AW), .ROUNDS(ROUNDS), .RW(RW),
                               .RELAY(RELAY), .MEM_BRAM(MEM_BRAM), .CW(CW), .TW(TW),
-                              .GATHER(GATHER)) u_node (
+                              .GATHER(GATHER), .REC_BRAM(REC_BRAM)) u_node (
                         .clk_i(clk_i), .rst_i(rst_i),
                         .id_i(ID[11:0]), .coord_i({gz[3:0], gy[3:0], gx[3:0]}),
                         .run_n_i(run_n), .sw_n_i(sw_n), .fin_n_i(fin_n), .clr_n_i(clr_n),
