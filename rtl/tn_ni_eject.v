@@ -62,6 +62,7 @@ module tn_ni_eject #(
     wire [47:0] r_first, r_last;
     wire [31:0] r_cnt, r_crc;
     wire [2:0]  r_err;
+    wire        r_ok;    // the record is not cleared (else every field reads 0)
 
     reg          act_q, act_d;
     reg [RW-1:0] rnd_q, rnd_d;
@@ -99,9 +100,9 @@ module tn_ni_eject #(
 
     always @* begin
         case (cfg_field_i)
-            3'd0:    cfg_rdata_o = ctl_m[cfg_round_i];
-            3'd1:    cfg_rdata_o = adr_m[cfg_round_i];
-            3'd2:    cfg_rdata_o = len_m[cfg_round_i];
+            3'd0:    cfg_rdata_o = ctl_m[cfg_round_i] & CTLM;
+            3'd1:    cfg_rdata_o = adr_m[cfg_round_i] & CM;
+            3'd2:    cfg_rdata_o = len_m[cfg_round_i] & CM;
             default: cfg_rdata_o = 32'd0;
         endcase
         case (cfg_field_i)
@@ -114,6 +115,8 @@ module tn_ni_eject #(
             3'd6:    st_rdata_o = {29'd0, r_err};
             default: st_rdata_o = 32'd0;
         endcase
+        if (!r_ok)
+            st_rdata_o = 32'd0;
     end
 
     always @* begin
@@ -177,6 +180,12 @@ module tn_ni_eject #(
             crc_d   = 32'hFFFFFFFF;
             err_d   = 3'd0;
         end
+        // Board builds: only the kept bits exist (the others are constant 0).
+        base_d  = base_d & CM;
+        exp_d   = exp_d & CM;
+        cnt_d   = cnt_d & CM;
+        first_d = first_d & TM;
+        last_d  = last_d & TM;
     end
 
     // ---- records filed per round ----
@@ -184,31 +193,34 @@ module tn_ni_eject #(
         if (REC_BRAM != 0) begin : gen_rec_bram
             // One record per round in block RAM, {err, crc, cnt, last, first}
             // with the timestamps as {counted, low TW bits}; written when
-            // filed, read with the address of the next cycle's bus read
-            // (registered: transparent like the flip-flop records). CTRL bit
-            // 2 clears a valid bit per round instead of the words: a round
+            // filed, read with the address of the next cycle's bus read. The
+            // read returns the word before a write in the same cycle (no
+            // bypass logic): a record read in the cycle its round files reads
+            // the previous record (records are read after a run). CTRL bit 2
+            // clears a valid bit per round instead of the words: a round
             // without it reads as cleared (all fields 0).
             localparam TB = TW + 1, RECW = 3 + 32 + CW + 2 * TB;
-            (* ram_style = "block" *) reg [RECW-1:0] rec_m [0:ROUNDS-1];
+            (* ram_style = "block", no_rw_check *) reg [RECW-1:0] rec_m [0:ROUNDS-1];
             reg [RW-1:0]     rra_q;
             reg [ROUNDS-1:0] rv_q;
-            wire [RECW-1:0]  rw = rec_m[rra_q];
-            wire             ok = rv_q[rra_q];
+            reg [RECW-1:0]   rw;
+            assign r_ok = rv_q[rra_q];
             always @(posedge clk_i) begin
                 if (file_d)
                     rec_m[rnd_q] <= {rec_err, rec_crc, rec_cnt[CW-1:0],
                                      rec_last[47], rec_last[TW-1:0], rec_first[47], rec_first[TW-1:0]};
+                rw    <= rec_m[st_round_n_i];
                 rra_q <= st_round_n_i;
                 if (file_d)
                     rv_q[rnd_q] <= 1'b1;
                 if (clr_i)
                     rv_q <= {ROUNDS{1'b0}};
             end
-            assign r_first = ok ? {rw[TB-1], {(48-TB){1'b0}}, rw[TW-1:0]} : 48'd0;
-            assign r_last  = ok ? {rw[2*TB-1], {(48-TB){1'b0}}, rw[TB +: TW]} : 48'd0;
-            assign r_cnt   = ok ? {{(32-CW){1'b0}}, rw[2*TB +: CW]} : 32'd0;
-            assign r_crc   = ok ? rw[2*TB+CW +: 32] : 32'hFFFFFFFF;
-            assign r_err   = ok ? rw[RECW-1 -: 3] : 3'd0;
+            assign r_first = {rw[TB-1], {(48-TB){1'b0}}, rw[TW-1:0]};
+            assign r_last  = {rw[2*TB-1], {(48-TB){1'b0}}, rw[TB +: TW]};
+            assign r_cnt   = {{(32-CW){1'b0}}, rw[2*TB +: CW]};
+            assign r_crc   = rw[2*TB+CW +: 32];
+            assign r_err   = rw[RECW-1 -: 3];
         end else begin : gen_rec_ff
             reg [47:0] first_m [0:ROUNDS-1];
             reg [47:0] last_m  [0:ROUNDS-1];
@@ -238,6 +250,7 @@ module tn_ni_eject #(
             assign r_cnt   = cnt_m[cfg_round_i];
             assign r_crc   = crc_m[cfg_round_i];
             assign r_err   = err_m[cfg_round_i];
+            assign r_ok    = 1'b1;
         end
     endgenerate
 

@@ -72,10 +72,10 @@ module tn_ni_inject #(
 
     always @* begin
         case (cfg_field_i)
-            2'd0:    cfg_rdata_o = ctl_m[cfg_round_i];
-            2'd1:    cfg_rdata_o = adr_m[cfg_round_i];
-            2'd2:    cfg_rdata_o = len_m[cfg_round_i];
-            default: cfg_rdata_o = gat_m[cfg_round_i];
+            2'd0:    cfg_rdata_o = ctl_m[cfg_round_i] & CTLM;
+            2'd1:    cfg_rdata_o = adr_m[cfg_round_i] & CM;
+            2'd2:    cfg_rdata_o = len_m[cfg_round_i] & CM;
+            default: cfg_rdata_o = gat_m[cfg_round_i] & GATM;
         endcase
     end
 
@@ -119,6 +119,13 @@ module tn_ni_inject #(
                     act_d = 1'b0;
             end
         end
+        // Board builds: only the kept bits exist (the others are constant 0).
+        wait_d = wait_d & CM[23:0];
+        rem_d  = rem_d & CM;
+        addr_d = addr_d & CM;
+        run_d  = run_d & GATM[15:0];
+        skip_d = skip_d & GATM[31:16];
+        runc_d = runc_d & GATM[15:0];
     end
 
     always @(posedge clk_i) begin

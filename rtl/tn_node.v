@@ -22,6 +22,7 @@ module tn_node #(
     parameter TW        = 48,   // timestamp bits kept in eject records (boards: fewer)
     parameter GATHER    = 1,    // 0: no inject gather field (boards)
     parameter REC_BRAM  = 0,    // 1: eject records in block RAM (boards)
+    parameter INREG     = 1,    // 0: sequencer/bus inputs arrive registered (tn_torus, boards)
     parameter FW        = W + 3 // flit width on links
 ) (
     input  wire            clk_i,
@@ -43,6 +44,9 @@ module tn_node #(
     input  wire            bre_i,
     input  wire [31:0]     baddr_i,
     input  wire [31:0]     bwdata_i,
+    /* verilator lint_off UNUSEDSIGNAL */ // block-RAM reads only
+    input  wire [31:0]     baddr_e_i, // the request one cycle before baddr_q
+    /* verilator lint_on UNUSEDSIGNAL */
     output reg  [31:0]     brdata_o,  // read data, two cycles after bre_i
     output wire            err_o      // a status flag is set
 );
@@ -60,31 +64,58 @@ module tn_node #(
     reg [11:0]     id_q, coord_q;     // constants, registered like every input
     integer        p;
 
+    // The link registers are always here (one register per hop). The
+    // sequencer and bus inputs are registered here too (INREG = 1), or, in
+    // board builds (INREG = 0), once in tn_torus for all nodes: the same
+    // pipeline stage, so the same cycle behaviour, without a copy per node.
     always @(posedge clk_i) begin
-        run_q    <= run_n_i;
-        sw_q     <= sw_n_i;
-        fin_q    <= fin_n_i;
-        clr_q    <= clr_n_i;
-        round_q  <= round_n_i;
-        cycle_q  <= cycle_n_i;
-        lin_q    <= lin_i;
-        bwe_q    <= bwe_i;
-        bre_q    <= bre_i;
-        baddr_q  <= baddr_i;
-        bwdata_q <= bwdata_i;
-        id_q     <= id_i;
-        coord_q  <= coord_i;
-        if (rst_i) begin
-            run_q <= 1'b0;
-            sw_q  <= 1'b0;
-            fin_q <= 1'b0;
-            clr_q <= 1'b0;
-            bwe_q <= 1'b0;
-            bre_q <= 1'b0;
+        lin_q <= lin_i;
+        if (rst_i)
             for (p = 0; p < 6; p = p + 1)
                 lin_q[p*FW+W+2] <= 1'b0;
-        end
     end
+
+    generate
+        if (INREG != 0) begin : gen_inreg
+            always @(posedge clk_i) begin
+                run_q    <= run_n_i;
+                sw_q     <= sw_n_i;
+                fin_q    <= fin_n_i;
+                clr_q    <= clr_n_i;
+                round_q  <= round_n_i;
+                cycle_q  <= cycle_n_i;
+                bwe_q    <= bwe_i;
+                bre_q    <= bre_i;
+                baddr_q  <= baddr_i;
+                bwdata_q <= bwdata_i;
+                id_q     <= id_i;
+                coord_q  <= coord_i;
+                if (rst_i) begin
+                    run_q <= 1'b0;
+                    sw_q  <= 1'b0;
+                    fin_q <= 1'b0;
+                    clr_q <= 1'b0;
+                    bwe_q <= 1'b0;
+                    bre_q <= 1'b0;
+                end
+            end
+        end else begin : gen_inwire
+            always @* begin
+                run_q    = run_n_i;
+                sw_q     = sw_n_i;
+                fin_q    = fin_n_i;
+                clr_q    = clr_n_i;
+                round_q  = round_n_i;
+                cycle_q  = cycle_n_i;
+                bwe_q    = bwe_i;
+                bre_q    = bre_i;
+                baddr_q  = baddr_i;
+                bwdata_q = bwdata_i;
+                id_q     = id_i;
+                coord_q  = coord_i;
+            end
+        end
+    endgenerate
 
     // ---- bus decode ----
     wire [11:0] tgt    = baddr_q[31:20];
@@ -180,7 +211,7 @@ module tn_node #(
                                          : mwdata[0 +: MW];
             wire          wdat   = bus_w ? region == 4'd0 : mwe[0];
             wire          wflg   = bus_w ? region == 4'd1 : mwe[0];
-            wire [AW-1:0] raddr  = mfetch[0] ? mraddr_n[0 +: AW] : baddr_i[AW-1:0];
+            wire [AW-1:0] raddr  = mfetch[0] ? mraddr_n[0 +: AW] : baddr_e_i[AW-1:0];
             wire [MW-1:0] rdata;
             tn_ni_bram #(.W(W), .MW(MW), .DEPTH(MEM_DEPTH), .AW(AW)) u_mem (
                 .clk_i(clk_i), .wdat_i(wdat), .wflg_i(wflg), .waddr_i(waddr), .wdata_i(wdata),
@@ -213,7 +244,7 @@ module tn_node #(
                           .TW(TW), .REC_BRAM(REC_BRAM)) u_ej (
                 .clk_i(clk_i), .rst_i(rst_i), .run_i(run_q), .sw_i(sw_q), .fin_i(fin_q),
                 .clr_i(clr_q), .round_i(round_q), .cycle_i(cycle_q), .flit_i(ej[g*FW +: FW]),
-                .cfg_we_i(ewe[g]), .cfg_round_i(rnd), .st_round_n_i(baddr_i[6 +: RW]), .cfg_field_i(ej_field),
+                .cfg_we_i(ewe[g]), .cfg_round_i(rnd), .st_round_n_i(baddr_e_i[6 +: RW]), .cfg_field_i(ej_field),
                 .cfg_wdata_i(bwdata_q), .cfg_rdata_o(erd[32*g +: 32]), .st_rdata_o(esrd[32*g +: 32]),
                 .mwe_o(mwe[g]), .maddr_o(mwaddr[g*AW +: AW]), .mdata_o(mwdata[g*MW +: MW]),
                 .overrun_o(eovr[g]), .short_o(eshort[g]), .bounds_o(ebounds[g]), .stray_o(estray[g]));

@@ -17,7 +17,8 @@ module tn_torus #(
     parameter CW        = 32,   // bits kept of counts, lengths, addresses, durations (16..32)
     parameter TW        = 48,   // timestamp bits kept in eject records (16..31 or 48)
     parameter GATHER    = 1,    // 0: no inject gather field (round field 58+l)
-    parameter REC_BRAM  = 0     // 1: eject records in block RAM (needs TW < 48, CW <= 16)
+    parameter REC_BRAM  = 0,    // 1: eject records in block RAM (needs TW < 48, CW <= 16)
+    parameter INREG     = 1     // 0: one shared input register stage for all nodes
 ) (
     input  wire        clk_i,
     input  wire        rst_i,
@@ -97,6 +98,51 @@ module tn_torus #(
         .run_n_o(run_n), .sw_n_o(sw_n), .fin_n_o(fin_n), .clr_n_o(clr_n),
         .round_n_o(round_n), .cycle_n_o(cycle_n));
 
+    // ---- node inputs: registered in each node (INREG = 1) or here, once ----
+    wire          n_run, n_sw, n_fin, n_clr, n_bwe, n_bre;
+    wire [RW-1:0] n_round;
+    wire [47:0]   n_cycle;
+    wire [31:0]   n_baddr, n_bwdata;
+    generate
+        if (INREG != 0) begin : gen_nin
+            assign {n_run, n_sw, n_fin, n_clr, n_bwe, n_bre} = {run_n, sw_n, fin_n, clr_n, bwe_q, bre_q};
+            assign n_round  = round_n;
+            assign n_cycle  = cycle_n;
+            assign n_baddr  = baddr_q;
+            assign n_bwdata = bwdata_q;
+        end else begin : gen_nreg
+            reg          run_r, sw_r, fin_r, clr_r, bwe_r, bre_r;
+            reg [RW-1:0] round_r;
+            reg [47:0]   cycle_r;
+            reg [31:0]   baddr_r, bwdata_r;
+            always @(posedge clk_i) begin
+                run_r    <= run_n;
+                sw_r     <= sw_n;
+                fin_r    <= fin_n;
+                clr_r    <= clr_n;
+                round_r  <= round_n;
+                cycle_r  <= cycle_n;
+                bwe_r    <= bwe_q;
+                bre_r    <= bre_q;
+                baddr_r  <= baddr_q;
+                bwdata_r <= bwdata_q;
+                if (rst_i) begin
+                    run_r <= 1'b0;
+                    sw_r  <= 1'b0;
+                    fin_r <= 1'b0;
+                    clr_r <= 1'b0;
+                    bwe_r <= 1'b0;
+                    bre_r <= 1'b0;
+                end
+            end
+            assign {n_run, n_sw, n_fin, n_clr, n_bwe, n_bre} = {run_r, sw_r, fin_r, clr_r, bwe_r, bre_r};
+            assign n_round  = round_r;
+            assign n_cycle  = cycle_r;
+            assign n_baddr  = baddr_r;
+            assign n_bwdata = bwdata_r;
+        end
+    endgenerate
+
     // ---- nodes and links ----
     // Per-node arrays, not N-wide flat vectors (those cost O(N) per access
     // in simulation). Read data of the nodes is an OR chain: only the
@@ -147,13 +193,14 @@ module tn_torus #(
                     tn_node #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                               .MEM_DEPTH(MEM_DEPTH), .AW(AW), .ROUNDS(ROUNDS), .RW(RW),
                               .RELAY(RELAY), .MEM_BRAM(MEM_BRAM), .CW(CW), .TW(TW),
-                              .GATHER(GATHER), .REC_BRAM(REC_BRAM)) u_node (
+                              .GATHER(GATHER), .REC_BRAM(REC_BRAM), .INREG(INREG)) u_node (
                         .clk_i(clk_i), .rst_i(rst_i),
                         .id_i(ID[11:0]), .coord_i({gz[3:0], gy[3:0], gx[3:0]}),
-                        .run_n_i(run_n), .sw_n_i(sw_n), .fin_n_i(fin_n), .clr_n_i(clr_n),
-                        .round_n_i(round_n), .cycle_n_i(cycle_n),
+                        .run_n_i(n_run), .sw_n_i(n_sw), .fin_n_i(n_fin), .clr_n_i(n_clr),
+                        .round_n_i(n_round), .cycle_n_i(n_cycle),
                         .lin_i(lin[ID]), .lout_o(lout[ID]),
-                        .bwe_i(bwe_q), .bre_i(bre_q), .baddr_i(baddr_q), .bwdata_i(bwdata_q),
+                        .bwe_i(n_bwe), .bre_i(n_bre), .baddr_i(n_baddr), .bwdata_i(n_bwdata),
+                        .baddr_e_i(baddr_q),
                         .brdata_o(rdata[ID]), .err_o(nerr[ID]));
                 end
             end

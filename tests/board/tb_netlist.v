@@ -53,7 +53,7 @@ module tb_netlist;
 `else
     tn_torus #(.DIM_X(DX), .DIM_Y(DY), .DIM_Z(1), .W(W), .LANES(1), .MEM_DEPTH(`MEM_DEPTH),
                .ROUNDS(`ROUNDS), .RELAY(0), .MEM_BRAM(1), .CW(16), .TW(31), .GATHER(0),
-               .REC_BRAM(`REC_BRAM)) dut (
+               .REC_BRAM(`REC_BRAM), .INREG(0)) dut (
 `endif
         .clk_i(clk), .rst_i(rst), .bus_addr_i(addr), .bus_wdata_i(wdata),
         .bus_we_i(we), .bus_re_i(re), .bus_rdata_o(rdata), .bus_ready_o(ready));
