@@ -23,6 +23,7 @@ module tn_node #(
     parameter GATHER    = 1,    // 0: no inject gather field (boards)
     parameter REC_BRAM  = 0,    // 1: eject records in block RAM (boards)
     parameter INREG     = 1,    // 0: sequencer/bus inputs arrive registered (tn_torus, boards)
+    parameter STAT_PIPE = 0,    // 1: status events counted one cycle later (boards)
     parameter FW        = W + 3 // flit width on links
 ) (
     input  wire            clk_i,
@@ -267,7 +268,7 @@ module tn_node #(
 
     // ---- status ----
     wire [31:0] rd4;
-    tn_node_status #(.LANES(LANES), .RW(RW), .CW(CW)) u_status (
+    tn_node_status #(.LANES(LANES), .RW(RW), .CW(CW), .STAT_PIPE(STAT_PIPE)) u_status (
         .clk_i(clk_i), .rst_i(rst_i), .clr_i(clr_q), .around_i(around),
         .overrun_i(eovr), .short_i(eshort), .ebounds_i(ebounds), .ibounds_i(ibounds),
         .stray_i(estray), .ncoll_i(ncoll), .nunrt_i(nunrt), .ndrop_i(ndrop),

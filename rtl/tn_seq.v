@@ -50,7 +50,14 @@ module tn_seq #(
 
     wire        gsel = baddr_i[31:20] == 12'hFFF;
     wire [19:0] goff = baddr_i[19:0];
-    wire        last = run_o && (rcyc_q + 32'd1 >= dur_m[round_o]);
+    // "The current cycle is the last of its round" is rcyc_q + 1 >=
+    // DURATION[round_o]; the compare is made one cycle ahead on the next
+    // state (with a DURATION write of this cycle already applied), so the
+    // sequencer's outputs start from a register.
+    reg         endc_q, endc_d;
+    reg  [31:0] dur_n;
+    wire        wdur = bwe_i && gsel && goff >= 20'h100 && {12'd0, goff} < 32'h100 + ROUNDS;
+    wire        last = run_o && endc_q;
     wire        wctl = bwe_i && gsel && goff == 20'h010;
     wire        start = wctl && bwdata_i[0] && !run_o;
     wire        abort = wctl && bwdata_i[1] && run_o;
@@ -59,6 +66,15 @@ module tn_seq #(
     always @(posedge clk_i)
         if (bwe_i && gsel && goff >= 20'h100 && {12'd0, goff} < 32'h100 + ROUNDS)
             dur_m[goff[RW-1:0]] <= bwdata_i & CM;
+
+    always @* begin
+        dur_n = dur_m[round_n_o] & CM;
+        if (wdur && goff[RW-1:0] == round_n_o)
+            dur_n = bwdata_i & CM;
+        endc_d = rcyc_d + 32'd1 >= dur_n;
+        if (rst_i)
+            endc_d = 1'b0;
+    end
 
     always @* begin
         cycle_n_o   = cycle_o + 48'd1;
@@ -147,7 +163,7 @@ module tn_seq #(
                 20'h019: rdata_d = {16'd0, end_q[47:32]};
                 default: begin
                     if (goff >= 20'h100 && {12'd0, goff} < 32'h100 + ROUNDS)
-                        rdata_d = dur_m[goff[RW-1:0]];
+                        rdata_d = dur_m[goff[RW-1:0]] & CM;
                     for (k = 0; k < N; k = k + 1)
                         if ({12'd0, goff} == 32'h800 + k / 32)
                             rdata_d[k % 32] = nerr_i[k];
@@ -161,6 +177,7 @@ module tn_seq #(
         run_o     <= run_n_o;
         round_o   <= round_n_o;
         rcyc_q    <= rcyc_d;
+        endc_q    <= endc_d;
         nrounds_q <= nrounds_d;
         done_q    <= done_d;
         abrt_q    <= abrt_d;
@@ -173,6 +190,7 @@ module tn_seq #(
             run_o     <= 1'b0;
             round_o   <= {RW{1'b0}};
             rcyc_q    <= 32'd0;
+            endc_q    <= 1'b0;
             nrounds_q <= 9'd1;
             done_q    <= 1'b0;
             abrt_q    <= 1'b0;

@@ -18,7 +18,8 @@ module tn_torus #(
     parameter TW        = 48,   // timestamp bits kept in eject records (16..31 or 48)
     parameter GATHER    = 1,    // 0: no inject gather field (round field 58+l)
     parameter REC_BRAM  = 0,    // 1: eject records in block RAM (needs TW < 48, CW <= 16)
-    parameter INREG     = 1     // 0: one shared input register stage for all nodes
+    parameter INREG     = 1,    // 0: one shared input register stage for all nodes
+    parameter STAT_PIPE = 0     // 1: node status events counted one cycle later
 ) (
     input  wire        clk_i,
     input  wire        rst_i,
@@ -49,16 +50,16 @@ module tn_torus #(
     // ---- bus: writes complete at once, reads after three wait cycles ----
     // (request register here, then the node's input register, then its
     // read-data register)
-    // TW < 48 (board builds): one more wait cycle, in which the 48-bit
+    // TW < 48 (board builds): two more wait cycles, in which the 48-bit
     // timestamps of eject records are rebuilt (below).
     localparam SLIM_T = TW < 48;
-    reg        bwe_q, bre_q, rd1_q, rd2_q, rd3_q, rd4_q;
+    reg        bwe_q, bre_q, rd1_q, rd2_q, rd3_q, rd4_q, rd5_q;
     reg [31:0] baddr_q, bwdata_q;
-    wire       idle = !rd1_q && !rd2_q && !rd3_q && !rd4_q;
+    wire       idle = !rd1_q && !rd2_q && !rd3_q && !rd4_q && !rd5_q;
     wire       wacc = bus_we_i && idle;
     wire       racc = bus_re_i && !bus_we_i && idle;
 
-    assign bus_ready_o = wacc || (SLIM_T ? rd4_q : rd3_q);
+    assign bus_ready_o = wacc || (SLIM_T ? rd5_q : rd3_q);
 
     always @(posedge clk_i) begin
         bwe_q <= wacc;
@@ -67,6 +68,7 @@ module tn_torus #(
         rd2_q <= rd1_q;
         rd3_q <= rd2_q;
         rd4_q <= rd3_q && SLIM_T;
+        rd5_q <= rd4_q;
         if (wacc || racc) begin
             baddr_q  <= bus_addr_i;
             bwdata_q <= bus_wdata_i;
@@ -78,6 +80,7 @@ module tn_torus #(
             rd2_q <= 1'b0;
             rd3_q <= 1'b0;
             rd4_q <= 1'b0;
+            rd5_q <= 1'b0;
         end
     end
 
@@ -193,7 +196,8 @@ module tn_torus #(
                     tn_node #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                               .MEM_DEPTH(MEM_DEPTH), .AW(AW), .ROUNDS(ROUNDS), .RW(RW),
                               .RELAY(RELAY), .MEM_BRAM(MEM_BRAM), .CW(CW), .TW(TW),
-                              .GATHER(GATHER), .REC_BRAM(REC_BRAM), .INREG(INREG)) u_node (
+                              .GATHER(GATHER), .REC_BRAM(REC_BRAM), .INREG(INREG),
+                              .STAT_PIPE(STAT_PIPE)) u_node (
                         .clk_i(clk_i), .rst_i(rst_i),
                         .id_i(ID[11:0]), .coord_i({gz[3:0], gy[3:0], gx[3:0]}),
                         .run_n_i(n_run), .sw_n_i(n_sw), .fin_n_i(n_fin), .clr_n_i(n_clr),
@@ -220,20 +224,33 @@ module tn_torus #(
     generate
         if (SLIM_T) begin : gen_ts
             // Eject record fields 0..3 carry {counted, low 31 bits} of a
-            // TW-bit timestamp t: the full value is the latest cycle c with
-            // c = t mod 2**TW and c <= now (0 when no flit was counted).
-            localparam [47:0] TMASK = (48'd1 << TW) - 48'd1;
-            wire        ts   = rtgt != 12'hFFF && rtgt != 12'hFFE && baddr_q[19:16] == 4'd3 &&
-                               !baddr_q[2];
-            wire [47:0] age  = (cycle_n - {17'd0, node_rdata[30:0]}) & TMASK;
-            wire [47:0] full = cycle_n - age;
-            reg  [31:0] rfix_q;
-            always @(posedge clk_i)
-                rfix_q <= !ts ? rdata3 : !node_rdata[31] ? 32'd0
-                        : baddr_q[0] ? {16'd0, full[47:32]} : full[31:0];
+            // TW-bit timestamp t: the full value is the latest cycle c <= now
+            // with c = t mod 2**TW, i.e. {now_hi - (t > now_lo), t} (0 when no
+            // flit was counted). Two register stages: compare, then the
+            // high part, so no long carry chain sits in one cycle.
+            reg  [47:0]    now_q;            // the cycle counter, registered
+            reg            ts_q, cz_q, gt_q, odd_q;
+            reg  [31:0]    x_q;
+            reg  [47-TW:0] hi_q;
+            reg  [31:0]    rfix_q;
+            wire           ts = rtgt != 12'hFFF && rtgt != 12'hFFE && baddr_q[19:16] == 4'd3 &&
+                                !baddr_q[2];
+            wire [47:0]    full = {hi_q - {{(47-TW){1'b0}}, gt_q}, x_q[TW-1:0]};
+            always @(posedge clk_i) begin
+                now_q  <= cycle_n;
+                // rd3: the node's word, compared with the counter
+                ts_q   <= ts;
+                cz_q   <= !node_rdata[31];
+                odd_q  <= baddr_q[0];
+                x_q    <= rdata3;
+                gt_q   <= rdata3[TW-1:0] > now_q[TW-1:0];
+                hi_q   <= now_q[47:TW];
+                // rd4: the full value
+                rfix_q <= !ts_q ? x_q : cz_q ? 32'd0 : odd_q ? {16'd0, full[47:32]} : full[31:0];
+            end
             always @* begin
                 bus_rdata_o = 32'd0;
-                if (rd4_q)
+                if (rd5_q)
                     bus_rdata_o = rfix_q;
             end
         end else begin : gen_nots

@@ -7,16 +7,17 @@
 // (-DNETLIST, with the iCE40 cell models), so both must give the same
 // timestamps, counts and CRCs. Prints TAP lines.
 //
-// The torus is a board's: DIM_X = 2, DIM_Y = 1 or 2, W 8, LANES 1, with
-// the board reductions (RELAY 0, MEM_BRAM 1, CW 16, TW 31, GATHER 0, REC_BRAM;
+// The torus is a board's: 2x1x1, 3x1x1 or 2x2x1, W 8, LANES 1, with
+// the board reductions (RELAY 0, MEM_BRAM 1, CW, TW, GATHER 0, REC_BRAM, INREG 0;
 // docs/hardware.md). Two runs:
-//   gossip (NROUNDS = DIM_Y): round 0 every node sends its 4-flit message
-//   to its X neighbour over X+; round 1 (DIM_Y = 2) every node sends the 8
-//   words it now holds to its Y neighbour over Y+. Afterwards every node
-//   holds every message (the single-port ring gossip of the host).
+//   gossip (NROUNDS = 1 or 2): round 0 every node sends its 4-flit message
+//   to its X+ neighbour; round 1 (3x1x1) every node passes the message it
+//   received on over X+, or (2x2x1) sends the 8 words it now holds to its
+//   Y neighbour over Y+. Afterwards every node holds every message (the
+//   single-port ring gossip of the host).
 //   broadcast (NROUNDS = 1): node 0 sends 6 flits at start offset 2 over X-
-//   (and Y-); node 1 ejects and, for DIM_Y = 2, forwards over Y- to node 3
-//   (2 hops); node 2 ejects from Y-.
+//   (3x1x1: and X+; 2x2x1: and Y-); node 1 ejects and, for 2x2x1, forwards
+//   over Y- to node 3 (2 hops); node 2 ejects.
 module tb_netlist;
 `ifndef DIM_X
     `define DIM_X 2
@@ -33,8 +34,14 @@ module tb_netlist;
 `ifndef REC_BRAM
     `define REC_BRAM 0
 `endif
-    localparam DX    = `DIM_X;  // 2
-    localparam DY    = `DIM_Y;  // 1 or 2
+`ifndef CW
+    `define CW 16
+`endif
+`ifndef TW
+    `define TW 31
+`endif
+    localparam DX    = `DIM_X;  // 2 or 3
+    localparam DY    = `DIM_Y;  // 1 or 2 (with DX = 2)
     localparam N     = DX * DY;
     localparam W     = 8;       // flit width of the board builds
     localparam ALPHA = 1;       // round switch cost (checked against INFO)
@@ -52,8 +59,8 @@ module tb_netlist;
     tn_torus dut (
 `else
     tn_torus #(.DIM_X(DX), .DIM_Y(DY), .DIM_Z(1), .W(W), .LANES(1), .MEM_DEPTH(`MEM_DEPTH),
-               .ROUNDS(`ROUNDS), .RELAY(0), .MEM_BRAM(1), .CW(16), .TW(31), .GATHER(0),
-               .REC_BRAM(`REC_BRAM), .INREG(0)) dut (
+               .ROUNDS(`ROUNDS), .RELAY(0), .MEM_BRAM(1), .CW(`CW), .TW(`TW), .GATHER(0),
+               .REC_BRAM(`REC_BRAM), .INREG(0), .STAT_PIPE(1)) dut (
 `endif
         .clk_i(clk), .rst_i(rst), .bus_addr_i(addr), .bus_wdata_i(wdata),
         .bus_we_i(we), .bus_re_i(re), .bus_rdata_o(rdata), .bus_ready_o(ready));
@@ -206,9 +213,9 @@ module tb_netlist;
         end
     endtask
 
-    // node ids: x + 2*y; X and Y neighbours (both directions: size 2)
+    // node ids: x + DX*y; X- neighbour (the sender of X+ traffic), Y neighbour
     function integer xnb(input integer node);
-        xnb = node ^ 1;
+        xnb = (node % DX + DX - 1) % DX + DX * (node / DX);
     endfunction
     function integer ynb(input integer node);
         ynb = (DY == 2) ? node ^ 2 : node;
@@ -247,19 +254,25 @@ module tb_netlist;
         // round 0: inject lane -> X+ (output 0 select 1); eject input 0 to 4..7
         for (n = 0; n < N; n = n + 1)
             round_cfg(n, 0, 24'h000001, 4'd8, 32'h80000000, 0, 4, 32'h80000000, 4, 4);
-        // round 1: words 0..7 -> Y+ (output 2 select 1); eject input 2 to 8..15
+        // round 1 (3x1x1): words 4..7 -> X+; eject input 0 to 8..11
+        if (DX == 3)
+            for (n = 0; n < N; n = n + 1)
+                round_cfg(n, 1, 24'h000001, 4'd8, 32'h80000000, 4, 4, 32'h80000000, 8, 4);
+        // round 1 (2x2x1): words 0..7 -> Y+ (output 2 select 1); eject input 2 to 8..15
         if (DY == 2)
             for (n = 0; n < N; n = n + 1)
                 round_cfg(n, 1, 24'h000100, 4'd10, 32'h80000000, 0, 8, 32'h80000000, 8, 8);
         dur0 = ALPHA + 0 + 1 + 4;   // alpha + s + d + n
-        dur1 = ALPHA + 0 + 1 + 8;
+        dur1 = ALPHA + 0 + 1 + ((DY == 2) ? 8 : 4);
         bus_write(G | 32'h100, dur0);
         bus_write(G | 32'h101, dur1);
-        run(DY);
-        check_eq(tend - t0, (DY == 2) ? dur0 + dur1 : dur0, "gossip: END_CYCLE - START_CYCLE = sum D_r");
+        run((DY == 2 || DX == 3) ? 2 : 1);
+        check_eq(tend - t0, (DY == 2 || DX == 3) ? dur0 + dur1 : dur0, "gossip: END_CYCLE - START_CYCLE = sum D_r");
         for (n = 0; n < N; n = n + 1) begin
             xn = xnb(n);
             check_rec(n, 0, t0 + ALPHA + 1, 4, crc_of(msg[xn], 4), "gossip X round");
+            if (DX == 3)
+                check_rec(n, 1, t0 + dur0 + ALPHA + 1, 4, crc_of(msg[xnb(xn)], 4), "gossip X round 2");
             if (DY == 2) begin
                 yn = ynb(n);
                 yin = {64'd0, msg[xnb(yn)][31:0], msg[yn][31:0]};
@@ -271,6 +284,9 @@ module tb_netlist;
         for (n = 0; n < N; n = n + 1)
             for (k = 0; k < 4; k = k + 1) begin
                 bus_read(na(n, 0, 4 + k)); if (rd !== msg[xnb(n)][8*k +: 8]) f = f + 1;
+                if (DX == 3) begin
+                    bus_read(na(n, 0, 8 + k)); if (rd !== msg[xnb(xnb(n))][8*k +: 8]) f = f + 1;
+                end
                 if (DY == 2) begin
                     bus_read(na(n, 0, 8 + k)); if (rd !== msg[ynb(n)][8*k +: 8]) f = f + 1;
                     bus_read(na(n, 0, 12 + k)); if (rd !== msg[xnb(ynb(n))][8*k +: 8]) f = f + 1;
@@ -279,10 +295,15 @@ module tb_netlist;
         check_eq(f, 0, "gossip: every message stored in every memory");
 
         // ---- broadcast from node 0 (round 0 reprogrammed) ----
-        // node 0: inject -> X- (output 1) and Y- (output 3), offset 2
-        round_cfg(0, 0, (DY == 2) ? 24'h001010 : 24'h000010, 4'd0, 32'h80000002, 16, 6, 32'h0, 0, 0);
-        // node 1: eject input 1 (X- travel) to 24..29, forward it over Y- (select 9)
-        round_cfg(1, 0, (DY == 2) ? 24'h009000 : 24'h000000, 4'd9, 32'h0, 0, 0, 32'h80000000, 24, 6);
+        // node 0: inject -> X- (output 1), and Y- (output 3) or X+ (output 0), offset 2
+        round_cfg(0, 0, (DY == 2) ? 24'h001010 : (DX == 3) ? 24'h000011 : 24'h000010, 4'd0,
+                  32'h80000002, 16, 6, 32'h0, 0, 0);
+        // node 1: eject input 1 (X- travel; 3x1x1: input 0, X+ travel) to 24..29;
+        // 2x2x1: forward it over Y- (select 9)
+        round_cfg(1, 0, (DY == 2) ? 24'h009000 : 24'h000000, (DX == 3) ? 4'd8 : 4'd9,
+                  32'h0, 0, 0, 32'h80000000, 24, 6);
+        if (DX == 3)    // node 2 = X- neighbour of node 0: eject input 1
+            round_cfg(2, 0, 24'h000000, 4'd9, 32'h0, 0, 0, 32'h80000000, 24, 6);
         if (DY == 2) begin
             // nodes 2 and 3: eject input 3 (Y- travel)
             round_cfg(2, 0, 24'h000000, 4'd11, 32'h0, 0, 0, 32'h80000000, 24, 6);
@@ -293,6 +314,8 @@ module tb_netlist;
         run(1);
         check_eq(tend - t0, dur0, "broadcast: END_CYCLE - START_CYCLE = D_0");
         check_rec(1, 0, t0 + ALPHA + 2 + 1, 6, crc_of(msg[4], 6), "broadcast node 0->1");
+        if (DX == 3)
+            check_rec(2, 0, t0 + ALPHA + 2 + 1, 6, crc_of(msg[4], 6), "broadcast node 0->2");
         if (DY == 2) begin
             check_rec(2, 0, t0 + ALPHA + 2 + 1, 6, crc_of(msg[4], 6), "broadcast node 0->2");
             check_rec(3, 0, t0 + ALPHA + 2 + 2, 6, crc_of(msg[4], 6), "broadcast node 0->1->3");
