@@ -25,7 +25,7 @@ BOARD_SEED ?= 1
 # The board reductions of tn_torus (docs/hardware.md, "Board builds"): no
 # relay hardware, block-RAM flit memory, 16-bit counts/lengths/addresses,
 # 31-bit record timestamps, no gather field.
-BOARD_SLIM := RELAY=0 MEM_BRAM=1 CW=12 TW=31 GATHER=0 REC_BRAM=1 INREG=0 STAT_PIPE=1
+BOARD_SLIM := RELAY=0 MEM_BRAM=1 CW=12 GATHER=0 REC_BRAM=1 INREG=0 STAT_PIPE=1
 
 BOARD_NET_SRC := rtl/tn_torus.v rtl/tn_seq.v rtl/tn_node.v rtl/tn_node_cfg.v \
 	rtl/tn_node_status.v rtl/tn_router.v rtl/tn_route.v rtl/tn_ni_mem.v rtl/tn_ni_bram.v \
@@ -42,14 +42,15 @@ BOARD_ALL_SRC := $(BOARD_NET_SRC) $(BOARD_BRIDGE_SRC) $(BOARD_SYS_SRC)
 BOARD_TOP_icebreaker   := tn_top_icebreaker
 BOARD_PNR_icebreaker   := --up5k --package sg48
 BOARD_PCF_icebreaker   := constraints/icebreaker.pcf
-BOARD_TORUS_icebreaker := DIM_X=2 DIM_Y=1 DIM_Z=1 W=8 LANES=1 MEM_DEPTH=256 ROUNDS=2 $(BOARD_SLIM)
-# 48 MHz (icepll -i 12 -o 48: DIVF 63, DIVQ 4), UART 12 Mbaud (4 clocks per bit)
-BOARD_FREQ_icebreaker  := 48
-BOARD_CLOCK_icebreaker := CLK_HZ=48000000 DIVF=63 DIVQ=4 BAUD=12000000 MAX_WORDS=16 FIFO_AW=4
+BOARD_TORUS_icebreaker := DIM_X=2 DIM_Y=1 DIM_Z=1 W=8 LANES=1 MEM_DEPTH=256 ROUNDS=2 TW=24 $(BOARD_SLIM)
+# 24 MHz (icepll -i 12 -o 24: DIVF 63, DIVQ 5), UART 3 Mbaud (8 clocks per bit).
+# The UP5K does not reach 48 MHz with this RTL (docs/boards.md).
+BOARD_FREQ_icebreaker  := 24
+BOARD_CLOCK_icebreaker := CLK_HZ=24000000 DIVF=63 DIVQ=5 BAUD=3000000 MAX_WORDS=16 FIFO_AW=4
 BOARD_TOP_hx8k         := tn_top_hx8k
 BOARD_PNR_hx8k         := --hx8k --package ct256
 BOARD_PCF_hx8k         := constraints/hx8k-breakout.pcf
-BOARD_TORUS_hx8k       := DIM_X=3 DIM_Y=1 DIM_Z=1 W=8 LANES=1 MEM_DEPTH=256 ROUNDS=2 $(BOARD_SLIM)
+BOARD_TORUS_hx8k       := DIM_X=3 DIM_Y=1 DIM_Z=1 W=8 LANES=1 MEM_DEPTH=256 ROUNDS=2 TW=31 $(BOARD_SLIM)
 # 48 MHz (icepll -i 12 -o 48: DIVF 63, DIVQ 4), UART 12 Mbaud (4 clocks per bit)
 BOARD_FREQ_hx8k        := 48
 BOARD_CLOCK_hx8k       := CLK_HZ=48000000 DIVF=63 DIVQ=4 BAUD=12000000 MAX_WORDS=256 FIFO_AW=9

@@ -24,6 +24,10 @@ module tn_seq #(
     input  wire          bre_i,
     input  wire [31:0]   baddr_i,
     input  wire [31:0]   bwdata_i,
+    // baddr_i decoded when the request was registered: CTRL, NROUNDS, DURATION
+    input  wire          bctl_i,
+    input  wire          bnr_i,
+    input  wire          bdur_i,
     output reg  [31:0]   brdata_o,   // read data from the cycle after bre_i on
     input  wire [N-1:0]  nerr_i,     // node n has an error flag set
     // to every node, as the values for the next cycle (each node registers
@@ -56,22 +60,33 @@ module tn_seq #(
     // sequencer's outputs start from a register.
     reg         endc_q, endc_d;
     reg  [31:0] dur_n;
-    wire        wdur = bwe_i && gsel && goff >= 20'h100 && {12'd0, goff} < 32'h100 + ROUNDS;
+    wire        wdur = bwe_i && bdur_i;
     wire        last = run_o && endc_q;
-    wire        wctl = bwe_i && gsel && goff == 20'h010;
+    wire        wctl = bwe_i && bctl_i;
     wire        start = wctl && bwdata_i[0] && !run_o;
     wire        abort = wctl && bwdata_i[1] && run_o;
     integer     k;
 
     always @(posedge clk_i)
-        if (bwe_i && gsel && goff >= 20'h100 && {12'd0, goff} < 32'h100 + ROUNDS)
+        if (wdur)
             dur_m[goff[RW-1:0]] <= bwdata_i & CM;
 
+    // Three candidates in parallel, selected late: the round continues
+    // (rcyc + 2 >= D[round]), the next round begins (1 >= D[round + 1]), a
+    // run starts (1 >= D[0]). After the last round the value is unused
+    // (not running) until a start sets it again.
+    function [31:0] dur_at(input [RW-1:0] r);
+        dur_at = (wdur && goff[RW-1:0] == r) ? (bwdata_i & CM) : (dur_m[r] & CM);
+    endfunction
+    reg [31:0] rinc;
     always @* begin
-        dur_n = dur_m[round_n_o] & CM;
-        if (wdur && goff[RW-1:0] == round_n_o)
-            dur_n = bwdata_i & CM;
-        endc_d = rcyc_d + 32'd1 >= dur_n;
+        rinc   = (rcyc_q + 32'd1) & CM;
+        dur_n  = dur_at(round_o + 1'b1);
+        endc_d = rinc + 32'd1 >= dur_at(round_o);
+        if (start)
+            endc_d = dur_at({RW{1'b0}}) <= 32'd1;
+        else if (last && !abort)
+            endc_d = dur_n <= 32'd1;
         if (rst_i)
             endc_d = 1'b0;
     end
@@ -89,7 +104,7 @@ module tn_seq #(
         abrt_d    = abrt_q;
         start_d   = start_q;
         end_d     = end_q;
-        if (bwe_i && gsel && goff == 20'h011)
+        if (bwe_i && bnr_i)
         begin
             nrounds_d = bwdata_i[8:0];
             if (bwdata_i == 32'd0)
@@ -162,7 +177,7 @@ module tn_seq #(
                 20'h018: rdata_d = end_q[31:0];
                 20'h019: rdata_d = {16'd0, end_q[47:32]};
                 default: begin
-                    if (goff >= 20'h100 && {12'd0, goff} < 32'h100 + ROUNDS)
+                    if ((goff >> RW) == (20'h100 >> RW))   // 0x100 .. 0x100 + ROUNDS - 1
                         rdata_d = dur_m[goff[RW-1:0]] & CM;
                     for (k = 0; k < N; k = k + 1)
                         if ({12'd0, goff} == 32'h800 + k / 32)

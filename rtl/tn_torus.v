@@ -55,6 +55,7 @@ module tn_torus #(
     localparam SLIM_T = TW < 48;
     reg        bwe_q, bre_q, rd1_q, rd2_q, rd3_q, rd4_q, rd5_q;
     reg [31:0] baddr_q, bwdata_q;
+    reg        bctl_q, bnr_q, bdur_q;   // the sequencer's write targets, decoded here
     wire       idle = !rd1_q && !rd2_q && !rd3_q && !rd4_q && !rd5_q;
     wire       wacc = bus_we_i && idle;
     wire       racc = bus_re_i && !bus_we_i && idle;
@@ -70,6 +71,10 @@ module tn_torus #(
         rd4_q <= rd3_q && SLIM_T;
         rd5_q <= rd4_q;
         if (wacc || racc) begin
+            bctl_q   <= bus_addr_i == 32'hFFF00010;
+            bnr_q    <= bus_addr_i == 32'hFFF00011;
+            // 0xFFF00100 .. + ROUNDS - 1 (ROUNDS a power of two: one compare)
+            bdur_q   <= (bus_addr_i >> RW) == (32'hFFF00100 >> RW);
             baddr_q  <= bus_addr_i;
             bwdata_q <= bus_wdata_i;
         end
@@ -97,7 +102,7 @@ module tn_torus #(
                                GATHER == 0, MEM_BRAM != 0, RELAY == 0})) u_seq (
         .clk_i(clk_i), .rst_i(rst_i),
         .bwe_i(bwe_q), .bre_i(bre_q), .baddr_i(baddr_q), .bwdata_i(bwdata_q),
-        .brdata_o(seq_rdata), .nerr_i(nerr),
+        .bctl_i(bctl_q), .bnr_i(bnr_q), .bdur_i(bdur_q), .brdata_o(seq_rdata), .nerr_i(nerr),
         .run_n_o(run_n), .sw_n_o(sw_n), .fin_n_o(fin_n), .clr_n_o(clr_n),
         .round_n_o(round_n), .cycle_n_o(cycle_n));
 
