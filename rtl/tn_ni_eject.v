@@ -76,10 +76,12 @@ module tn_ni_eject #(
     reg          file_d;              // write the record this cycle
     reg [31:0]   waddr;
     // the record as filed this cycle (before a switch reloads the lane)
+    /* verilator lint_off UNUSEDSIGNAL */ // block-RAM records keep the low bits only
     reg [47:0]   rec_first, rec_last;
     reg [31:0]   rec_cnt, rec_crc;
     reg [2:0]    rec_err;
-    integer      k;
+    integer      k;                   // flip-flop records only
+    /* verilator lint_on UNUSEDSIGNAL */
 
     wire         fv = flit_i[W+2];
     wire [31:0]  crc_n;

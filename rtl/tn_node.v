@@ -182,10 +182,10 @@ module tn_node #(
         .lo_o(lo), .hi_o(hi), .ien_o(ien), .label_o(label));
 
     // ---- memory: ports 0..LANES-1 lanes, port LANES the bus ----
+    /* verilator lint_off UNUSEDSIGNAL */ // the block-RAM variant uses lane 0 and its own bus path
     wire [(LANES+1)*AW-1:0] mraddr, mwaddr;
     wire [(LANES+1)*MW-1:0] mrdata, mwdata;
     wire [LANES:0]          mwe;
-    /* verilator lint_off UNUSEDSIGNAL */ // used by the block-RAM variant only
     wire [LANES*AW-1:0]     mraddr_n;   // inject lanes: next cycle's word
     wire [LANES-1:0]        mfetch;     // inject lanes: fetch it
     /* verilator lint_on UNUSEDSIGNAL */

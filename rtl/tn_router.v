@@ -25,15 +25,19 @@ module tn_router #(
     output reg  [LANES*FW-1:0] ej_o,       // eject lanes
     input  wire [23:0]        osel_i,      // output o select at [4o+:4]
     input  wire [4*LANES-1:0] esel_i,      // eject lane l select at [4l+:4]
+    /* verilator lint_off UNUSEDSIGNAL */ // relay routing only (unused when RELAY = 0)
     input  wire               dor_i,       // relay routing by DOR
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [5:0]         rin_i,       // link input p not used by a circuit
     input  wire [LANES-1:0]   iused_i,     // inject lane l selected by a circuit output
     input  wire               ron_i,       // some output or eject lane is relay
+    /* verilator lint_off UNUSEDSIGNAL */ // relay routing only (unused when RELAY = 0)
     input  wire [95:0]        lo_i,        // interval tables (tn_route)
     input  wire [95:0]        hi_i,
     input  wire [5:0]         ien_i,
     input  wire [15:0]        label_i,
     input  wire [11:0]        coord_i,
+    /* verilator lint_on UNUSEDSIGNAL */
     output reg  [3:0]         ncoll_o,     // heads dropped on a busy output this cycle
     output reg  [3:0]         nunrt_o,     // heads dropped for lack of a route
     output reg  [3:0]         ndrop_o,     // other flits that went nowhere

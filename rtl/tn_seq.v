@@ -15,7 +15,7 @@ module tn_seq #(
     parameter VERSION   = 32'h00010000, // design version 1.0.0
     parameter ALPHA     = 1,     // round switch cost of this design (cycles)
     parameter CW        = 32,    // bits kept of durations (board builds: fewer)
-    parameter [31:0] LIMITS = 32'd0 // INFO 0x007: bit 0 no relay, bit 1 block-RAM memory
+    parameter [31:0] LIMITS = 32'd0 // INFO 0x007: board reductions (tn_torus, docs/hardware.md)
 ) (
     input  wire          clk_i,
     input  wire          rst_i,

@@ -98,7 +98,7 @@ module tn_torus #(
 
     tn_seq #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
              .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW), .N(N), .ALPHA(ALPHA),
-             .CW(CW), .LIMITS({(CW < 32) ? CW[7:0] : 8'd0, SLIM_T ? TW[7:0] : 8'd0, 12'd0, REC_BRAM != 0,
+             .CW(CW), .LIMITS({(CW < 32) ? CW[7:0] : 8'd0, SLIM_T ? TW[7:0] : 8'd0, 11'd0, STAT_PIPE != 0, REC_BRAM != 0,
                                GATHER == 0, MEM_BRAM != 0, RELAY == 0})) u_seq (
         .clk_i(clk_i), .rst_i(rst_i),
         .bwe_i(bwe_q), .bre_i(bre_q), .baddr_i(baddr_q), .bwdata_i(bwdata_q),
