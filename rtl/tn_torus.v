@@ -89,6 +89,17 @@ module tn_torus #(
         end
     end
 
+    // ---- parameter checks: an unsupported combination fails elaboration
+    // with the name of the missing module saying why ----
+    generate
+        if (MEM_BRAM != 0 && LANES != 1) begin : gen_chk_bram
+            tn_error_MEM_BRAM_needs_LANES_1 u_err ();
+        end
+        if (REC_BRAM != 0 && (TW >= 48 || CW > 16)) begin : gen_chk_rec
+            tn_error_REC_BRAM_needs_TW_below_48_and_CW_at_most_16 u_err ();
+        end
+    endgenerate
+
     // ---- sequencer ----
     wire          run_n, sw_n, fin_n, clr_n;
     wire [RW-1:0] round_n;
