@@ -59,6 +59,11 @@ int cmd_info(int argc, char **argv)
     if (ex != 0)
         return ex;
     const struct tn_info *i = &dev.info;
+    /* INFO 0x007 LIMITS: the reductions of a board build (docs/hardware.md,
+     * "Board builds"); 0 for the full design. Older designs read 0 too. */
+    uint32_t limits = 0;
+    if (tn_proto_read(dev.p, 0xFFF00007u, &limits, 1) != 0)
+        limits = 0;
     if (json) {
         json_t *o = json_pack("{s:s, s:i, s:[i,i,i], s:i, s:i, s:i, s:i, s:i, s:i, s:i}",
                               "backend", da.t.backend, "version", (int)i->version, "dims",
@@ -66,6 +71,7 @@ int cmd_info(int argc, char **argv)
                               "lanes", (int)i->lanes, "mem_depth", (int)i->mem_depth, "rounds",
                               (int)i->rounds, "alpha", (int)i->alpha, "max_payload",
                               (int)i->max_payload, "proto_version", (int)i->proto_version);
+        json_object_set_new(o, "limits", json_integer((json_int_t)limits));
         json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         printf("\n");
         json_decref(o);
@@ -80,6 +86,14 @@ int cmd_info(int argc, char **argv)
         printf("alpha        %u cycles per round switch\n", i->alpha);
         printf("frame        %u payload bytes, protocol version %u\n", i->max_payload,
                i->proto_version);
+        if (limits != 0)
+            printf("board build  relay %s, %s flit memory, gather %s, %s records, "
+                   "counts %u bits, timestamps %u bits, status events %s\n",
+                   (limits & 1u) ? "no" : "yes", (limits & 2u) ? "block-RAM" : "multi-port",
+                   (limits & 4u) ? "no" : "yes", (limits & 8u) ? "block-RAM" : "flip-flop",
+                   (limits >> 24) ? (unsigned)(limits >> 24) : 32u,
+                   ((limits >> 16) & 0xFFu) ? (unsigned)((limits >> 16) & 0xFFu) : 48u,
+                   (limits & 16u) ? "counted a cycle later" : "counted at once");
     }
     tn_dev_close(&dev);
     return TN_EXIT_OK;

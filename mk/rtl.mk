@@ -2,7 +2,7 @@
 # RTL tests (tests/rtl/) and benchmark. See docs/hardware.md.
 
 RTL_NET_SRC := rtl/tn_torus.v rtl/tn_seq.v rtl/tn_node.v rtl/tn_node_cfg.v \
-	rtl/tn_node_status.v rtl/tn_router.v rtl/tn_route.v rtl/tn_ni_mem.v \
+	rtl/tn_node_status.v rtl/tn_router.v rtl/tn_route.v rtl/tn_ni_mem.v rtl/tn_ni_bram.v \
 	rtl/tn_ni_inject.v rtl/tn_ni_eject.v rtl/tn_crc32.v
 # Verilog sources of the simulated top (other parts append, e.g. the bridge).
 SIM_RTL_SRC += $(RTL_NET_SRC)

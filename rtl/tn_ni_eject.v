@@ -10,6 +10,9 @@ module tn_ni_eject #(
     parameter DEPTH  = 4096, // memory words
     parameter ROUNDS = 16,   // round-table depth
     parameter RW     = 4,    // round index bits
+    parameter CW     = 32,   // bits kept of addresses, lengths, counts (board builds: fewer)
+    parameter TW     = 48,   // timestamp bits kept (board builds: 16..31, see below)
+    parameter REC_BRAM = 0,  // 1: records in block RAM (needs TW < 48, CW <= 16; boards)
     parameter FW     = W + 3 // flit width
 ) (
     input  wire          clk_i,
@@ -24,6 +27,9 @@ module tn_ni_eject #(
     // descriptor table port: field 0 {valid}, 1 address, 2 expected length
     input  wire          cfg_we_i,
     input  wire [RW-1:0] cfg_round_i,
+    /* verilator lint_off UNUSEDSIGNAL */ // used by the block-RAM records only
+    input  wire [RW-1:0] st_round_n_i, // statistics round of the next cycle's read (REC_BRAM)
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [2:0]    cfg_field_i, // descriptor field 0..2, statistics field 0..7
     input  wire [31:0]   cfg_wdata_i,
     output reg  [31:0]   cfg_rdata_o, // descriptor field
@@ -38,15 +44,25 @@ module tn_ni_eject #(
     output reg           bounds_o,
     output reg           stray_o    // a flit arrived with no valid descriptor
 );
+    // Board builds (CW < 32) keep only the low CW bits of counts, lengths,
+    // addresses, offsets and durations: the other bits are constant 0.
+    localparam [31:0] CM = (CW >= 32) ? 32'hFFFFFFFF : ((32'd1 << CW) - 32'd1);
+    localparam [31:0] CTLM = (CW >= 32) ? 32'hFFFFFFFF : 32'h80000000;
+    // TW < 48 (board builds): timestamps keep their low TW bits and bit 47
+    // says "a flit was counted"; a read of field 0..3 returns {that bit,
+    // low 31 bits}, and tn_torus rebuilds the 48-bit value from the cycle
+    // counter (exact while the record is less than 2**TW cycles old).
+    localparam        SLIM_T = TW < 48;
+    localparam [47:0] SEEN = SLIM_T ? 48'h800000000000 : 48'd0;
+    localparam [47:0] TM   = SLIM_T ? (SEEN | ((48'd1 << TW) - 48'd1)) : 48'hFFFFFFFFFFFF;
     reg [31:0] ctl_m [0:ROUNDS-1];
     reg [31:0] adr_m [0:ROUNDS-1];
     reg [31:0] len_m [0:ROUNDS-1];
-    // records filed per round
-    reg [47:0] first_m [0:ROUNDS-1];
-    reg [47:0] last_m  [0:ROUNDS-1];
-    reg [31:0] cnt_m   [0:ROUNDS-1];
-    reg [31:0] crc_m   [0:ROUNDS-1];
-    reg [2:0]  err_m   [0:ROUNDS-1];
+    // the record of round cfg_round_i (filed records, below)
+    wire [47:0] r_first, r_last;
+    wire [31:0] r_cnt, r_crc;
+    wire [2:0]  r_err;
+    wire        r_ok;    // the record is not cleared (else every field reads 0)
 
     reg          act_q, act_d;
     reg [RW-1:0] rnd_q, rnd_d;
@@ -60,10 +76,12 @@ module tn_ni_eject #(
     reg          file_d;              // write the record this cycle
     reg [31:0]   waddr;
     // the record as filed this cycle (before a switch reloads the lane)
+    /* verilator lint_off UNUSEDSIGNAL */ // block-RAM records keep the low bits only
     reg [47:0]   rec_first, rec_last;
     reg [31:0]   rec_cnt, rec_crc;
     reg [2:0]    rec_err;
-    integer      k;
+    integer      k;                   // flip-flop records only
+    /* verilator lint_on UNUSEDSIGNAL */
 
     wire         fv = flit_i[W+2];
     wire [31:0]  crc_n;
@@ -76,29 +94,31 @@ module tn_ni_eject #(
     always @(posedge clk_i)
         if (cfg_we_i)
             case (cfg_field_i)
-                3'd0:    ctl_m[cfg_round_i] <= cfg_wdata_i;
-                3'd1:    adr_m[cfg_round_i] <= cfg_wdata_i;
-                3'd2:    len_m[cfg_round_i] <= cfg_wdata_i;
+                3'd0:    ctl_m[cfg_round_i] <= cfg_wdata_i & CTLM;
+                3'd1:    adr_m[cfg_round_i] <= cfg_wdata_i & CM;
+                3'd2:    len_m[cfg_round_i] <= cfg_wdata_i & CM;
                 default: ;
             endcase
 
     always @* begin
         case (cfg_field_i)
-            3'd0:    cfg_rdata_o = ctl_m[cfg_round_i];
-            3'd1:    cfg_rdata_o = adr_m[cfg_round_i];
-            3'd2:    cfg_rdata_o = len_m[cfg_round_i];
+            3'd0:    cfg_rdata_o = ctl_m[cfg_round_i] & CTLM;
+            3'd1:    cfg_rdata_o = adr_m[cfg_round_i] & CM;
+            3'd2:    cfg_rdata_o = len_m[cfg_round_i] & CM;
             default: cfg_rdata_o = 32'd0;
         endcase
         case (cfg_field_i)
-            3'd0:    st_rdata_o = first_m[cfg_round_i][31:0];
-            3'd1:    st_rdata_o = {16'd0, first_m[cfg_round_i][47:32]};
-            3'd2:    st_rdata_o = last_m[cfg_round_i][31:0];
-            3'd3:    st_rdata_o = {16'd0, last_m[cfg_round_i][47:32]};
-            3'd4:    st_rdata_o = cnt_m[cfg_round_i];
-            3'd5:    st_rdata_o = ~crc_m[cfg_round_i];
-            3'd6:    st_rdata_o = {29'd0, err_m[cfg_round_i]};
+            3'd0, 3'd1: st_rdata_o = SLIM_T ? {r_first[47], r_first[30:0]}
+                                    : (cfg_field_i[0] ? {16'd0, r_first[47:32]} : r_first[31:0]);
+            3'd2, 3'd3: st_rdata_o = SLIM_T ? {r_last[47], r_last[30:0]}
+                                    : (cfg_field_i[0] ? {16'd0, r_last[47:32]} : r_last[31:0]);
+            3'd4:    st_rdata_o = r_cnt;
+            3'd5:    st_rdata_o = ~r_crc;
+            3'd6:    st_rdata_o = {29'd0, r_err};
             default: st_rdata_o = 32'd0;
         endcase
+        if (!r_ok)
+            st_rdata_o = 32'd0;
     end
 
     always @* begin
@@ -113,7 +133,7 @@ module tn_ni_eject #(
         err_d   = err_q;
         file_d  = 1'b0;
         mwe_o   = 1'b0;
-        waddr   = base_q + cnt_q;
+        waddr   = (base_q + cnt_q) & CM;
         overrun_o = 1'b0;
         short_o   = 1'b0;
         bounds_o  = 1'b0;
@@ -122,10 +142,10 @@ module tn_ni_eject #(
             if (!act_q) begin
                 stray_o = 1'b1;
             end else begin
-                cnt_d  = cnt_q + 32'd1;
+                cnt_d  = (cnt_q + 32'd1) & CM;
                 if (cnt_q == 32'd0)
-                    first_d = cycle_i;
-                last_d = cycle_i;
+                    first_d = (cycle_i & TM) | SEEN;
+                last_d = (cycle_i & TM) | SEEN;
                 crc_d  = crc_n;
                 if (!run_i || sw_i || cnt_q >= exp_q) begin
                     overrun_o = 1'b1;
@@ -162,16 +182,81 @@ module tn_ni_eject #(
             crc_d   = 32'hFFFFFFFF;
             err_d   = 3'd0;
         end
+        // Board builds: only the kept bits exist (the others are constant 0).
+        base_d  = base_d & CM;
+        exp_d   = exp_d & CM;
+        cnt_d   = cnt_d & CM;
+        first_d = first_d & TM;
+        last_d  = last_d & TM;
     end
 
-    always @(posedge clk_i) begin
-        if (file_d) begin
-            first_m[rnd_q] <= rec_first;
-            last_m[rnd_q]  <= rec_last;
-            cnt_m[rnd_q]   <= rec_cnt;
-            crc_m[rnd_q]   <= rec_crc;
-            err_m[rnd_q]   <= rec_err;
+    // ---- records filed per round ----
+    generate
+        if (REC_BRAM != 0) begin : gen_rec_bram
+            // One record per round in block RAM, {err, crc, cnt, last, first}
+            // with the timestamps as {counted, low TW bits}; written when
+            // filed, read with the address of the next cycle's bus read. The
+            // read returns the word before a write in the same cycle (no
+            // bypass logic): a record read in the cycle its round files reads
+            // the previous record (records are read after a run). CTRL bit 2
+            // clears a valid bit per round instead of the words: a round
+            // without it reads as cleared (all fields 0).
+            localparam TB = TW + 1, RECW = 3 + 32 + CW + 2 * TB;
+            (* ram_style = "block", no_rw_check *) reg [RECW-1:0] rec_m [0:ROUNDS-1];
+            reg [RW-1:0]     rra_q;
+            reg [ROUNDS-1:0] rv_q;
+            reg [RECW-1:0]   rw;
+            assign r_ok = rv_q[rra_q];
+            always @(posedge clk_i) begin
+                if (file_d)
+                    rec_m[rnd_q] <= {rec_err, rec_crc, rec_cnt[CW-1:0],
+                                     rec_last[47], rec_last[TW-1:0], rec_first[47], rec_first[TW-1:0]};
+                rw    <= rec_m[st_round_n_i];
+                rra_q <= st_round_n_i;
+                if (file_d)
+                    rv_q[rnd_q] <= 1'b1;
+                if (clr_i)
+                    rv_q <= {ROUNDS{1'b0}};
+            end
+            assign r_first = {rw[TB-1], {(48-TB){1'b0}}, rw[TW-1:0]};
+            assign r_last  = {rw[2*TB-1], {(48-TB){1'b0}}, rw[TB +: TW]};
+            assign r_cnt   = {{(32-CW){1'b0}}, rw[2*TB +: CW]};
+            assign r_crc   = rw[2*TB+CW +: 32];
+            assign r_err   = rw[RECW-1 -: 3];
+        end else begin : gen_rec_ff
+            reg [47:0] first_m [0:ROUNDS-1];
+            reg [47:0] last_m  [0:ROUNDS-1];
+            reg [31:0] cnt_m   [0:ROUNDS-1];
+            reg [31:0] crc_m   [0:ROUNDS-1];
+            reg [2:0]  err_m   [0:ROUNDS-1];
+            always @(posedge clk_i) begin
+                if (file_d) begin
+                    first_m[rnd_q] <= rec_first;
+                    last_m[rnd_q]  <= rec_last;
+                    cnt_m[rnd_q]   <= rec_cnt;
+                    crc_m[rnd_q]   <= rec_crc;
+                    err_m[rnd_q]   <= rec_err;
+                end
+                if (clr_i) begin
+                    for (k = 0; k < ROUNDS; k = k + 1) begin
+                        first_m[k] <= 48'd0;
+                        last_m[k]  <= 48'd0;
+                        cnt_m[k]   <= 32'd0;
+                        crc_m[k]   <= 32'hFFFFFFFF;
+                        err_m[k]   <= 3'd0;
+                    end
+                end
+            end
+            assign r_first = first_m[cfg_round_i];
+            assign r_last  = last_m[cfg_round_i];
+            assign r_cnt   = cnt_m[cfg_round_i];
+            assign r_crc   = crc_m[cfg_round_i];
+            assign r_err   = err_m[cfg_round_i];
+            assign r_ok    = 1'b1;
         end
+    endgenerate
+
+    always @(posedge clk_i) begin
         act_q   <= act_d;
         rnd_q   <= rnd_d;
         base_q  <= base_d;
@@ -181,15 +266,6 @@ module tn_ni_eject #(
         last_q  <= last_d;
         crc_q   <= crc_d;
         err_q   <= err_d;
-        if (clr_i) begin
-            for (k = 0; k < ROUNDS; k = k + 1) begin
-                first_m[k] <= 48'd0;
-                last_m[k]  <= 48'd0;
-                cnt_m[k]   <= 32'd0;
-                crc_m[k]   <= 32'hFFFFFFFF;
-                err_m[k]   <= 3'd0;
-            end
-        end
         if (rst_i)
             act_q <= 1'b0;
     end

@@ -11,6 +11,8 @@ module tn_ni_inject #(
     parameter DEPTH  = 4096, // memory words
     parameter ROUNDS = 16,   // round-table depth
     parameter RW     = 4,    // round index bits
+    parameter CW     = 32,   // bits kept of addresses, lengths, offsets (board builds: fewer)
+    parameter GATHER = 1,    // 0: no gather field (reads 0, streams contiguous)
     parameter FW     = W + 3 // flit width
 ) (
     input  wire          clk_i,
@@ -25,13 +27,21 @@ module tn_ni_inject #(
     input  wire [1:0]    cfg_field_i,
     input  wire [31:0]   cfg_wdata_i,
     output reg  [31:0]   cfg_rdata_o,
-    // memory read port
+    // memory read port: maddr_o for an asynchronous read in this cycle;
+    // maddr_n_o (the next cycle's word, while fetch_o) for a registered read
     output wire [AW-1:0] maddr_o,
+    output wire [AW-1:0] maddr_n_o,
+    output wire          fetch_o,
     input  wire [W+1:0]  mdata_i,
     output reg  [FW-1:0] flit_o,
     output wire          relay_o,   // this round's stream is head-routed
     output reg           bounds_o   // a flit fell outside the memory
 );
+    // Board builds (CW < 32) keep only the low CW bits of counts, lengths,
+    // addresses, offsets and durations: the other bits are constant 0.
+    localparam [31:0] CM = (CW >= 32) ? 32'hFFFFFFFF : ((32'd1 << CW) - 32'd1);
+    localparam [31:0] CTLM = 32'hC0000000 | (CM & 32'h00FFFFFF);
+    localparam [31:0] GATM = GATHER ? ((CM << 16) | (CM & 32'h0000FFFF)) : 32'd0;
     reg [31:0] ctl_m [0:ROUNDS-1];
     reg [31:0] adr_m [0:ROUNDS-1];
     reg [31:0] len_m [0:ROUNDS-1];
@@ -46,24 +56,26 @@ module tn_ni_inject #(
     reg [15:0] skip_q, skip_d;     // words skipped after each run
     reg [15:0] runc_q, runc_d;     // flits left in the current run
 
-    assign maddr_o = addr_q[AW-1:0];
+    assign maddr_o   = addr_q[AW-1:0];
+    assign maddr_n_o = addr_d[AW-1:0];
+    assign fetch_o   = act_d;
     assign relay_o = relay_q;
 
     always @(posedge clk_i)
         if (cfg_we_i)
             case (cfg_field_i)
-                2'd0:    ctl_m[cfg_round_i] <= cfg_wdata_i;
-                2'd1:    adr_m[cfg_round_i] <= cfg_wdata_i;
-                2'd2:    len_m[cfg_round_i] <= cfg_wdata_i;
-                default: gat_m[cfg_round_i] <= cfg_wdata_i;
+                2'd0:    ctl_m[cfg_round_i] <= cfg_wdata_i & CTLM;
+                2'd1:    adr_m[cfg_round_i] <= cfg_wdata_i & CM;
+                2'd2:    len_m[cfg_round_i] <= cfg_wdata_i & CM;
+                default: gat_m[cfg_round_i] <= cfg_wdata_i & GATM;
             endcase
 
     always @* begin
         case (cfg_field_i)
-            2'd0:    cfg_rdata_o = ctl_m[cfg_round_i];
-            2'd1:    cfg_rdata_o = adr_m[cfg_round_i];
-            2'd2:    cfg_rdata_o = len_m[cfg_round_i];
-            default: cfg_rdata_o = gat_m[cfg_round_i];
+            2'd0:    cfg_rdata_o = ctl_m[cfg_round_i] & CTLM;
+            2'd1:    cfg_rdata_o = adr_m[cfg_round_i] & CM;
+            2'd2:    cfg_rdata_o = len_m[cfg_round_i] & CM;
+            default: cfg_rdata_o = gat_m[cfg_round_i] & GATM;
         endcase
     end
 
@@ -89,24 +101,31 @@ module tn_ni_inject #(
             runc_d  = gat_m[round_i][15:0];
         end else if (run_i && act_q) begin
             if (wait_q != 24'd0) begin
-                wait_d = wait_q - 24'd1;
+                wait_d = (wait_q - 24'd1) & CM[23:0];
             end else if (rem_q != 32'd0) begin
                 if (addr_q < DEPTH)
                     flit_o = {1'b1, mdata_i};
                 else
                     bounds_o = 1'b1;
                 if (run_q != 16'd0 && runc_q == 16'd1) begin
-                    addr_d = addr_q + 32'd1 + {16'd0, skip_q};
+                    addr_d = (addr_q + 32'd1 + {16'd0, skip_q}) & CM;
                     runc_d = run_q;
                 end else begin
-                    addr_d = addr_q + 32'd1;
+                    addr_d = (addr_q + 32'd1) & CM;
                     runc_d = runc_q - 16'd1;
                 end
-                rem_d  = rem_q - 32'd1;
+                rem_d  = (rem_q - 32'd1) & CM;
                 if (rem_q == 32'd1)
                     act_d = 1'b0;
             end
         end
+        // Board builds: only the kept bits exist (the others are constant 0).
+        wait_d = wait_d & CM[23:0];
+        rem_d  = rem_d & CM;
+        addr_d = addr_d & CM;
+        run_d  = run_d & GATM[15:0];
+        skip_d = skip_d & GATM[31:16];
+        runc_d = runc_d & GATM[15:0];
     end
 
     always @(posedge clk_i) begin

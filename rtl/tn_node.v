@@ -16,6 +16,14 @@ module tn_node #(
     parameter AW        = 12,   // log2(MEM_DEPTH)
     parameter ROUNDS    = 16,   // round-table depth
     parameter RW        = 4,    // log2(ROUNDS)
+    parameter RELAY     = 1,    // 1: relay hardware; 0: circuits only (boards)
+    parameter MEM_BRAM  = 0,    // 1: block-RAM flit memory (LANES = 1, boards)
+    parameter CW        = 32,   // bits kept of counts, lengths, addresses (boards: fewer)
+    parameter TW        = 48,   // timestamp bits kept in eject records (boards: fewer)
+    parameter GATHER    = 1,    // 0: no inject gather field (boards)
+    parameter REC_BRAM  = 0,    // 1: eject records in block RAM (boards)
+    parameter INREG     = 1,    // 0: sequencer/bus inputs arrive registered (tn_torus, boards)
+    parameter STAT_PIPE = 0,    // 1: status events counted one cycle later (boards)
     parameter FW        = W + 3 // flit width on links
 ) (
     input  wire            clk_i,
@@ -37,6 +45,9 @@ module tn_node #(
     input  wire            bre_i,
     input  wire [31:0]     baddr_i,
     input  wire [31:0]     bwdata_i,
+    /* verilator lint_off UNUSEDSIGNAL */ // block-RAM reads only
+    input  wire [31:0]     baddr_e_i, // the request one cycle before baddr_q
+    /* verilator lint_on UNUSEDSIGNAL */
     output reg  [31:0]     brdata_o,  // read data, two cycles after bre_i
     output wire            err_o      // a status flag is set
 );
@@ -54,31 +65,58 @@ module tn_node #(
     reg [11:0]     id_q, coord_q;     // constants, registered like every input
     integer        p;
 
+    // The link registers are always here (one register per hop). The
+    // sequencer and bus inputs are registered here too (INREG = 1), or, in
+    // board builds (INREG = 0), once in tn_torus for all nodes: the same
+    // pipeline stage, so the same cycle behaviour, without a copy per node.
     always @(posedge clk_i) begin
-        run_q    <= run_n_i;
-        sw_q     <= sw_n_i;
-        fin_q    <= fin_n_i;
-        clr_q    <= clr_n_i;
-        round_q  <= round_n_i;
-        cycle_q  <= cycle_n_i;
-        lin_q    <= lin_i;
-        bwe_q    <= bwe_i;
-        bre_q    <= bre_i;
-        baddr_q  <= baddr_i;
-        bwdata_q <= bwdata_i;
-        id_q     <= id_i;
-        coord_q  <= coord_i;
-        if (rst_i) begin
-            run_q <= 1'b0;
-            sw_q  <= 1'b0;
-            fin_q <= 1'b0;
-            clr_q <= 1'b0;
-            bwe_q <= 1'b0;
-            bre_q <= 1'b0;
+        lin_q <= lin_i;
+        if (rst_i)
             for (p = 0; p < 6; p = p + 1)
                 lin_q[p*FW+W+2] <= 1'b0;
-        end
     end
+
+    generate
+        if (INREG != 0) begin : gen_inreg
+            always @(posedge clk_i) begin
+                run_q    <= run_n_i;
+                sw_q     <= sw_n_i;
+                fin_q    <= fin_n_i;
+                clr_q    <= clr_n_i;
+                round_q  <= round_n_i;
+                cycle_q  <= cycle_n_i;
+                bwe_q    <= bwe_i;
+                bre_q    <= bre_i;
+                baddr_q  <= baddr_i;
+                bwdata_q <= bwdata_i;
+                id_q     <= id_i;
+                coord_q  <= coord_i;
+                if (rst_i) begin
+                    run_q <= 1'b0;
+                    sw_q  <= 1'b0;
+                    fin_q <= 1'b0;
+                    clr_q <= 1'b0;
+                    bwe_q <= 1'b0;
+                    bre_q <= 1'b0;
+                end
+            end
+        end else begin : gen_inwire
+            always @* begin
+                run_q    = run_n_i;
+                sw_q     = sw_n_i;
+                fin_q    = fin_n_i;
+                clr_q    = clr_n_i;
+                round_q  = round_n_i;
+                cycle_q  = cycle_n_i;
+                bwe_q    = bwe_i;
+                bre_q    = bre_i;
+                baddr_q  = baddr_i;
+                bwdata_q = bwdata_i;
+                id_q     = id_i;
+                coord_q  = coord_i;
+            end
+        end
+    endgenerate
 
     // ---- bus decode ----
     wire [11:0] tgt    = baddr_q[31:20];
@@ -95,26 +133,23 @@ module tn_node #(
     reg [1:0]       dfield;        // descriptor field of the addressed lane
     reg [2:0]       ej_field;
     reg [31:0]      fi;
-    /* verilator lint_off UNUSEDSIGNAL */ // lane field 0..2
-    reg [31:0]      ft;
-    /* verilator lint_on UNUSEDSIGNAL */
-    integer         l;
+    integer         l, k;
     always @* begin
         iwe = {LANES{1'b0}};
         ewe = {LANES{1'b0}};
         dfield = 2'd0;
         fi = {26'd0, field};
-        ft = 32'd0;
+        // equality decodes against the constant field numbers (no compares)
         for (l = 0; l < LANES; l = l + 1) begin
-            if (fi >= 16 + 3*l && fi < 19 + 3*l) begin
-                ft = fi - 16 - 3*l;
-                dfield = ft[1:0];
-                iwe[l] = wsel && region == 4'd2 && rok;
-            end
-            if (fi >= 40 + 3*l && fi < 43 + 3*l) begin
-                ft = fi - 40 - 3*l;
-                dfield = ft[1:0];
-                ewe[l] = wsel && region == 4'd2 && rok;
+            for (k = 0; k < 3; k = k + 1) begin
+                if (fi == 16 + 3*l + k) begin
+                    dfield = k[1:0];
+                    iwe[l] = wsel && region == 4'd2 && rok;
+                end
+                if (fi == 40 + 3*l + k) begin
+                    dfield = k[1:0];
+                    ewe[l] = wsel && region == 4'd2 && rok;
+                end
             end
             if (fi == 58 + l) begin
                 dfield = 2'd3;     // inject lane l gather field
@@ -136,7 +171,7 @@ module tn_node #(
     wire [15:0]        label;
     wire [31:0]        rd2, rd5;
 
-    tn_node_cfg #(.LANES(LANES), .ROUNDS(ROUNDS), .RW(RW)) u_cfg (
+    tn_node_cfg #(.LANES(LANES), .ROUNDS(ROUNDS), .RW(RW), .RELAY(RELAY)) u_cfg (
         .clk_i(clk_i), .rst_i(rst_i), .sw_i(sw_q), .round_i(round_q),
         .we2_i(wsel && region == 4'd2 && rok && field < 6'd16),
         .we5_i(wsel && region == 4'd5 && off < 16'd64),
@@ -147,20 +182,48 @@ module tn_node #(
         .lo_o(lo), .hi_o(hi), .ien_o(ien), .label_o(label));
 
     // ---- memory: ports 0..LANES-1 lanes, port LANES the bus ----
+    /* verilator lint_off UNUSEDSIGNAL */ // the block-RAM variant uses lane 0 and its own bus path
     wire [(LANES+1)*AW-1:0] mraddr, mwaddr;
     wire [(LANES+1)*MW-1:0] mrdata, mwdata;
     wire [LANES:0]          mwe;
+    wire [LANES*AW-1:0]     mraddr_n;   // inject lanes: next cycle's word
+    wire [LANES-1:0]        mfetch;     // inject lanes: fetch it
+    /* verilator lint_on UNUSEDSIGNAL */
     wire [MW-1:0]           bus_old = mrdata[LANES*MW +: MW];
+    wire                    bus_mwe = wsel && mok && (region == 4'd0 || region == 4'd1);
 
     assign mraddr[LANES*AW +: AW] = off[AW-1:0];
     assign mwaddr[LANES*AW +: AW] = off[AW-1:0];
-    assign mwe[LANES] = wsel && mok && (region == 4'd0 || region == 4'd1);
+    assign mwe[LANES] = bus_mwe;
     assign mwdata[LANES*MW +: MW] = (region == 4'd0) ? {bus_old[W+1:W], bwdata_q[W-1:0]}
                                                      : {bwdata_q[0], bwdata_q[1], bus_old[W-1:0]};
 
-    tn_ni_mem #(.MW(MW), .DEPTH(MEM_DEPTH), .AW(AW), .WP(LANES+1), .RP(LANES+1)) u_mem (
-        .clk_i(clk_i), .we_i(mwe), .waddr_i(mwaddr), .wdata_i(mwdata),
-        .raddr_i(mraddr), .rdata_o(mrdata));
+    generate
+        if (MEM_BRAM != 0) begin : gen_bram
+            // One block RAM, registered read (LANES = 1): the inject lane
+            // fetches its next word one cycle ahead; the bus reads with the
+            // address of its request one cycle before the node registers it
+            // (baddr_i), so the data is there when an asynchronous read would
+            // be. The lane has the read port while it is active. One write
+            // port: a bus write wins over an eject write in the same cycle.
+            wire          bus_w  = bus_mwe;
+            wire [AW-1:0] waddr  = bus_w ? off[AW-1:0] : mwaddr[0 +: AW];
+            wire [MW-1:0] wdata  = bus_w ? {bwdata_q[0], bwdata_q[1], bwdata_q[W-1:0]}
+                                         : mwdata[0 +: MW];
+            wire          wdat   = bus_w ? region == 4'd0 : mwe[0];
+            wire          wflg   = bus_w ? region == 4'd1 : mwe[0];
+            wire [AW-1:0] raddr  = mfetch[0] ? mraddr_n[0 +: AW] : baddr_e_i[AW-1:0];
+            wire [MW-1:0] rdata;
+            tn_ni_bram #(.W(W), .MW(MW), .DEPTH(MEM_DEPTH), .AW(AW)) u_mem (
+                .clk_i(clk_i), .wdat_i(wdat), .wflg_i(wflg), .waddr_i(waddr), .wdata_i(wdata),
+                .raddr_i(raddr), .rdata_o(rdata));
+            assign mrdata = {rdata, rdata};
+        end else begin : gen_ffmem
+            tn_ni_mem #(.MW(MW), .DEPTH(MEM_DEPTH), .AW(AW), .WP(LANES+1), .RP(LANES+1)) u_mem (
+                .clk_i(clk_i), .we_i(mwe), .waddr_i(mwaddr), .wdata_i(mwdata),
+                .raddr_i(mraddr), .rdata_o(mrdata));
+        end
+    endgenerate
 
     // ---- lanes ----
     wire [LANES*FW-1:0] inj, ej;
@@ -170,16 +233,19 @@ module tn_node #(
     genvar g;
     generate
         for (g = 0; g < LANES; g = g + 1) begin : gen_lane
-            tn_ni_inject #(.W(W), .AW(AW), .DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW)) u_inj (
+            tn_ni_inject #(.W(W), .AW(AW), .DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW), .CW(CW),
+                           .GATHER(GATHER)) u_inj (
                 .clk_i(clk_i), .rst_i(rst_i), .run_i(run_q), .sw_i(sw_q), .round_i(round_q),
                 .cfg_we_i(iwe[g]), .cfg_round_i(rnd), .cfg_field_i(dfield),
                 .cfg_wdata_i(bwdata_q), .cfg_rdata_o(ird[32*g +: 32]),
-                .maddr_o(mraddr[g*AW +: AW]), .mdata_i(mrdata[g*MW +: MW]),
+                .maddr_o(mraddr[g*AW +: AW]), .maddr_n_o(mraddr_n[g*AW +: AW]),
+                .fetch_o(mfetch[g]), .mdata_i(mrdata[g*MW +: MW]),
                 .flit_o(inj[g*FW +: FW]), .relay_o(irelay[g]), .bounds_o(ibounds[g]));
-            tn_ni_eject #(.W(W), .AW(AW), .DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW)) u_ej (
+            tn_ni_eject #(.W(W), .AW(AW), .DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW), .CW(CW),
+                          .TW(TW), .REC_BRAM(REC_BRAM)) u_ej (
                 .clk_i(clk_i), .rst_i(rst_i), .run_i(run_q), .sw_i(sw_q), .fin_i(fin_q),
                 .clr_i(clr_q), .round_i(round_q), .cycle_i(cycle_q), .flit_i(ej[g*FW +: FW]),
-                .cfg_we_i(ewe[g]), .cfg_round_i(rnd), .cfg_field_i(ej_field),
+                .cfg_we_i(ewe[g]), .cfg_round_i(rnd), .st_round_n_i(baddr_e_i[6 +: RW]), .cfg_field_i(ej_field),
                 .cfg_wdata_i(bwdata_q), .cfg_rdata_o(erd[32*g +: 32]), .st_rdata_o(esrd[32*g +: 32]),
                 .mwe_o(mwe[g]), .maddr_o(mwaddr[g*AW +: AW]), .mdata_o(mwdata[g*MW +: MW]),
                 .overrun_o(eovr[g]), .short_o(eshort[g]), .bounds_o(ebounds[g]), .stray_o(estray[g]));
@@ -191,7 +257,8 @@ module tn_node #(
     wire [2:0] coll_tgt;
     wire       coll;
 
-    tn_router #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES)) u_router (
+    tn_router #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
+                .RELAY(RELAY)) u_router (
         .clk_i(clk_i), .rst_i(rst_i), .sw_i(sw_q),
         .lin_i(lin_q), .lout_o(lout_o), .inj_i(inj), .inj_relay_i(irelay), .ej_o(ej),
         .osel_i(osel), .esel_i(esel), .dor_i(dor), .rin_i(rin), .iused_i(iused), .ron_i(ron),
@@ -201,7 +268,7 @@ module tn_node #(
 
     // ---- status ----
     wire [31:0] rd4;
-    tn_node_status #(.LANES(LANES), .RW(RW)) u_status (
+    tn_node_status #(.LANES(LANES), .RW(RW), .CW(CW), .STAT_PIPE(STAT_PIPE)) u_status (
         .clk_i(clk_i), .rst_i(rst_i), .clr_i(clr_q), .around_i(around),
         .overrun_i(eovr), .short_i(eshort), .ebounds_i(ebounds), .ibounds_i(ibounds),
         .stray_i(estray), .ncoll_i(ncoll), .nunrt_i(nunrt), .ndrop_i(ndrop),
@@ -223,9 +290,9 @@ module tn_node #(
                     if (field < 6'd16)
                         rdata_d = rd2;
                     for (l = 0; l < LANES; l = l + 1) begin
-                        if ((fi >= 16 + 3*l && fi < 19 + 3*l) || fi == 58 + l)
+                        if (fi == 16 + 3*l || fi == 17 + 3*l || fi == 18 + 3*l || fi == 58 + l)
                             rdata_d = ird[32*l +: 32];
-                        if (fi >= 40 + 3*l && fi < 43 + 3*l)
+                        if (fi == 40 + 3*l || fi == 41 + 3*l || fi == 42 + 3*l)
                             rdata_d = erd[32*l +: 32];
                     end
                 end

@@ -6,7 +6,8 @@
 module tn_node_cfg #(
     parameter LANES  = 6,  // inject and eject lanes
     parameter ROUNDS = 16, // round-table depth
-    parameter RW     = 4   // round index bits
+    parameter RW     = 4,  // round index bits
+    parameter RELAY  = 1   // 0: no relay hardware, so no routing tables (read 0)
 ) (
     input  wire               clk_i,
     input  wire               rst_i,
@@ -47,18 +48,28 @@ module tn_node_cfg #(
     reg [LANES-1:0]   iused_d;
     reg [RW-1:0]      around_d;
     reg [3:0]         s;
-    integer           o, l;
+    reg [23:0]        rsel2;
+    reg [4*LANES-1:0] resel2;
+    integer           o, l, wo, wl, so, sl;
 
     always @(posedge clk_i) begin
+        // Constant part-selects (one write enable per field), not a shift.
         if (we2_i) begin
-            if (cfg_field_i < 6'd6)
-                osel_m[cfg_round_i][4*cfg_field_i[2:0] +: 4] <= cfg_wdata_i[3:0];
-            else if (cfg_field_i == 6'd6)
+            for (wo = 0; wo < 6; wo = wo + 1)
+                if ({26'd0, cfg_field_i} == wo)
+                    osel_m[cfg_round_i][4*wo +: 4] <= cfg_wdata_i[3:0];
+            if (cfg_field_i == 6'd6)
                 mode_m[cfg_round_i] <= cfg_wdata_i[0];
-            else if (cfg_field_i >= 6'd8 && {26'd0, cfg_field_i} < 8 + LANES)
-                esel_m[cfg_round_i][4*(cfg_field_i[2:0]) +: 4] <= cfg_wdata_i[3:0];
+            for (wl = 0; wl < LANES; wl = wl + 1)
+                if ({26'd0, cfg_field_i} == 8 + wl)
+                    esel_m[cfg_round_i][4*wl +: 4] <= cfg_wdata_i[3:0];
         end
-        if (we5_i) begin
+        if (RELAY == 0) begin
+            lo_o    <= 96'd0;
+            hi_o    <= 96'd0;
+            ien_o   <= 6'd0;
+            label_o <= 16'd0;
+        end else if (we5_i) begin
             if (cfg_field_i < 6'd6)
                 lo_o[16*cfg_field_i[2:0] +: 16] <= cfg_wdata_i[15:0];
             else if (cfg_field_i >= 6'd8 && cfg_field_i < 6'd14)
@@ -72,12 +83,16 @@ module tn_node_cfg #(
 
     always @* begin
         rdata2_o = 32'd0;
-        if (cfg_field_i < 6'd6)
-            rdata2_o[3:0] = osel_m[cfg_round_i][4*cfg_field_i[2:0] +: 4];
-        else if (cfg_field_i == 6'd6)
+        rsel2    = osel_m[cfg_round_i];
+        resel2   = esel_m[cfg_round_i];
+        for (o = 0; o < 6; o = o + 1)
+            if ({26'd0, cfg_field_i} == o)
+                rdata2_o[3:0] = rsel2[4*o +: 4];
+        if (cfg_field_i == 6'd6)
             rdata2_o[0] = mode_m[cfg_round_i];
-        else if (cfg_field_i >= 6'd8 && {26'd0, cfg_field_i} < 8 + LANES)
-            rdata2_o[3:0] = esel_m[cfg_round_i][4*(cfg_field_i[2:0]) +: 4];
+        for (l = 0; l < LANES; l = l + 1)
+            if ({26'd0, cfg_field_i} == 8 + l)
+                rdata2_o[3:0] = resel2[4*l +: 4];
         rdata5_o = 32'd0;
         if (cfg_field_i < 6'd6)
             rdata5_o[15:0] = lo_o[16*cfg_field_i[2:0] +: 16];
@@ -107,20 +122,24 @@ module tn_node_cfg #(
             rin_d    = 6'h3F;
             iused_d  = {LANES{1'b0}};
             ron_d    = 1'b0;
+            // Equality decodes (no arithmetic on the select values).
             for (o = 0; o < 6; o = o + 1) begin
                 s = osel_d[4*o +: 4];
-                if (s >= 4'd8 && s <= 4'd13)
-                    rin_d[s[2:0]] = 1'b0;          // 8..13 -> 0..5
-                else if (s >= 4'd1 && {28'd0, s} <= LANES)
-                    iused_d[{28'd0, s} - 1] = 1'b1;
-                else if (s == 4'd15)
+                for (so = 0; so < 6; so = so + 1)
+                    if ({28'd0, s} == 8 + so)
+                        rin_d[so] = 1'b0;          // 8..13 -> 0..5
+                for (sl = 0; sl < LANES; sl = sl + 1)
+                    if ({28'd0, s} == 1 + sl)
+                        iused_d[sl] = 1'b1;
+                if (s == 4'd15)
                     ron_d = 1'b1;
             end
             for (l = 0; l < LANES; l = l + 1) begin
                 s = esel_d[4*l +: 4];
-                if (s >= 4'd8 && s <= 4'd13)
-                    rin_d[s[2:0]] = 1'b0;
-                else if (s == 4'd15)
+                for (so = 0; so < 6; so = so + 1)
+                    if ({28'd0, s} == 8 + so)
+                        rin_d[so] = 1'b0;
+                if (s == 4'd15)
                     ron_d = 1'b1;
             end
         end

@@ -11,6 +11,7 @@ module tn_router #(
     parameter DIM_Z = 3,        // torus size in Z
     parameter W     = 16,       // flit data width
     parameter LANES = 6,        // inject and eject lanes
+    parameter RELAY = 1,        // 1: relay (head-routed) hardware; 0: circuits only
     parameter FW    = W + 3,    // flit: {valid, head, tail, data}
     parameter NIN   = 6 + LANES // relay inputs: links 0..5, then inject lanes
 ) (
@@ -24,15 +25,19 @@ module tn_router #(
     output reg  [LANES*FW-1:0] ej_o,       // eject lanes
     input  wire [23:0]        osel_i,      // output o select at [4o+:4]
     input  wire [4*LANES-1:0] esel_i,      // eject lane l select at [4l+:4]
+    /* verilator lint_off UNUSEDSIGNAL */ // relay routing only (unused when RELAY = 0)
     input  wire               dor_i,       // relay routing by DOR
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [5:0]         rin_i,       // link input p not used by a circuit
     input  wire [LANES-1:0]   iused_i,     // inject lane l selected by a circuit output
     input  wire               ron_i,       // some output or eject lane is relay
+    /* verilator lint_off UNUSEDSIGNAL */ // relay routing only (unused when RELAY = 0)
     input  wire [95:0]        lo_i,        // interval tables (tn_route)
     input  wire [95:0]        hi_i,
     input  wire [5:0]         ien_i,
     input  wire [15:0]        label_i,
     input  wire [11:0]        coord_i,
+    /* verilator lint_on UNUSEDSIGNAL */
     output reg  [3:0]         ncoll_o,     // heads dropped on a busy output this cycle
     output reg  [3:0]         nunrt_o,     // heads dropped for lack of a route
     output reg  [3:0]         ndrop_o,     // other flits that went nowhere
@@ -44,19 +49,26 @@ module tn_router #(
 
     // All relay inputs side by side: links, then inject lanes.
     wire [NIN*FW-1:0] rf = {inj_i, lin_i};
-    wire [NIN-1:0]    isrel = {inj_relay_i, rin_i};
-    wire              ron = ron_i | (|inj_relay_i);
+    // RELAY = 0: no relay input, no relay output; relay selects mean off and
+    // head-routed injections are counted as dropped (docs/hardware.md).
+    wire [LANES-1:0]  irel = RELAY ? inj_relay_i : {LANES{1'b0}};
+    wire [NIN-1:0]    isrel = {irel, rin_i};
+    wire              ron = RELAY != 0 && (ron_i | (|irel));
 
     wire [3*NIN-1:0]  tgt;
     genvar gi;
     generate
-        for (gi = 0; gi < NIN; gi = gi + 1) begin : gen_route
-            tn_route #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W)) u_route (
-                .en_i(ron && isrel[gi] && rf[gi*FW+W+2] && rf[gi*FW+W+1]),
-                .data_i(rf[gi*FW +: W]), .dor_i(dor_i),
-                .lo_i(lo_i), .hi_i(hi_i), .ien_i(ien_i),
-                .label_i(label_i), .coord_i(coord_i),
-                .tgt_o(tgt[3*gi +: 3]));
+        if (RELAY != 0) begin : gen_relay
+            for (gi = 0; gi < NIN; gi = gi + 1) begin : gen_route
+                tn_route #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W)) u_route (
+                    .en_i(ron && isrel[gi] && rf[gi*FW+W+2] && rf[gi*FW+W+1]),
+                    .data_i(rf[gi*FW +: W]), .dor_i(dor_i),
+                    .lo_i(lo_i), .hi_i(hi_i), .ien_i(ien_i),
+                    .label_i(label_i), .coord_i(coord_i),
+                    .tgt_o(tgt[3*gi +: 3]));
+            end
+        end else begin : gen_norelay
+            assign tgt = {3*NIN{1'b1}};
         end
     endgenerate
 
@@ -93,19 +105,20 @@ module tn_router #(
         found = 1'b0;
         anyrel = 1'b0;
 
-        // Circuit selects.
+        // Circuit selects: AND-OR multiplexers over the sources (select
+        // 1+l inject lane l, 8+p input p, anything else off).
         for (o = 0; o < 6; o = o + 1) begin
-            si = {28'd0, osel_i[4*o +: 4]};
-            if (si >= 1 && si <= LANES)
-                lout_o[o*FW +: FW] = inj_i[(si-1)*FW +: FW];
-            else if (si >= 8 && si <= 13)
-                lout_o[o*FW +: FW] = lin_i[(si-8)*FW +: FW];
+            for (l = 0; l < LANES; l = l + 1)
+                if ({28'd0, osel_i[4*o +: 4]} == l + 1)
+                    lout_o[o*FW +: FW] = lout_o[o*FW +: FW] | inj_i[l*FW +: FW];
+            for (p = 0; p < 6; p = p + 1)
+                if ({28'd0, osel_i[4*o +: 4]} == p + 8)
+                    lout_o[o*FW +: FW] = lout_o[o*FW +: FW] | lin_i[p*FW +: FW];
         end
-        for (l = 0; l < LANES; l = l + 1) begin
-            si = {28'd0, esel_i[4*l +: 4]};
-            if (si >= 8 && si <= 13)
-                ej_o[l*FW +: FW] = lin_i[(si-8)*FW +: FW];
-        end
+        for (l = 0; l < LANES; l = l + 1)
+            for (p = 0; p < 6; p = p + 1)
+                if ({28'd0, esel_i[4*l +: 4]} == p + 8)
+                    ej_o[l*FW +: FW] = ej_o[l*FW +: FW] | lin_i[p*FW +: FW];
 
         if (ron) begin
             // Inputs already carried by a held path.
@@ -198,7 +211,7 @@ module tn_router #(
         end
         // An injected flit that no circuit output takes and no relay routes.
         for (l = 0; l < LANES; l = l + 1)
-            if (!iused_i[l] && !inj_relay_i[l] && inj_i[l*FW+W+2])
+            if (!iused_i[l] && !irel[l] && inj_i[l*FW+W+2])
                 ndrop_o = ndrop_o + 4'd1;
         if (sw_i) begin
             busy_d  = 6'd0;

@@ -13,7 +13,9 @@ module tn_seq #(
     parameter RW        = 4,     // log2(ROUNDS)
     parameter N         = 27,    // nodes
     parameter VERSION   = 32'h00010000, // design version 1.0.0
-    parameter ALPHA     = 1      // round switch cost of this design (cycles)
+    parameter ALPHA     = 1,     // round switch cost of this design (cycles)
+    parameter CW        = 32,    // bits kept of durations (board builds: fewer)
+    parameter [31:0] LIMITS = 32'd0 // INFO 0x007: board reductions (tn_torus, docs/hardware.md)
 ) (
     input  wire          clk_i,
     input  wire          rst_i,
@@ -22,6 +24,10 @@ module tn_seq #(
     input  wire          bre_i,
     input  wire [31:0]   baddr_i,
     input  wire [31:0]   bwdata_i,
+    // baddr_i decoded when the request was registered: CTRL, NROUNDS, DURATION
+    input  wire          bctl_i,
+    input  wire          bnr_i,
+    input  wire          bdur_i,
     output reg  [31:0]   brdata_o,   // read data from the cycle after bre_i on
     input  wire [N-1:0]  nerr_i,     // node n has an error flag set
     // to every node, as the values for the next cycle (each node registers
@@ -36,6 +42,7 @@ module tn_seq #(
     reg          run_o;              // the registered state
     reg [RW-1:0] round_o;
     reg [47:0]   cycle_o;
+    localparam [31:0] CM = (CW >= 32) ? 32'hFFFFFFFF : ((32'd1 << CW) - 32'd1);
     reg [31:0] dur_m [0:ROUNDS-1];
 
     reg [31:0] rcyc_q, rcyc_d;        // cycle within the round
@@ -47,15 +54,42 @@ module tn_seq #(
 
     wire        gsel = baddr_i[31:20] == 12'hFFF;
     wire [19:0] goff = baddr_i[19:0];
-    wire        last = run_o && (rcyc_q + 32'd1 >= dur_m[round_o]);
-    wire        wctl = bwe_i && gsel && goff == 20'h010;
+    // "The current cycle is the last of its round" is rcyc_q + 1 >=
+    // DURATION[round_o]; the compare is made one cycle ahead on the next
+    // state (with a DURATION write of this cycle already applied), so the
+    // sequencer's outputs start from a register.
+    reg         endc_q, endc_d;
+    reg  [31:0] dur_n;
+    wire        wdur = bwe_i && bdur_i;
+    wire        last = run_o && endc_q;
+    wire        wctl = bwe_i && bctl_i;
     wire        start = wctl && bwdata_i[0] && !run_o;
     wire        abort = wctl && bwdata_i[1] && run_o;
     integer     k;
 
     always @(posedge clk_i)
-        if (bwe_i && gsel && goff >= 20'h100 && {12'd0, goff} < 32'h100 + ROUNDS)
-            dur_m[goff[RW-1:0]] <= bwdata_i;
+        if (wdur)
+            dur_m[goff[RW-1:0]] <= bwdata_i & CM;
+
+    // Three candidates in parallel, selected late: the round continues
+    // (rcyc + 2 >= D[round]), the next round begins (1 >= D[round + 1]), a
+    // run starts (1 >= D[0]). After the last round the value is unused
+    // (not running) until a start sets it again.
+    function [31:0] dur_at(input [RW-1:0] r);
+        dur_at = (wdur && goff[RW-1:0] == r) ? (bwdata_i & CM) : (dur_m[r] & CM);
+    endfunction
+    reg [31:0] rinc;
+    always @* begin
+        rinc   = (rcyc_q + 32'd1) & CM;
+        dur_n  = dur_at(round_o + 1'b1);
+        endc_d = rinc + 32'd1 >= dur_at(round_o);
+        if (start)
+            endc_d = dur_at({RW{1'b0}}) <= 32'd1;
+        else if (last && !abort)
+            endc_d = dur_n <= 32'd1;
+        if (rst_i)
+            endc_d = 1'b0;
+    end
 
     always @* begin
         cycle_n_o   = cycle_o + 48'd1;
@@ -64,13 +98,13 @@ module tn_seq #(
         fin_n_o     = 1'b0;
         clr_n_o     = wctl && bwdata_i[2];
         round_n_o   = round_o;
-        rcyc_d    = rcyc_q + 32'd1;
+        rcyc_d    = (rcyc_q + 32'd1) & CM;
         nrounds_d = nrounds_q;
         done_d    = done_q;
         abrt_d    = abrt_q;
         start_d   = start_q;
         end_d     = end_q;
-        if (bwe_i && gsel && goff == 20'h011)
+        if (bwe_i && bnr_i)
         begin
             nrounds_d = bwdata_i[8:0];
             if (bwdata_i == 32'd0)
@@ -129,6 +163,7 @@ module tn_seq #(
                 20'h004: rdata_d = MEM_DEPTH;
                 20'h005: rdata_d = ROUNDS;
                 20'h006: rdata_d = ALPHA;
+                20'h007: rdata_d = LIMITS;
                 20'h011: rdata_d = {23'd0, nrounds_q};
                 20'h012: rdata_d = {28'd0, abrt_q, |nerr_i, done_q, run_o};
                 20'h013: rdata_d = {{(32-RW){1'b0}}, round_o};
@@ -142,8 +177,8 @@ module tn_seq #(
                 20'h018: rdata_d = end_q[31:0];
                 20'h019: rdata_d = {16'd0, end_q[47:32]};
                 default: begin
-                    if (goff >= 20'h100 && {12'd0, goff} < 32'h100 + ROUNDS)
-                        rdata_d = dur_m[goff[RW-1:0]];
+                    if ((goff >> RW) == (20'h100 >> RW))   // 0x100 .. 0x100 + ROUNDS - 1
+                        rdata_d = dur_m[goff[RW-1:0]] & CM;
                     for (k = 0; k < N; k = k + 1)
                         if ({12'd0, goff} == 32'h800 + k / 32)
                             rdata_d[k % 32] = nerr_i[k];
@@ -157,6 +192,7 @@ module tn_seq #(
         run_o     <= run_n_o;
         round_o   <= round_n_o;
         rcyc_q    <= rcyc_d;
+        endc_q    <= endc_d;
         nrounds_q <= nrounds_d;
         done_q    <= done_d;
         abrt_q    <= abrt_d;
@@ -169,6 +205,7 @@ module tn_seq #(
             run_o     <= 1'b0;
             round_o   <= {RW{1'b0}};
             rcyc_q    <= 32'd0;
+            endc_q    <= 1'b0;
             nrounds_q <= 9'd1;
             done_q    <= 1'b0;
             abrt_q    <= 1'b0;

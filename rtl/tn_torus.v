@@ -9,7 +9,17 @@ module tn_torus #(
     parameter W         = 16,   // flit data width (8..32)
     parameter LANES     = 6,    // inject / eject lanes per node (1..6)
     parameter MEM_DEPTH = 4096, // flit memory words per node (power of two)
-    parameter ROUNDS    = 16    // round-table depth (power of two, 2..256)
+    parameter ROUNDS    = 16,   // round-table depth (power of two, 2..256)
+    // Board-build reductions (docs/hardware.md, "Board builds"); the
+    // defaults are the full design the simulator and the host model.
+    parameter RELAY     = 1,    // 1: relay (head-routed) hardware; 0: none
+    parameter MEM_BRAM  = 0,    // 1: block-RAM flit memory (needs LANES = 1)
+    parameter CW        = 32,   // bits kept of counts, lengths, addresses, durations (16..32)
+    parameter TW        = 48,   // timestamp bits kept in eject records (16..31 or 48)
+    parameter GATHER    = 1,    // 0: no inject gather field (round field 58+l)
+    parameter REC_BRAM  = 0,    // 1: eject records in block RAM (needs TW < 48, CW <= 16)
+    parameter INREG     = 1,    // 0: one shared input register stage for all nodes
+    parameter STAT_PIPE = 0     // 1: node status events counted one cycle later
 ) (
     input  wire        clk_i,
     input  wire        rst_i,
@@ -40,13 +50,17 @@ module tn_torus #(
     // ---- bus: writes complete at once, reads after three wait cycles ----
     // (request register here, then the node's input register, then its
     // read-data register)
-    reg        bwe_q, bre_q, rd1_q, rd2_q, rd3_q;
+    // TW < 48 (board builds): two more wait cycles, in which the 48-bit
+    // timestamps of eject records are rebuilt (below).
+    localparam SLIM_T = TW < 48;
+    reg        bwe_q, bre_q, rd1_q, rd2_q, rd3_q, rd4_q, rd5_q;
     reg [31:0] baddr_q, bwdata_q;
-    wire       idle = !rd1_q && !rd2_q && !rd3_q;
+    reg        bctl_q, bnr_q, bdur_q;   // the sequencer's write targets, decoded here
+    wire       idle = !rd1_q && !rd2_q && !rd3_q && !rd4_q && !rd5_q;
     wire       wacc = bus_we_i && idle;
     wire       racc = bus_re_i && !bus_we_i && idle;
 
-    assign bus_ready_o = wacc || rd3_q;
+    assign bus_ready_o = wacc || (SLIM_T ? rd5_q : rd3_q);
 
     always @(posedge clk_i) begin
         bwe_q <= wacc;
@@ -54,7 +68,13 @@ module tn_torus #(
         rd1_q <= racc;
         rd2_q <= rd1_q;
         rd3_q <= rd2_q;
+        rd4_q <= rd3_q && SLIM_T;
+        rd5_q <= rd4_q;
         if (wacc || racc) begin
+            bctl_q   <= bus_addr_i == 32'hFFF00010;
+            bnr_q    <= bus_addr_i == 32'hFFF00011;
+            // 0xFFF00100 .. + ROUNDS - 1 (ROUNDS a power of two: one compare)
+            bdur_q   <= (bus_addr_i >> RW) == (32'hFFF00100 >> RW);
             baddr_q  <= bus_addr_i;
             bwdata_q <= bus_wdata_i;
         end
@@ -64,8 +84,21 @@ module tn_torus #(
             rd1_q <= 1'b0;
             rd2_q <= 1'b0;
             rd3_q <= 1'b0;
+            rd4_q <= 1'b0;
+            rd5_q <= 1'b0;
         end
     end
+
+    // ---- parameter checks: an unsupported combination fails elaboration
+    // with the name of the missing module saying why ----
+    generate
+        if (MEM_BRAM != 0 && LANES != 1) begin : gen_chk_bram
+            tn_error_MEM_BRAM_needs_LANES_1 u_err ();
+        end
+        if (REC_BRAM != 0 && (TW >= 48 || CW > 16)) begin : gen_chk_rec
+            tn_error_REC_BRAM_needs_TW_below_48_and_CW_at_most_16 u_err ();
+        end
+    endgenerate
 
     // ---- sequencer ----
     wire          run_n, sw_n, fin_n, clr_n;
@@ -75,12 +108,59 @@ module tn_torus #(
     wire [31:0]   seq_rdata;
 
     tn_seq #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
-             .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW), .N(N), .ALPHA(ALPHA)) u_seq (
+             .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW), .N(N), .ALPHA(ALPHA),
+             .CW(CW), .LIMITS({(CW < 32) ? CW[7:0] : 8'd0, SLIM_T ? TW[7:0] : 8'd0, 11'd0, STAT_PIPE != 0, REC_BRAM != 0,
+                               GATHER == 0, MEM_BRAM != 0, RELAY == 0})) u_seq (
         .clk_i(clk_i), .rst_i(rst_i),
         .bwe_i(bwe_q), .bre_i(bre_q), .baddr_i(baddr_q), .bwdata_i(bwdata_q),
-        .brdata_o(seq_rdata), .nerr_i(nerr),
+        .bctl_i(bctl_q), .bnr_i(bnr_q), .bdur_i(bdur_q), .brdata_o(seq_rdata), .nerr_i(nerr),
         .run_n_o(run_n), .sw_n_o(sw_n), .fin_n_o(fin_n), .clr_n_o(clr_n),
         .round_n_o(round_n), .cycle_n_o(cycle_n));
+
+    // ---- node inputs: registered in each node (INREG = 1) or here, once ----
+    wire          n_run, n_sw, n_fin, n_clr, n_bwe, n_bre;
+    wire [RW-1:0] n_round;
+    wire [47:0]   n_cycle;
+    wire [31:0]   n_baddr, n_bwdata;
+    generate
+        if (INREG != 0) begin : gen_nin
+            assign {n_run, n_sw, n_fin, n_clr, n_bwe, n_bre} = {run_n, sw_n, fin_n, clr_n, bwe_q, bre_q};
+            assign n_round  = round_n;
+            assign n_cycle  = cycle_n;
+            assign n_baddr  = baddr_q;
+            assign n_bwdata = bwdata_q;
+        end else begin : gen_nreg
+            reg          run_r, sw_r, fin_r, clr_r, bwe_r, bre_r;
+            reg [RW-1:0] round_r;
+            reg [47:0]   cycle_r;
+            reg [31:0]   baddr_r, bwdata_r;
+            always @(posedge clk_i) begin
+                run_r    <= run_n;
+                sw_r     <= sw_n;
+                fin_r    <= fin_n;
+                clr_r    <= clr_n;
+                round_r  <= round_n;
+                cycle_r  <= cycle_n;
+                bwe_r    <= bwe_q;
+                bre_r    <= bre_q;
+                baddr_r  <= baddr_q;
+                bwdata_r <= bwdata_q;
+                if (rst_i) begin
+                    run_r <= 1'b0;
+                    sw_r  <= 1'b0;
+                    fin_r <= 1'b0;
+                    clr_r <= 1'b0;
+                    bwe_r <= 1'b0;
+                    bre_r <= 1'b0;
+                end
+            end
+            assign {n_run, n_sw, n_fin, n_clr, n_bwe, n_bre} = {run_r, sw_r, fin_r, clr_r, bwe_r, bre_r};
+            assign n_round  = round_r;
+            assign n_cycle  = cycle_r;
+            assign n_baddr  = baddr_r;
+            assign n_bwdata = bwdata_r;
+        end
+    endgenerate
 
     // ---- nodes and links ----
     // Per-node arrays, not N-wide flat vectors (those cost O(N) per access
@@ -130,13 +210,17 @@ module tn_torus #(
                         assign rchain[ID] = rdata[ID];
                     end
                     tn_node #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
-                              .MEM_DEPTH(MEM_DEPTH), .AW(AW), .ROUNDS(ROUNDS), .RW(RW)) u_node (
+                              .MEM_DEPTH(MEM_DEPTH), .AW(AW), .ROUNDS(ROUNDS), .RW(RW),
+                              .RELAY(RELAY), .MEM_BRAM(MEM_BRAM), .CW(CW), .TW(TW),
+                              .GATHER(GATHER), .REC_BRAM(REC_BRAM), .INREG(INREG),
+                              .STAT_PIPE(STAT_PIPE)) u_node (
                         .clk_i(clk_i), .rst_i(rst_i),
                         .id_i(ID[11:0]), .coord_i({gz[3:0], gy[3:0], gx[3:0]}),
-                        .run_n_i(run_n), .sw_n_i(sw_n), .fin_n_i(fin_n), .clr_n_i(clr_n),
-                        .round_n_i(round_n), .cycle_n_i(cycle_n),
+                        .run_n_i(n_run), .sw_n_i(n_sw), .fin_n_i(n_fin), .clr_n_i(n_clr),
+                        .round_n_i(n_round), .cycle_n_i(n_cycle),
                         .lin_i(lin[ID]), .lout_o(lout[ID]),
-                        .bwe_i(bwe_q), .bre_i(bre_q), .baddr_i(baddr_q), .bwdata_i(bwdata_q),
+                        .bwe_i(n_bwe), .bre_i(n_bre), .baddr_i(n_baddr), .bwdata_i(n_bwdata),
+                        .baddr_e_i(baddr_q),
                         .brdata_o(rdata[ID]), .err_o(nerr[ID]));
                 end
             end
@@ -146,9 +230,48 @@ module tn_torus #(
     // ---- read data: the addressed node, or the global registers ----
     wire [31:0] node_rdata = rchain[N-1];
     wire [11:0] rtgt = baddr_q[31:20];
+    reg  [31:0] rdata3;
     always @* begin
-        bus_rdata_o = 32'd0;
+        rdata3 = 32'd0;
         if (rd3_q)
-            bus_rdata_o = (rtgt == 12'hFFF) ? seq_rdata : node_rdata;
+            rdata3 = (rtgt == 12'hFFF) ? seq_rdata : node_rdata;
     end
+
+    generate
+        if (SLIM_T) begin : gen_ts
+            // Eject record fields 0..3 carry {counted, low 31 bits} of a
+            // TW-bit timestamp t: the full value is the latest cycle c <= now
+            // with c = t mod 2**TW, i.e. {now_hi - (t > now_lo), t} (0 when no
+            // flit was counted). Two register stages: compare, then the
+            // high part, so no long carry chain sits in one cycle.
+            reg  [47:0]    now_q;            // the cycle counter, registered
+            reg            ts_q, cz_q, gt_q, odd_q;
+            reg  [31:0]    x_q;
+            reg  [47-TW:0] hi_q;
+            reg  [31:0]    rfix_q;
+            wire           ts = rtgt != 12'hFFF && rtgt != 12'hFFE && baddr_q[19:16] == 4'd3 &&
+                                !baddr_q[2];
+            wire [47:0]    full = {hi_q - {{(47-TW){1'b0}}, gt_q}, x_q[TW-1:0]};
+            always @(posedge clk_i) begin
+                now_q  <= cycle_n;
+                // rd3: the node's word, compared with the counter
+                ts_q   <= ts;
+                cz_q   <= !node_rdata[31];
+                odd_q  <= baddr_q[0];
+                x_q    <= rdata3;
+                gt_q   <= rdata3[TW-1:0] > now_q[TW-1:0];
+                hi_q   <= now_q[47:TW];
+                // rd4: the full value
+                rfix_q <= !ts_q ? x_q : cz_q ? 32'd0 : odd_q ? {16'd0, full[47:32]} : full[31:0];
+            end
+            always @* begin
+                bus_rdata_o = 32'd0;
+                if (rd5_q)
+                    bus_rdata_o = rfix_q;
+            end
+        end else begin : gen_nots
+            always @*
+                bus_rdata_o = rdata3;
+        end
+    endgenerate
 endmodule

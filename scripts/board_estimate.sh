@@ -19,7 +19,7 @@ widths=${*:-16 32}
 YOSYS=${YOSYS:-yosys}
 mkdir -p "$out"
 net="rtl/tn_node.v rtl/tn_node_cfg.v rtl/tn_node_status.v rtl/tn_router.v rtl/tn_route.v"
-net="$net rtl/tn_ni_mem.v rtl/tn_ni_inject.v rtl/tn_ni_eject.v rtl/tn_crc32.v rtl/tn_seq.v"
+net="$net rtl/tn_ni_mem.v rtl/tn_ni_bram.v rtl/tn_ni_inject.v rtl/tn_ni_eject.v rtl/tn_crc32.v rtl/tn_seq.v"
 raw=$out/raw.txt
 : >"$raw"
 # Sum the cells of a yosys stat listing into LUT, FF, BRAM, LUTRAM, carry.

@@ -9,8 +9,16 @@ module tn_board_system #(
     parameter DIM_Z        = 1,        // torus size in Z
     parameter W            = 8,        // flit data width
     parameter LANES        = 1,        // lanes per node
-    parameter MEM_DEPTH    = 16,       // flit memory words per node
+    parameter MEM_DEPTH    = 256,      // flit memory words per node
     parameter ROUNDS       = 2,        // round-table depth
+    parameter RELAY        = 0,        // board reductions of tn_torus (docs/hardware.md)
+    parameter MEM_BRAM     = 1,
+    parameter CW           = 16,
+    parameter TW           = 31,
+    parameter GATHER       = 0,
+    parameter REC_BRAM     = 1,
+    parameter INREG        = 0,
+    parameter STAT_PIPE    = 1,
     parameter CLK_HZ       = 48000000, // network clock in Hz
     parameter BAUD         = 12000000, // UART bit rate (FT2232H maximum)
     parameter MAX_WORDS    = 256,      // bridge payload bound in words
@@ -60,7 +68,8 @@ module tn_board_system #(
         .s_rdata_i(s_rdata), .s_ready_i(s_ready), .status_o(status_o));
 
     tn_torus #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
-               .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS)) u_torus (
+               .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY), .MEM_BRAM(MEM_BRAM),
+               .CW(CW), .TW(TW), .GATHER(GATHER), .REC_BRAM(REC_BRAM), .INREG(INREG), .STAT_PIPE(STAT_PIPE)) u_torus (
         .clk_i(clk_i), .rst_i(net_rst),
         .bus_addr_i(s_addr), .bus_wdata_i(s_wdata), .bus_we_i(s_we), .bus_re_i(s_re),
         .bus_rdata_o(s_rdata), .bus_ready_o(s_ready));

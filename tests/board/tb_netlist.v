@@ -7,21 +7,44 @@
 // (-DNETLIST, with the iCE40 cell models), so both must give the same
 // timestamps, counts and CRCs. Prints TAP lines.
 //
-// DIM_X = 2 (2x1x1, W 8, LANES 1): round 0 a gossip (both nodes send their
-// 4-flit message to the other over X+), round 1 a broadcast from node 0 over
-// X- (6 flits, start offset 2).
-// DIM_X = 1 (the board torus 1x1x1): no links exist, so both rounds deliver
-// head-routed (relay, DOR) streams from the node's inject lane to its own
-// eject lane: 0 hops.
+// The torus is a board's: 2x1x1, 3x1x1 or 2x2x1, W 8, LANES 1, with
+// the board reductions (RELAY 0, MEM_BRAM 1, CW, TW, GATHER 0, REC_BRAM, INREG 0;
+// docs/hardware.md). Two runs:
+//   gossip (NROUNDS = 1 or 2): round 0 every node sends its 4-flit message
+//   to its X+ neighbour; round 1 (3x1x1) every node passes the message it
+//   received on over X+, or (2x2x1) sends the 8 words it now holds to its
+//   Y neighbour over Y+. Afterwards every node holds every message (the
+//   single-port ring gossip of the host).
+//   broadcast (NROUNDS = 1): node 0 sends 6 flits at start offset 2 over X-
+//   (3x1x1: and X+; 2x2x1: and Y-); node 1 ejects and, for 2x2x1, forwards
+//   over Y- to node 3 (2 hops); node 2 ejects.
 module tb_netlist;
 `ifndef DIM_X
     `define DIM_X 2
 `endif
-    localparam DX    = `DIM_X;  // nodes (1x1x1 or 2x1x1)
+`ifndef DIM_Y
+    `define DIM_Y 1
+`endif
+`ifndef MEM_DEPTH
+    `define MEM_DEPTH 256
+`endif
+`ifndef ROUNDS
+    `define ROUNDS 2
+`endif
+`ifndef REC_BRAM
+    `define REC_BRAM 0
+`endif
+`ifndef CW
+    `define CW 16
+`endif
+`ifndef TW
+    `define TW 31
+`endif
+    localparam DX    = `DIM_X;  // 2 or 3
+    localparam DY    = `DIM_Y;  // 1 or 2 (with DX = 2)
+    localparam N     = DX * DY;
     localparam W     = 8;       // flit width of the board builds
     localparam ALPHA = 1;       // round switch cost (checked against INFO)
-    // MEM flags (region 1, docs/hardware.md): bit 0 head, bit 1 tail
-    localparam [31:0] FLAG_HEAD = 32'd1, FLAG_TAIL = 32'd2;
 
     reg         clk = 1'b0;
     reg         rst = 1'b1;
@@ -35,8 +58,9 @@ module tb_netlist;
 `ifdef NETLIST
     tn_torus dut (
 `else
-    tn_torus #(.DIM_X(DX), .DIM_Y(1), .DIM_Z(1), .W(W), .LANES(1), .MEM_DEPTH(16),
-               .ROUNDS(2)) dut (
+    tn_torus #(.DIM_X(DX), .DIM_Y(DY), .DIM_Z(1), .W(W), .LANES(1), .MEM_DEPTH(`MEM_DEPTH),
+               .ROUNDS(`ROUNDS), .RELAY(0), .MEM_BRAM(1), .CW(`CW), .TW(`TW), .GATHER(0),
+               .REC_BRAM(`REC_BRAM), .INREG(0), .STAT_PIPE(1)) dut (
 `endif
         .clk_i(clk), .rst_i(rst), .bus_addr_i(addr), .bus_wdata_i(wdata),
         .bus_we_i(we), .bus_re_i(re), .bus_rdata_o(rdata), .bus_ready_o(ready));
@@ -117,22 +141,23 @@ module tb_netlist;
         end
     endfunction
 
-    // The messages: byte k of message m at [8k+:8].
-    reg [8*16-1:0] msg [0:2];
-    integer k, r, n, f;
-    reg [47:0] t0, tend, t1;
+    // The messages: byte k of message m at [8k+:8]; 0..3 the nodes', 4 the broadcast.
+    reg [8*16-1:0] msg [0:4];
+    reg [8*16-1:0] yin;               // what a node receives in the Y round
+    integer k, n, f, xn, yn;
+    reg [47:0] t0, tend;
     reg [31:0] dur0, dur1, n_rec;
 
-    // Program every field of round r of node n that LANES = 1 has.
-    task round_cfg(input integer node, input integer rnd, input [3:0] osel_xp,
-                   input [3:0] osel_xm, input mode, input [3:0] esel,
-                   input [31:0] idesc, input [31:0] iaddr, input [31:0] ilen,
+    // Program every field of round rnd of a node that LANES = 1 has.
+    // osel: output o's select at [4o+:4].
+    task round_cfg(input integer node, input integer rnd, input [23:0] osel,
+                   input [3:0] esel, input [31:0] idesc, input [31:0] iaddr, input [31:0] ilen,
                    input [31:0] edesc, input [31:0] eaddr, input [31:0] elen);
         integer o;
         begin
             for (o = 0; o < 6; o = o + 1)
-                bus_write(na(node, 2, rnd*64 + o), o == 0 ? osel_xp : o == 1 ? osel_xm : 0);
-            bus_write(na(node, 2, rnd*64 + 6), mode);
+                bus_write(na(node, 2, rnd*64 + o), osel[4*o +: 4]);
+            bus_write(na(node, 2, rnd*64 + 6), 0);
             bus_write(na(node, 2, rnd*64 + 8), esel);
             bus_write(na(node, 2, rnd*64 + 16), idesc);
             bus_write(na(node, 2, rnd*64 + 17), iaddr);
@@ -168,99 +193,140 @@ module tb_netlist;
         end
     endtask
 
+    // Start a run of nr rounds and wait for it; t0 and tend its start and end.
+    task run(input integer nr);
+        begin
+            bus_write(G | 32'h011, nr);         // NROUNDS
+            bus_write(G | 32'h010, 4);          // clear statistics and errors
+            bus_write(G | 32'h010, 1);          // start
+            f = 0;
+            rd = 0;
+            while (f < 200 && rd[1] !== 1'b1) begin
+                bus_read(G | 32'h012);
+                f = f + 1;
+            end
+            check(rd[1] === 1'b1 && rd[2] === 1'b0 && rd[3] === 1'b0, "STATUS: done, no error, not aborted");
+            bus_read(G | 32'h016); t0[31:0] = rd;
+            bus_read(G | 32'h017); t0[47:32] = rd[15:0];
+            bus_read(G | 32'h018); tend[31:0] = rd;
+            bus_read(G | 32'h019); tend[47:32] = rd[15:0];
+        end
+    endtask
+
+    // node ids: x + DX*y; X- neighbour (the sender of X+ traffic), Y neighbour
+    function integer xnb(input integer node);
+        xnb = (node % DX + DX - 1) % DX + DX * (node / DX);
+    endfunction
+    function integer ynb(input integer node);
+        ynb = (DY == 2) ? node ^ 2 : node;
+    endfunction
+
     initial begin
         for (k = 0; k < 16; k = k + 1) begin
             msg[0][8*k +: 8] = 8'h3C + 8'd17 * k[7:0];
             msg[1][8*k +: 8] = 8'hA5 ^ (8'd29 * k[7:0]);
-            msg[2][8*k +: 8] = 8'h11 * k[7:0] + 8'h07;
-        end
-        if (DX == 1) begin
-            msg[0][7:0] = 8'h00;    // relay heads carry the destination {y, x} = (0, 0)
-            msg[1][7:0] = 8'h00;
+            msg[2][8*k +: 8] = 8'h5A + 8'd41 * k[7:0];
+            msg[3][8*k +: 8] = 8'hC3 ^ (8'd13 * k[7:0]);
+            msg[4][8*k +: 8] = 8'h11 * k[7:0] + 8'h07;
         end
         repeat (4) @(posedge clk);
         rst = 1'b0;
         repeat (2) @(posedge clk);
 
         bus_read(G | 32'h001);
-        check_eq(rd, DX | (1 << 8) | (1 << 16), "INFO DIMS");
+        check_eq(rd, DX | (DY << 8) | (1 << 16), "INFO DIMS");
         bus_read(G | 32'h002);
         check_eq(rd, W, "INFO W");
         bus_read(G | 32'h006);
         check_eq(rd, ALPHA, "INFO ALPHA is the alpha of the model");
+        bus_read(G | 32'h007);
+        check_eq(rd[2:0], 3'b111, "INFO LIMITS: no relay, block-RAM memory, no gather");
 
-        if (DX == 2) begin
-            // memory: node n's own message at 0..3 (msg[n]); node 0's broadcast at 8..13
-            for (n = 0; n < 2; n = n + 1)
-                for (k = 0; k < 16; k = k + 1) begin
-                    bus_write(na(n, 0, k), (k < 4) ? msg[n][8*k +: 8] : (n == 0 && k >= 8 && k < 14) ? msg[2][8*(k-8) +: 8] : 0);
-                    bus_write(na(n, 1, k), 0);
-                end
-            // round 0, gossip: inject lane -> X+ (select 1); eject from input 0 (X+ travel)
-            for (n = 0; n < 2; n = n + 1)
-                round_cfg(n, 0, 4'd1, 4'd0, 1'b0, 4'd8, 32'h80000000, 0, 4, 32'h80000000, 4, 4);
-            // round 1, broadcast from node 0 over X- at offset 2; node 1 ejects input 1
-            round_cfg(0, 1, 4'd0, 4'd1, 1'b0, 4'd0, 32'h80000002, 8, 6, 32'h0, 0, 0);
-            round_cfg(1, 1, 4'd0, 4'd0, 1'b0, 4'd9, 32'h0, 0, 0, 32'h80000000, 8, 6);
-            dur0 = ALPHA + 0 + 1 + 4;   // alpha + s + d + n
-            dur1 = ALPHA + 2 + 1 + 6;
-        end else begin
-            // memory: stream 0 at 0..3 (head on 0, tail on 3), stream 1 at 4..6
-            for (k = 0; k < 16; k = k + 1) begin
-                bus_write(na(0, 0, k), (k < 4) ? msg[0][8*k +: 8] : (k < 7) ? msg[1][8*(k-4) +: 8] : 0);
-                bus_write(na(0, 1, k), (k == 0 || k == 4) ? FLAG_HEAD : (k == 3 || k == 6) ? FLAG_TAIL : 0);
+        // memory: node n's message at 0..3, node 0's broadcast at 16..21, flags 0
+        for (n = 0; n < N; n = n + 1)
+            for (k = 0; k < 32; k = k + 1) begin
+                bus_write(na(n, 0, k), (k < 4) ? msg[n][8*k +: 8] :
+                                       (n == 0 && k >= 16 && k < 22) ? msg[4][8*(k-16) +: 8] : 0);
+                bus_write(na(n, 1, k), 0);
             end
-            // relay by DOR (mode 1), inject descriptor valid + relay, eject lane relay (15)
-            round_cfg(0, 0, 4'd0, 4'd0, 1'b1, 4'd15, 32'hC0000000, 0, 4, 32'h80000000, 8, 4);
-            round_cfg(0, 1, 4'd0, 4'd0, 1'b1, 4'd15, 32'hC0000001, 4, 3, 32'h80000000, 12, 3);
-            dur0 = ALPHA + 0 + 0 + 4;
-            dur1 = ALPHA + 1 + 0 + 3;
-        end
+
+        // ---- gossip ----
+        // round 0: inject lane -> X+ (output 0 select 1); eject input 0 to 4..7
+        for (n = 0; n < N; n = n + 1)
+            round_cfg(n, 0, 24'h000001, 4'd8, 32'h80000000, 0, 4, 32'h80000000, 4, 4);
+        // round 1 (3x1x1): words 4..7 -> X+; eject input 0 to 8..11
+        if (DX == 3)
+            for (n = 0; n < N; n = n + 1)
+                round_cfg(n, 1, 24'h000001, 4'd8, 32'h80000000, 4, 4, 32'h80000000, 8, 4);
+        // round 1 (2x2x1): words 0..7 -> Y+ (output 2 select 1); eject input 2 to 8..15
+        if (DY == 2)
+            for (n = 0; n < N; n = n + 1)
+                round_cfg(n, 1, 24'h000100, 4'd10, 32'h80000000, 0, 8, 32'h80000000, 8, 8);
+        dur0 = ALPHA + 0 + 1 + 4;   // alpha + s + d + n
+        dur1 = ALPHA + 0 + 1 + ((DY == 2) ? 8 : 4);
         bus_write(G | 32'h100, dur0);
         bus_write(G | 32'h101, dur1);
-        bus_write(G | 32'h011, 2);          // NROUNDS
-        bus_write(G | 32'h010, 4);          // clear statistics and errors
-        bus_write(G | 32'h010, 1);          // start
+        run((DY == 2 || DX == 3) ? 2 : 1);
+        check_eq(tend - t0, (DY == 2 || DX == 3) ? dur0 + dur1 : dur0, "gossip: END_CYCLE - START_CYCLE = sum D_r");
+        for (n = 0; n < N; n = n + 1) begin
+            xn = xnb(n);
+            check_rec(n, 0, t0 + ALPHA + 1, 4, crc_of(msg[xn], 4), "gossip X round");
+            if (DX == 3)
+                check_rec(n, 1, t0 + dur0 + ALPHA + 1, 4, crc_of(msg[xnb(xn)], 4), "gossip X round 2");
+            if (DY == 2) begin
+                yn = ynb(n);
+                yin = {64'd0, msg[xnb(yn)][31:0], msg[yn][31:0]};
+                check_rec(n, 1, t0 + dur0 + ALPHA + 1, 8, crc_of(yin, 8), "gossip Y round");
+            end
+        end
+        // every node holds every message
         f = 0;
-        rd = 0;
-        while (f < 200 && rd[1] !== 1'b1) begin
-            bus_read(G | 32'h012);
-            f = f + 1;
-        end
-        check(rd[1] === 1'b1 && rd[2] === 1'b0 && rd[3] === 1'b0, "STATUS: done, no error, not aborted");
-        bus_read(G | 32'h016); t0[31:0] = rd;
-        bus_read(G | 32'h017); t0[47:32] = rd[15:0];
-        bus_read(G | 32'h018); tend[31:0] = rd;
-        bus_read(G | 32'h019); tend[47:32] = rd[15:0];
-        check_eq(tend - t0, dur0 + dur1, "END_CYCLE - START_CYCLE = D_0 + D_1");
-        t1 = t0 + dur0;
+        for (n = 0; n < N; n = n + 1)
+            for (k = 0; k < 4; k = k + 1) begin
+                bus_read(na(n, 0, 4 + k)); if (rd !== msg[xnb(n)][8*k +: 8]) f = f + 1;
+                if (DX == 3) begin
+                    bus_read(na(n, 0, 8 + k)); if (rd !== msg[xnb(xnb(n))][8*k +: 8]) f = f + 1;
+                end
+                if (DY == 2) begin
+                    bus_read(na(n, 0, 8 + k)); if (rd !== msg[ynb(n)][8*k +: 8]) f = f + 1;
+                    bus_read(na(n, 0, 12 + k)); if (rd !== msg[xnb(ynb(n))][8*k +: 8]) f = f + 1;
+                end
+            end
+        check_eq(f, 0, "gossip: every message stored in every memory");
 
-        if (DX == 2) begin
-            check_rec(1, 0, t0 + ALPHA + 1, 4, crc_of(msg[0], 4), "gossip node 0->1");
-            check_rec(0, 0, t0 + ALPHA + 1, 4, crc_of(msg[1], 4), "gossip node 1->0");
-            check_rec(1, 1, t1 + ALPHA + 2 + 1, 6, crc_of(msg[2], 6), "broadcast node 0->1");
-            f = 0;
-            for (k = 0; k < 4; k = k + 1) begin
-                bus_read(na(1, 0, 4 + k)); if (rd !== msg[0][8*k +: 8]) f = f + 1;
-                bus_read(na(0, 0, 4 + k)); if (rd !== msg[1][8*k +: 8]) f = f + 1;
-            end
-            for (k = 0; k < 6; k = k + 1) begin
-                bus_read(na(1, 0, 8 + k)); if (rd !== msg[2][8*k +: 8]) f = f + 1;
-            end
-            check_eq(f, 0, "received messages stored in the destination memories");
-        end else begin
-            check_rec(0, 0, t0 + ALPHA + 0, 4, crc_of(msg[0], 4), "relay to self, round 0");
-            check_rec(0, 1, t1 + ALPHA + 1, 3, crc_of(msg[1], 3), "relay to self, round 1");
-            f = 0;
-            for (k = 0; k < 4; k = k + 1) begin
-                bus_read(na(0, 0, 8 + k)); if (rd !== msg[0][8*k +: 8]) f = f + 1;
-            end
-            for (k = 0; k < 3; k = k + 1) begin
-                bus_read(na(0, 0, 12 + k)); if (rd !== msg[1][8*k +: 8]) f = f + 1;
-            end
-            check_eq(f, 0, "delivered streams stored in the eject memory");
+        // ---- broadcast from node 0 (round 0 reprogrammed) ----
+        // node 0: inject -> X- (output 1), and Y- (output 3) or X+ (output 0), offset 2
+        round_cfg(0, 0, (DY == 2) ? 24'h001010 : (DX == 3) ? 24'h000011 : 24'h000010, 4'd0,
+                  32'h80000002, 16, 6, 32'h0, 0, 0);
+        // node 1: eject input 1 (X- travel; 3x1x1: input 0, X+ travel) to 24..29;
+        // 2x2x1: forward it over Y- (select 9)
+        round_cfg(1, 0, (DY == 2) ? 24'h009000 : 24'h000000, (DX == 3) ? 4'd8 : 4'd9,
+                  32'h0, 0, 0, 32'h80000000, 24, 6);
+        if (DX == 3)    // node 2 = X- neighbour of node 0: eject input 1
+            round_cfg(2, 0, 24'h000000, 4'd9, 32'h0, 0, 0, 32'h80000000, 24, 6);
+        if (DY == 2) begin
+            // nodes 2 and 3: eject input 3 (Y- travel)
+            round_cfg(2, 0, 24'h000000, 4'd11, 32'h0, 0, 0, 32'h80000000, 24, 6);
+            round_cfg(3, 0, 24'h000000, 4'd11, 32'h0, 0, 0, 32'h80000000, 24, 6);
         end
-        for (n = 0; n < DX; n = n + 1) begin
+        dur0 = ALPHA + 2 + DY + 6;  // alpha + s + longest path + n
+        bus_write(G | 32'h100, dur0);
+        run(1);
+        check_eq(tend - t0, dur0, "broadcast: END_CYCLE - START_CYCLE = D_0");
+        check_rec(1, 0, t0 + ALPHA + 2 + 1, 6, crc_of(msg[4], 6), "broadcast node 0->1");
+        if (DX == 3)
+            check_rec(2, 0, t0 + ALPHA + 2 + 1, 6, crc_of(msg[4], 6), "broadcast node 0->2");
+        if (DY == 2) begin
+            check_rec(2, 0, t0 + ALPHA + 2 + 1, 6, crc_of(msg[4], 6), "broadcast node 0->2");
+            check_rec(3, 0, t0 + ALPHA + 2 + 2, 6, crc_of(msg[4], 6), "broadcast node 0->1->3");
+        end
+        f = 0;
+        for (n = 1; n < N; n = n + 1)
+            for (k = 0; k < 6; k = k + 1) begin
+                bus_read(na(n, 0, 24 + k)); if (rd !== msg[4][8*k +: 8]) f = f + 1;
+            end
+        check_eq(f, 0, "broadcast: message stored in every other memory");
+        for (n = 0; n < N; n = n + 1) begin
             bus_read(na(n, 4, 0));
             check_eq(rd, 0, "node status flags clear (no collision, drop, overrun)");
         end
@@ -269,7 +335,7 @@ module tb_netlist;
     end
 
     initial begin
-        #2000000;
+        #20000000;
         $display("not ok - timeout");
         $finish;
     end
