@@ -170,8 +170,6 @@ struct bld {
     struct tn_sched *s;
     unsigned M;                /* full size per dimension (7^i) */
     bool lng;                  /* dp gossip: long-message variant */
-    /* gather of the next emitted circuit (messages; run 0: none) */
-    uint32_t gphase, grun, gskip;
     struct tn_arc *arcs;
     uint32_t acap;
     uint32_t *ej;
@@ -205,16 +203,14 @@ static int grow(struct bld *b, uint32_t na, uint32_t ne)
     return 0;
 }
 
-/* Apply (and clear) the pending gather to a new circuit. */
-static int finish(struct bld *b, struct tn_circuit *c)
+/* Make the circuit just added to round r carry a gather (messages). */
+static void gather_last(struct bld *b, uint32_t r, uint32_t phase, uint32_t run, uint32_t skip)
 {
-    if (!c)
-        return TN_ENOMEM;
-    c->mphase = b->gphase;
-    c->mrun = b->grun;
-    c->mskip = b->gskip;
-    b->gphase = b->grun = b->gskip = 0;
-    return 0;
+    struct tn_round *rd = &b->s->rounds[r];
+    struct tn_circuit *c = &rd->circ[rd->ncirc - 1];
+    c->mphase = phase;
+    c->mrun = run;
+    c->mskip = skip;
 }
 
 /* Unicast circuit from node p along dirs (each step stride hops). */
@@ -232,8 +228,8 @@ static int emit_path(struct bld *b, uint32_t r, const int p[3], const uint8_t *d
             node = tn_neighbor(&b->s->topo, node, dirs[i]);
         }
     b->ej[0] = node;
-    return finish(b, tn_sched_add_circuit(b->s, r, at(b, p), b->arcs, n, b->ej, 1, moff, mcnt,
-                                          NULL, 0, 0));
+    return tn_sched_add_circuit(b->s, r, at(b, p), b->arcs, n, b->ej, 1, moff, mcnt, NULL, 0,
+                                0) ? 0 : TN_ENOMEM;
 }
 
 /* Multicast from p along each direction d with mask bit d set, hops[d]
@@ -248,10 +244,8 @@ static int emit_star(struct bld *b, uint32_t r, uint32_t src, unsigned mask,
             na += hops[d] * stride;
             ne += hops[d];
         }
-    if (na == 0) {
-        b->gphase = b->grun = b->gskip = 0;
+    if (na == 0)
         return 0;
-    }
     if (grow(b, na, ne))
         return TN_ENOMEM;
     na = ne = 0;
@@ -267,8 +261,8 @@ static int emit_star(struct bld *b, uint32_t r, uint32_t src, unsigned mask,
                 b->ej[ne++] = node;
         }
     }
-    return finish(b, tn_sched_add_circuit(b->s, r, src, b->arcs, na, b->ej, ne, moff, mcnt,
-                                          NULL, 0, 0));
+    return tn_sched_add_circuit(b->s, r, src, b->arcs, na, b->ej, ne, moff, mcnt, NULL, 0, 0)
+               ? 0 : TN_ENOMEM;
 }
 
 static bool is_pow7(unsigned m, unsigned *i)
@@ -385,17 +379,13 @@ static int dp_level(struct bld *b, unsigned k, unsigned s, const int o[3], uint3
                 for (int d = 0; d < TN_NDIRS; d++) {
                     /* 3-a: piece c(e_d) to the neighbour in direction d */
                     uint8_t dd = (uint8_t)d;
-                    b->gphase = piece_phase(colour(dvec[d])) * s;
-                    b->grun = s;
-                    b->gskip = 6 * s;
                     if ((rc = emit_path(b, ra + 2, p, &dd, 1, s, since, mcnt)))
                         return rc;
+                    gather_last(b, ra + 2, piece_phase(colour(dvec[d])) * s, s, 6 * s);
                 }
-                b->gphase = 0;
-                b->grun = s;
-                b->gskip = 6 * s;
                 if ((rc = emit_star(b, ra + 3, at(b, p), 0x3f, hops, s, since, mcnt)))
                     return rc;
+                gather_last(b, ra + 3, 0, s, 6 * s);  /* the colour-0 piece */
             }
     if (k > 1) {
         int f[3];
