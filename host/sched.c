@@ -260,6 +260,13 @@ static uint64_t sel_pos(uint64_t i, uint32_t run, uint32_t skip)
     return i + i / run * skip;
 }
 
+/* Elements of a selection at positions below q (positions from its start). */
+static uint64_t sel_count(uint64_t q, uint32_t run, uint32_t skip)
+{
+    uint64_t P = (uint64_t)run + skip;
+    return q / P * run + (q % P < run ? q % P : run);
+}
+
 static uint64_t sel_key(const struct tn_blk *b, uint32_t start, uint32_t n, uint32_t run,
                         uint32_t skip)
 {
@@ -318,13 +325,13 @@ static uint64_t sel_whole(struct tn_sel *sel, struct tn_blk *b, uint32_t start, 
 {
     if (n <= run || skip == 0)
         return sel->range(sel->ctx, b, start, n);
-    uint64_t v = 0, P = (uint64_t)run + skip;
+    uint64_t v = 0;
     bool first = true;
     switch (b->kind) {
     case TN_BLK_SLICE:
         return sel_whole(sel, b->u.base, b->off + start, n, run, skip);
     case TN_BLK_STRIDE:
-        if (run == 1 && P == b->run) {
+        if (run == 1 && (uint64_t)skip + 1 == b->run) {
             /* one element of each inner run: again a selection */
             uint64_t f = b->off + start + (uint64_t)start / b->run * b->skip;
             return sel_whole(sel, b->u.base, (uint32_t)f, n, 1, b->run + b->skip - 1);
@@ -349,8 +356,7 @@ static uint64_t sel_whole(struct tn_sel *sel, struct tn_blk *b, uint32_t start, 
             continue;
         hi -= start;
         /* elements whose position relative to start is in [lo, hi) */
-        uint64_t i0 = lo / P * run + (lo % P < run ? lo % P : run);
-        uint64_t i1 = hi / P * run + (hi % P < run ? hi % P : run);
+        uint64_t i0 = sel_count(lo, run, skip), i1 = sel_count(hi, run, skip);
         if (i1 > n)
             i1 = n;
         if (i0 >= i1)
@@ -540,7 +546,7 @@ struct msgref {
  * skip between runs. */
 static uint32_t gather_span(uint32_t n, uint32_t run, uint32_t skip)
 {
-    return n ? (n - 1) / run * (run + skip) + (n - 1) % run + 1 : 0;
+    return n ? (uint32_t)sel_pos(n - 1, run, skip) + 1 : 0;
 }
 
 /* Does the explicit list of c sit in memory ids[0..n) as equally spaced
@@ -670,7 +676,7 @@ static int resolve_msgs(struct tn_sched *s, uint32_t r, struct tn_blk *m, uint32
         *c->moff += *c->mphase;
         span = *c->mcnt - *c->mphase;
         *c->mphase = 0;
-        n = span / (run + skip) * run + (span % (run + skip) < run ? span % (run + skip) : run);
+        n = (uint32_t)sel_count(span, run, skip);
         *c->mcnt = gather_span(n, run, skip);
         struct tn_blk *b = blk_new(s, TN_BLK_STRIDE, n);
         if (!b)
