@@ -15,34 +15,34 @@ int tn_image_check(const struct tn_plan *p, const struct tn_info *dev, char *err
     const struct tn_topo *t = &p->topo;
     if (dev->dims[0] != t->dim[0] || dev->dims[1] != t->dim[1] || dev->dims[2] != t->dim[2])
         return tn_errf(err, errlen, TN_ENOTSUP,
-                    "the schedule is for a %ux%ux%u torus but the device is %ux%ux%u: "
-                    "use --dims %ux%ux%u or a device of that geometry",
-                    t->dim[0], t->dim[1], t->dim[2], dev->dims[0], dev->dims[1],
-                    dev->dims[2], dev->dims[0], dev->dims[1], dev->dims[2]);
+                       "the schedule is for a %ux%ux%u torus but the device is %ux%ux%u: "
+                       "use --dims %ux%ux%u or a device of that geometry",
+                       t->dim[0], t->dim[1], t->dim[2], dev->dims[0], dev->dims[1],
+                       dev->dims[2], dev->dims[0], dev->dims[1], dev->dims[2]);
     if (p->par.lanes > dev->lanes)
         return tn_errf(err, errlen, TN_ECAPACITY,
-                    "the schedule needs %u lanes per node, the device has %u: "
-                    "use the single-port schedule (--ports 1) or a LANES=6 build",
-                    p->par.lanes, dev->lanes);
+                       "the schedule needs %u lanes per node, the device has %u: "
+                       "use the single-port schedule (--ports 1) or a LANES=6 build",
+                       p->par.lanes, dev->lanes);
     if (p->par.width != dev->w)
         return tn_errf(err, errlen, TN_EINVAL,
-                    "plan lowered for W=%u but the device has W=%u", p->par.width, dev->w);
+                       "plan lowered for W=%u but the device has W=%u", p->par.width, dev->w);
     if (p->nrounds > dev->rounds)
         return tn_errf(err, errlen, TN_ECAPACITY,
-                    "the schedule has %u rounds, the device's round table holds %u: "
-                    "rebuild the device with ROUNDS >= %u",
-                    p->nrounds, dev->rounds, p->nrounds);
+                       "the schedule has %u rounds, the device's round table holds %u: "
+                       "rebuild the device with ROUNDS >= %u",
+                       p->nrounds, dev->rounds, p->nrounds);
     if (p->mem_max > dev->mem_depth)
         return tn_errf(err, errlen, TN_ECAPACITY,
-                    "a node needs %llu words of flit memory, the device has %u: "
-                    "use a shorter --msg-flits or a device with MEM_DEPTH >= %llu",
-                    (unsigned long long)p->mem_max, dev->mem_depth,
-                    (unsigned long long)p->mem_max);
+                       "a node needs %llu words of flit memory, the device has %u: "
+                       "use a shorter --msg-flits or a device with MEM_DEPTH >= %llu",
+                       (unsigned long long)p->mem_max, dev->mem_depth,
+                       (unsigned long long)p->mem_max);
     for (uint32_t r = 0; r < p->nrounds; r++)
         if (p->rounds[r].duration > UINT32_MAX)
             return tn_errf(err, errlen, TN_ECAPACITY,
-                        "round %u lasts %llu cycles, more than the 32-bit round table holds",
-                        r, (unsigned long long)p->rounds[r].duration);
+                           "round %u lasts %llu cycles, more than the 32-bit round table holds",
+                           r, (unsigned long long)p->rounds[r].duration);
     return 0;
 }
 

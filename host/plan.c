@@ -78,7 +78,7 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
         uint32_t totej = 0;
         if (s->msg_len && rd->ncirc) {
             rc = tn_errf(err, errlen, TN_ENOTSUP,
-                      "round %u: circuits need equal message lengths (relay streams take any)", r);
+                         "round %u: circuits need equal message lengths (relay streams take any)", r);
             goto out_fail;
         }
         for (uint32_t ci = 0; ci < rd->ncirc; ci++)
@@ -105,7 +105,7 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                 if (c->src >= N || !c->stream || c->msg_bad != -1 || c->msg_noncontig ||
                     !tn_circuit_walk(s, c, head, depth, parent, ejarc)) {
                     rc = tn_errf(err, errlen, TN_EVERIFY,
-                              "round %u circuit %u is broken: run torusctl verify", r, ci);
+                                 "round %u circuit %u is broken: run torusctl verify", r, ci);
                     goto out_fail;
                 }
                 unsigned rootport = TN_NDIRS;
@@ -119,8 +119,8 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                 if (pass == 1) {
                     if (injmask[c->src] >> rootport & 1) {
                         rc = tn_errf(err, errlen, TN_EVERIFY,
-                                  "round %u: two circuits leave node %u on %s", r, c->src,
-                                  tn_dir_name((int)rootport));
+                                     "round %u: two circuits leave node %u on %s", r, c->src,
+                                     tn_dir_name((int)rootport));
                         goto out_fail;
                     }
                     injmask[c->src] |= (uint8_t)(1u << rootport);
@@ -137,9 +137,9 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                 unsigned lane = lane_of(injmask[c->src], rootport);
                 if (lane >= par->lanes) {
                     rc = tn_errf(err, errlen, TN_ECAPACITY,
-                              "round %u: node %u injects %d streams, the device has %u lane%s",
-                              r, c->src, __builtin_popcount(injmask[c->src]), par->lanes,
-                              par->lanes == 1 ? "" : "s");
+                                 "round %u: node %u injects %d streams, the device has %u lane%s",
+                                 r, c->src, __builtin_popcount(injmask[c->src]), par->lanes,
+                                 par->lanes == 1 ? "" : "s");
                     goto out_fail;
                 }
                 struct tn_inject *in = &pr->inj[pr->ninj++];
@@ -152,9 +152,9 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                     uint64_t run = (uint64_t)c->mrun * L, skip = (uint64_t)c->mskip * L;
                     if (run > 0xFFFF || skip > 0xFFFF) {
                         rc = tn_errf(err, errlen, TN_ECAPACITY,
-                                  "round %u circuit %u: gather run %llu / skip %llu flits "
-                                  "exceed the descriptor's 16 bits", r, ci,
-                                  (unsigned long long)run, (unsigned long long)skip);
+                                     "round %u circuit %u: gather run %llu / skip %llu flits "
+                                     "exceed the descriptor's 16 bits", r, ci,
+                                     (unsigned long long)run, (unsigned long long)skip);
                         goto out_fail;
                     }
                     in->run = (uint32_t)run;
@@ -167,8 +167,8 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                     uint8_t *sel = &pr->xbar[(size_t)a->node * 12 + a->dir];
                     if (*sel != TN_SEL_OFF) {
                         rc = tn_errf(err, errlen, TN_EVERIFY,
-                                  "round %u: output %s of node %u driven twice", r,
-                                  tn_dir_name(a->dir), a->node);
+                                     "round %u: output %s of node %u driven twice", r,
+                                     tn_dir_name(a->dir), a->node);
                         goto out_fail;
                     }
                     if (a->node == c->src) {
@@ -181,15 +181,15 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                     uint32_t v = c->eject[e], i = ejarc[e];
                     if (i == UINT32_MAX) {
                         rc = tn_errf(err, errlen, TN_EVERIFY,
-                                  "round %u circuit %u: node %u ejects off the circuit", r, ci, v);
+                                     "round %u circuit %u: node %u ejects off the circuit", r, ci, v);
                         goto out_fail;
                     }
                     unsigned port = c->arcs[i].dir, el = lane_of(ejmask[v], port);
                     if (el >= par->lanes) {
                         rc = tn_errf(err, errlen, TN_ECAPACITY,
-                                  "round %u: node %u ejects %d streams, the device has %u lane%s",
-                                  r, v, __builtin_popcount(ejmask[v]), par->lanes,
-                                  par->lanes == 1 ? "" : "s");
+                                     "round %u: node %u ejects %d streams, the device has %u lane%s",
+                                     r, v, __builtin_popcount(ejmask[v]), par->lanes,
+                                     par->lanes == 1 ? "" : "s");
                         goto out_fail;
                     }
                     uint64_t addr = (uint64_t)mem[v]->n * L;
@@ -242,8 +242,8 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
         goto out_fail;
     if (par->mem_depth && p->mem_max > par->mem_depth) {
         rc = tn_errf(err, errlen, TN_ECAPACITY,
-                  "the schedule needs %llu memory words per node, MEM_DEPTH is %u",
-                  (unsigned long long)p->mem_max, par->mem_depth);
+                     "the schedule needs %llu memory words per node, MEM_DEPTH is %u",
+                     (unsigned long long)p->mem_max, par->mem_depth);
         goto out_fail;
     }
     free(injmask);

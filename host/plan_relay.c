@@ -70,17 +70,17 @@ int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
         return 0;
     if (first_relay < last_circ)
         return tn_errf(err, errlen, TN_ENOTSUP,
-                    "round %u has relay streams before a circuit round: relay-delivered words "
-                    "live outside the message layout, so relay rounds must come last",
-                    first_relay);
+                       "round %u has relay streams before a circuit round: relay-delivered words "
+                       "live outside the message layout, so relay rounds must come last",
+                       first_relay);
     if (p->par.width < 12)
         return tn_errf(err, errlen, TN_ENOTSUP,
-                    "relay heads carry x | y << 4 | z << 8: they need W >= 12 (W is %u)",
-                    p->par.width);
+                       "relay heads carry x | y << 4 | z << 8: they need W >= 12 (W is %u)",
+                       p->par.width);
     for (int k = 0; k < 3; k++)
         if (t->dim[k] > 15)
             return tn_errf(err, errlen, TN_ENOTSUP, "relay heads carry 4-bit coordinates: "
-                        "dimension %d has %u nodes", k, t->dim[k]);
+                           "dimension %d has %u nodes", k, t->dim[k]);
     int rc = TN_ENOMEM;
     uint64_t *top = malloc((size_t)N * sizeof *top);
     struct tn_arc *route = malloc((t->dim[0] + t->dim[1] + t->dim[2] + 1) * sizeof *route);
@@ -114,7 +114,7 @@ int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
             if (x->src >= N || x->dst >= N || x->src == x->dst || !x->stream ||
                 x->msg_bad != -1 || x->msg_noncontig) {
                 rc = tn_errf(err, errlen, TN_EVERIFY,
-                          "round %u relay stream %u is broken: run torusctl verify", r, i);
+                             "round %u relay stream %u is broken: run torusctl verify", r, i);
                 goto out_free;
             }
             uint64_t flits = tn_relay_flits(s, x);
@@ -157,9 +157,9 @@ int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
                 if (l == nl) {
                     if (nl >= p->par.lanes) {
                         rc = tn_errf(err, errlen, TN_ECAPACITY,
-                                  "round %u: node %u injects more than %u chains of relay packets "
-                                  "(the device has %u lane%s)", r, v, p->par.lanes, p->par.lanes,
-                                  p->par.lanes == 1 ? "" : "s");
+                                     "round %u: node %u injects more than %u chains of relay packets "
+                                     "(the device has %u lane%s)", r, v, p->par.lanes, p->par.lanes,
+                                     p->par.lanes == 1 ? "" : "s");
                         goto out_free;
                     }
                     nl++;
@@ -218,9 +218,9 @@ int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
                 if (l == nl) {
                     if (nl >= p->par.lanes) {
                         rc = tn_errf(err, errlen, TN_ECAPACITY,
-                                  "round %u: node %u receives more than %u relay packets at once "
-                                  "(the device has %u lane%s)", r, v, p->par.lanes, p->par.lanes,
-                                  p->par.lanes == 1 ? "" : "s");
+                                     "round %u: node %u receives more than %u relay packets at once "
+                                     "(the device has %u lane%s)", r, v, p->par.lanes, p->par.lanes,
+                                     p->par.lanes == 1 ? "" : "s");
                         goto out_free;
                     }
                     total[nl] = 0;
