@@ -78,7 +78,8 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
         uint32_t totej = 0;
         if (s->msg_len && rd->ncirc) {
             rc = tn_errf(err, errlen, TN_ENOTSUP,
-                         "round %u: circuits need equal message lengths (relay streams take any)", r);
+                         "round %u: circuits need equal message lengths "
+                         "(relay streams take any)", r);
             goto out_fail;
         }
         for (uint32_t ci = 0; ci < rd->ncirc; ci++)
@@ -181,13 +182,15 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                     uint32_t v = c->eject[e], i = ejarc[e];
                     if (i == UINT32_MAX) {
                         rc = tn_errf(err, errlen, TN_EVERIFY,
-                                     "round %u circuit %u: node %u ejects off the circuit", r, ci, v);
+                                     "round %u circuit %u: node %u ejects off the circuit",
+                                     r, ci, v);
                         goto out_fail;
                     }
                     unsigned port = c->arcs[i].dir, el = lane_of(ejmask[v], port);
                     if (el >= par->lanes) {
                         rc = tn_errf(err, errlen, TN_ECAPACITY,
-                                     "round %u: node %u ejects %d streams, the device has %u lane%s",
+                                     "round %u: node %u ejects %d streams, "
+                                     "the device has %u lane%s",
                                      r, v, __builtin_popcount(ejmask[v]), par->lanes,
                                      par->lanes == 1 ? "" : "s");
                         goto out_fail;
@@ -207,7 +210,8 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                     if (depth[i] > dmax)
                         dmax = depth[i];
                     if (addr + ej->len > UINT32_MAX) {
-                        rc = tn_errf(err, errlen, TN_ECAPACITY, "node %u needs more than 2^32 words", v);
+                        rc = tn_errf(err, errlen, TN_ECAPACITY,
+                                     "node %u needs more than 2^32 words", v);
                         goto out_fail;
                     }
                 }

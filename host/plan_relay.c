@@ -157,7 +157,8 @@ int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
                 if (l == nl) {
                     if (nl >= p->par.lanes) {
                         rc = tn_errf(err, errlen, TN_ECAPACITY,
-                                     "round %u: node %u injects more than %u chains of relay packets "
+                                     "round %u: node %u injects more than %u chains "
+                                     "of relay packets "
                                      "(the device has %u lane%s)", r, v, p->par.lanes, p->par.lanes,
                                      p->par.lanes == 1 ? "" : "s");
                         goto out_free;
@@ -199,7 +200,8 @@ int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
                     in->len += (uint32_t)pk[k].flits;
                 }
                 if (top[v] > UINT32_MAX) {
-                    rc = tn_errf(err, errlen, TN_ECAPACITY, "node %u needs more than 2^32 words", v);
+                    rc = tn_errf(err, errlen, TN_ECAPACITY,
+                                 "node %u needs more than 2^32 words", v);
                     goto out_free;
                 }
             }
@@ -218,7 +220,8 @@ int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
                 if (l == nl) {
                     if (nl >= p->par.lanes) {
                         rc = tn_errf(err, errlen, TN_ECAPACITY,
-                                     "round %u: node %u receives more than %u relay packets at once "
+                                     "round %u: node %u receives more than %u relay "
+                                     "packets at once "
                                      "(the device has %u lane%s)", r, v, p->par.lanes, p->par.lanes,
                                      p->par.lanes == 1 ? "" : "s");
                         goto out_free;
