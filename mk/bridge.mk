@@ -15,7 +15,7 @@ BRIDGE_CC   = $(CCACHE) $(CC)
 
 BRIDGE_RTL := $(addprefix rtl/,tn_crc16.v tn_slip_dec.v tn_slip_enc.v \
                 tn_bridge_fifo.v tn_bridge_ram.v tn_bridge_rx.v tn_bridge_tx.v \
-                tn_bridge_engine.v tn_bridge.v)
+                tn_skid.v tn_bridge_engine.v tn_bridge.v)
 UART_RTL   := rtl/tn_uart_rx.v rtl/tn_uart_tx.v
 # The simulated top (sim/tn_sim_top.v) puts the bridge in front of the torus.
 SIM_RTL_SRC += $(BRIDGE_RTL)
@@ -124,9 +124,9 @@ $(BRIDGE_DIR)/lint.ok: $(BRIDGE_RTL) $(UART_RTL) mk/bridge.mk
 # Formal: each module with small parameters (the properties do not depend
 # on them), bounded model check and temporal induction, 16 steps.
 SMTBMC ?= yosys-smtbmc
-BRIDGE_FORMAL := tn_bridge_fifo:AW=2 tn_bridge_fifo:AW=9 tn_slip_enc: tn_slip_dec:IDLE_TIMEOUT=5
+BRIDGE_FORMAL := tn_bridge_fifo:AW=2 tn_bridge_fifo:AW=9 tn_skid:DW=9 tn_slip_enc: tn_slip_dec:IDLE_TIMEOUT=5
 formal-bridge: $(BRIDGE_DIR)/formal.ok
-$(BRIDGE_DIR)/formal.ok: rtl/tn_bridge_fifo.v rtl/tn_slip_enc.v rtl/tn_slip_dec.v mk/bridge.mk
+$(BRIDGE_DIR)/formal.ok: rtl/tn_bridge_fifo.v rtl/tn_skid.v rtl/tn_slip_enc.v rtl/tn_slip_dec.v mk/bridge.mk
 	@command -v z3 >/dev/null || { echo "formal-bridge: needs the z3 solver: apt-get install z3" >&2; exit 1; }
 	@mkdir -p $(BRIDGE_DIR)/formal
 	@set -e; for job in $(BRIDGE_FORMAL); do \

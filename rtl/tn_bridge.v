@@ -2,7 +2,8 @@
 // tn_bridge: the host bridge. Byte stream in -> FIFO -> SLIP decoder ->
 // frame receiver (CRC, lengths) -> command engine -> configuration bus
 // master (the tn_torus slave port of docs/hardware.md) and rst_o; responses
-// -> CRC -> SLIP encoder -> byte stream out. Protocol: docs/protocol.md.
+// -> register slice -> CRC -> register slice -> SLIP encoder -> byte stream
+// out. Protocol: docs/protocol.md.
 `default_nettype none
 
 module tn_bridge #(
@@ -92,20 +93,40 @@ module tn_bridge #(
         .tx_ready_i(t_ready)
     );
 
+    // a register slice between the engine and the CRC stage: the SLIP
+    // encoder's ready depends on the byte (escapes), so without it the
+    // engine's byte mux and its handshake form one long loop (board timing)
+    wire       s_valid, s_last, s_ready;
+    wire [7:0] s_data;
+    tn_skid #(.DW(9)) u_skid (
+        .clk_i(clk_i), .rst_i(rst_i),
+        .in_valid_i(t_valid), .in_data_i({t_last, t_data}), .in_ready_o(t_ready),
+        .out_valid_o(s_valid), .out_data_o({s_last, s_data}), .out_ready_i(s_ready)
+    );
+
     wire       c_valid, c_last, c_ready;
     wire [7:0] c_data;
     tn_bridge_tx u_tx (
         .clk_i(clk_i), .rst_i(rst_i),
-        .in_valid_i(t_valid), .in_data_i(t_data), .in_last_i(t_last),
-        .in_ready_o(t_ready),
+        .in_valid_i(s_valid), .in_data_i(s_data), .in_last_i(s_last),
+        .in_ready_o(s_ready),
         .out_valid_o(c_valid), .out_data_o(c_data), .out_last_o(c_last),
         .out_ready_i(c_ready)
     );
 
+    // and one between the CRC stage and the encoder (its escape check)
+    wire       e_valid, e_last, e_ready;
+    wire [7:0] e_data;
+    tn_skid #(.DW(9)) u_skid_enc (
+        .clk_i(clk_i), .rst_i(rst_i),
+        .in_valid_i(c_valid), .in_data_i({c_last, c_data}), .in_ready_o(c_ready),
+        .out_valid_o(e_valid), .out_data_o({e_last, e_data}), .out_ready_i(e_ready)
+    );
+
     tn_slip_enc u_enc (
         .clk_i(clk_i), .rst_i(rst_i),
-        .in_valid_i(c_valid), .in_data_i(c_data), .in_last_i(c_last),
-        .in_ready_o(c_ready),
+        .in_valid_i(e_valid), .in_data_i(e_data), .in_last_i(e_last),
+        .in_ready_o(e_ready),
         .out_valid_o(out_valid_o), .out_data_o(out_data_o), .out_ready_i(out_ready_i)
     );
 endmodule

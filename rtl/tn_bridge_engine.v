@@ -68,7 +68,7 @@ module tn_bridge_engine #(
 
     localparam [3:0] E_IDLE   = 4'd0;   // wait for a frame
     localparam [3:0] E_DISP   = 4'd1;   // decode it (buffer word 0 readable)
-    localparam [3:0] E_RDARG  = 4'd2;   // READ: word 1 is the count
+    localparam [3:0] E_RDARG  = 4'd2;   // READ: word 1 is the count (checked in E_RDCHK)
     localparam [3:0] E_WR     = 4'd3;   // WRITE burst on the bus
     localparam [3:0] E_CTRL   = 4'd4;   // write CTRL (START, ABORT)
     localparam [3:0] E_RST    = 4'd5;   // rst_o pulse
@@ -76,6 +76,7 @@ module tn_bridge_engine #(
     localparam [3:0] E_NAK    = 4'd7;   // NAK payload bytes
     localparam [3:0] E_RDBUS  = 4'd8;   // read one word on the bus
     localparam [3:0] E_RDSEND = 4'd9;   // send its four bytes, read the next meanwhile
+    localparam [3:0] E_RDCHK  = 4'd10;  // READ: word 1 readable, its check registered
 
     localparam [1:0] N_DONE = 2'd0;     // what follows the header
     localparam [1:0] N_NAK  = 2'd1;
@@ -92,6 +93,7 @@ module tn_bridge_engine #(
     reg [1:0]       next_q, next_d;      // what follows the header
     reg [7:0]       nak_q, nak_d;        // NAK code
     reg [AW:0]      rdl_q, rdl_d;        // bus reads left (INFO: 7 of 8 words)
+    reg             rdz_q;               // rdl_q == 0 (a register: board timing)
     reg             have_q, have_d;      // pre_q holds the next word
     reg [31:0]      pre_q, pre_d;        // prefetched word
     reg             got;                 // the prefetch completes in this cycle
@@ -102,7 +104,10 @@ module tn_bridge_engine #(
     reg             bank_q, bank_d;      // the frame being executed: buffer bank,
     reg [7:0]       ftype_q, ftype_d;    // type,
     reg [7:0]       fseq_q, fseq_d;      // seq,
-    reg [15:0]      flen_q, flen_d;      // payload length
+    reg [15:0]      flen_q, flen_d;      // payload length,
+    reg             flz_q, flz_d;        // and its checks, made when the frame
+    reg             fl8_q, fl8_d;        // is taken (not in the decode cycle):
+    reg             flw_q, flw_d;        // 0, 8, a bad WRITE length
 
     // READ count (word 1) outside 1..MAX_WORDS, without a 32-bit compare
     // (MAX_WORDS is a power of two): the buffer's read data is a late signal
@@ -110,6 +115,9 @@ module tn_bridge_engine #(
     wire count_top = mem_rdata_i[AW];
     wire count_lo  = |mem_rdata_i[AW-1:0];
     wire count_bad = count_hi || (count_top && count_lo) || (!count_top && !count_lo);
+    reg  cbad_q;                         // count_bad of the previous cycle's word
+    always @(posedge clk_i)
+        cbad_q <= count_bad;
 
     assign rst_o = (state_q == E_RST);
 
@@ -158,6 +166,9 @@ module tn_bridge_engine #(
         ftype_d = ftype_q;
         fseq_d  = fseq_q;
         flen_d  = flen_q;
+        flz_d   = flz_q;
+        fl8_d   = fl8_q;
+        flw_d   = flw_q;
 
         frame_take_o = 1'b0;
         bus_addr_o   = addr_q;
@@ -177,6 +188,9 @@ module tn_bridge_engine #(
                 ftype_d      = frame_type_i;
                 fseq_d       = frame_seq_i;
                 flen_d       = frame_len_i;
+                flz_d        = frame_len_i == 16'd0;
+                fl8_d        = frame_len_i == 16'd8;
+                flw_d        = frame_len_i < 16'd8 || frame_len_i[1:0] != 2'd0;
                 if (frame_status_i != 8'h00)
                     nak(frame_status_i);
                 else
@@ -188,7 +202,7 @@ module tn_bridge_engine #(
                 sv_d = 1'b0;          // only a repeat of the last frame is deduplicated
             case (ftype_q)
             T_INFO, T_STATUS: begin
-                if (flen_q != 16'd0) begin
+                if (!flz_q) begin
                     nak(NAK_ARG);
                 end else begin
                     addr_d  = (ftype_q == T_INFO) ? GLOBAL : A_STAT;
@@ -199,16 +213,16 @@ module tn_bridge_engine #(
                 end
             end
             T_READ: begin
-                if (flen_q != 16'd8) begin
+                if (!fl8_q) begin
                     nak(NAK_ARG);
                 end else begin
                     addr_d  = mem_rdata_i;
                     ptr_d   = 1;
-                    state_d = E_RDARG;
+                    state_d = E_RDCHK;
                 end
             end
             T_WRITE: begin
-                if (flen_q < 16'd8 || flen_q[1:0] != 2'd0) begin
+                if (flw_q) begin
                     nak(NAK_ARG);
                 end else begin
                     addr_d  = mem_rdata_i;
@@ -218,7 +232,7 @@ module tn_bridge_engine #(
                 end
             end
             T_START: begin
-                if (flen_q != 16'd0) begin
+                if (!flz_q) begin
                     nak(NAK_ARG);
                 end else if (sv_q && sseq_q == fseq_q) begin
                     respond(T_ACK, 16'd0, N_DONE);   // repeated START: no write
@@ -228,7 +242,7 @@ module tn_bridge_engine #(
                 end
             end
             T_ABORT: begin
-                if (flen_q != 16'd0) begin
+                if (!flz_q) begin
                     nak(NAK_ARG);
                 end else begin
                     ctrl_d  = CTRL_ABORT;
@@ -236,7 +250,7 @@ module tn_bridge_engine #(
                 end
             end
             T_RESET: begin
-                if (flen_q != 16'd0) begin
+                if (!flz_q) begin
                     nak(NAK_ARG);
                 end else begin
                     rcnt_d  = RESET_CYCLES[RST_W-1:0];
@@ -246,8 +260,10 @@ module tn_bridge_engine #(
             default: nak(NAK_TYPE);
             endcase
         end
+        E_RDCHK:
+            state_d = E_RDARG;    // the count's check is registered (board timing)
         E_RDARG: begin
-            if (count_bad) begin
+            if (cbad_q) begin
                 nak(NAK_ARG);
             end else begin
                 cnt_d   = mem_rdata_i[AW:0];
@@ -318,7 +334,7 @@ module tn_bridge_engine #(
         end
         E_RDBUS: begin
             idx_d = 3'd0;
-            if (rdl_q == 0) begin
+            if (rdz_q) begin
                 word_d  = BRIDGE_INFO;    // INFO's last word is the bridge's own
                 state_d = E_RDSEND;
             end else begin
@@ -337,7 +353,7 @@ module tn_bridge_engine #(
             tx_last_o  = (cnt_q == 1) && (idx_q == 3'd3);
             // read the next word while this one goes out (rdl_q != 0
             // implies that more words follow this one)
-            if (!have_q && rdl_q != 0) begin
+            if (!have_q && !rdz_q) begin
                 bus_re_o = 1'b1;
                 if (bus_ready_i) begin
                     got    = 1'b1;
@@ -361,7 +377,7 @@ module tn_bridge_engine #(
                     end else if (got) begin
                         word_d = bus_rdata_i;
                         have_d = 1'b0;
-                    end else if (rdl_q == 0) begin
+                    end else if (rdz_q) begin
                         word_d = BRIDGE_INFO;
                     end else begin
                         state_d = E_RDBUS;
@@ -395,6 +411,7 @@ module tn_bridge_engine #(
         next_q  <= next_d;
         nak_q   <= nak_d;
         rdl_q   <= rdl_d;
+        rdz_q   <= rdl_d == {(AW+1){1'b0}};
         pre_q   <= pre_d;
         ctrl_q  <= ctrl_d;
         sseq_q  <= sseq_d;
@@ -403,6 +420,9 @@ module tn_bridge_engine #(
         ftype_q <= ftype_d;
         fseq_q  <= fseq_d;
         flen_q  <= flen_d;
+        flz_q   <= flz_d;
+        fl8_q   <= fl8_d;
+        flw_q   <= flw_d;
     end
 endmodule
 

@@ -74,7 +74,7 @@ module tn_ni_eject #(
     reg [31:0]   crc_q, crc_d;
     reg [2:0]    err_q, err_d;
     reg          file_d;              // write the record this cycle
-    reg [31:0]   waddr;
+    reg [AW-1:0] waddr;
     // the record as filed this cycle (before a switch reloads the lane)
     /* verilator lint_off UNUSEDSIGNAL */ // block-RAM records keep the low bits only
     reg [47:0]   rec_first, rec_last;
@@ -85,10 +85,25 @@ module tn_ni_eject #(
 
     wire         fv = flit_i[W+2];
     wire [31:0]  crc_n;
+    // The write-enable path starts from registers: "more flits expected"
+    // (cnt < exp) and "the write address is out of bounds" are kept as
+    // registers, computed one cycle ahead for each next state (the lane
+    // reloads, a flit is counted, nothing) from registers only; the flit's
+    // valid bit (late: it comes through the router) only selects among them.
+    // The write address base_q + cnt_q and exp_q - 1 are registers too.
+    reg          lt_q, lt_d;                   // cnt_q < exp_q
+    reg          wbad_q, wbad_d;               // wa_q is out of bounds
+    reg  [31:0]  wa_q, wa_d;                   // (base_q + cnt_q) mod 2**CW
+    reg  [31:0]  em1_q, em1_d;                 // (exp_q - 1) mod 2**CW
+    wire [31:0]  cnt_inc = (cnt_q + 32'd1) & CM;
+    wire [31:0]  wa_inc  = (wa_q + 32'd1) & CM;
+    // cnt_inc < exp_q: at the wrap (cnt_q all ones) exp_q != 0, else cnt_q < exp_q - 1
+    wire         lt_inc  = exp_q != 32'd0 && (cnt_q == CM || cnt_q < em1_q);
+    wire         bad_inc = wa_inc >= DEPTH || wa_inc < base_q;
 
     tn_crc32 #(.W(W)) u_crc (.en_i(fv & act_q), .crc_i(crc_q), .data_i(flit_i[W-1:0]), .crc_o(crc_n));
 
-    assign maddr_o = waddr[AW-1:0];
+    assign maddr_o = waddr;
     assign mdata_o = flit_i[W+1:0];
 
     always @(posedge clk_i)
@@ -131,9 +146,13 @@ module tn_ni_eject #(
         last_d  = last_q;
         crc_d   = crc_q;
         err_d   = err_q;
+        lt_d    = lt_q;
+        wbad_d  = wbad_q;
+        wa_d    = wa_q;
+        em1_d   = em1_q;
         file_d  = 1'b0;
         mwe_o   = 1'b0;
-        waddr   = (base_q + cnt_q) & CM;
+        waddr   = wa_q[AW-1:0];
         overrun_o = 1'b0;
         short_o   = 1'b0;
         bounds_o  = 1'b0;
@@ -142,16 +161,19 @@ module tn_ni_eject #(
             if (!act_q) begin
                 stray_o = 1'b1;
             end else begin
-                cnt_d  = (cnt_q + 32'd1) & CM;
+                cnt_d  = cnt_inc;
+                lt_d   = lt_inc;
+                wbad_d = bad_inc;
+                wa_d   = wa_inc;
                 if (cnt_q == 32'd0)
                     first_d = (cycle_i & TM) | SEEN;
                 last_d = (cycle_i & TM) | SEEN;
                 crc_d  = crc_n;
-                if (!run_i || sw_i || cnt_q >= exp_q) begin
+                if (!run_i || sw_i || !lt_q) begin
                     overrun_o = 1'b1;
                     err_d[0] = 1'b1;
                     file_d = !fin_i;    // late flit: amend the filed record
-                end else if (waddr >= DEPTH || waddr < base_q) begin
+                end else if (wbad_q) begin
                     bounds_o = 1'b1;
                     err_d[2] = 1'b1;
                 end else begin
@@ -161,7 +183,7 @@ module tn_ni_eject #(
         end
         if (fin_i) begin
             file_d = 1'b1;
-            if (act_q && cnt_d < exp_q) begin
+            if (act_q && (fv ? lt_inc : lt_q)) begin   // cnt_d < exp_q
                 short_o = 1'b1;
                 err_d[1] = 1'b1;
             end
@@ -177,6 +199,10 @@ module tn_ni_eject #(
             base_d  = adr_m[round_i];
             exp_d   = len_m[round_i];
             cnt_d   = 32'd0;
+            lt_d    = (len_m[round_i] & CM) != 32'd0;
+            wbad_d  = (adr_m[round_i] & CM) >= DEPTH;
+            wa_d    = adr_m[round_i] & CM;
+            em1_d   = (len_m[round_i] - 32'd1) & CM;
             first_d = 48'd0;
             last_d  = 48'd0;
             crc_d   = 32'hFFFFFFFF;
@@ -262,6 +288,10 @@ module tn_ni_eject #(
         base_q  <= base_d;
         exp_q   <= exp_d;
         cnt_q   <= cnt_d;
+        lt_q    <= lt_d;
+        wbad_q  <= wbad_d;
+        wa_q    <= wa_d;
+        em1_q   <= em1_d;
         first_q <= first_d;
         last_q  <= last_d;
         crc_q   <= crc_d;

@@ -119,15 +119,66 @@ module tn_node #(
     endgenerate
 
     // ---- bus decode ----
-    wire [11:0] tgt    = baddr_q[31:20];
+    // The address compares of a request, bit by bit: write hit (this node
+    // or 0xFFE), read hit, region 0..5 (one-hot), round index in range,
+    // memory word in range, off < 32, off < 64, field < 16, field 18, field
+    // 19, lane (off[5:3]) < LANES, then per lane l a field of inject lane l
+    // (16+3l..18+3l, 58+l) and a field of eject lane l (40+3l..42+3l).
+    // Board builds (INREG = 0) register them from the request one cycle
+    // ahead (baddr_e_i), in parallel with baddr_q, so the decode is not in
+    // series with the writes it enables and the read data it selects.
+    localparam DECW = 16 + 2 * LANES;
+    function [DECW-1:0] bdec(input [31:0] a, input [11:0] id);
+        integer r;
+        begin
+            bdec[0] = a[31:20] == id || a[31:20] == 12'hFFE;
+            bdec[1] = a[31:20] == id;
+            for (r = 0; r < 6; r = r + 1)
+                bdec[2 + r] = a[19:16] == r[3:0];
+            bdec[8]  = (a[15:6] >> RW) == 10'd0;
+            bdec[9]  = (a[15:0] >> AW) == 16'd0;
+            bdec[10] = a[15:0] < 16'd32;
+            bdec[11] = a[15:0] < 16'd64;
+            bdec[12] = a[5:0] < 6'd16;
+            bdec[13] = a[5:0] == 6'd18;
+            bdec[14] = a[5:0] == 6'd19;
+            bdec[15] = {29'd0, a[5:3]} < LANES;
+            for (r = 0; r < LANES; r = r + 1) begin
+                bdec[16 + r] = {26'd0, a[5:0]} == 16 + 3*r || {26'd0, a[5:0]} == 17 + 3*r ||
+                               {26'd0, a[5:0]} == 18 + 3*r || {26'd0, a[5:0]} == 58 + r;
+                bdec[16 + LANES + r] = {26'd0, a[5:0]} == 40 + 3*r || {26'd0, a[5:0]} == 41 + 3*r ||
+                                       {26'd0, a[5:0]} == 42 + 3*r;
+            end
+        end
+    endfunction
+    wire [DECW-1:0] dec;
+    generate
+        if (INREG != 0) begin : gen_dec
+            assign dec = bdec(baddr_q, id_q);
+        end else begin : gen_dec_reg
+            reg [DECW-1:0] dec_r;
+            always @(posedge clk_i)
+                dec_r <= bdec(baddr_e_i, id_i);
+            assign dec = dec_r;
+        end
+    endgenerate
     wire [3:0]  region = baddr_q[19:16];
+    wire [5:0]  rg     = dec[7:2];                    // region == 0..5
+    /* verilator lint_off UNUSEDSIGNAL */ // the high bits are decoded in dec
     wire [15:0] off    = baddr_q[15:0];
-    wire        wsel   = bwe_q && (tgt == id_q || tgt == 12'hFFE);
-    wire        rsel   = bre_q && tgt == id_q;
+    wire [11:0] tgt    = baddr_q[31:20];
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire        wsel   = bwe_q && dec[0];
+    wire        rsel   = bre_q && dec[1];
     wire [5:0]  field  = off[5:0];
-    wire        rok    = (off[15:6] >> RW) == 10'd0;  // round index in range
+    wire        rok    = dec[8];                      // round index in range
+    wire        mok    = dec[9];                      // memory word in range
+    wire        olt32  = dec[10];
+    wire        olt64  = dec[11];
+    wire        flt16  = dec[12];                     // field < 16
+    wire [LANES-1:0] fin_l = dec[16 +: LANES];        // a field of inject lane l
+    wire [LANES-1:0] fej_l = dec[16 + LANES +: LANES]; // a field of eject lane l
     wire [RW-1:0] rnd  = off[6 +: RW];
-    wire        mok    = (off >> AW) == 16'd0;        // memory word in range
 
     reg [LANES-1:0] iwe, ewe;
     reg [1:0]       dfield;        // descriptor field of the addressed lane
@@ -139,24 +190,21 @@ module tn_node #(
         ewe = {LANES{1'b0}};
         dfield = 2'd0;
         fi = {26'd0, field};
-        // equality decodes against the constant field numbers (no compares)
+        // the descriptor field of the addressed lane (equality decodes
+        // against the constant field numbers); which lane: dec
         for (l = 0; l < LANES; l = l + 1) begin
             for (k = 0; k < 3; k = k + 1) begin
-                if (fi == 16 + 3*l + k) begin
+                if (fi == 16 + 3*l + k)
                     dfield = k[1:0];
-                    iwe[l] = wsel && region == 4'd2 && rok;
-                end
-                if (fi == 40 + 3*l + k) begin
+                if (fi == 40 + 3*l + k)
                     dfield = k[1:0];
-                    ewe[l] = wsel && region == 4'd2 && rok;
-                end
             end
-            if (fi == 58 + l) begin
+            if (fi == 58 + l)
                 dfield = 2'd3;     // inject lane l gather field
-                iwe[l] = wsel && region == 4'd2 && rok;
-            end
+            iwe[l] = wsel && rg[2] && rok && fin_l[l];
+            ewe[l] = wsel && rg[2] && rok && fej_l[l];
         end
-        ej_field = (region == 4'd3) ? off[2:0] : {1'b0, dfield};
+        ej_field = rg[3] ? off[2:0] : {1'b0, dfield};
     end
 
     // ---- settings ----
@@ -173,8 +221,8 @@ module tn_node #(
 
     tn_node_cfg #(.LANES(LANES), .ROUNDS(ROUNDS), .RW(RW), .RELAY(RELAY)) u_cfg (
         .clk_i(clk_i), .rst_i(rst_i), .sw_i(sw_q), .round_i(round_q),
-        .we2_i(wsel && region == 4'd2 && rok && field < 6'd16),
-        .we5_i(wsel && region == 4'd5 && off < 16'd64),
+        .we2_i(wsel && rg[2] && rok && flt16),
+        .we5_i(wsel && rg[5] && olt64),
         .cfg_round_i(rnd), .cfg_field_i(field), .cfg_wdata_i(bwdata_q),
         .rdata2_o(rd2), .rdata5_o(rd5),
         .osel_o(osel), .esel_o(esel), .dor_o(dor), .rin_o(rin), .iused_o(iused),
@@ -190,12 +238,12 @@ module tn_node #(
     wire [LANES-1:0]        mfetch;     // inject lanes: fetch it
     /* verilator lint_on UNUSEDSIGNAL */
     wire [MW-1:0]           bus_old = mrdata[LANES*MW +: MW];
-    wire                    bus_mwe = wsel && mok && (region == 4'd0 || region == 4'd1);
+    wire                    bus_mwe = wsel && mok && (rg[0] || rg[1]);
 
     assign mraddr[LANES*AW +: AW] = off[AW-1:0];
     assign mwaddr[LANES*AW +: AW] = off[AW-1:0];
     assign mwe[LANES] = bus_mwe;
-    assign mwdata[LANES*MW +: MW] = (region == 4'd0) ? {bus_old[W+1:W], bwdata_q[W-1:0]}
+    assign mwdata[LANES*MW +: MW] = rg[0] ? {bus_old[W+1:W], bwdata_q[W-1:0]}
                                                      : {bwdata_q[0], bwdata_q[1], bus_old[W-1:0]};
 
     generate
@@ -210,8 +258,8 @@ module tn_node #(
             wire [AW-1:0] waddr  = bus_w ? off[AW-1:0] : mwaddr[0 +: AW];
             wire [MW-1:0] wdata  = bus_w ? {bwdata_q[0], bwdata_q[1], bwdata_q[W-1:0]}
                                          : mwdata[0 +: MW];
-            wire          wdat   = bus_w ? region == 4'd0 : mwe[0];
-            wire          wflg   = bus_w ? region == 4'd1 : mwe[0];
+            wire          wdat   = bus_w ? rg[0] : mwe[0];
+            wire          wflg   = bus_w ? rg[1] : mwe[0];
             wire [AW-1:0] raddr  = mfetch[0] ? mraddr_n[0 +: AW] : baddr_e_i[AW-1:0];
             wire [MW-1:0] rdata;
             tn_ni_bram #(.W(W), .MW(MW), .DEPTH(MEM_DEPTH), .AW(AW)) u_mem (
@@ -273,7 +321,7 @@ module tn_node #(
         .overrun_i(eovr), .short_i(eshort), .ebounds_i(ebounds), .ibounds_i(ibounds),
         .stray_i(estray), .ncoll_i(ncoll), .nunrt_i(nunrt), .ndrop_i(ndrop),
         .coll_i(coll), .coll_port_i(coll_port), .coll_tgt_i(coll_tgt),
-        .we_i(wsel && region == 4'd4), .off_i(off[4:0]), .wdata_i(bwdata_q),
+        .we_i(wsel && rg[4]), .off_i(off[4:0]), .wdata_i(bwdata_q),
         .rdata_o(rd4), .err_o(err_o));
 
     // ---- read data (computed only when this node is addressed) ----
@@ -287,23 +335,23 @@ module tn_node #(
                 4'd0: if (mok) rdata_d[W-1:0] = bus_old[W-1:0];
                 4'd1: if (mok) rdata_d[1:0] = {bus_old[W], bus_old[W+1]}; // bit 0 head, 1 tail
                 4'd2: if (rok) begin
-                    if (field < 6'd16)
+                    if (flt16)
                         rdata_d = rd2;
                     for (l = 0; l < LANES; l = l + 1) begin
-                        if (fi == 16 + 3*l || fi == 17 + 3*l || fi == 18 + 3*l || fi == 58 + l)
+                        if (fin_l[l])
                             rdata_d = ird[32*l +: 32];
-                        if (fi == 40 + 3*l || fi == 41 + 3*l || fi == 42 + 3*l)
+                        if (fej_l[l])
                             rdata_d = erd[32*l +: 32];
                     end
                 end
-                4'd3: if (rok && {29'd0, lane} < LANES) rdata_d = esrd[32*lane +: 32];
-                4'd4: if (off < 16'd32) rdata_d = rd4;
+                4'd3: if (rok && dec[15]) rdata_d = esrd[32*lane +: 32];
+                4'd4: if (olt32) rdata_d = rd4;
                 4'd5: begin
-                    if (field == 6'd18)
+                    if (dec[13])       // field 18
                         rdata_d = {8'd0, 4'd0, coord_q[11:8], 4'd0, coord_q[7:4], 4'd0, coord_q[3:0]};
-                    else if (field == 6'd19)
+                    else if (dec[14])  // field 19
                         rdata_d = {20'd0, id_q};
-                    else if (off < 16'd64)
+                    else if (olt64)
                         rdata_d = rd5;
                 end
                 default: ;

@@ -45,7 +45,9 @@ module tn_seq #(
     localparam [31:0] CM = (CW >= 32) ? 32'hFFFFFFFF : ((32'd1 << CW) - 32'd1);
     reg [31:0] dur_m [0:ROUNDS-1];
 
-    reg [31:0] rcyc_q, rcyc_d;        // cycle within the round
+    // cycle within the round, kept as ((cycle + 1) mod 2**CW) + 1, the
+    // value compared with DURATION one cycle ahead (33 bits for CW = 32)
+    reg [32:0] rcyc2_q, rcyc2_d;
     reg [8:0]  nrounds_q, nrounds_d;
     reg        done_q, done_d, abrt_q, abrt_d;
     reg [47:0] start_q, start_d, end_q, end_d;
@@ -54,7 +56,7 @@ module tn_seq #(
 
     wire        gsel = baddr_i[31:20] == 12'hFFF;
     wire [19:0] goff = baddr_i[19:0];
-    // "The current cycle is the last of its round" is rcyc_q + 1 >=
+    // "The current cycle is the last of its round" is rcyc + 1 >=
     // DURATION[round_o]; the compare is made one cycle ahead on the next
     // state (with a DURATION write of this cycle already applied), so the
     // sequencer's outputs start from a register.
@@ -74,19 +76,31 @@ module tn_seq #(
     // Three candidates in parallel, selected late: the round continues
     // (rcyc + 2 >= D[round]), the next round begins (1 >= D[round + 1]), a
     // run starts (1 >= D[0]). After the last round the value is unused
-    // (not running) until a start sets it again.
-    function [31:0] dur_at(input [RW-1:0] r);
-        dur_at = (wdur && goff[RW-1:0] == r) ? (bwdata_i & CM) : (dur_m[r] & CM);
+    // (not running) until a start sets it again. Each compare is made twice,
+    // against the table and against a DURATION write of this cycle, and the
+    // write's round picks one: no mux sits in front of a carry chain.
+    wire [31:0] wd = bwdata_i & CM;
+    function le1(input [31:0] d);         // d <= 1, without a comparator
+        le1 = ~|(d >> 1);
     endfunction
-    reg [31:0] rinc;
+    function wr_hit(input [RW-1:0] r);
+        wr_hit = wdur && goff[RW-1:0] == r;
+    endfunction
+    // AND-OR selects (not ?:) so that synthesis keeps both comparators
+    wire        h_cur  = wr_hit(round_o);
+    wire        ge_w   = rcyc2_q >= {1'b0, wd};
+    wire        ge_m   = rcyc2_q >= {1'b0, dur_m[round_o] & CM};
+    wire        c_cont = (h_cur & ge_w) | (!h_cur & ge_m);
+    wire        h_0    = wr_hit({RW{1'b0}});
+    wire        c_0    = (h_0 & le1(wd)) | (!h_0 & le1(dur_m[{RW{1'b0}}] & CM));
+    wire        h_nx   = wr_hit(round_o + 1'b1);
     always @* begin
-        rinc   = (rcyc_q + 32'd1) & CM;
-        dur_n  = dur_at(round_o + 1'b1);
-        endc_d = rinc + 32'd1 >= dur_at(round_o);
+        dur_n  = dur_m[round_o + 1'b1] & CM;
+        endc_d = c_cont;
         if (start)
-            endc_d = dur_at({RW{1'b0}}) <= 32'd1;
+            endc_d = c_0;
         else if (last && !abort)
-            endc_d = dur_n <= 32'd1;
+            endc_d = (h_nx & le1(wd)) | (!h_nx & le1(dur_n));
         if (rst_i)
             endc_d = 1'b0;
     end
@@ -98,7 +112,7 @@ module tn_seq #(
         fin_n_o     = 1'b0;
         clr_n_o     = wctl && bwdata_i[2];
         round_n_o   = round_o;
-        rcyc_d    = (rcyc_q + 32'd1) & CM;
+        rcyc2_d   = {1'b0, rcyc2_q[31:0] & CM} + 33'd1;
         nrounds_d = nrounds_q;
         done_d    = done_q;
         abrt_d    = abrt_q;
@@ -119,7 +133,7 @@ module tn_seq #(
             end_d  = cycle_o + 48'd1;
         end else if (last) begin
             fin_n_o  = 1'b1;
-            rcyc_d = 32'd0;
+            rcyc2_d = 33'd2;
             if ({{(9-RW){1'b0}}, round_o} + 9'd1 >= nrounds_q) begin
                 run_n_o  = 1'b0;
                 done_d = 1'b1;
@@ -133,7 +147,7 @@ module tn_seq #(
             run_n_o   = 1'b1;
             sw_n_o    = 1'b1;
             round_n_o = {RW{1'b0}};
-            rcyc_d  = 32'd0;
+            rcyc2_d = 33'd2;
             done_d  = 1'b0;
             abrt_d  = 1'b0;
             start_d = cycle_o + 48'd1;
@@ -191,7 +205,7 @@ module tn_seq #(
         cycle_o   <= cycle_n_o;
         run_o     <= run_n_o;
         round_o   <= round_n_o;
-        rcyc_q    <= rcyc_d;
+        rcyc2_q   <= rcyc2_d;
         endc_q    <= endc_d;
         nrounds_q <= nrounds_d;
         done_q    <= done_d;
@@ -204,7 +218,7 @@ module tn_seq #(
             cycle_o   <= 48'd0;
             run_o     <= 1'b0;
             round_o   <= {RW{1'b0}};
-            rcyc_q    <= 32'd0;
+            rcyc2_q   <= 33'd2;
             endc_q    <= 1'b0;
             nrounds_q <= 9'd1;
             done_q    <= 1'b0;

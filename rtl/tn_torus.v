@@ -56,6 +56,10 @@ module tn_torus #(
     reg        bwe_q, bre_q, rd1_q, rd2_q, rd3_q, rd4_q, rd5_q;
     reg [31:0] baddr_q, bwdata_q;
     reg        bctl_q, bnr_q, bdur_q;   // the sequencer's write targets, decoded here
+    reg        bglob_q;                 // a global register
+    /* verilator lint_off UNUSEDSIGNAL */ // TW < 48 only
+    reg        bts_q;                   // an eject record timestamp (below)
+    /* verilator lint_on UNUSEDSIGNAL */
     wire       idle = !rd1_q && !rd2_q && !rd3_q && !rd4_q && !rd5_q;
     wire       wacc = bus_we_i && idle;
     wire       racc = bus_re_i && !bus_we_i && idle;
@@ -75,6 +79,9 @@ module tn_torus #(
             bnr_q    <= bus_addr_i == 32'hFFF00011;
             // 0xFFF00100 .. + ROUNDS - 1 (ROUNDS a power of two: one compare)
             bdur_q   <= (bus_addr_i >> RW) == (32'hFFF00100 >> RW);
+            bglob_q  <= bus_addr_i[31:20] == 12'hFFF;
+            bts_q    <= bus_addr_i[31:20] != 12'hFFF && bus_addr_i[31:20] != 12'hFFE &&
+                        bus_addr_i[19:16] == 4'd3 && !bus_addr_i[2];
             baddr_q  <= bus_addr_i;
             bwdata_q <= bus_wdata_i;
         end
@@ -229,12 +236,11 @@ module tn_torus #(
 
     // ---- read data: the addressed node, or the global registers ----
     wire [31:0] node_rdata = rchain[N-1];
-    wire [11:0] rtgt = baddr_q[31:20];
     reg  [31:0] rdata3;
     always @* begin
         rdata3 = 32'd0;
         if (rd3_q)
-            rdata3 = (rtgt == 12'hFFF) ? seq_rdata : node_rdata;
+            rdata3 = bglob_q ? seq_rdata : node_rdata;
     end
 
     generate
@@ -249,13 +255,11 @@ module tn_torus #(
             reg  [31:0]    x_q;
             reg  [47-TW:0] hi_q;
             reg  [31:0]    rfix_q;
-            wire           ts = rtgt != 12'hFFF && rtgt != 12'hFFE && baddr_q[19:16] == 4'd3 &&
-                                !baddr_q[2];
             wire [47:0]    full = {hi_q - {{(47-TW){1'b0}}, gt_q}, x_q[TW-1:0]};
             always @(posedge clk_i) begin
                 now_q  <= cycle_n;
                 // rd3: the node's word, compared with the counter
-                ts_q   <= ts;
+                ts_q   <= bts_q;
                 cz_q   <= !node_rdata[31];
                 odd_q  <= baddr_q[0];
                 x_q    <= rdata3;

@@ -39,10 +39,10 @@ module tb_tap;
         end
     endtask
 
-    // Count tap reads that reached the torus while the master waited.
+    // Count the tap's own STATUS reads that reached the torus.
     integer polls = 0;
     always @(posedge clk)
-        if (s_re && s_addr == 32'hFFF00012 && !m_re && s_ready)
+        if (s_re && s_ready && s_addr == 32'hFFF00012 && u_tap.own_q)
             polls = polls + 1;
 
     integer guard, hung = 0;
