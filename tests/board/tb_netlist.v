@@ -18,6 +18,9 @@
 //   broadcast (NROUNDS = 1): node 0 sends 6 flits at start offset 2 over X-
 //   (3x1x1: and X+; 2x2x1: and Y-); node 1 ejects and, for 2x2x1, forwards
 //   over Y- to node 3 (2 hops); node 2 ejects.
+//   errors (NROUNDS = 1): an overrun with eject bounds errors and a short
+//   stream between nodes 0 and 1: error bits, status flags and counters,
+//   ERRMAP, status writes.
 module tb_netlist;
 `ifndef DIM_X
     `define DIM_X 2
@@ -168,9 +171,14 @@ module tb_netlist;
         end
     endtask
 
-    // Read one eject record and check it against the model.
+    // Read one eject record and check it against the model (err: the
+    // record's error field, 0 for a clean stream).
     task check_rec(input integer node, input integer rnd, input [47:0] first,
                    input integer cnt, input [31:0] crc, input [8*24-1:0] name);
+        check_rec_e(node, rnd, first, cnt, crc, 0, name);
+    endtask
+    task check_rec_e(input integer node, input integer rnd, input [47:0] first,
+                     input integer cnt, input [31:0] crc, input [2:0] err, input [8*24-1:0] name);
         reg [47:0] got_first, got_last;
         begin
             bus_read(na(node, 3, rnd*64 + 0)); got_first[31:0] = rd;
@@ -184,7 +192,7 @@ module tb_netlist;
             bus_read(na(node, 3, rnd*64 + 5));
             check_eq(rd, crc, {name, ": CRC-32 of the stream"});
             bus_read(na(node, 3, rnd*64 + 6));
-            check_eq(rd, 0, {name, ": no eject error"});
+            check_eq(rd, err, {name, ": eject error bits (overrun 1, short 2, bounds 4)"});
             bus_read(na(node, 3, rnd*64 + 4)); n_rec = rd;
             bus_read(na(node, 3, rnd*64 + 5));
             // raw record relative to START_CYCLE: the wrapper compares RTL and netlist
@@ -195,6 +203,9 @@ module tb_netlist;
 
     // Start a run of nr rounds and wait for it; t0 and tend its start and end.
     task run(input integer nr);
+        run_e(nr, 1'b0);
+    endtask
+    task run_e(input integer nr, input err);   // err: STATUS error bit expected
         begin
             bus_write(G | 32'h011, nr);         // NROUNDS
             bus_write(G | 32'h010, 4);          // clear statistics and errors
@@ -205,7 +216,7 @@ module tb_netlist;
                 bus_read(G | 32'h012);
                 f = f + 1;
             end
-            check(rd[1] === 1'b1 && rd[2] === 1'b0 && rd[3] === 1'b0, "STATUS: done, no error, not aborted");
+            check(rd[1] === 1'b1 && rd[2] === err && rd[3] === 1'b0, "STATUS: done, error bit as expected, not aborted");
             bus_read(G | 32'h016); t0[31:0] = rd;
             bus_read(G | 32'h017); t0[47:32] = rd[15:0];
             bus_read(G | 32'h018); tend[31:0] = rd;
@@ -330,6 +341,46 @@ module tb_netlist;
             bus_read(na(n, 4, 0));
             check_eq(rd, 0, "node status flags clear (no collision, drop, overrun)");
         end
+
+        // ---- errors: overrun, eject bounds, short stream ----
+        // node 0 -> node 1 over X+: 6 flits; node 1 expects 4 at MEM_DEPTH - 2,
+        // so flits 0-1 are stored, 2-3 are out of bounds, 4-5 overrun.
+        // node 1 -> node 0 over X-: 2 flits; node 0 expects 5: short.
+        round_cfg(0, 0, 24'h000001, 4'd9, 32'h80000000, 16, 6, 32'h80000000, 40, 5);
+        round_cfg(1, 0, 24'h000010, 4'd8, 32'h80000000, 0, 2, 32'h80000000, `MEM_DEPTH - 2, 4);
+        for (n = 2; n < N; n = n + 1)
+            round_cfg(n, 0, 24'h000000, 4'd0, 32'h0, 0, 0, 32'h0, 0, 0);
+        dur0 = ALPHA + 0 + 1 + 6;
+        bus_write(G | 32'h100, dur0);
+        run_e(1, 1'b1);
+        check_eq(tend - t0, dur0, "errors: END_CYCLE - START_CYCLE = D_0");
+        check_rec_e(1, 0, t0 + ALPHA + 1, 6, crc_of(msg[4], 6), 3'b101, "overrun and bounds");
+        check_rec_e(0, 0, t0 + ALPHA + 1, 2, crc_of(msg[1], 2), 3'b010, "short stream");
+        bus_read(na(1, 0, `MEM_DEPTH - 2));
+        check_eq(rd, msg[4][7:0], "bounds: flit 0 stored at MEM_DEPTH - 2");
+        bus_read(na(1, 0, `MEM_DEPTH - 1));
+        check_eq(rd, msg[4][15:8], "bounds: flit 1 stored at MEM_DEPTH - 1");
+        bus_read(na(1, 4, 0));
+        check_eq(rd, 5, "node 1 flags: overrun and eject bounds");
+        bus_read(na(1, 4, 1));
+        check_eq(rd, 2, "node 1 counts 2 overrun flits");
+        bus_read(na(1, 4, 3));
+        check_eq(rd, 2, "node 1 counts 2 bounds errors");
+        bus_read(na(0, 4, 0));
+        check_eq(rd, 2, "node 0 flags: short stream");
+        bus_read(na(0, 4, 2));
+        check_eq(rd, 1, "node 0 counts 1 short stream");
+        bus_read(G | 32'h800);
+        check_eq(rd, 3, "ERRMAP: nodes 0 and 1");
+        // status writes: 1s clear flags, a write clears a counter
+        bus_write(na(1, 4, 0), 32'h1);
+        bus_read(na(1, 4, 0));
+        check_eq(rd, 4, "node 1 flags: writing bit 0 clears overrun only");
+        bus_write(na(1, 4, 1), 0);
+        bus_read(na(1, 4, 1));
+        check_eq(rd, 0, "node 1 overrun counter cleared by a write");
+        bus_read(na(1, 4, 3));
+        check_eq(rd, 2, "node 1 bounds counter untouched");
         $display("1..%0d", tap_n);
         $finish;
     end
