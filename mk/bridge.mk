@@ -126,7 +126,7 @@ $(BRIDGE_DIR)/lint.ok: $(BRIDGE_RTL) $(UART_RTL) mk/bridge.mk
 SMTBMC ?= yosys-smtbmc
 BRIDGE_FORMAL := tn_bridge_fifo:AW=2 tn_bridge_fifo:AW=9 tn_skid:DW=9 tn_slip_enc: tn_slip_dec:IDLE_TIMEOUT=5
 formal-bridge: $(BRIDGE_DIR)/formal.ok
-$(BRIDGE_DIR)/formal.ok: rtl/tn_bridge_fifo.v rtl/tn_skid.v rtl/tn_slip_enc.v rtl/tn_slip_dec.v mk/bridge.mk
+$(BRIDGE_DIR)/formal.ok: rtl/tn_formal_stream.vh rtl/tn_bridge_fifo.v rtl/tn_skid.v rtl/tn_slip_enc.v rtl/tn_slip_dec.v mk/bridge.mk
 	@command -v z3 >/dev/null || { echo "formal-bridge: needs the z3 solver: apt-get install z3" >&2; exit 1; }
 	@mkdir -p $(BRIDGE_DIR)/formal
 	@set -e; for job in $(BRIDGE_FORMAL); do \

@@ -61,18 +61,10 @@ module tn_bridge_fifo #(
 
 `ifdef FORMAL
     // make formal-bridge (yosys-smtbmc): bounds and the output handshake
-    reg f_past = 1'b0;
-    always @(posedge clk_i)
-        f_past <= 1'b1;
-    always @* if (!f_past) assume(rst_i);
+    `include "tn_formal_stream.vh"
     wire [AW:0] f_count = wptr_q - rptr_q;
     always @* if (!rst_i) assert(f_count <= DEPTH);
     always @* if (!rst_i && f_count == DEPTH) assert(!in_ready_o);
-    always @(posedge clk_i)
-        if (f_past && !$past(rst_i) && !rst_i && $past(out_valid_o) && !$past(out_ready_i)) begin
-            assert(out_valid_o);
-            assert(out_data_o == $past(out_data_o));
-        end
 `endif
 endmodule
 

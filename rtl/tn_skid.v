@@ -53,15 +53,7 @@ module tn_skid #(
 
 `ifdef FORMAL
     // make formal-bridge (yosys-smtbmc): the output handshake
-    reg f_past = 1'b0;
-    always @(posedge clk_i)
-        f_past <= 1'b1;
-    always @* if (!f_past) assume(rst_i);
-    always @(posedge clk_i)
-        if (f_past && !$past(rst_i) && !rst_i && $past(out_valid_o) && !$past(out_ready_i)) begin
-            assert(out_valid_o);
-            assert(out_data_o == $past(out_data_o));
-        end
+    `include "tn_formal_stream.vh"
     // no word lost or repeated: words taken minus words given = words held
     reg [3:0] f_in, f_out;
     always @(posedge clk_i)

@@ -144,16 +144,10 @@ module tn_slip_dec #(
 
 `ifdef FORMAL
     // make formal-bridge (yosys-smtbmc): the output handshake
-    reg f_past = 1'b0;
+    `include "tn_formal_stream.vh"
     always @(posedge clk_i)
-        f_past <= 1'b1;
-    always @* if (!f_past) assume(rst_i);
-    always @(posedge clk_i)
-        if (f_past && !$past(rst_i) && !rst_i && $past(out_valid_o) && !$past(out_ready_i)) begin
-            assert(out_valid_o);
-            assert(out_data_o == $past(out_data_o));
+        if (f_past && !$past(rst_i) && !rst_i && $past(out_valid_o) && !$past(out_ready_i))
             assert(out_kind_o == $past(out_kind_o));
-        end
 `endif
 endmodule
 

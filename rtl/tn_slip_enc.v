@@ -93,15 +93,7 @@ module tn_slip_enc (
 
 `ifdef FORMAL
     // make formal-bridge (yosys-smtbmc): the output handshake
-    reg f_past = 1'b0;
-    always @(posedge clk_i)
-        f_past <= 1'b1;
-    always @* if (!f_past) assume(rst_i);
-    always @(posedge clk_i)
-        if (f_past && !$past(rst_i) && !rst_i && $past(out_valid_o) && !$past(out_ready_i)) begin
-            assert(out_valid_o);
-            assert(out_data_o == $past(out_data_o));
-        end
+    `include "tn_formal_stream.vh"
 `endif
 endmodule
 
