@@ -21,7 +21,11 @@ BOARD_DIR  := $(BUILD)/board
 # its own clock below; the CI test and `make bitstream` check that one and
 # `make bitstream` also reports against this goal.
 BOARD_FREQ_GOAL := 48
-BOARD_SEED ?= 1
+# Placement seeds tried in turn until one meets the board's clock (the
+# first that does is kept; seed.txt and the report say which). Fmax moves
+# by a few per cent from seed to seed (docs/boards.md); a build that misses
+# with all of them fails.
+BOARD_SEEDS ?= 1 2 3 4
 # The board reductions of tn_torus (docs/hardware.md, "Board builds"): no
 # relay hardware, block-RAM flit memory and eject records, 12-bit counts/
 # lengths/addresses/durations, no gather field, one shared node-input stage,
@@ -91,12 +95,18 @@ $(BOARD_DIR)/$(1)/synth.json: $(BOARD_ALL_SRC) rtl/boards/tn_top_$(1).v mk/board
 		synth_ice40 -top $(BOARD_TOP_$(1)) -json $$@; tee -o $$(@D)/stat.txt stat"
 
 $(BOARD_DIR)/$(1)/pnr.asc: $(BOARD_DIR)/$(1)/synth.json $(BOARD_PCF_$(1)) scripts/board_report.sh
-	$(NEXTPNR) $(BOARD_PNR_$(1)) --json $$< --pcf $(BOARD_PCF_$(1)) --asc $$@ \
-		--freq $(BOARD_FREQ_$(1)) --seed $(BOARD_SEED) --timing-allow-fail \
-		--report $$(@D)/report.json -l $$(@D)/nextpnr.log -q || { \
-		grep -E 'ERROR|ICESTORM_LC' $$(@D)/nextpnr.log >&2; \
-		echo "board: place and route of $(1) failed (log $$(@D)/nextpnr.log): the torus does not fit, see docs/boards.md" >&2; exit 1; }
-	scripts/board_report.sh $(1) $$(@D) $(BOARD_FREQ_$(1)) >/dev/null
+	@rm -f $$(@D)/seed.txt; for s in $(BOARD_SEEDS); do \
+		echo "$(NEXTPNR) $(BOARD_PNR_$(1)) --freq $(BOARD_FREQ_$(1)) --seed $$$$s ... -l $$(@D)/nextpnr.log"; \
+		$(NEXTPNR) $(BOARD_PNR_$(1)) --json $$< --pcf $(BOARD_PCF_$(1)) --asc $$@ \
+			--freq $(BOARD_FREQ_$(1)) --seed $$$$s --timing-allow-fail \
+			--report $$(@D)/report.json -l $$(@D)/nextpnr.log -q || { \
+			grep -E 'ERROR|ICESTORM_LC' $$(@D)/nextpnr.log >&2; \
+			echo "board: place and route of $(1) failed (log $$(@D)/nextpnr.log): the torus does not fit, see docs/boards.md" >&2; exit 1; }; \
+		echo $$$$s >$$(@D)/seed.txt; \
+		scripts/board_report.sh $(1) $$(@D) $(BOARD_FREQ_$(1)) >/dev/null 2>&1 && exit 0; \
+		echo "board: $(1) misses $(BOARD_FREQ_$(1)) MHz with placement seed $$$$s" >&2; \
+	done; \
+	scripts/board_report.sh $(1) $$(@D) $(BOARD_FREQ_$(1)) >/dev/null; exit 1
 
 $(BOARD_DIR)/$(1)/$(1).bin: $(BOARD_DIR)/$(1)/pnr.asc
 	$(ICEPACK) $$< $$@

@@ -24,6 +24,7 @@ ram=$(used ICESTORM_RAM) ram_max=$(avail ICESTORM_RAM)
 spr=$(used ICESTORM_SPRAM) spr_max=$(avail ICESTORM_SPRAM)
 # Slowest clock: achieved against the constraint.
 fmax=$(jq -r '[.fmax[] | .achieved] | min // 0' "$rep")
+seed=$(cat "$dir/seed.txt" 2>/dev/null || echo 1)   # nextpnr placement seed (mk/board.mk)
 {
     echo "board=$board"
     echo "lut=$lut"
@@ -37,9 +38,10 @@ fmax=$(jq -r '[.fmax[] | .achieved] | min // 0' "$rep")
     echo "spram_max=$spr_max"
     echo "fmax=$fmax"
     echo "freq=$freq"
+    echo "seed=$seed"
 } >"$dir/summary.txt"
-printf '%-10s LUT %5d  FF %5d  LC %5d/%-5d  EBR %2d/%-2d  SPRAM %d/%d  Fmax %6.2f MHz (target %s)\n' \
-    "$board" "$lut" "$ff" "$lc" "$lc_max" "$ram" "$ram_max" "$spr" "$spr_max" "$fmax" "$freq"
+printf '%-10s LUT %5d  FF %5d  LC %5d/%-5d  EBR %2d/%-2d  SPRAM %d/%d  Fmax %6.2f MHz (target %s, seed %s)\n' \
+    "$board" "$lut" "$ff" "$lc" "$lc_max" "$ram" "$ram_max" "$spr" "$spr_max" "$fmax" "$freq" "$seed"
 if [ -n "$goal" ]; then
     if awk -v f="$fmax" -v t="$goal" 'BEGIN { exit !(f + 0 < t + 0) }'; then
         echo "$board: the goal of $goal MHz is not met (Fmax $fmax MHz): docs/boards.md lists the RTL changes it needs"
