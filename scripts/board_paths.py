@@ -10,8 +10,12 @@ output), so the whole work list for a target clock is visible before place and
 route. The delays are averages read from nextpnr's path reports (docs/
 boards.md); the ranking is reliable, the absolute numbers are estimates.
 
-Usage: scripts/board_paths.py SYNTH_JSON TOP [--mhz 48] [--device up5k|hx8k]
-                              [--paths N] [--match REGEX]
+With several clocks, --clock NET=MHz gives a clock net (a name in the
+netlist, e.g. the top's clock wire) its own budget; registers on other
+clocks get --mhz.
+
+Usage: scripts/board_paths.py SYNTH_JSON TOP [--mhz 48] [--clock NET=MHz]...
+                              [--device up5k|hx8k] [--paths N] [--match REGEX]
 """
 import argparse
 import collections
@@ -32,6 +36,8 @@ def main():
     ap.add_argument("json")
     ap.add_argument("top")
     ap.add_argument("--mhz", type=float, default=48.0, help="target clock (default 48)")
+    ap.add_argument("--clock", action="append", default=[], metavar="NET=MHz",
+                    help="budget of the registers clocked by net NET (repeatable)")
     ap.add_argument("--device", choices=sorted(DEVICES), default="up5k")
     ap.add_argument("--paths", type=int, default=0, help="also print the N slowest paths cell by cell")
     ap.add_argument("--match", default="", help="only endpoints whose cell name matches REGEX")
@@ -44,6 +50,14 @@ def main():
     if a.top not in mods:
         sys.exit(f"board_paths: no module {a.top} in {a.json}")
     cells = mods[a.top]["cells"]
+    clock_mhz = {}   # clock net bit -> MHz
+    netnames = mods[a.top]["netnames"]
+    for spec in a.clock:
+        net, _, mhz = spec.partition("=")
+        if net not in netnames or not mhz:
+            sys.exit(f"board_paths: --clock {spec}: no net {net} in {a.top} (or no MHz)")
+        for b in netnames[net]["bits"]:
+            clock_mhz[b] = float(mhz)
     driver = {}
     for name, c in cells.items():
         for port, bits in c["connections"].items():
@@ -87,6 +101,10 @@ def main():
         memo[bit] = res
         return res
 
+    def budget_of(c):
+        clk = c["connections"].get("C") or c["connections"].get("RCLK") or [None]
+        return 1000.0 / clock_mhz.get(clk[0], a.mhz)
+
     ends = []
     pat = re.compile(a.match) if a.match else None
     for name, c in cells.items():
@@ -95,14 +113,15 @@ def main():
             continue
         if pat and not pat.search(name):
             continue
+        lim = budget_of(c)
         for port, bits in c["connections"].items():
             if c["port_directions"][port] != "input" or port in ("C", "RCLK", "WCLK"):
                 continue
             for b in bits:
                 if not isinstance(b, str):
-                    ends.append((arrival(b)[0] + route + setup, name, port, b))
+                    ends.append((arrival(b)[0] + route + setup, name, port, b, lim))
     ends.sort(key=lambda e: -e[0])
-    over = [e for e in ends if e[0] > budget]
+    over = [e[:4] for e in ends if e[0] > e[4]]
 
     def stem(name):
         return re.sub(r"(_SB_|\$).*", "", name)
@@ -113,7 +132,8 @@ def main():
         s = stem(name)
         count[s] += 1
         worst[s] = max(worst.get(s, 0.0), t)
-    print(f"{a.device} at {a.mhz:g} MHz ({budget:.1f} ns): {len(over)} of {len(ends)} register inputs "
+    clocks = "".join(f", {c}" for c in a.clock)
+    print(f"{a.device} at {a.mhz:g} MHz ({budget:.1f} ns){clocks}: {len(over)} of {len(ends)} register inputs "
           f"over budget in {len(count)} groups (estimated ns, inputs, register)")
     for s in sorted(count, key=lambda k: -worst[k]):
         print(f"  {worst[s]:5.1f} {count[s]:4d}  {s}")
