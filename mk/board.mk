@@ -43,10 +43,16 @@ BOARD_SYS_SRC := rtl/boards/tn_board_system.v rtl/boards/tn_board_tap.v \
 	rtl/boards/tn_board_por.v
 BOARD_ALL_SRC := $(BOARD_NET_SRC) $(BOARD_BRIDGE_SRC) $(BOARD_SYS_SRC)
 
-# PLL settings per network clock in MHz (icepll -i 12 -o MHz, DIVR 0; the
-# VCO stays in 533..1066 MHz)
-board_pll_48 := DIVF=63 DIVQ=4
+# PLL settings per network clock in MHz (icepll -i 12 -o MHz: exact with
+# DIVR 0, the VCO in 533..1066 MHz)
+board_pll_24 := DIVF=63 DIVQ=5
 board_pll_30 := DIVF=79 DIVQ=5
+board_pll_33 := DIVF=87 DIVQ=5
+board_pll_36 := DIVF=47 DIVQ=4
+board_pll_39 := DIVF=51 DIVQ=4
+board_pll_42 := DIVF=55 DIVQ=4
+board_pll_45 := DIVF=59 DIVQ=4
+board_pll_48 := DIVF=63 DIVQ=4
 
 # Per board: top, device, constraints and the fitted torus (docs/boards.md
 # explains the choice; scripts/board_fit.sh measures the candidates).
@@ -107,6 +113,7 @@ define BOARD_RULES
 # the build's parameters: rewritten only when they change (command-line
 # overrides of BOARD_TORUS_<board> rebuild too)
 $(BOARD_DIR)/$(1)/config.txt: board-config-force
+	@$(if $(filter DIVF=%,$(BOARD_CLOCK_$(1))),true,echo "board: $(1): no PLL setting (DIVF/DIVQ) for a $(BOARD_FREQ_$(1)) MHz network clock: add board_pll_$(BOARD_FREQ_$(1)) to mk/board.mk" >&2; exit 1)
 	@mkdir -p $$(@D)
 	@echo '$(BOARD_TORUS_$(1)) $(call board_clock,$(1)) $(BOARD_FREQ_$(1)) $(BOARD_BUS_FREQ_$(1))' | cmp -s - $$@ || \
 		echo '$(BOARD_TORUS_$(1)) $(call board_clock,$(1)) $(BOARD_FREQ_$(1)) $(BOARD_BUS_FREQ_$(1))' >$$@

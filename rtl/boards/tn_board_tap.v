@@ -235,29 +235,32 @@ module tn_board_tap #(
         (* async_reg = "true" *) reg [1:0] n_req_s = 2'b00;   // req synchroniser
         reg        n_req_q = 1'b0;    // last req taken
 
-        wire take = !req_q && !nrst && (n_req_s[1] ^ n_req_q);
-        // the answer: the torus's ready, or a reset of the torus while a
-        // request is presented (then the data is stale; only a poll can be
-        // in flight then, and the bus side drops its result)
-        wire fin  = req_q && (s_ready_i || nrst);
+        // The torus's ready arrives late in the cycle (docs/hardware.md: it
+        // may depend on the request itself), so only one logic level
+        // follows it: req_q drops at ready, the read data is taken at ready,
+        // and the answer (ack) is flipped one cycle later from fin_q.
+        wire go   = !hrst && !nrst;                     // registers only
+        wire pend = n_req_s[1] ^ n_req_q;               // a request waits
+        wire take = go && !req_q && pend;
+        reg  fin_q = 1'b0;  // the request ended last cycle: ready, or a reset
+                            // of the torus (then the data is stale; only a
+                            // poll can be in flight then, and the bus side
+                            // drops its result)
 
         always @(posedge clk_i) begin
             n_req_s <= {n_req_s[0], b_req_q};
-            if (fin) begin
-                req_q   <= 1'b0;
+            req_q   <= take || (go && req_q && !s_ready_i);
+            fin_q   <= req_q && (s_ready_i || nrst) && !hrst;
+            if (fin_q)
                 n_ack_q <= !n_ack_q;
-            end
             if (done)
                 n_rdata_q <= s_rdata_i;   // no reset: a plain enable flip-flop
             if (take) begin
                 n_req_q <= n_req_s[1];
-                req_q   <= 1'b1;
                 we_q    <= b_we_q;
             end
-            if (hrst) begin
+            if (hrst)
                 n_req_q <= n_req_s[1];
-                req_q   <= 1'b0;
-            end
         end
     end endgenerate
 endmodule
