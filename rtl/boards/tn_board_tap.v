@@ -25,21 +25,23 @@
 //                 registers write-or-read and presents the request to the
 //                 torus (s_we_o/s_re_o from network flip-flops); at ready it
 //                 registers the read data (n_rdata_q, held until the next
-//                 request completes) and flips ack.
+//                 request completes) and a cycle later flips ack.
 //   bus side      sees ack flip through a two-flip-flop synchroniser and
 //                 gives the bridge one cycle of m_ready_o (or, for its own
 //                 poll, registers STATUS into status_o).
 // The held request (s_addr_o, s_wdata_o: bus-domain flip-flops) goes to
-// the torus and the held read data (n_rdata_q, m_rdata_o) to the bridge
-// without a second register: each is stable from at least two clocks of
-// the receiving domain before the synchronised toggle that lets it be used
-// until after that use (the torus uses address and data only under
-// s_we_o/s_re_o, the bridge the read data only under m_ready_o, which the
-// bridge registers). Registering them again in the receiving domain would
-// cost about 100 more logic cells, which the UP5K does not have. Only req,
-// ack and the reset requests (into synchronisers) and these held registers
-// cross; no combinational path crosses. status_o (the LEDs) is in the bus
-// domain.
+// the torus and the held read data (n_rdata_q = m_rdata_o) to the bridge
+// without a second register in the tap: each is stable from at least two
+// clocks of the receiving domain before the synchronised toggle that lets
+// it be used until after that use, and the receiver registers it before
+// use: tn_torus's bus input stage (baddr_q, bwdata_q and the address
+// decodes) loads only on an accepted request (s_we_o/s_re_o, network
+// flip-flops), and the bridge's command engine registers the read data
+// (word_q, pre_q) only under m_ready_o. Registering them again in the tap
+// would cost about 100 more logic cells, which the UP5K does not have.
+// Only req, ack and the reset requests (into synchronisers) and these held
+// registers cross; no combinational path crosses. status_o (the LEDs) is
+// in the bus domain.
 // Resets: rst_i is the board reset, in the bus domain. The bus side is
 // reset by it, and the network side's handshake by it carried through a
 // synchroniser (each side drops the request in flight and takes the other
