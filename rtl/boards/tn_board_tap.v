@@ -85,7 +85,7 @@ module tn_board_tap #(
 
     reg [POLL_LOG2-1:0] tick_q;
     reg                 pend_q;   // a poll is due
-    reg                 req_q = 1'b0; // a request is presented to the torus (iCE40: 0 after configuration)
+    reg                 req_q;    // a request is presented to the torus
     reg                 we_q;     // ... a write (else a read)
     reg                 own_q;    // ... our STATUS read
 
@@ -244,6 +244,7 @@ module tn_board_tap #(
         wire go   = !hrst && !nrst;                     // registers only
         wire pend = n_req_s[1] ^ n_req_q;               // a request waits
         wire take = go && !req_q && pend;
+        initial req_q = 1'b0;   // as after configuration (iCE40)
         reg  fin_q = 1'b0;  // the request ended last cycle: ready, or a reset
                             // of the torus (then the data is stale; only a
                             // poll can be in flight then, and the bus side
