@@ -43,16 +43,38 @@ BOARD_SYS_SRC := rtl/boards/tn_board_system.v rtl/boards/tn_board_tap.v \
 	rtl/boards/tn_board_por.v
 BOARD_ALL_SRC := $(BOARD_NET_SRC) $(BOARD_BRIDGE_SRC) $(BOARD_SYS_SRC)
 
+# PLL settings per network clock in MHz (icepll -i 12 -o MHz: exact with
+# DIVR 0, the VCO in 533..1066 MHz)
+board_pll_24 := DIVF=63 DIVQ=5
+board_pll_30 := DIVF=79 DIVQ=5
+board_pll_33 := DIVF=87 DIVQ=5
+board_pll_36 := DIVF=47 DIVQ=4
+board_pll_39 := DIVF=51 DIVQ=4
+board_pll_42 := DIVF=55 DIVQ=4
+board_pll_45 := DIVF=59 DIVQ=4
+board_pll_48 := DIVF=63 DIVQ=4
+
 # Per board: top, device, constraints and the fitted torus (docs/boards.md
 # explains the choice; scripts/board_fit.sh measures the candidates).
 BOARD_TOP_icebreaker   := tn_top_icebreaker
 BOARD_PNR_icebreaker   := --up5k --package sg48
 BOARD_PCF_icebreaker   := constraints/icebreaker.pcf
 BOARD_TORUS_icebreaker := DIM_X=2 DIM_Y=1 DIM_Z=1 W=8 LANES=1 MEM_DEPTH=256 ROUNDS=2 TW=24 $(BOARD_SLIM)
-# 30 MHz (icepll -i 12 -o 30: DIVF 79, DIVQ 5), UART 3 Mbaud (10 clocks per
-# bit). The UP5K does not reach 48 MHz with this RTL (docs/boards.md).
+# Network clock (tn_torus) in MHz: 30 (the UP5K does not reach 48 MHz with
+# this RTL, docs/boards.md); BOARD_FREQ_icebreaker := 48 (or on the command
+# line BOARD_FREQ_icebreaker=48) switches it to 48, the PLL settings follow
+# from board_pll_<MHz> below.
 BOARD_FREQ_icebreaker  := 30
-BOARD_CLOCK_icebreaker := CLK_HZ=30000000 DIVF=79 DIVQ=5 BAUD=3000000 MAX_WORDS=16 FIFO_AW=4
+BOARD_CLOCK_icebreaker := CLK_HZ=$(BOARD_FREQ_icebreaker)000000 $(board_pll_$(BOARD_FREQ_icebreaker)) MAX_WORDS=16 FIFO_AW=4
+# Bus clock: the UART, the host bridge and the bus side of the status tap
+# run on the 12 MHz oscillator itself (SB_PLL40_2_PAD port A; ASYNC=1,
+# rtl/boards/tn_board_tap.v crosses to the network clock), UART 3 Mbaud (4
+# clocks per bit), whatever the network clock. These settings win over
+# BOARD_CLOCK_icebreaker (a BAUD there is ignored). BOARD_BUS_FREQ_<board>
+# is that clock's timing target in MHz (nextpnr constrains each clock to
+# its own frequency; empty: one clock).
+BOARD_BUS_icebreaker   := ASYNC=1 BUS_HZ=12000000 BAUD=3000000
+BOARD_BUS_FREQ_icebreaker := 12
 BOARD_TOP_hx8k         := tn_top_hx8k
 BOARD_PNR_hx8k         := --hx8k --package ct256
 BOARD_PCF_hx8k         := constraints/hx8k-breakout.pcf
@@ -63,6 +85,14 @@ BOARD_CLOCK_hx8k       := CLK_HZ=48000000 DIVF=63 DIVQ=4 BAUD=12000000 MAX_WORDS
 
 # "DIM_X=2 W=8" -> "-set DIM_X 2 -set W 8" for yosys chparam
 board_chparam = $(foreach kv,$(1),-set $(subst =, ,$(kv)))
+# a board's clock parameters: BOARD_CLOCK_<board>, then BOARD_BUS_<board>,
+# whose keys replace the same keys of the first
+board_keys = $(foreach kv,$(1),$(firstword $(subst =, ,$(kv)))=%)
+board_clock = $(filter-out $(call board_keys,$(BOARD_BUS_$(1))),$(BOARD_CLOCK_$(1))) $(BOARD_BUS_$(1))
+# nextpnr timing constraints: one --freq for a one-clock board; with a bus
+# clock, a --pre-pack script that constrains the network clock (net clk)
+# and the bus clock (net bclk) each to its own frequency
+board_pnr_freq = --freq $(BOARD_FREQ_$(1))$(if $(BOARD_BUS_FREQ_$(1)), --pre-pack $(BOARD_DIR)/$(1)/clocks.py)
 
 .PHONY: board-bitstream board-prog board-estimates board-config-force
 bitstream: board-bitstream
@@ -83,22 +113,27 @@ define BOARD_RULES
 # the build's parameters: rewritten only when they change (command-line
 # overrides of BOARD_TORUS_<board> rebuild too)
 $(BOARD_DIR)/$(1)/config.txt: board-config-force
+	@$(if $(filter DIVF=%,$(BOARD_CLOCK_$(1))),true,echo "board: $(1): no PLL setting (DIVF/DIVQ) for a $(BOARD_FREQ_$(1)) MHz network clock: add board_pll_$(BOARD_FREQ_$(1)) to mk/board.mk" >&2; exit 1)
 	@mkdir -p $$(@D)
-	@echo '$(BOARD_TORUS_$(1)) $(BOARD_CLOCK_$(1)) $(BOARD_FREQ_$(1))' | cmp -s - $$@ || \
-		echo '$(BOARD_TORUS_$(1)) $(BOARD_CLOCK_$(1)) $(BOARD_FREQ_$(1))' >$$@
+	@echo '$(BOARD_TORUS_$(1)) $(call board_clock,$(1)) $(BOARD_FREQ_$(1)) $(BOARD_BUS_FREQ_$(1))' | cmp -s - $$@ || \
+		echo '$(BOARD_TORUS_$(1)) $(call board_clock,$(1)) $(BOARD_FREQ_$(1)) $(BOARD_BUS_FREQ_$(1))' >$$@
+
+$(BOARD_DIR)/$(1)/clocks.py: $(BOARD_DIR)/$(1)/config.txt
+	printf 'ctx.addClock("clk", %s)\nctx.addClock("bclk", %s)\n' $(BOARD_FREQ_$(1)) $(BOARD_BUS_FREQ_$(1)) >$$@
 
 $(BOARD_DIR)/$(1)/synth.json: $(BOARD_ALL_SRC) rtl/boards/tn_top_$(1).v mk/board.mk $(BOARD_DIR)/$(1)/config.txt
 	@mkdir -p $$(@D)
 	rm -f $$(@D)/report.json $$(@D)/stat.txt
 	$(YOSYS) -q -l $$(@D)/yosys.log -p "read_verilog -defer $(BOARD_ALL_SRC) rtl/boards/tn_top_$(1).v; \
-		chparam $(call board_chparam,$(BOARD_TORUS_$(1)) $(BOARD_CLOCK_$(1))) $(BOARD_TOP_$(1)); \
+		chparam $(call board_chparam,$(BOARD_TORUS_$(1)) $(call board_clock,$(1))) $(BOARD_TOP_$(1)); \
 		synth_ice40 -top $(BOARD_TOP_$(1)) -json $$@; tee -o $$(@D)/stat.txt stat"
 
-$(BOARD_DIR)/$(1)/pnr.asc: $(BOARD_DIR)/$(1)/synth.json $(BOARD_PCF_$(1)) scripts/board_report.sh
+$(BOARD_DIR)/$(1)/pnr.asc: $(BOARD_DIR)/$(1)/synth.json $(BOARD_PCF_$(1)) scripts/board_report.sh \
+		$(if $(BOARD_BUS_FREQ_$(1)),$(BOARD_DIR)/$(1)/clocks.py)
 	@rm -f $$(@D)/seed.txt; for s in $(BOARD_SEEDS); do \
-		echo "$(NEXTPNR) $(BOARD_PNR_$(1)) --freq $(BOARD_FREQ_$(1)) --seed $$$$s ... -l $$(@D)/nextpnr.log"; \
+		echo "$(NEXTPNR) $(BOARD_PNR_$(1)) $(call board_pnr_freq,$(1)) --seed $$$$s ... -l $$(@D)/nextpnr.log"; \
 		$(NEXTPNR) $(BOARD_PNR_$(1)) --json $$< --pcf $(BOARD_PCF_$(1)) --asc $$@ \
-			--freq $(BOARD_FREQ_$(1)) --seed $$$$s --timing-allow-fail \
+			$(call board_pnr_freq,$(1)) --seed $$$$s --timing-allow-fail \
 			--report $$(@D)/report.json -l $$(@D)/nextpnr.log -q || { \
 			grep -E 'ERROR|ICESTORM_LC' $$(@D)/nextpnr.log >&2; \
 			echo "board: place and route of $(1) failed (log $$(@D)/nextpnr.log): the torus does not fit, see docs/boards.md" >&2; exit 1; }; \
@@ -197,13 +232,18 @@ BENCHES += $(BOARD_DIR)/bench_board
 lint: lint-board
 lint-board: $(BOARD_DIR)/lint.ok
 
-$(BOARD_DIR)/lint.ok: $(BOARD_ALL_SRC) rtl/boards/tn_top_icebreaker.v rtl/boards/tn_top_hx8k.v
+$(BOARD_DIR)/lint.ok: $(BOARD_ALL_SRC) rtl/boards/tn_top_icebreaker.v rtl/boards/tn_top_hx8k.v mk/board.mk
 	@mkdir -p $(@D)
 	$(VERILATOR) --lint-only -Wall --top-module tn_board_system $(BOARD_ALL_SRC)
+	$(VERILATOR) --lint-only -Wall --top-module tn_board_system -GASYNC=1 -GBUS_HZ=12000000 -GBAUD=3000000 \
+		$(BOARD_ALL_SRC)
 	$(VERILATOR) --lint-only -Wall --top-module tn_board_por rtl/boards/tn_board_por.v
 	$(IVERILOG) -g2005 -Wall -Wno-timescale -Wno-sensitivity-entire-array -DNO_ICE40_DEFAULT_ASSIGNMENTS \
 		-s tn_top_icebreaker -s tn_top_hx8k -o $(@D)/tops.vvp \
 		$(BOARD_ALL_SRC) rtl/boards/tn_top_icebreaker.v rtl/boards/tn_top_hx8k.v $(ICE40_CELLS)
+	$(IVERILOG) -g2005 -Wall -Wno-timescale -Wno-sensitivity-entire-array -DNO_ICE40_DEFAULT_ASSIGNMENTS \
+		-s tn_top_icebreaker -Ptn_top_icebreaker.ASYNC=1 -Ptn_top_icebreaker.BAUD=3000000 -o $(@D)/tops_async.vvp \
+		$(BOARD_ALL_SRC) rtl/boards/tn_top_icebreaker.v $(ICE40_CELLS)
 	touch $@
 
 # ---- estimates for larger parts (slow: several yosys runs of one node) ----
@@ -215,13 +255,27 @@ $(BOARD_DIR)/estimate/table.md: $(BOARD_NET_SRC) scripts/board_estimate.sh scrip
 	rm -f $(@D)/*.done
 	YOSYS=$(YOSYS) scripts/board_estimate.sh $(@D) >$@.tmp && mv $@.tmp $@
 
-# ---- the status tap against the RTL torus ----
+# ---- the status tap against the RTL torus (one clock; two clocks) ----
 $(BOARD_DIR)/tb_tap.vvp: tests/board/tb_tap.v rtl/boards/tn_board_tap.v $(BOARD_NET_SRC)
 	@mkdir -p $(@D)
 	$(IVERILOG) -g2005 -s tb_tap -o $@ $^
+
+$(BOARD_DIR)/tb_tap_async.vvp: tests/board/tb_tap.v rtl/boards/tn_board_tap.v $(BOARD_NET_SRC)
+	@mkdir -p $(@D)
+	$(IVERILOG) -g2005 -s tb_tap_async -o $@ $^
 
 $(BOARD_DIR)/test_tap.t: $(BOARD_DIR)/tb_tap.vvp
 	printf '#!/bin/sh\nexec %s -n %s\n' '$(VVP)' $< >$@
 	chmod +x $@
 
-TESTS_RTL += $(BOARD_DIR)/test_tap.t
+# two clocks: a 12.2 MHz bus clock (4 network cycles less a quarter), and
+# a 51.5 MHz one (faster than the network's 48)
+$(BOARD_DIR)/test_tap_async.t: $(BOARD_DIR)/tb_tap_async.vvp
+	printf '#!/bin/sh\nexec %s -n %s +bhalf=41.0\n' '$(VVP)' $< >$@
+	chmod +x $@
+
+$(BOARD_DIR)/test_tap_async_fast.t: $(BOARD_DIR)/tb_tap_async.vvp
+	printf '#!/bin/sh\nexec %s -n %s +bhalf=9.71\n' '$(VVP)' $< >$@
+	chmod +x $@
+
+TESTS_RTL += $(BOARD_DIR)/test_tap.t $(BOARD_DIR)/test_tap_async.t $(BOARD_DIR)/test_tap_async_fast.t

@@ -56,7 +56,7 @@ module tn_top_hx8k #(
                       .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY), .MEM_BRAM(MEM_BRAM),
                       .CW(CW), .TW(TW), .GATHER(GATHER), .REC_BRAM(REC_BRAM), .INREG(INREG), .STAT_PIPE(STAT_PIPE), .CLK_HZ(CLK_HZ), .BAUD(BAUD),
                       .MAX_WORDS(MAX_WORDS), .FIFO_AW(FIFO_AW)) u_sys (
-        .clk_i(clk), .rst_i(rst), .uart_rx_i(RX), .uart_tx_o(TX), .status_o(status));
+        .clk_i(clk), .bclk_i(clk), .rst_i(rst), .uart_rx_i(RX), .uart_tx_o(TX), .status_o(status));
 
     reg [24:0] beat_q = 25'd0;    // CLK_HZ / 2**25: about 0.5 Hz at 18 MHz
     always @(posedge clk)

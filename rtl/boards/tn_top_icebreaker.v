@@ -1,7 +1,13 @@
 `default_nettype none
 // SPDX-License-Identifier: MIT
 // tn_top_icebreaker: iCEBreaker (iCE40UP5K-SG48) top. 12 MHz oscillator
-// (pin 35, the PLL input pad) -> SB_PLL40_PAD -> network clock (CLK_HZ);
+// (pin 35, the PLL input pad) -> PLL -> network clock (CLK_HZ).
+// ASYNC = 1 (the make default): SB_PLL40_2_PAD, whose port A passes the
+// 12 MHz oscillator itself to a global buffer: that is the bus clock
+// (BUS_HZ = 12 MHz) of the UART and the host bridge, and port B is the
+// PLL's network clock for tn_torus; tn_board_tap crosses between the two.
+// The board reset runs in the bus domain (it exists before the PLL locks).
+// ASYNC = 0: SB_PLL40_PAD, everything on the network clock.
 // UART on the FT2232H interface B (RX pin 6, TX pin 9); user button resets;
 // LEDs: on-board green = done, red = error (active low), PMOD2 snap-off
 // LED1 running, LED2 done, LED3 error (active high). constraints/icebreaker.pcf.
@@ -24,7 +30,9 @@ module tn_top_icebreaker #(
     parameter CLK_HZ    = 48000000, // network clock: 12 MHz * (DIVF+1) / 2**DIVQ
     parameter [6:0] DIVF = 7'd63,   // PLL feedback divider (icepll -i 12 -o MHz)
     parameter [2:0] DIVQ = 3'd4,    // PLL output divider
-    parameter BAUD      = 12000000, // UART rate, CLK_HZ/BAUD >= 4 clocks per bit
+    parameter ASYNC     = 0,        // 1: UART and bridge on the 12 MHz oscillator
+    parameter BUS_HZ    = 12000000, // the oscillator (ASYNC = 1)
+    parameter BAUD      = 12000000, // UART rate, (ASYNC ? BUS_HZ : CLK_HZ)/BAUD >= 4 clocks per bit
     parameter MAX_WORDS = 256,      // bridge payload bound in words
     parameter FIFO_AW   = 9         // log2 of the bridge input FIFO bytes
 ) (
@@ -38,29 +46,45 @@ module tn_top_icebreaker #(
     output wire LED2,     // PMOD2: done
     output wire LED3      // PMOD2: error
 );
-    wire clk, lock;
+    wire clk, bclk, lock, rst;
     // icepll -i 12 -o 48: DIVR 0, DIVF 63, DIVQ 4, FILTER_RANGE 1 (VCO 768 MHz);
     // the VCO stays in 533..1066 MHz for every DIVQ the make table uses.
-    SB_PLL40_PAD #(
-        .FEEDBACK_PATH("SIMPLE"),
-        .DIVR(4'b0000),
-        .DIVF(DIVF),
-        .DIVQ(DIVQ),
-        .FILTER_RANGE(3'b001)
-    ) u_pll (
-        .PACKAGEPIN(CLK), .PLLOUTGLOBAL(clk), .LOCK(lock),
-        .RESETB(1'b1), .BYPASS(1'b0), .EXTFEEDBACK(1'b0), .DYNAMICDELAY(8'd0),
-        .LATCHINPUTVALUE(1'b0), .SDI(1'b0), .SCLK(1'b0));
-
-    wire rst;
-    tn_board_por u_por (.clk_i(clk), .lock_i(lock), .btn_i(!BTN_N), .rst_o(rst));
+    generate if (ASYNC == 0) begin : g_pll1
+        SB_PLL40_PAD #(
+            .FEEDBACK_PATH("SIMPLE"),
+            .DIVR(4'b0000),
+            .DIVF(DIVF),
+            .DIVQ(DIVQ),
+            .FILTER_RANGE(3'b001)
+        ) u_pll (
+            .PACKAGEPIN(CLK), .PLLOUTGLOBAL(clk), .LOCK(lock),
+            .RESETB(1'b1), .BYPASS(1'b0), .EXTFEEDBACK(1'b0), .DYNAMICDELAY(8'd0),
+            .LATCHINPUTVALUE(1'b0), .SDI(1'b0), .SCLK(1'b0));
+        assign bclk = clk;
+        tn_board_por u_por (.clk_i(clk), .lock_i(lock), .btn_i(!BTN_N), .rst_o(rst));
+    end else begin : g_pll2
+        // port A: the reference clock (the pad), port B: the PLL output
+        SB_PLL40_2_PAD #(
+            .FEEDBACK_PATH("SIMPLE"),
+            .DIVR(4'b0000),
+            .DIVF(DIVF),
+            .DIVQ(DIVQ),
+            .FILTER_RANGE(3'b001)
+        ) u_pll (
+            .PACKAGEPIN(CLK), .PLLOUTGLOBALA(bclk), .PLLOUTGLOBALB(clk), .LOCK(lock),
+            .RESETB(1'b1), .BYPASS(1'b0), .EXTFEEDBACK(1'b0), .DYNAMICDELAY(8'd0),
+            .LATCHINPUTVALUE(1'b0), .SDI(1'b0), .SCLK(1'b0));
+        // bus domain; tn_board_system carries it into the network domain
+        tn_board_por u_por (.clk_i(bclk), .lock_i(lock), .btn_i(!BTN_N), .rst_o(rst));
+    end endgenerate
 
     wire [3:0] status;
     tn_board_system #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                       .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY), .MEM_BRAM(MEM_BRAM),
-                      .CW(CW), .TW(TW), .GATHER(GATHER), .REC_BRAM(REC_BRAM), .INREG(INREG), .STAT_PIPE(STAT_PIPE), .CLK_HZ(CLK_HZ), .BAUD(BAUD),
+                      .CW(CW), .TW(TW), .GATHER(GATHER), .REC_BRAM(REC_BRAM), .INREG(INREG), .STAT_PIPE(STAT_PIPE), .CLK_HZ(CLK_HZ),
+                      .ASYNC(ASYNC), .BUS_HZ(BUS_HZ), .BAUD(BAUD),
                       .MAX_WORDS(MAX_WORDS), .FIFO_AW(FIFO_AW)) u_sys (
-        .clk_i(clk), .rst_i(rst), .uart_rx_i(RX), .uart_tx_o(TX), .status_o(status));
+        .clk_i(clk), .bclk_i(bclk), .rst_i(rst), .uart_rx_i(RX), .uart_tx_o(TX), .status_o(status));
 
     wire err = status[2] || status[3];
     assign LED1   = status[0];

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # CI check of one board build (make builds the bitstream first; a place-and-
 # route error or a timing miss already fails that step): the bitstream has
-# the device's size, the nextpnr report shows every clock at or above the
-# board's network clock, and the design fits the device.
+# the device's size, the nextpnr report shows the network clock at or above
+# FREQ_MHZ and every other clock (the iCEBreaker's bus clock) at or above its
+# own constraint, and the design fits the device.
 # Usage: tests/board/test_bitstream.sh BOARD DIR FREQ_MHZ
 set -u
 board=$1 dir=$2 freq=$3
@@ -18,8 +19,8 @@ size=$(stat -c %s "$bin" 2>/dev/null || echo 0)
 [ "$size" -eq "$want" ]; tap $? "$board: bitstream $bin has the device's size ($size of $want bytes)"
 scripts/board_report.sh "$board" "$dir" "$freq" >"$dir/report.txt" 2>&1; rc=$?
 sed 's/^/# /' "$dir/report.txt"
-tap $rc "$board: place-and-route report present and every clock meets $freq MHz"
 . "$dir/summary.txt" 2>/dev/null || true
+tap $rc "$board: place-and-route report present, the network clock meets $freq MHz${bus_freq:+ and the bus clock its $bus_freq MHz}"
 [ "${lc:-0}" -gt 0 ] && [ "${lc:-0}" -le "${lc_max:-0}" ]; tap $? "$board: logic cells within the device (${lc:-?} of ${lc_max:-?})"
 echo "1..$n"
 exit $fail
