@@ -19,15 +19,17 @@ module tn_seq #(
 ) (
     input  wire          clk_i,
     input  wire          rst_i,
-    // configuration bus (registered request, one cycle pulse)
+    // configuration bus: the request as presented (the cycle it is
+    // accepted, *_n_i), and registered (one cycle pulse, the cycle after)
+    input  wire          bwe_n_i,    // a write is accepted in this cycle
+    input  wire [31:0]   baddr_n_i,
+    input  wire [31:0]   bwdata_n_i,
     input  wire          bwe_i,
     input  wire          bre_i,
+    /* verilator lint_off UNUSEDSIGNAL */ // decoded from baddr_n_i / bwdata_n_i
     input  wire [31:0]   baddr_i,
     input  wire [31:0]   bwdata_i,
-    // baddr_i decoded when the request was registered: CTRL, NROUNDS, DURATION
-    input  wire          bctl_i,
-    input  wire          bnr_i,
-    input  wire          bdur_i,
+    /* verilator lint_on UNUSEDSIGNAL */
     output reg  [31:0]   brdata_o,   // read data from the cycle after bre_i on
     input  wire [N-1:0]  nerr_i,     // node n has an error flag set
     // to every node, as the values for the next cycle (each node registers
@@ -37,107 +39,146 @@ module tn_seq #(
     output reg           fin_n_o,    // the previous cycle was a round's last
     output reg           clr_n_o,    // clear statistics and errors
     output reg  [RW-1:0] round_n_o,  // current round
-    output reg  [47:0]   cycle_n_o   // global cycle counter
+    output reg  [47:0]   cycle_n_o,  // global cycle counter
+    output reg  [47:0]   cycle_o     // the counter's register (cycle_n_o of the last cycle)
 );
     reg          run_o;              // the registered state
     reg [RW-1:0] round_o;
-    reg [47:0]   cycle_o;
     localparam [31:0] CM = (CW >= 32) ? 32'hFFFFFFFF : ((32'd1 << CW) - 32'd1);
-    reg [31:0] dur_m [0:ROUNDS-1];
+    localparam NE = (N + 31) / 32;   // ERRMAP words
+    reg [31:0] dur_m [0:ROUNDS-1];   // DURATION (low CW bits)
+    reg        le1_m [0:ROUNDS-1];   // DURATION[r] <= 1
 
     // cycle within the round, kept as ((cycle + 1) mod 2**CW) + 1, the
     // value compared with DURATION one cycle ahead (33 bits for CW = 32)
     reg [32:0] rcyc2_q, rcyc2_d;
-    reg [8:0]  nrounds_q, nrounds_d;
+    reg [RW:0] nrounds_q, nrounds_d;  // 1 .. ROUNDS
     reg        done_q, done_d, abrt_q, abrt_d;
-    reg [47:0] start_q, start_d, end_q, end_d;
-    reg [15:0] hi_q, hi_d;            // CYCLE high half latched by reading the low half
+    reg [47:0] start_q, end_q;
+    reg [15:0] hi_q;                  // CYCLE high half latched by reading the low half
+    reg        cy_q;                  // cycle_o[23:0] is all ones: the high half counts
     reg [31:0] rdata_d;
+    integer    k;
 
-    wire        gsel = baddr_i[31:20] == 12'hFFF;
-    wire [19:0] goff = baddr_i[19:0];
-    // "The current cycle is the last of its round" is rcyc + 1 >=
-    // DURATION[round_o]; the compare is made one cycle ahead on the next
-    // state (with a DURATION write of this cycle already applied), so the
-    // sequencer's outputs start from a register.
-    reg         endc_q, endc_d;
-    reg  [31:0] dur_n;
-    wire        wdur = bwe_i && bdur_i;
-    wire        last = run_o && endc_q;
-    wire        wctl = bwe_i && bctl_i;
-    wire        start = wctl && bwdata_i[0] && !run_o;
-    wire        abort = wctl && bwdata_i[1] && run_o;
-    integer     k;
-
-    always @(posedge clk_i)
-        if (wdur)
-            dur_m[goff[RW-1:0]] <= bwdata_i & CM;
-
-    // Three candidates in parallel, selected late: the round continues
-    // (rcyc + 2 >= D[round]), the next round begins (1 >= D[round + 1]), a
-    // run starts (1 >= D[0]). After the last round the value is unused
-    // (not running) until a start sets it again. Each compare is made twice,
-    // against the table and against a DURATION write of this cycle, and the
-    // write's round picks one: no mux sits in front of a carry chain.
-    wire [31:0] wd = bwdata_i & CM;
-    function le1(input [31:0] d);         // d <= 1, without a comparator
-        le1 = ~|(d >> 1);
-    endfunction
-    function wr_hit(input [RW-1:0] r);
-        wr_hit = wdur && goff[RW-1:0] == r;
-    endfunction
-    // AND-OR selects (not ?:) so that synthesis keeps both comparators
-    wire        h_cur  = wr_hit(round_o);
-    wire        ge_w   = rcyc2_q >= {1'b0, wd};
-    wire        ge_m   = rcyc2_q >= {1'b0, dur_m[round_o] & CM};
-    wire        c_cont = (h_cur & ge_w) | (!h_cur & ge_m);
-    wire        h_0    = wr_hit({RW{1'b0}});
-    wire        c_0    = (h_0 & le1(wd)) | (!h_0 & le1(dur_m[{RW{1'b0}}] & CM));
-    wire        h_nx   = wr_hit(round_o + 1'b1);
-    always @* begin
-        dur_n  = dur_m[round_o + 1'b1] & CM;
-        endc_d = c_cont;
-        if (start)
-            endc_d = c_0;
-        else if (last && !abort)
-            endc_d = (h_nx & le1(wd)) | (!h_nx & le1(dur_n));
-        if (rst_i)
-            endc_d = 1'b0;
+    // ---- the request, decoded in the cycle it is accepted (from
+    // baddr_n_i / bwdata_n_i) and registered: every flag below is used only
+    // together with bwe_i / bre_i, so it needs no enable ----
+    // The address is decoded in pieces of at most 4 bits, each kept, so
+    // that synthesis builds a shallow tree and shares no deep logic with
+    // other decoders: FFF0xxxx, then the offset's ranges.
+    (* keep *) wire [3:0] nh_n;      // address bits 31:16 = FFF0, by nibble
+    (* keep *) wire z15_n, z11_n, o11_n, e11_n, z75_n, zr_n;
+    (* keep *) wire dg_n;            // global, offset < 0x10000
+    (* keep *) wire d0_n;            // 0x000 .. 0x01F
+    (* keep *) wire dd_n;            // 0x100 .. 0x100 + ROUNDS - 1 (DURATION)
+    (* keep *) wire de_n;            // 0x800 .. 0x87F (ERRMAP)
+    assign nh_n  = {baddr_n_i[31:28] == 4'hF, baddr_n_i[27:24] == 4'hF,
+                    baddr_n_i[23:20] == 4'hF, baddr_n_i[19:16] == 4'h0};
+    assign z15_n = baddr_n_i[15:12] == 4'h0;
+    assign z11_n = baddr_n_i[11:8] == 4'h0;
+    assign o11_n = baddr_n_i[11:8] == 4'h1;
+    assign e11_n = baddr_n_i[11:8] == 4'h8;
+    assign z75_n = baddr_n_i[7:5] == 3'd0;
+    assign zr_n  = (baddr_n_i[7:0] >> RW) == 8'd0;
+    assign dg_n  = &nh_n;
+    assign d0_n  = z15_n && z11_n && z75_n;
+    assign dd_n  = z15_n && o11_n && zr_n;
+    assign de_n  = z15_n && e11_n && !baddr_n_i[7];
+    wire [4:0]  lo_n = baddr_n_i[4:0];
+    reg         bst_q, bab_q, bcl_q; // CTRL written with bit 0 (start), 1 (abort), 2 (clear)
+    reg         bnr_q;               // write target NROUNDS
+    reg         bwz_q, bwbig_q;      // write data == 0, > ROUNDS (NROUNDS clamps)
+    reg         rs_c_q, rs_nr_q, rs_st_q, rs_rd_q, rs_cyc_q, rs_hi_q;  // read selects
+    reg         rs_s0_q, rs_s1_q, rs_e0_q, rs_e1_q, rs_dur_q;
+    reg [NE-1:0] rs_err_q;
+    always @(posedge clk_i) begin
+        // (pulses: with bwe_n_i, as bwe_i is)
+        bst_q    <= bwe_n_i && !rst_i && dg_n && d0_n && lo_n == 5'h10 && bwdata_n_i[0];
+        bab_q    <= bwe_n_i && !rst_i && dg_n && d0_n && lo_n == 5'h10 && bwdata_n_i[1];
+        bcl_q    <= bwe_n_i && !rst_i && dg_n && d0_n && lo_n == 5'h10 && bwdata_n_i[2];
+        bnr_q    <= dg_n && d0_n && lo_n == 5'h11;
+        bwz_q    <= bwdata_n_i == 32'd0;
+        bwbig_q  <= |(bwdata_n_i >> (RW + 1)) || (bwdata_n_i[RW] && |bwdata_n_i[RW-1:0]);
+        rs_c_q   <= dg_n && d0_n && lo_n[4:3] == 2'd0;         // INFO 0x000 .. 0x007
+        rs_nr_q  <= dg_n && d0_n && lo_n == 5'h11;
+        rs_st_q  <= dg_n && d0_n && lo_n == 5'h12;
+        rs_rd_q  <= dg_n && d0_n && lo_n == 5'h13;
+        rs_cyc_q <= dg_n && d0_n && lo_n == 5'h14;
+        rs_hi_q  <= dg_n && d0_n && lo_n == 5'h15;
+        rs_s0_q  <= dg_n && d0_n && lo_n == 5'h16;
+        rs_s1_q  <= dg_n && d0_n && lo_n == 5'h17;
+        rs_e0_q  <= dg_n && d0_n && lo_n == 5'h18;
+        rs_e1_q  <= dg_n && d0_n && lo_n == 5'h19;
+        rs_dur_q <= dg_n && dd_n;
+        for (k = 0; k < NE; k = k + 1)
+            rs_err_q[k] <= dg_n && de_n && {25'd0, baddr_n_i[6:0]} == k;
     end
 
+    // A DURATION write goes into the table at the end of the cycle it is
+    // accepted, one cycle before the registered request (bwe_i) reaches
+    // the sequencer. Nothing reads the table in between (the bus takes no
+    // read before the write, and the sequencer's compare of that cycle is
+    // for the cycle before the write counts): so in the cycle of bwe_i the
+    // table already holds the write, as if the compare looked at it.
+    wire        wdur_n = bwe_n_i && !rst_i && dg_n && dd_n;
+    wire [31:0] wd_n   = bwdata_n_i & CM;
+    always @(posedge clk_i)
+        if (wdur_n) begin
+            dur_m[baddr_n_i[RW-1:0]] <= wd_n;
+            le1_m[baddr_n_i[RW-1:0]] <= ~|(wd_n >> 1);
+        end
+
+    // "The current cycle is the last of its round" is rcyc + 1 >=
+    // DURATION[round_o]; the compare is made one cycle ahead on the next
+    // state, so the sequencer's outputs start from a register. Three
+    // candidates: the round continues (rcyc + 2 >= D[round]), the next
+    // round begins (1 >= D[round + 1]), a run starts (1 >= D[0]). After the
+    // last round the value is unused (not running) until a start sets it.
+    reg         endc_q, endc_d;
+    wire        start = bst_q && !run_o;
+    wire        abort = bab_q && run_o;
+    wire        last  = run_o && endc_q;
+    // the current round is the last of the run
+    wire        lastr = {1'b0, round_o} + 1'b1 >= nrounds_q;
+    // rcyc2 >= D as the borrow of a subtraction (one carry chain)
+    /* verilator lint_off UNUSEDSIGNAL */
+    wire [33:0] gdif  = {1'b0, rcyc2_q} - {2'b0, dur_m[round_o] & CM};
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire        ge    = !gdif[33];
+    // kept pieces: the select logic stays two gates deep and the compare
+    // (a carry chain) enters last, in one gate
+    (* keep *) wire st_k, lna_k, nx_k, kval_k, kont_k;
+    assign st_k   = start && !rst_i;
+    assign lna_k  = last && !abort && !rst_i;
+    assign nx_k   = le1_m[round_o + 1'b1];
+    assign kval_k = (st_k && le1_m[{RW{1'b0}}]) || (lna_k && nx_k);
+    assign kont_k = !rst_i && !start && !(last && !abort);
+    always @*
+        endc_d = kval_k || (kont_k && ge);
+
     always @* begin
-        cycle_n_o   = cycle_o + 48'd1;
+        cycle_n_o   = {cycle_o[47:24] + {23'd0, cy_q}, cycle_o[23:0] + 24'd1};
         run_n_o     = run_o;
         sw_n_o      = 1'b0;
         fin_n_o     = 1'b0;
-        clr_n_o     = wctl && bwdata_i[2];
+        clr_n_o     = bcl_q;
         round_n_o   = round_o;
         rcyc2_d   = {1'b0, rcyc2_q[31:0] & CM} + 33'd1;
         nrounds_d = nrounds_q;
         done_d    = done_q;
         abrt_d    = abrt_q;
-        start_d   = start_q;
-        end_d     = end_q;
-        if (bwe_i && bnr_i)
-        begin
-            nrounds_d = bwdata_i[8:0];
-            if (bwdata_i == 32'd0)
-                nrounds_d = 9'd1;
-            else if (bwdata_i > ROUNDS)
-                nrounds_d = ROUNDS[8:0];
-        end
+        if (bwe_i && bnr_q)
+            nrounds_d = bwz_q ? {{RW{1'b0}}, 1'b1} : bwbig_q ? ROUNDS[RW:0] : bwdata_i[RW:0];
         if (abort) begin
             run_n_o  = 1'b0;
             fin_n_o  = 1'b1;
             abrt_d = 1'b1;
-            end_d  = cycle_o + 48'd1;
         end else if (last) begin
             fin_n_o  = 1'b1;
             rcyc2_d = 33'd2;
-            if ({{(9-RW){1'b0}}, round_o} + 9'd1 >= nrounds_q) begin
+            if (lastr) begin
                 run_n_o  = 1'b0;
                 done_d = 1'b1;
-                end_d  = cycle_o + 48'd1;
             end else begin
                 round_n_o = round_o + 1'b1;
                 sw_n_o    = 1'b1;
@@ -150,7 +191,6 @@ module tn_seq #(
             rcyc2_d = 33'd2;
             done_d  = 1'b0;
             abrt_d  = 1'b0;
-            start_d = cycle_o + 48'd1;
         end
         if (rst_i) begin
             cycle_n_o = 48'd0;
@@ -162,47 +202,39 @@ module tn_seq #(
         end
     end
 
-    // Global register reads.
+    // Global register reads: an AND-OR of the sources under the select
+    // flags decoded a cycle ahead.
     always @* begin
-        rdata_d = brdata_o;
-        hi_d = hi_q;
-        if (bre_i)
-            rdata_d = 32'd0;
-        if (bre_i && gsel) begin
-            case (goff)
-                20'h000: rdata_d = VERSION;
-                20'h001: rdata_d = DIM_X | (DIM_Y << 8) | (DIM_Z << 16);
-                20'h002: rdata_d = W;
-                20'h003: rdata_d = LANES;
-                20'h004: rdata_d = MEM_DEPTH;
-                20'h005: rdata_d = ROUNDS;
-                20'h006: rdata_d = ALPHA;
-                20'h007: rdata_d = LIMITS;
-                20'h011: rdata_d = {23'd0, nrounds_q};
-                20'h012: rdata_d = {28'd0, abrt_q, |nerr_i, done_q, run_o};
-                20'h013: rdata_d = {{(32-RW){1'b0}}, round_o};
-                20'h014: begin
-                    rdata_d = cycle_o[31:0];
-                    hi_d = cycle_o[47:32];
-                end
-                20'h015: rdata_d = {16'd0, hi_q};
-                20'h016: rdata_d = start_q[31:0];
-                20'h017: rdata_d = {16'd0, start_q[47:32]};
-                20'h018: rdata_d = end_q[31:0];
-                20'h019: rdata_d = {16'd0, end_q[47:32]};
-                default: begin
-                    if ((goff >> RW) == (20'h100 >> RW))   // 0x100 .. 0x100 + ROUNDS - 1
-                        rdata_d = dur_m[goff[RW-1:0]] & CM;
-                    for (k = 0; k < N; k = k + 1)
-                        if ({12'd0, goff} == 32'h800 + k / 32)
-                            rdata_d[k % 32] = nerr_i[k];
-                end
+        rdata_d = 32'd0;
+        if (rs_c_q)
+            case (baddr_i[2:0])
+                3'd0: rdata_d = VERSION;
+                3'd1: rdata_d = DIM_X | (DIM_Y << 8) | (DIM_Z << 16);
+                3'd2: rdata_d = W;
+                3'd3: rdata_d = LANES;
+                3'd4: rdata_d = MEM_DEPTH;
+                3'd5: rdata_d = ROUNDS;
+                3'd6: rdata_d = ALPHA;
+                default: rdata_d = LIMITS;
             endcase
-        end
+        rdata_d = rdata_d
+            | ({32{rs_nr_q}}  & {{(31-RW){1'b0}}, nrounds_q})
+            | ({32{rs_st_q}}  & {28'd0, abrt_q, |nerr_i, done_q, run_o})
+            | ({32{rs_rd_q}}  & {{(32-RW){1'b0}}, round_o})
+            | ({32{rs_cyc_q}} & cycle_o[31:0])
+            | ({32{rs_hi_q}}  & {16'd0, hi_q})
+            | ({32{rs_s0_q}}  & start_q[31:0])
+            | ({32{rs_s1_q}}  & {16'd0, start_q[47:32]})
+            | ({32{rs_e0_q}}  & end_q[31:0])
+            | ({32{rs_e1_q}}  & {16'd0, end_q[47:32]})
+            | ({32{rs_dur_q}} & dur_m[baddr_i[RW-1:0]] & CM);
+        for (k = 0; k < N; k = k + 1)
+            rdata_d[k % 32] = rdata_d[k % 32] | (rs_err_q[k / 32] & nerr_i[k]);
     end
 
     always @(posedge clk_i) begin
         cycle_o   <= cycle_n_o;
+        cy_q      <= cycle_o[23:0] == 24'hFFFFFE;
         run_o     <= run_n_o;
         round_o   <= round_n_o;
         rcyc2_q   <= rcyc2_d;
@@ -210,17 +242,22 @@ module tn_seq #(
         nrounds_q <= nrounds_d;
         done_q    <= done_d;
         abrt_q    <= abrt_d;
-        start_q   <= start_d;
-        end_q     <= end_d;
-        hi_q      <= hi_d;
-        brdata_o  <= rdata_d;
+        if (start)
+            start_q <= cycle_n_o;
+        if (abort || (last && lastr))
+            end_q   <= cycle_n_o;
+        if (bre_i && rs_cyc_q)
+            hi_q    <= cycle_o[47:32];
+        if (bre_i)
+            brdata_o <= rdata_d;
         if (rst_i) begin
             cycle_o   <= 48'd0;
+            cy_q      <= 1'b0;
             run_o     <= 1'b0;
             round_o   <= {RW{1'b0}};
             rcyc2_q   <= 33'd2;
             endc_q    <= 1'b0;
-            nrounds_q <= 9'd1;
+            nrounds_q <= {{RW{1'b0}}, 1'b1};
             done_q    <= 1'b0;
             abrt_q    <= 1'b0;
             start_q   <= 48'd0;

@@ -55,7 +55,6 @@ module tn_torus #(
     localparam SLIM_T = TW < 48;
     reg        bwe_q, bre_q, rd1_q, rd2_q, rd3_q, rd4_q, rd5_q;
     reg [31:0] baddr_q, bwdata_q;
-    reg        bctl_q, bnr_q, bdur_q;   // the sequencer's write targets, decoded here
     reg        bglob_q;                 // a global register
     /* verilator lint_off UNUSEDSIGNAL */ // TW < 48 only
     reg        bts_q;                   // an eject record timestamp (below)
@@ -75,10 +74,6 @@ module tn_torus #(
         rd4_q <= rd3_q && SLIM_T;
         rd5_q <= rd4_q;
         if (wacc || racc) begin
-            bctl_q   <= bus_addr_i == 32'hFFF00010;
-            bnr_q    <= bus_addr_i == 32'hFFF00011;
-            // 0xFFF00100 .. + ROUNDS - 1 (ROUNDS a power of two: one compare)
-            bdur_q   <= (bus_addr_i >> RW) == (32'hFFF00100 >> RW);
             bglob_q  <= bus_addr_i[31:20] == 12'hFFF;
             bts_q    <= bus_addr_i[31:20] != 12'hFFF && bus_addr_i[31:20] != 12'hFFE &&
                         bus_addr_i[19:16] == 4'd3 && !bus_addr_i[2];
@@ -110,7 +105,10 @@ module tn_torus #(
     // ---- sequencer ----
     wire          run_n, sw_n, fin_n, clr_n;
     wire [RW-1:0] round_n;
-    wire [47:0]   cycle_n;
+    /* verilator lint_off UNUSEDSIGNAL */ // one of the two unused, by INREG and TW
+    wire [47:0]   cycle_n;            // the counter's next value
+    wire [47:0]   cycle_q;            // the counter's register (cycle_n one cycle later)
+    /* verilator lint_on UNUSEDSIGNAL */
     wire [N-1:0]  nerr;
     wire [31:0]   seq_rdata;
 
@@ -119,10 +117,11 @@ module tn_torus #(
              .CW(CW), .LIMITS({(CW < 32) ? CW[7:0] : 8'd0, SLIM_T ? TW[7:0] : 8'd0, 11'd0, STAT_PIPE != 0, REC_BRAM != 0,
                                GATHER == 0, MEM_BRAM != 0, RELAY == 0})) u_seq (
         .clk_i(clk_i), .rst_i(rst_i),
+        .bwe_n_i(wacc), .baddr_n_i(bus_addr_i), .bwdata_n_i(bus_wdata_i),
         .bwe_i(bwe_q), .bre_i(bre_q), .baddr_i(baddr_q), .bwdata_i(bwdata_q),
-        .bctl_i(bctl_q), .bnr_i(bnr_q), .bdur_i(bdur_q), .brdata_o(seq_rdata), .nerr_i(nerr),
+        .brdata_o(seq_rdata), .nerr_i(nerr),
         .run_n_o(run_n), .sw_n_o(sw_n), .fin_n_o(fin_n), .clr_n_o(clr_n),
-        .round_n_o(round_n), .cycle_n_o(cycle_n));
+        .round_n_o(round_n), .cycle_n_o(cycle_n), .cycle_o(cycle_q));
 
     // ---- node inputs: registered in each node (INREG = 1) or here, once ----
     wire          n_run, n_sw, n_fin, n_clr, n_bwe, n_bre;
@@ -139,7 +138,6 @@ module tn_torus #(
         end else begin : gen_nreg
             reg          run_r, sw_r, fin_r, clr_r, bwe_r, bre_r;
             reg [RW-1:0] round_r;
-            reg [47:0]   cycle_r;
             reg [31:0]   baddr_r, bwdata_r;
             always @(posedge clk_i) begin
                 run_r    <= run_n;
@@ -147,7 +145,6 @@ module tn_torus #(
                 fin_r    <= fin_n;
                 clr_r    <= clr_n;
                 round_r  <= round_n;
-                cycle_r  <= cycle_n;
                 bwe_r    <= bwe_q;
                 bre_r    <= bre_q;
                 baddr_r  <= baddr_q;
@@ -163,7 +160,7 @@ module tn_torus #(
             end
             assign {n_run, n_sw, n_fin, n_clr, n_bwe, n_bre} = {run_r, sw_r, fin_r, clr_r, bwe_r, bre_r};
             assign n_round  = round_r;
-            assign n_cycle  = cycle_r;
+            assign n_cycle  = cycle_q;     // = cycle_n registered
             assign n_baddr  = baddr_r;
             assign n_bwdata = bwdata_r;
         end
@@ -249,24 +246,31 @@ module tn_torus #(
             // TW-bit timestamp t: the full value is the latest cycle c <= now
             // with c = t mod 2**TW, i.e. {now_hi - (t > now_lo), t} (0 when no
             // flit was counted). Two register stages: compare, then the
-            // high part, so no long carry chain sits in one cycle.
-            reg  [47:0]    now_q;            // the cycle counter, registered
-            reg            ts_q, cz_q, gt_q, odd_q;
+            // high part, so no long carry chain sits in one cycle. now is
+            // the sequencer's cycle register.
+            reg            gt_q, sx_q, slo_q, shi_q;
             reg  [31:0]    x_q;
             reg  [47-TW:0] hi_q;
             reg  [31:0]    rfix_q;
-            wire [47:0]    full = {hi_q - {{(47-TW){1'b0}}, gt_q}, x_q[TW-1:0]};
+            // now_hi - gt, as now_hi + (gt ? all ones : 0): no inverter in
+            // front of the carry chain
+            wire [47:0]    full = {hi_q + {(48-TW){gt_q}}, x_q[TW-1:0]};
+            // t > now_lo: the borrow of now_lo - t (one carry chain)
+            /* verilator lint_off UNUSEDSIGNAL */
+            wire [TW:0]    tdif = {1'b0, cycle_q[TW-1:0]} - {1'b0, node_rdata[TW-1:0]};
+            /* verilator lint_on UNUSEDSIGNAL */
             always @(posedge clk_i) begin
-                now_q  <= cycle_n;
-                // rd3: the node's word, compared with the counter
-                ts_q   <= bts_q;
-                cz_q   <= !node_rdata[31];
-                odd_q  <= baddr_q[0];
+                // rd3: the node's word, compared with the counter (gt_q is
+                // used for timestamps only, which are node reads)
+                sx_q   <= !bts_q;
+                slo_q  <= bts_q && node_rdata[31] && !baddr_q[0];
+                shi_q  <= bts_q && node_rdata[31] && baddr_q[0];
                 x_q    <= rdata3;
-                gt_q   <= rdata3[TW-1:0] > now_q[TW-1:0];
-                hi_q   <= now_q[47:TW];
+                gt_q   <= tdif[TW];
+                hi_q   <= cycle_q[47:TW];
                 // rd4: the full value
-                rfix_q <= !ts_q ? x_q : cz_q ? 32'd0 : odd_q ? {16'd0, full[47:32]} : full[31:0];
+                rfix_q <= ({32{sx_q}} & x_q) | ({32{slo_q}} & full[31:0]) |
+                          ({32{shi_q}} & {16'd0, full[47:32]});
             end
             always @* begin
                 bus_rdata_o = 32'd0;
