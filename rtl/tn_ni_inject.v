@@ -26,6 +26,7 @@ module tn_ni_inject #(
     input  wire [RW-1:0] cfg_round_i,
     input  wire [1:0]    cfg_field_i,
     input  wire [31:0]   cfg_wdata_i,
+    input  wire [3:0]    cfg_rsel_i,   // read: field k (one-hot), 0: cfg_rdata_o is 0
     output reg  [31:0]   cfg_rdata_o,
     // memory read port: maddr_o for an asynchronous read in this cycle;
     // maddr_n_o (the next cycle's word, while fetch_o) for a registered read
@@ -70,14 +71,11 @@ module tn_ni_inject #(
                 default: gat_m[cfg_round_i] <= cfg_wdata_i & GATM;
             endcase
 
-    always @* begin
-        case (cfg_field_i)
-            2'd0:    cfg_rdata_o = ctl_m[cfg_round_i] & CTLM;
-            2'd1:    cfg_rdata_o = adr_m[cfg_round_i] & CM;
-            2'd2:    cfg_rdata_o = len_m[cfg_round_i] & CM;
-            default: cfg_rdata_o = gat_m[cfg_round_i] & GATM;
-        endcase
-    end
+    always @*
+        cfg_rdata_o = ({32{cfg_rsel_i[0]}} & ctl_m[cfg_round_i] & CTLM)
+                    | ({32{cfg_rsel_i[1]}} & adr_m[cfg_round_i] & CM)
+                    | ({32{cfg_rsel_i[2]}} & len_m[cfg_round_i] & CM)
+                    | ({32{cfg_rsel_i[3]}} & gat_m[cfg_round_i] & GATM);
 
     always @* begin
         act_d    = act_q;

@@ -21,6 +21,9 @@ module tn_node_cfg #(
     /* verilator lint_off UNUSEDSIGNAL */ // selects and labels use the low bits
     input  wire [31:0]        cfg_wdata_i,
     /* verilator lint_on UNUSEDSIGNAL */
+    // region 2 read: one-hot field select (osel 0..5, mode, esel 0..LANES-1),
+    // zero when not read; rdata2_o is 0 unless one is set
+    input  wire [6+LANES:0]   rsel2_i,
     output reg  [31:0]        rdata2_o,
     output reg  [31:0]        rdata5_o,
     // active settings
@@ -86,13 +89,10 @@ module tn_node_cfg #(
         rsel2    = osel_m[cfg_round_i];
         resel2   = esel_m[cfg_round_i];
         for (o = 0; o < 6; o = o + 1)
-            if ({26'd0, cfg_field_i} == o)
-                rdata2_o[3:0] = rsel2[4*o +: 4];
-        if (cfg_field_i == 6'd6)
-            rdata2_o[0] = mode_m[cfg_round_i];
+            rdata2_o[3:0] = rdata2_o[3:0] | ({4{rsel2_i[o]}} & rsel2[4*o +: 4]);
+        rdata2_o[0] = rdata2_o[0] | (rsel2_i[6] & mode_m[cfg_round_i]);
         for (l = 0; l < LANES; l = l + 1)
-            if ({26'd0, cfg_field_i} == 8 + l)
-                rdata2_o[3:0] = resel2[4*l +: 4];
+            rdata2_o[3:0] = rdata2_o[3:0] | ({4{rsel2_i[7+l]}} & resel2[4*l +: 4]);
         rdata5_o = 32'd0;
         if (cfg_field_i < 6'd6)
             rdata5_o[15:0] = lo_o[16*cfg_field_i[2:0] +: 16];
