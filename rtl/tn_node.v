@@ -127,8 +127,8 @@ module tn_node #(
     // Board builds (INREG = 0) register them from the request one cycle
     // ahead (baddr_e_i), in parallel with baddr_q, so the decode is not in
     // series with the writes it enables and the read data it selects.
-    // Read selects (one-hot, each already qualified by "read hit", the
-    // region and its range checks), so the read data is an AND-OR of the
+    // Read selects (one-hot, each qualified by the region and its range
+    // checks; "read hit" gates the read-data register), so the read data is an AND-OR of the
     // sources with selects from registers: memory data, memory flags,
     // coordinates, id, routing field, status, then per lane l the
     // statistics of lane l, an eject descriptor field of lane l, inject
@@ -139,11 +139,11 @@ module tn_node #(
     localparam RSL  = RSB + 6;                 // per-lane read selects
     localparam RSC  = RSL + 6 * LANES;         // round-config field selects
     localparam RSF  = RSC + 7 + LANES;         // dfield, ej_field
-    localparam DECW = RSF + 5;
+    localparam DECW = RSF + 6;              // + a memory write target (region 0/1, word in range)
     function [DECW-1:0] bdec(input [31:0] a, input [11:0] id);
         integer r, k;
         reg [1:0] df;
-        reg       hit, rg2ok;
+        reg       rg2ok;
         begin
             bdec[0] = a[31:20] == id || a[31:20] == 12'hFFE;
             bdec[1] = a[31:20] == id;
@@ -174,16 +174,15 @@ module tn_node #(
                     df = 2'd3;
             end
             // read selects
-            hit   = bdec[1];
-            rg2ok = hit && bdec[4] && bdec[8];
-            bdec[RSB + 0] = hit && bdec[2] && bdec[9];
-            bdec[RSB + 1] = hit && bdec[3] && bdec[9];
-            bdec[RSB + 2] = hit && bdec[7] && bdec[13];
-            bdec[RSB + 3] = hit && bdec[7] && bdec[14];
-            bdec[RSB + 4] = hit && bdec[7] && !bdec[13] && !bdec[14] && bdec[11];
-            bdec[RSB + 5] = hit && bdec[6] && bdec[10];
+            rg2ok = bdec[4] && bdec[8];
+            bdec[RSB + 0] = bdec[2] && bdec[9];
+            bdec[RSB + 1] = bdec[3] && bdec[9];
+            bdec[RSB + 2] = bdec[7] && bdec[13];
+            bdec[RSB + 3] = bdec[7] && bdec[14];
+            bdec[RSB + 4] = bdec[7] && !bdec[13] && !bdec[14] && bdec[11];
+            bdec[RSB + 5] = bdec[6] && bdec[10];
             for (r = 0; r < LANES; r = r + 1) begin
-                bdec[RSL + 6*r + 0] = hit && bdec[5] && bdec[8] && {29'd0, a[5:3]} == r;
+                bdec[RSL + 6*r + 0] = bdec[5] && bdec[8] && {29'd0, a[5:3]} == r;
                 bdec[RSL + 6*r + 1] = rg2ok && bdec[16 + LANES + r];
                 for (k = 0; k < 4; k = k + 1)
                     bdec[RSL + 6*r + 2 + k] = rg2ok && bdec[16 + r] && df == k[1:0];
@@ -192,6 +191,7 @@ module tn_node #(
                 bdec[RSC + r] = rg2ok && bdec[12] && {26'd0, a[5:0]} == ((r < 7) ? r : r + 1);
             bdec[RSF +: 2] = df;
             bdec[RSF + 2 +: 3] = a[19:16] == 4'd3 ? a[2:0] : {1'b0, df};
+            bdec[RSF + 5] = bdec[0] && bdec[9] && (bdec[2] || bdec[3]);
         end
     endfunction
     /* verilator lint_off UNUSEDSIGNAL */ // some decodes only feed the read selects
@@ -217,7 +217,6 @@ module tn_node #(
     wire        wsel   = bwe_q && dec[0];
     wire [5:0]  field  = off[5:0];
     wire        rok    = dec[8];                      // round index in range
-    wire        mok    = dec[9];                      // memory word in range
     wire        olt64  = dec[11];
     wire        flt16  = dec[12];                     // field < 16
     wire [LANES-1:0] fin_l = dec[16 +: LANES];        // a field of inject lane l
@@ -266,7 +265,7 @@ module tn_node #(
     wire [LANES-1:0]        mfetch;     // inject lanes: fetch it
     /* verilator lint_on UNUSEDSIGNAL */
     wire [MW-1:0]           bus_old = mrdata[LANES*MW +: MW];
-    wire                    bus_mwe = wsel && mok && (rg[0] || rg[1]);
+    wire                    bus_mwe = bwe_q && dec[RSF + 5];
 
     assign mraddr[LANES*AW +: AW] = off[AW-1:0];
     assign mwaddr[LANES*AW +: AW] = off[AW-1:0];
@@ -375,5 +374,5 @@ module tn_node #(
     end
 
     always @(posedge clk_i)
-        brdata_o <= bre_q ? rdata_d : 32'd0;
+        brdata_o <= (bre_q && dec[1]) ? rdata_d : 32'd0;
 endmodule
