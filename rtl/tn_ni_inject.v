@@ -26,6 +26,7 @@ module tn_ni_inject #(
     input  wire [RW-1:0] cfg_round_i,
     input  wire [1:0]    cfg_field_i,
     input  wire [31:0]   cfg_wdata_i,
+    input  wire [3:0]    cfg_rsel_i,   // read: field k (one-hot), 0: cfg_rdata_o is 0
     output reg  [31:0]   cfg_rdata_o,
     // memory read port: maddr_o for an asynchronous read in this cycle;
     // maddr_n_o (the next cycle's word, while fetch_o) for a registered read
@@ -55,6 +56,24 @@ module tn_ni_inject #(
     reg [15:0] run_q, run_d;       // flits per run (0: contiguous)
     reg [15:0] skip_q, skip_d;     // words skipped after each run
     reg [15:0] runc_q, runc_d;     // flits left in the current run
+    // Flags kept as registers, computed for the next state from registers,
+    // so "a flit leaves in this cycle" and the next address are a few LUTs
+    // after the flip-flops: live = act && rem != 0, wz = wait == 0,
+    // r1 = rem == 1, inb = addr < DEPTH.
+    reg        live_q, live_d;
+    reg        wz_q, wz_d;
+    reg        r1_q, r1_d;
+    reg        inb_q, inb_d;
+    wire       emit = !sw_i && run_i && live_q && wz_q;    // flit of this cycle
+    wire       cnt  = !sw_i && run_i && act_q && !wz_q;    // waiting: count down
+    wire [31:0] ainc = (addr_q + 32'd1) & CM;
+    wire [31:0] anxt = (run_q != 16'd0 && runc_q == 16'd1) ? (addr_q + 32'd1 + {16'd0, skip_q}) & CM
+                                                           : ainc;
+    wire [31:0] sw_len  = len_m[round_i] & CM;
+    wire [31:0] sw_adr  = adr_m[round_i] & CM;
+    /* verilator lint_off UNUSEDSIGNAL */ // bits 29:24 are not kept
+    wire [31:0] sw_ctl  = ctl_m[round_i];
+    /* verilator lint_on UNUSEDSIGNAL */
 
     assign maddr_o   = addr_q[AW-1:0];
     assign maddr_n_o = addr_d[AW-1:0];
@@ -70,14 +89,11 @@ module tn_ni_inject #(
                 default: gat_m[cfg_round_i] <= cfg_wdata_i & GATM;
             endcase
 
-    always @* begin
-        case (cfg_field_i)
-            2'd0:    cfg_rdata_o = ctl_m[cfg_round_i] & CTLM;
-            2'd1:    cfg_rdata_o = adr_m[cfg_round_i] & CM;
-            2'd2:    cfg_rdata_o = len_m[cfg_round_i] & CM;
-            default: cfg_rdata_o = gat_m[cfg_round_i] & GATM;
-        endcase
-    end
+    always @*
+        cfg_rdata_o = ({32{cfg_rsel_i[0]}} & ctl_m[cfg_round_i] & CTLM)
+                    | ({32{cfg_rsel_i[1]}} & adr_m[cfg_round_i] & CM)
+                    | ({32{cfg_rsel_i[2]}} & len_m[cfg_round_i] & CM)
+                    | ({32{cfg_rsel_i[3]}} & gat_m[cfg_round_i] & GATM);
 
     always @* begin
         act_d    = act_q;
@@ -88,35 +104,46 @@ module tn_ni_inject #(
         run_d    = run_q;
         skip_d   = skip_q;
         runc_d   = runc_q;
+        live_d   = live_q;
+        wz_d     = wz_q;
+        r1_d     = r1_q;
+        inb_d    = inb_q;
         flit_o   = {FW{1'b0}};
         bounds_o = 1'b0;
         if (sw_i) begin
-            act_d   = ctl_m[round_i][31];
-            relay_d = ctl_m[round_i][31] & ctl_m[round_i][30];
-            wait_d  = ctl_m[round_i][23:0];
-            rem_d   = len_m[round_i];
-            addr_d  = adr_m[round_i];
+            act_d   = sw_ctl[31];
+            relay_d = sw_ctl[31] & sw_ctl[30];
+            wait_d  = sw_ctl[23:0];
+            rem_d   = sw_len;
+            addr_d  = sw_adr;
             run_d   = gat_m[round_i][15:0];
             skip_d  = gat_m[round_i][31:16];
             runc_d  = gat_m[round_i][15:0];
-        end else if (run_i && act_q) begin
-            if (wait_q != 24'd0) begin
-                wait_d = (wait_q - 24'd1) & CM[23:0];
-            end else if (rem_q != 32'd0) begin
-                if (addr_q < DEPTH)
-                    flit_o = {1'b1, mdata_i};
-                else
-                    bounds_o = 1'b1;
-                if (run_q != 16'd0 && runc_q == 16'd1) begin
-                    addr_d = (addr_q + 32'd1 + {16'd0, skip_q}) & CM;
-                    runc_d = run_q;
-                end else begin
-                    addr_d = (addr_q + 32'd1) & CM;
-                    runc_d = runc_q - 16'd1;
-                end
-                rem_d  = (rem_q - 32'd1) & CM;
-                if (rem_q == 32'd1)
-                    act_d = 1'b0;
+            live_d  = sw_ctl[31] && sw_len != 32'd0;
+            wz_d    = (sw_ctl[23:0] & CM[23:0]) == 24'd0;
+            r1_d    = sw_len == 32'd1;
+            inb_d   = sw_adr < DEPTH;
+        end
+        if (cnt) begin
+            wait_d = (wait_q - 24'd1) & CM[23:0];
+            wz_d   = wait_q == 24'd1;
+        end
+        if (emit) begin
+            if (inb_q)
+                flit_o = {1'b1, mdata_i};
+            else
+                bounds_o = 1'b1;
+            if (run_q != 16'd0 && runc_q == 16'd1)
+                runc_d = run_q;
+            else
+                runc_d = runc_q - 16'd1;
+            addr_d = anxt;
+            inb_d  = anxt < DEPTH;
+            rem_d  = (rem_q - 32'd1) & CM;
+            r1_d   = rem_q == 32'd2;
+            if (r1_q) begin
+                act_d  = 1'b0;
+                live_d = 1'b0;
             end
         end
         // Board builds: only the kept bits exist (the others are constant 0).
@@ -137,9 +164,14 @@ module tn_ni_inject #(
         run_q   <= run_d;
         skip_q  <= skip_d;
         runc_q  <= runc_d;
+        live_q  <= live_d;
+        wz_q    <= wz_d;
+        r1_q    <= r1_d;
+        inb_q   <= inb_d;
         if (rst_i) begin
             act_q   <= 1'b0;
             relay_q <= 1'b0;
+            live_q  <= 1'b0;
         end
     end
 endmodule

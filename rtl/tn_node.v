@@ -127,9 +127,23 @@ module tn_node #(
     // Board builds (INREG = 0) register them from the request one cycle
     // ahead (baddr_e_i), in parallel with baddr_q, so the decode is not in
     // series with the writes it enables and the read data it selects.
-    localparam DECW = 16 + 2 * LANES;
+    // Read selects (one-hot, each qualified by the region and its range
+    // checks; "read hit" gates the read-data register), so the read data is an AND-OR of the
+    // sources with selects from registers: memory data, memory flags,
+    // coordinates, id, routing field, status, then per lane l the
+    // statistics of lane l, an eject descriptor field of lane l, inject
+    // descriptor field k of lane l (4 bits), and the round-config fields
+    // (osel 0..5, mode, esel 0..LANES-1), then the descriptor field of
+    // the addressed lane (2 bits) and the eject lane field (3 bits).
+    localparam RSB  = 16 + 2 * LANES;          // first read-select bit
+    localparam RSL  = RSB + 6;                 // per-lane read selects
+    localparam RSC  = RSL + 6 * LANES;         // round-config field selects
+    localparam RSF  = RSC + 7 + LANES;         // dfield, ej_field
+    localparam DECW = RSF + 6;              // + a memory write target (region 0/1, word in range)
     function [DECW-1:0] bdec(input [31:0] a, input [11:0] id);
-        integer r;
+        integer r, k;
+        reg [1:0] df;
+        reg       rg2ok;
         begin
             bdec[0] = a[31:20] == id || a[31:20] == 12'hFFE;
             bdec[1] = a[31:20] == id;
@@ -143,15 +157,46 @@ module tn_node #(
             bdec[13] = a[5:0] == 6'd18;
             bdec[14] = a[5:0] == 6'd19;
             bdec[15] = {29'd0, a[5:3]} < LANES;
+            df = 2'd0;
             for (r = 0; r < LANES; r = r + 1) begin
                 bdec[16 + r] = {26'd0, a[5:0]} == 16 + 3*r || {26'd0, a[5:0]} == 17 + 3*r ||
                                {26'd0, a[5:0]} == 18 + 3*r || {26'd0, a[5:0]} == 58 + r;
                 bdec[16 + LANES + r] = {26'd0, a[5:0]} == 40 + 3*r || {26'd0, a[5:0]} == 41 + 3*r ||
                                        {26'd0, a[5:0]} == 42 + 3*r;
+                // the descriptor field of the addressed lane
+                for (k = 0; k < 3; k = k + 1) begin
+                    if ({26'd0, a[5:0]} == 16 + 3*r + k)
+                        df = k[1:0];
+                    if ({26'd0, a[5:0]} == 40 + 3*r + k)
+                        df = k[1:0];
+                end
+                if ({26'd0, a[5:0]} == 58 + r)
+                    df = 2'd3;
             end
+            // read selects
+            rg2ok = bdec[4] && bdec[8];
+            bdec[RSB + 0] = bdec[2] && bdec[9];
+            bdec[RSB + 1] = bdec[3] && bdec[9];
+            bdec[RSB + 2] = bdec[7] && bdec[13];
+            bdec[RSB + 3] = bdec[7] && bdec[14];
+            bdec[RSB + 4] = bdec[7] && !bdec[13] && !bdec[14] && bdec[11];
+            bdec[RSB + 5] = bdec[6] && bdec[10];
+            for (r = 0; r < LANES; r = r + 1) begin
+                bdec[RSL + 6*r + 0] = bdec[5] && bdec[8] && {29'd0, a[5:3]} == r;
+                bdec[RSL + 6*r + 1] = rg2ok && bdec[16 + LANES + r];
+                for (k = 0; k < 4; k = k + 1)
+                    bdec[RSL + 6*r + 2 + k] = rg2ok && bdec[16 + r] && df == k[1:0];
+            end
+            for (r = 0; r < 7 + LANES; r = r + 1)
+                bdec[RSC + r] = rg2ok && bdec[12] && {26'd0, a[5:0]} == ((r < 7) ? r : r + 1);
+            bdec[RSF +: 2] = df;
+            bdec[RSF + 2 +: 3] = a[19:16] == 4'd3 ? a[2:0] : {1'b0, df};
+            bdec[RSF + 5] = bdec[0] && bdec[9] && (bdec[2] || bdec[3]);
         end
     endfunction
+    /* verilator lint_off UNUSEDSIGNAL */ // some decodes only feed the read selects
     wire [DECW-1:0] dec;
+    /* verilator lint_on UNUSEDSIGNAL */
     generate
         if (INREG != 0) begin : gen_dec
             assign dec = bdec(baddr_q, id_q);
@@ -162,18 +207,16 @@ module tn_node #(
             assign dec = dec_r;
         end
     endgenerate
-    wire [3:0]  region = baddr_q[19:16];
+    /* verilator lint_off UNUSEDSIGNAL */ // region 3 is read only (read selects)
     wire [5:0]  rg     = dec[7:2];                    // region == 0..5
+    /* verilator lint_on UNUSEDSIGNAL */
     /* verilator lint_off UNUSEDSIGNAL */ // the high bits are decoded in dec
     wire [15:0] off    = baddr_q[15:0];
     wire [11:0] tgt    = baddr_q[31:20];
     /* verilator lint_on UNUSEDSIGNAL */
     wire        wsel   = bwe_q && dec[0];
-    wire        rsel   = bre_q && dec[1];
     wire [5:0]  field  = off[5:0];
     wire        rok    = dec[8];                      // round index in range
-    wire        mok    = dec[9];                      // memory word in range
-    wire        olt32  = dec[10];
     wire        olt64  = dec[11];
     wire        flt16  = dec[12];                     // field < 16
     wire [LANES-1:0] fin_l = dec[16 +: LANES];        // a field of inject lane l
@@ -181,30 +224,14 @@ module tn_node #(
     wire [RW-1:0] rnd  = off[6 +: RW];
 
     reg [LANES-1:0] iwe, ewe;
-    reg [1:0]       dfield;        // descriptor field of the addressed lane
-    reg [2:0]       ej_field;
-    reg [31:0]      fi;
-    integer         l, k;
+    wire [1:0]      dfield   = dec[RSF +: 2];     // descriptor field of the addressed lane
+    wire [2:0]      ej_field = dec[RSF + 2 +: 3];
+    integer         l;
     always @* begin
-        iwe = {LANES{1'b0}};
-        ewe = {LANES{1'b0}};
-        dfield = 2'd0;
-        fi = {26'd0, field};
-        // the descriptor field of the addressed lane (equality decodes
-        // against the constant field numbers); which lane: dec
         for (l = 0; l < LANES; l = l + 1) begin
-            for (k = 0; k < 3; k = k + 1) begin
-                if (fi == 16 + 3*l + k)
-                    dfield = k[1:0];
-                if (fi == 40 + 3*l + k)
-                    dfield = k[1:0];
-            end
-            if (fi == 58 + l)
-                dfield = 2'd3;     // inject lane l gather field
             iwe[l] = wsel && rg[2] && rok && fin_l[l];
             ewe[l] = wsel && rg[2] && rok && fej_l[l];
         end
-        ej_field = rg[3] ? off[2:0] : {1'b0, dfield};
     end
 
     // ---- settings ----
@@ -224,7 +251,7 @@ module tn_node #(
         .we2_i(wsel && rg[2] && rok && flt16),
         .we5_i(wsel && rg[5] && olt64),
         .cfg_round_i(rnd), .cfg_field_i(field), .cfg_wdata_i(bwdata_q),
-        .rdata2_o(rd2), .rdata5_o(rd5),
+        .rsel2_i(dec[RSC +: 7 + LANES]), .rdata2_o(rd2), .rdata5_o(rd5),
         .osel_o(osel), .esel_o(esel), .dor_o(dor), .rin_o(rin), .iused_o(iused),
         .ron_o(ron), .around_o(around),
         .lo_o(lo), .hi_o(hi), .ien_o(ien), .label_o(label));
@@ -238,7 +265,7 @@ module tn_node #(
     wire [LANES-1:0]        mfetch;     // inject lanes: fetch it
     /* verilator lint_on UNUSEDSIGNAL */
     wire [MW-1:0]           bus_old = mrdata[LANES*MW +: MW];
-    wire                    bus_mwe = wsel && mok && (rg[0] || rg[1]);
+    wire                    bus_mwe = bwe_q && dec[RSF + 5];
 
     assign mraddr[LANES*AW +: AW] = off[AW-1:0];
     assign mwaddr[LANES*AW +: AW] = off[AW-1:0];
@@ -285,7 +312,8 @@ module tn_node #(
                            .GATHER(GATHER)) u_inj (
                 .clk_i(clk_i), .rst_i(rst_i), .run_i(run_q), .sw_i(sw_q), .round_i(round_q),
                 .cfg_we_i(iwe[g]), .cfg_round_i(rnd), .cfg_field_i(dfield),
-                .cfg_wdata_i(bwdata_q), .cfg_rdata_o(ird[32*g +: 32]),
+                .cfg_wdata_i(bwdata_q), .cfg_rsel_i(dec[RSL + 6*g + 2 +: 4]),
+                .cfg_rdata_o(ird[32*g +: 32]),
                 .maddr_o(mraddr[g*AW +: AW]), .maddr_n_o(mraddr_n[g*AW +: AW]),
                 .fetch_o(mfetch[g]), .mdata_i(mrdata[g*MW +: MW]),
                 .flit_o(inj[g*FW +: FW]), .relay_o(irelay[g]), .bounds_o(ibounds[g]));
@@ -325,40 +353,26 @@ module tn_node #(
         .rdata_o(rd4), .err_o(err_o));
 
     // ---- read data (computed only when this node is addressed) ----
-    reg [31:0] rdata_d;
-    reg [2:0]  lane;
+    // An AND-OR of the sources with the one-hot read selects (registers in
+    // board builds): no address decode in series with the data.
+    wire [RSL-RSB-1:0]  rs   = dec[RSB +: RSL - RSB];
+    wire [6*LANES-1:0]  rsl  = dec[RSL +: 6 * LANES];
+    reg  [31:0] rdata_d;
     always @* begin
-        rdata_d = 32'd0;
-        lane = off[5:3];
-        if (rsel) begin
-            case (region)
-                4'd0: if (mok) rdata_d[W-1:0] = bus_old[W-1:0];
-                4'd1: if (mok) rdata_d[1:0] = {bus_old[W], bus_old[W+1]}; // bit 0 head, 1 tail
-                4'd2: if (rok) begin
-                    if (flt16)
-                        rdata_d = rd2;
-                    for (l = 0; l < LANES; l = l + 1) begin
-                        if (fin_l[l])
-                            rdata_d = ird[32*l +: 32];
-                        if (fej_l[l])
-                            rdata_d = erd[32*l +: 32];
-                    end
-                end
-                4'd3: if (rok && dec[15]) rdata_d = esrd[32*lane +: 32];
-                4'd4: if (olt32) rdata_d = rd4;
-                4'd5: begin
-                    if (dec[13])       // field 18
-                        rdata_d = {8'd0, 4'd0, coord_q[11:8], 4'd0, coord_q[7:4], 4'd0, coord_q[3:0]};
-                    else if (dec[14])  // field 19
-                        rdata_d = {20'd0, id_q};
-                    else if (olt64)
-                        rdata_d = rd5;
-                end
-                default: ;
-            endcase
-        end
+        rdata_d = ({32{rs[0]}} & {{(32-W){1'b0}}, bus_old[W-1:0]})
+                | ({32{rs[1]}} & {30'd0, bus_old[W], bus_old[W+1]}) // bit 0 head, 1 tail
+                | ({32{rs[2]}} & {8'd0, 4'd0, coord_q[11:8], 4'd0, coord_q[7:4], 4'd0, coord_q[3:0]})
+                | ({32{rs[3]}} & {20'd0, id_q})
+                | ({32{rs[4]}} & rd5)
+                | ({32{rs[5]}} & rd4)
+                | rd2;                                  // selected in u_cfg
+        for (l = 0; l < LANES; l = l + 1)
+            rdata_d = rdata_d
+                | ({32{rsl[6*l]}} & esrd[32*l +: 32])
+                | ({32{rsl[6*l+1]}} & erd[32*l +: 32])
+                | ird[32*l +: 32];                      // selected in u_inj
     end
 
     always @(posedge clk_i)
-        brdata_o <= rdata_d;
+        brdata_o <= (bre_q && dec[1]) ? rdata_d : 32'd0;
 endmodule

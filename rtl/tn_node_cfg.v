@@ -21,6 +21,9 @@ module tn_node_cfg #(
     /* verilator lint_off UNUSEDSIGNAL */ // selects and labels use the low bits
     input  wire [31:0]        cfg_wdata_i,
     /* verilator lint_on UNUSEDSIGNAL */
+    // region 2 read: one-hot field select (osel 0..5, mode, esel 0..LANES-1),
+    // zero when not read; rdata2_o is 0 unless one is set
+    input  wire [6+LANES:0]   rsel2_i,
     output reg  [31:0]        rdata2_o,
     output reg  [31:0]        rdata5_o,
     // active settings
@@ -86,13 +89,10 @@ module tn_node_cfg #(
         rsel2    = osel_m[cfg_round_i];
         resel2   = esel_m[cfg_round_i];
         for (o = 0; o < 6; o = o + 1)
-            if ({26'd0, cfg_field_i} == o)
-                rdata2_o[3:0] = rsel2[4*o +: 4];
-        if (cfg_field_i == 6'd6)
-            rdata2_o[0] = mode_m[cfg_round_i];
+            rdata2_o[3:0] = rdata2_o[3:0] | ({4{rsel2_i[o]}} & rsel2[4*o +: 4]);
+        rdata2_o[0] = rdata2_o[0] | (rsel2_i[6] & mode_m[cfg_round_i]);
         for (l = 0; l < LANES; l = l + 1)
-            if ({26'd0, cfg_field_i} == 8 + l)
-                rdata2_o[3:0] = resel2[4*l +: 4];
+            rdata2_o[3:0] = rdata2_o[3:0] | ({4{rsel2_i[7+l]}} & resel2[4*l +: 4]);
         rdata5_o = 32'd0;
         if (cfg_field_i < 6'd6)
             rdata5_o[15:0] = lo_o[16*cfg_field_i[2:0] +: 16];
@@ -104,45 +104,37 @@ module tn_node_cfg #(
             rdata5_o[15:0] = label_o;
     end
 
-    // At the switch: the round's selects and what they imply for the router.
+    // At the switch: the round's selects and what they imply for the router,
+    // as flat ORs of equality decodes of the table entries (no priority
+    // chain, no select in series with the decode).
+    reg [23:0]        osw;
+    reg [4*LANES-1:0] esw;
+    reg [5:0]         rin_sw;
+    reg [LANES-1:0]   iused_sw;
+    reg               ron_sw;
     always @* begin
-        osel_d   = osel_o;
-        esel_d   = esel_o;
-        dor_d    = dor_o;
-        rin_d    = rin_o;
-        iused_d  = iused_o;
-        ron_d    = ron_o;
-        around_d = around_o;
+        osw      = osel_m[round_i];
+        esw      = esel_m[round_i];
+        rin_sw   = 6'h3F;
+        iused_sw = {LANES{1'b0}};
+        ron_sw   = 1'b0;
         s        = 4'd0;
-        if (sw_i) begin
-            osel_d   = osel_m[round_i];
-            esel_d   = esel_m[round_i];
-            dor_d    = mode_m[round_i];
-            around_d = round_i;
-            rin_d    = 6'h3F;
-            iused_d  = {LANES{1'b0}};
-            ron_d    = 1'b0;
-            // Equality decodes (no arithmetic on the select values).
-            for (o = 0; o < 6; o = o + 1) begin
-                s = osel_d[4*o +: 4];
-                for (so = 0; so < 6; so = so + 1)
-                    if ({28'd0, s} == 8 + so)
-                        rin_d[so] = 1'b0;          // 8..13 -> 0..5
+        for (o = 0; o < 6 + LANES; o = o + 1) begin
+            s = (o < 6) ? osw[4*o +: 4] : esw[4*(o-6) +: 4];
+            for (so = 0; so < 6; so = so + 1)
+                rin_sw[so] = rin_sw[so] & ({28'd0, s} != 8 + so);          // 8..13 -> 0..5
+            if (o < 6)
                 for (sl = 0; sl < LANES; sl = sl + 1)
-                    if ({28'd0, s} == 1 + sl)
-                        iused_d[sl] = 1'b1;
-                if (s == 4'd15)
-                    ron_d = 1'b1;
-            end
-            for (l = 0; l < LANES; l = l + 1) begin
-                s = esel_d[4*l +: 4];
-                for (so = 0; so < 6; so = so + 1)
-                    if ({28'd0, s} == 8 + so)
-                        rin_d[so] = 1'b0;
-                if (s == 4'd15)
-                    ron_d = 1'b1;
-            end
+                    iused_sw[sl] = iused_sw[sl] | ({28'd0, s} == 1 + sl);
+            ron_sw = ron_sw | (s == 4'd15);
         end
+        osel_d   = sw_i ? osw : osel_o;
+        esel_d   = sw_i ? esw : esel_o;
+        dor_d    = sw_i ? mode_m[round_i] : dor_o;
+        around_d = sw_i ? round_i : around_o;
+        rin_d    = sw_i ? rin_sw : rin_o;
+        iused_d  = sw_i ? iused_sw : iused_o;
+        ron_d    = sw_i ? ron_sw : ron_o;
     end
 
     always @(posedge clk_i) begin
