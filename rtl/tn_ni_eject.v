@@ -58,6 +58,9 @@ module tn_ni_eject #(
     reg [31:0] ctl_m [0:ROUNDS-1];
     reg [31:0] adr_m [0:ROUNDS-1];
     reg [31:0] len_m [0:ROUNDS-1];
+    // compares of the descriptor, made when it is written (used at the switch)
+    reg [1:0]  adrf_m [0:ROUNDS-1];  // {address == EDGE, address out of bounds}
+    reg [1:0]  lenf_m [0:ROUNDS-1];  // {length == 1, length != 0}
     // the record of round cfg_round_i (filed records, below)
     wire [47:0] r_first, r_last;
     wire [31:0] r_cnt, r_crc;
@@ -90,7 +93,7 @@ module tn_ni_eject #(
     // is counted, nothing) with equality compares against constants only:
     //   lt_q   cnt < expected length       rem_q  (expected - cnt) mod 2**CW
     //   r1_q   rem_q == 1                  ez_q   expected length != 0
-    //   cm_q   cnt == 2**CW - 1 (wraps)    c0_q   cnt == 0 (first flit)
+    //   cm_q   cnt == 2**CW - 1 (wraps)    c0_q   active and cnt == 0
     //   wbad_q the write address wa_q is out of bounds (>= DEPTH, or below
     //          the base after wrapping): the bad addresses follow the good
     //          ones in counting order, so it turns on when wa_q passes
@@ -115,6 +118,8 @@ module tn_ni_eject #(
     wire         bad_inc = cm_q ? bb_q : (wbad_q | we_q);    // wa_inc out of bounds
     wire [31:0]  sw_len  = len_m[round_i] & CM;
     wire [31:0]  sw_adr  = adr_m[round_i] & CM;
+    wire [1:0]   sw_lenf = lenf_m[round_i];
+    wire [1:0]   sw_adrf = adrf_m[round_i];
 
     // CRC, kept one flit behind: c_q is the CRC before the flit of the
     // previous cycle, dq_q that flit and pv_q "it was counted", so the CRC
@@ -140,8 +145,14 @@ module tn_ni_eject #(
         if (cfg_we_i)
             case (cfg_field_i)
                 3'd0:    ctl_m[cfg_round_i] <= cfg_wdata_i & CTLM;
-                3'd1:    adr_m[cfg_round_i] <= cfg_wdata_i & CM;
-                3'd2:    len_m[cfg_round_i] <= cfg_wdata_i & CM;
+                3'd1: begin
+                    adr_m[cfg_round_i]  <= cfg_wdata_i & CM;
+                    adrf_m[cfg_round_i] <= {(cfg_wdata_i & CM) == EDGE, (cfg_wdata_i & CM) >= DEPTH};
+                end
+                3'd2: begin
+                    len_m[cfg_round_i]  <= cfg_wdata_i & CM;
+                    lenf_m[cfg_round_i] <= {(cfg_wdata_i & CM) == 32'd1, (cfg_wdata_i & CM) != 32'd0};
+                end
                 default: ;
             endcase
 
@@ -192,6 +203,8 @@ module tn_ni_eject #(
         stray_o   = 1'b0;
         if (fv && !act_q)
             stray_o = 1'b1;
+        if (fv && c0_q)             // the first flit (c0_q: active)
+            first_d = (cycle_i & TM) | SEEN;
         if (step) begin
             cnt_d  = cnt_inc;
             lt_d   = lt_inc;
@@ -202,8 +215,6 @@ module tn_ni_eject #(
             we_d   = wa_q == EDGE_M1;
             wa_d   = wa_inc;
             rem_d  = (rem_q - 32'd1) & CM;
-            if (c0_q)
-                first_d = (cycle_i & TM) | SEEN;
             last_d = (cycle_i & TM) | SEEN;
             if (!run_i || sw_i || !lt_q) begin
                 overrun_o = 1'b1;
@@ -231,14 +242,14 @@ module tn_ni_eject #(
             act_d   = ctl_m[round_i][31];
             rnd_d   = round_i;
             cnt_d   = 32'd0;
-            lt_d    = sw_len != 32'd0;
-            ez_d    = sw_len != 32'd0;
-            r1_d    = sw_len == 32'd1;
+            lt_d    = sw_lenf[0];
+            ez_d    = sw_lenf[0];
+            r1_d    = sw_lenf[1];
             cm_d    = 1'b0;             // CM != 0
-            c0_d    = 1'b1;
-            wbad_d  = sw_adr >= DEPTH;
-            bb_d    = sw_adr >= DEPTH;
-            we_d    = sw_adr == EDGE;
+            c0_d    = ctl_m[round_i][31];
+            wbad_d  = sw_adrf[0];
+            bb_d    = sw_adrf[0];
+            we_d    = sw_adrf[1];
             wa_d    = sw_adr;
             rem_d   = sw_len;
             first_d = 48'd0;
@@ -354,7 +365,9 @@ module tn_ni_eject #(
         dq_q    <= flit_i[W-1:0];
         pv_q    <= step;
         nw_q    <= sw_i;
-        if (rst_i)
+        if (rst_i) begin
             act_q <= 1'b0;
+            c0_q  <= 1'b0;
+        end
     end
 endmodule
