@@ -58,6 +58,9 @@ module tn_ni_eject #(
     reg [31:0] ctl_m [0:ROUNDS-1];
     reg [31:0] adr_m [0:ROUNDS-1];
     reg [31:0] len_m [0:ROUNDS-1];
+    // compares of the descriptor, made when it is written (used at the switch)
+    reg [1:0]  adrf_m [0:ROUNDS-1];  // {address == EDGE, address out of bounds}
+    reg [1:0]  lenf_m [0:ROUNDS-1];  // {length == 1, length != 0}
     // the record of round cfg_round_i (filed records, below)
     wire [47:0] r_first, r_last;
     wire [31:0] r_cnt, r_crc;
@@ -66,42 +69,74 @@ module tn_ni_eject #(
 
     reg          act_q, act_d;
     reg [RW-1:0] rnd_q, rnd_d;
-    reg [31:0]   base_q, base_d;
-    reg [31:0]   exp_q, exp_d;
     reg [31:0]   cnt_q, cnt_d;
     reg [47:0]   first_q, first_d;
     reg [47:0]   last_q, last_d;
-    reg [31:0]   crc_q, crc_d;
     reg [2:0]    err_q, err_d;
     reg          file_d;              // write the record this cycle
     reg [AW-1:0] waddr;
     // the record as filed this cycle (before a switch reloads the lane)
     /* verilator lint_off UNUSEDSIGNAL */ // block-RAM records keep the low bits only
     reg [47:0]   rec_first, rec_last;
-    reg [31:0]   rec_cnt, rec_crc;
+    reg [31:0]   rec_cnt;
     reg [2:0]    rec_err;
     integer      k;                   // flip-flop records only
     /* verilator lint_on UNUSEDSIGNAL */
 
-    wire         fv = flit_i[W+2];
-    wire [31:0]  crc_n;
-    // The write-enable path starts from registers: "more flits expected"
-    // (cnt < exp) and "the write address is out of bounds" are kept as
-    // registers, computed one cycle ahead for each next state (the lane
-    // reloads, a flit is counted, nothing) from registers only; the flit's
-    // valid bit (late: it comes through the router) only selects among them.
-    // The write address base_q + cnt_q and exp_q - 1 are registers too.
-    reg          lt_q, lt_d;                   // cnt_q < exp_q
-    reg          wbad_q, wbad_d;               // wa_q is out of bounds
-    reg  [31:0]  wa_q, wa_d;                   // (base_q + cnt_q) mod 2**CW
-    reg  [31:0]  em1_q, em1_d;                 // (exp_q - 1) mod 2**CW
+    wire         fv   = flit_i[W+2];
+    wire         step = fv & act_q;   // a flit counted by the active lane
+    // Every decision on a flit starts from registers: the flit's valid bit
+    // (late: it comes through the router's eject select) only selects
+    // between values computed from registers. The lane keeps, besides the
+    // count and the write address, flags for the compares it needs, each
+    // kept one cycle ahead for every next state (the lane reloads, a flit
+    // is counted, nothing) with equality compares against constants only:
+    //   lt_q   cnt < expected length       rem_q  (expected - cnt) mod 2**CW
+    //   r1_q   rem_q == 1                  ez_q   expected length != 0
+    //   cm_q   cnt == 2**CW - 1 (wraps)    c0_q   active and cnt == 0
+    //   wbad_q the write address wa_q is out of bounds (>= DEPTH, or below
+    //          the base after wrapping): the bad addresses follow the good
+    //          ones in counting order, so it turns on when wa_q passes
+    //          EDGE (we_q: wa_q == EDGE) and is reloaded when cnt wraps
+    //   bb_q   the base address is out of bounds
+    localparam [31:0] EDGE = ((DEPTH - 1) < CM) ? (DEPTH - 1) : CM;  // last in-bounds address
+    localparam [31:0] EDGE_M1 = (EDGE - 32'd1) & CM;
+    localparam [31:0] R2 = 32'd2 & CM;
+    reg          lt_q, lt_d;
+    reg          r1_q, r1_d;
+    reg          ez_q, ez_d;
+    reg          cm_q, cm_d;
+    reg          c0_q, c0_d;
+    reg          wbad_q, wbad_d;
+    reg          we_q, we_d;
+    reg          bb_q, bb_d;
+    reg  [31:0]  wa_q, wa_d;                   // (base + cnt_q) mod 2**CW
+    reg  [31:0]  rem_q, rem_d;
     wire [31:0]  cnt_inc = (cnt_q + 32'd1) & CM;
     wire [31:0]  wa_inc  = (wa_q + 32'd1) & CM;
-    // cnt_inc < exp_q: at the wrap (cnt_q all ones) exp_q != 0, else cnt_q < exp_q - 1
-    wire         lt_inc  = exp_q != 32'd0 && (cnt_q == CM || cnt_q < em1_q);
-    wire         bad_inc = wa_inc >= DEPTH || wa_inc < base_q;
+    wire         lt_inc  = cm_q ? ez_q : (lt_q & ~r1_q);     // cnt_inc < expected
+    wire         bad_inc = cm_q ? bb_q : (wbad_q | we_q);    // wa_inc out of bounds
+    wire [31:0]  sw_len  = len_m[round_i] & CM;
+    wire [31:0]  sw_adr  = adr_m[round_i] & CM;
+    wire [1:0]   sw_lenf = lenf_m[round_i];
+    wire [1:0]   sw_adrf = adrf_m[round_i];
 
-    tn_crc32 #(.W(W)) u_crc (.en_i(fv & act_q), .crc_i(crc_q), .data_i(flit_i[W-1:0]), .crc_o(crc_n));
+    // CRC, kept one flit behind: c_q is the CRC before the flit of the
+    // previous cycle, dq_q that flit and pv_q "it was counted", so the CRC
+    // update starts from registers. crc_h is the CRC including the previous
+    // cycle's flit, of the stream that flit belonged to; crc_g the lane's
+    // CRC now (nw_q: a switch in the previous cycle started a new stream,
+    // CRC 0xFFFFFFFF; c_q still holds the finished stream's). The record's
+    // CRC is crc_h a cycle after the record is filed.
+    reg  [31:0]  c_q;
+    reg  [W-1:0] dq_q;
+    reg          pv_q, nw_q;
+    wire [31:0]  crc_h;
+    /* verilator lint_off UNUSEDSIGNAL */ // flip-flop records only
+    wire [31:0]  crc_g = nw_q ? 32'hFFFFFFFF : crc_h;
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    tn_crc32 #(.W(W)) u_crc (.en_i(pv_q), .crc_i(c_q), .data_i(dq_q), .crc_o(crc_h));
 
     assign maddr_o = waddr;
     assign mdata_o = flit_i[W+1:0];
@@ -110,8 +145,14 @@ module tn_ni_eject #(
         if (cfg_we_i)
             case (cfg_field_i)
                 3'd0:    ctl_m[cfg_round_i] <= cfg_wdata_i & CTLM;
-                3'd1:    adr_m[cfg_round_i] <= cfg_wdata_i & CM;
-                3'd2:    len_m[cfg_round_i] <= cfg_wdata_i & CM;
+                3'd1: begin
+                    adr_m[cfg_round_i]  <= cfg_wdata_i & CM;
+                    adrf_m[cfg_round_i] <= {(cfg_wdata_i & CM) == EDGE, (cfg_wdata_i & CM) >= DEPTH};
+                end
+                3'd2: begin
+                    len_m[cfg_round_i]  <= cfg_wdata_i & CM;
+                    lenf_m[cfg_round_i] <= {(cfg_wdata_i & CM) == 32'd1, (cfg_wdata_i & CM) != 32'd0};
+                end
                 default: ;
             endcase
 
@@ -139,17 +180,20 @@ module tn_ni_eject #(
     always @* begin
         act_d   = act_q;
         rnd_d   = rnd_q;
-        base_d  = base_q;
-        exp_d   = exp_q;
         cnt_d   = cnt_q;
         first_d = first_q;
         last_d  = last_q;
-        crc_d   = crc_q;
         err_d   = err_q;
         lt_d    = lt_q;
+        r1_d    = r1_q;
+        ez_d    = ez_q;
+        cm_d    = cm_q;
+        c0_d    = c0_q;
         wbad_d  = wbad_q;
+        we_d    = we_q;
+        bb_d    = bb_q;
         wa_d    = wa_q;
-        em1_d   = em1_q;
+        rem_d   = rem_q;
         file_d  = 1'b0;
         mwe_o   = 1'b0;
         waddr   = wa_q[AW-1:0];
@@ -157,33 +201,35 @@ module tn_ni_eject #(
         short_o   = 1'b0;
         bounds_o  = 1'b0;
         stray_o   = 1'b0;
-        if (fv) begin
-            if (!act_q) begin
-                stray_o = 1'b1;
+        if (fv && !act_q)
+            stray_o = 1'b1;
+        if (fv && c0_q)             // the first flit (c0_q: active)
+            first_d = (cycle_i & TM) | SEEN;
+        if (step) begin
+            cnt_d  = cnt_inc;
+            lt_d   = lt_inc;
+            r1_d   = rem_q == R2;
+            cm_d   = cnt_q == ((CM - 32'd1) & CM);
+            c0_d   = cm_q;
+            wbad_d = bad_inc;
+            we_d   = wa_q == EDGE_M1;
+            wa_d   = wa_inc;
+            rem_d  = (rem_q - 32'd1) & CM;
+            last_d = (cycle_i & TM) | SEEN;
+            if (!run_i || sw_i || !lt_q) begin
+                overrun_o = 1'b1;
+                err_d[0] = 1'b1;
+                file_d = !fin_i;    // late flit: amend the filed record
+            end else if (wbad_q) begin
+                bounds_o = 1'b1;
+                err_d[2] = 1'b1;
             end else begin
-                cnt_d  = cnt_inc;
-                lt_d   = lt_inc;
-                wbad_d = bad_inc;
-                wa_d   = wa_inc;
-                if (cnt_q == 32'd0)
-                    first_d = (cycle_i & TM) | SEEN;
-                last_d = (cycle_i & TM) | SEEN;
-                crc_d  = crc_n;
-                if (!run_i || sw_i || !lt_q) begin
-                    overrun_o = 1'b1;
-                    err_d[0] = 1'b1;
-                    file_d = !fin_i;    // late flit: amend the filed record
-                end else if (wbad_q) begin
-                    bounds_o = 1'b1;
-                    err_d[2] = 1'b1;
-                end else begin
-                    mwe_o = 1'b1;
-                end
+                mwe_o = 1'b1;
             end
         end
         if (fin_i) begin
             file_d = 1'b1;
-            if (act_q && (fv ? lt_inc : lt_q)) begin   // cnt_d < exp_q
+            if (act_q && (fv ? lt_inc : lt_q)) begin   // cnt_d < expected
                 short_o = 1'b1;
                 err_d[1] = 1'b1;
             end
@@ -191,26 +237,26 @@ module tn_ni_eject #(
         rec_first = first_d;
         rec_last  = last_d;
         rec_cnt   = cnt_d;
-        rec_crc   = crc_d;
         rec_err   = err_d;
         if (sw_i) begin
             act_d   = ctl_m[round_i][31];
             rnd_d   = round_i;
-            base_d  = adr_m[round_i];
-            exp_d   = len_m[round_i];
             cnt_d   = 32'd0;
-            lt_d    = (len_m[round_i] & CM) != 32'd0;
-            wbad_d  = (adr_m[round_i] & CM) >= DEPTH;
-            wa_d    = adr_m[round_i] & CM;
-            em1_d   = (len_m[round_i] - 32'd1) & CM;
+            lt_d    = sw_lenf[0];
+            ez_d    = sw_lenf[0];
+            r1_d    = sw_lenf[1];
+            cm_d    = 1'b0;             // CM != 0
+            c0_d    = ctl_m[round_i][31];
+            wbad_d  = sw_adrf[0];
+            bb_d    = sw_adrf[0];
+            we_d    = sw_adrf[1];
+            wa_d    = sw_adr;
+            rem_d   = sw_len;
             first_d = 48'd0;
             last_d  = 48'd0;
-            crc_d   = 32'hFFFFFFFF;
             err_d   = 3'd0;
         end
         // Board builds: only the kept bits exist (the others are constant 0).
-        base_d  = base_d & CM;
-        exp_d   = exp_d & CM;
         cnt_d   = cnt_d & CM;
         first_d = first_d & TM;
         last_d  = last_d & TM;
@@ -219,26 +265,37 @@ module tn_ni_eject #(
     // ---- records filed per round ----
     generate
         if (REC_BRAM != 0) begin : gen_rec_bram
-            // One record per round in block RAM, {err, crc, cnt, last, first}
-            // with the timestamps as {counted, low TW bits}; written when
-            // filed, read with the address of the next cycle's bus read. The
-            // read returns the word before a write in the same cycle (no
-            // bypass logic): a record read in the cycle its round files reads
-            // the previous record (records are read after a run). CTRL bit 2
-            // clears a valid bit per round instead of the words: a round
-            // without it reads as cleared (all fields 0).
-            localparam TB = TW + 1, RECW = 3 + 32 + CW + 2 * TB;
+            // One record per round in block RAM, {err, cnt, last, first}
+            // with the timestamps as {counted, low TW bits}, and its CRC in
+            // a second block RAM; written when filed (the CRC a cycle later,
+            // when crc_h has folded in the last flit), read with the address
+            // of the next cycle's bus read. The read returns the word before
+            // a write in the same cycle (no bypass logic): a record read in
+            // the cycle its round files, or its CRC in the cycle after,
+            // reads the previous record (records are read after a run).
+            // CTRL bit 2 clears a valid bit per round instead of the words:
+            // a round without it reads as cleared (all fields 0).
+            localparam TB = TW + 1, RECW = 3 + CW + 2 * TB;
             (* ram_style = "block", no_rw_check *) reg [RECW-1:0] rec_m [0:ROUNDS-1];
+            (* ram_style = "block", no_rw_check *) reg [31:0]     crc_m [0:ROUNDS-1];
             reg [RW-1:0]     rra_q;
             reg [ROUNDS-1:0] rv_q;
             reg [RECW-1:0]   rw;
+            reg [31:0]       rc;
+            reg              file_q;      // the record was filed last cycle
+            reg [RW-1:0]     frnd_q;      // under this round
             assign r_ok = rv_q[rra_q];
             always @(posedge clk_i) begin
                 if (file_d)
-                    rec_m[rnd_q] <= {rec_err, rec_crc, rec_cnt[CW-1:0],
+                    rec_m[rnd_q] <= {rec_err, rec_cnt[CW-1:0],
                                      rec_last[47], rec_last[TW-1:0], rec_first[47], rec_first[TW-1:0]};
+                if (file_q)
+                    crc_m[frnd_q] <= crc_h;
                 rw    <= rec_m[st_round_n_i];
+                rc    <= crc_m[st_round_n_i];
                 rra_q <= st_round_n_i;
+                file_q <= file_d;
+                frnd_q <= rnd_q;
                 if (file_d)
                     rv_q[rnd_q] <= 1'b1;
                 if (clr_i)
@@ -247,7 +304,7 @@ module tn_ni_eject #(
             assign r_first = {rw[TB-1], {(48-TB){1'b0}}, rw[TW-1:0]};
             assign r_last  = {rw[2*TB-1], {(48-TB){1'b0}}, rw[TB +: TW]};
             assign r_cnt   = {{(32-CW){1'b0}}, rw[2*TB +: CW]};
-            assign r_crc   = rw[2*TB+CW +: 32];
+            assign r_crc   = rc;
             assign r_err   = rw[RECW-1 -: 3];
         end else begin : gen_rec_ff
             reg [47:0] first_m [0:ROUNDS-1];
@@ -255,6 +312,9 @@ module tn_ni_eject #(
             reg [31:0] cnt_m   [0:ROUNDS-1];
             reg [31:0] crc_m   [0:ROUNDS-1];
             reg [2:0]  err_m   [0:ROUNDS-1];
+            wire [31:0] rec_crc;    // the CRC as filed this cycle
+            tn_crc32 #(.W(W)) u_crc_rec (.en_i(step), .crc_i(crc_g), .data_i(flit_i[W-1:0]),
+                                         .crc_o(rec_crc));
             always @(posedge clk_i) begin
                 if (file_d) begin
                     first_m[rnd_q] <= rec_first;
@@ -285,18 +345,29 @@ module tn_ni_eject #(
     always @(posedge clk_i) begin
         act_q   <= act_d;
         rnd_q   <= rnd_d;
-        base_q  <= base_d;
-        exp_q   <= exp_d;
         cnt_q   <= cnt_d;
         lt_q    <= lt_d;
+        r1_q    <= r1_d;
+        ez_q    <= ez_d;
+        cm_q    <= cm_d;
+        c0_q    <= c0_d;
         wbad_q  <= wbad_d;
+        we_q    <= we_d;
+        bb_q    <= bb_d;
         wa_q    <= wa_d;
-        em1_q   <= em1_d;
+        rem_q   <= rem_d;
         first_q <= first_d;
         last_q  <= last_d;
-        crc_q   <= crc_d;
         err_q   <= err_d;
-        if (rst_i)
+        c_q     <= crc_h;
+        if (nw_q)
+            c_q <= 32'hFFFFFFFF;
+        dq_q    <= flit_i[W-1:0];
+        pv_q    <= step;
+        nw_q    <= sw_i;
+        if (rst_i) begin
             act_q <= 1'b0;
+            c0_q  <= 1'b0;
+        end
     end
 endmodule
