@@ -60,11 +60,11 @@ BOARD_TOP_icebreaker   := tn_top_icebreaker
 BOARD_PNR_icebreaker   := --up5k --package sg48
 BOARD_PCF_icebreaker   := constraints/icebreaker.pcf
 BOARD_TORUS_icebreaker := DIM_X=2 DIM_Y=1 DIM_Z=1 W=8 LANES=1 MEM_DEPTH=256 ROUNDS=2 TW=24 $(BOARD_SLIM)
-# Network clock (tn_torus) in MHz: 30 (the UP5K does not reach 48 MHz with
-# this RTL, docs/boards.md); BOARD_FREQ_icebreaker := 48 (or on the command
-# line BOARD_FREQ_icebreaker=48) switches it to 48, the PLL settings follow
-# from board_pll_<MHz> below.
-BOARD_FREQ_icebreaker  := 30
+# Network clock (tn_torus) in MHz: 33 (the 2x1x1 reaches 35.2 MHz, seed 1;
+# the UP5K does not reach 48 MHz with this RTL, docs/boards.md);
+# BOARD_FREQ_icebreaker=48 on the command line (or here) switches it, the
+# PLL settings follow from board_pll_<MHz> above.
+BOARD_FREQ_icebreaker  := 33
 BOARD_CLOCK_icebreaker := CLK_HZ=$(BOARD_FREQ_icebreaker)000000 $(board_pll_$(BOARD_FREQ_icebreaker)) MAX_WORDS=16 FIFO_AW=4
 # Bus clock: the UART, the host bridge and the bus side of the status tap
 # run on the 12 MHz oscillator itself (SB_PLL40_2_PAD port A; ASYNC=1,
