@@ -61,7 +61,10 @@ module tn_node #(
     reg [47:0]     cycle_q;
     reg [6*FW-1:0] lin_q;
     reg            bwe_q, bre_q;
-    reg [31:0]     baddr_q, bwdata_q;
+    /* verilator lint_off UNUSEDSIGNAL */ // bits 19:16 only feed the decode (INREG = 1)
+    reg [31:0]     baddr_q;
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg [31:0]     bwdata_q;
     reg [11:0]     id_q, coord_q;     // constants, registered like every input
     integer        p;
 
