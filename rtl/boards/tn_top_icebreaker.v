@@ -2,12 +2,12 @@
 // SPDX-License-Identifier: MIT
 // tn_top_icebreaker: iCEBreaker (iCE40UP5K-SG48) top. 12 MHz oscillator
 // (pin 35, the PLL input pad) -> PLL -> network clock (CLK_HZ).
-// ASYNC = 1 (the make default): SB_PLL40_2_PAD, whose port A passes the
-// 12 MHz oscillator itself to a global buffer: that is the bus clock
-// (BUS_HZ = 12 MHz) of the UART and the host bridge, and port B is the
-// PLL's network clock for tn_torus; tn_board_tap crosses between the two.
-// The board reset runs in the bus domain (it exists before the PLL locks).
-// ASYNC = 0: SB_PLL40_PAD, everything on the network clock.
+// SB_PLL40_2_PAD: port B is the PLL's network clock for tn_torus, port A
+// passes the 12 MHz oscillator itself to a global buffer. ASYNC = 1 (the
+// make default): port A is the bus clock (BUS_HZ = 12 MHz) of the UART and
+// the host bridge, and tn_board_tap crosses between the two; the board
+// reset runs in the bus domain (it exists before the PLL locks).
+// ASYNC = 0: everything on the network clock (port A unused).
 // UART on the FT2232H interface B (RX pin 6, TX pin 9); user button resets;
 // LEDs: on-board green = done, red = error (active low), PMOD2 snap-off
 // LED1 running, LED2 done, LED3 error (active high). constraints/icebreaker.pcf.
@@ -46,37 +46,23 @@ module tn_top_icebreaker #(
     output wire LED2,     // PMOD2: done
     output wire LED3      // PMOD2: error
 );
-    wire clk, bclk, lock, rst;
+    wire clk, refclk, lock, rst;
     // icepll -i 12 -o 48: DIVR 0, DIVF 63, DIVQ 4, FILTER_RANGE 1 (VCO 768 MHz);
     // the VCO stays in 533..1066 MHz for every DIVQ the make table uses.
-    generate if (ASYNC == 0) begin : g_pll1
-        SB_PLL40_PAD #(
-            .FEEDBACK_PATH("SIMPLE"),
-            .DIVR(4'b0000),
-            .DIVF(DIVF),
-            .DIVQ(DIVQ),
-            .FILTER_RANGE(3'b001)
-        ) u_pll (
-            .PACKAGEPIN(CLK), .PLLOUTGLOBAL(clk), .LOCK(lock),
-            .RESETB(1'b1), .BYPASS(1'b0), .EXTFEEDBACK(1'b0), .DYNAMICDELAY(8'd0),
-            .LATCHINPUTVALUE(1'b0), .SDI(1'b0), .SCLK(1'b0));
-        assign bclk = clk;
-        tn_board_por u_por (.clk_i(clk), .lock_i(lock), .btn_i(!BTN_N), .rst_o(rst));
-    end else begin : g_pll2
-        // port A: the reference clock (the pad), port B: the PLL output
-        SB_PLL40_2_PAD #(
-            .FEEDBACK_PATH("SIMPLE"),
-            .DIVR(4'b0000),
-            .DIVF(DIVF),
-            .DIVQ(DIVQ),
-            .FILTER_RANGE(3'b001)
-        ) u_pll (
-            .PACKAGEPIN(CLK), .PLLOUTGLOBALA(bclk), .PLLOUTGLOBALB(clk), .LOCK(lock),
-            .RESETB(1'b1), .BYPASS(1'b0), .EXTFEEDBACK(1'b0), .DYNAMICDELAY(8'd0),
-            .LATCHINPUTVALUE(1'b0), .SDI(1'b0), .SCLK(1'b0));
-        // bus domain; tn_board_system carries it into the network domain
-        tn_board_por u_por (.clk_i(bclk), .lock_i(lock), .btn_i(!BTN_N), .rst_o(rst));
-    end endgenerate
+    SB_PLL40_2_PAD #(
+        .FEEDBACK_PATH("SIMPLE"),
+        .DIVR(4'b0000),
+        .DIVF(DIVF),
+        .DIVQ(DIVQ),
+        .FILTER_RANGE(3'b001)
+    ) u_pll (
+        .PACKAGEPIN(CLK), .PLLOUTGLOBALA(refclk), .PLLOUTGLOBALB(clk), .LOCK(lock),
+        .RESETB(1'b1), .BYPASS(1'b0), .EXTFEEDBACK(1'b0), .DYNAMICDELAY(8'd0),
+        .LATCHINPUTVALUE(1'b0), .SDI(1'b0), .SCLK(1'b0));
+    // the bus domain (the board reset lives there; tn_board_system carries
+    // it into the network domain): the oscillator, or the network clock
+    wire bclk = (ASYNC != 0) ? refclk : clk;
+    tn_board_por u_por (.clk_i(bclk), .lock_i(lock), .btn_i(!BTN_N), .rst_o(rst));
 
     wire [3:0] status;
     tn_board_system #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
