@@ -85,30 +85,30 @@ module tn_seq #(
     assign dd_n  = z15_n && o11_n && zr_n;
     assign de_n  = z15_n && e11_n && !baddr_n_i[7];
     wire [4:0]  lo_n = baddr_n_i[4:0];
+    wire        g0_n = dg_n && d0_n;             // 0xFFF00000 .. 0xFFF0001F
+    wire        wc_n = bwe_n_i && !rst_i && g0_n && lo_n == 5'h10;   // a CTRL write
     reg         bst_q, bab_q, bcl_q; // CTRL written with bit 0 (start), 1 (abort), 2 (clear)
-    reg         bnr_q;               // write target NROUNDS
     reg         bwz_q, bwbig_q;      // write data == 0, > ROUNDS (NROUNDS clamps)
-    reg         rs_c_q, rs_nr_q, rs_st_q, rs_rd_q, rs_cyc_q, rs_hi_q;  // read selects
+    reg         rs_c_q, rs_nr_q, rs_st_q, rs_rd_q, rs_cyc_q, rs_hi_q;  // read (NROUNDS: and write) selects
     reg         rs_s0_q, rs_s1_q, rs_e0_q, rs_e1_q, rs_dur_q;
     reg [NE-1:0] rs_err_q;
     always @(posedge clk_i) begin
         // (pulses: with bwe_n_i, as bwe_i is)
-        bst_q    <= bwe_n_i && !rst_i && dg_n && d0_n && lo_n == 5'h10 && bwdata_n_i[0];
-        bab_q    <= bwe_n_i && !rst_i && dg_n && d0_n && lo_n == 5'h10 && bwdata_n_i[1];
-        bcl_q    <= bwe_n_i && !rst_i && dg_n && d0_n && lo_n == 5'h10 && bwdata_n_i[2];
-        bnr_q    <= dg_n && d0_n && lo_n == 5'h11;
+        bst_q    <= wc_n && bwdata_n_i[0];
+        bab_q    <= wc_n && bwdata_n_i[1];
+        bcl_q    <= wc_n && bwdata_n_i[2];
         bwz_q    <= bwdata_n_i == 32'd0;
         bwbig_q  <= |(bwdata_n_i >> (RW + 1)) || (bwdata_n_i[RW] && |bwdata_n_i[RW-1:0]);
-        rs_c_q   <= dg_n && d0_n && lo_n[4:3] == 2'd0;         // INFO 0x000 .. 0x007
-        rs_nr_q  <= dg_n && d0_n && lo_n == 5'h11;
-        rs_st_q  <= dg_n && d0_n && lo_n == 5'h12;
-        rs_rd_q  <= dg_n && d0_n && lo_n == 5'h13;
-        rs_cyc_q <= dg_n && d0_n && lo_n == 5'h14;
-        rs_hi_q  <= dg_n && d0_n && lo_n == 5'h15;
-        rs_s0_q  <= dg_n && d0_n && lo_n == 5'h16;
-        rs_s1_q  <= dg_n && d0_n && lo_n == 5'h17;
-        rs_e0_q  <= dg_n && d0_n && lo_n == 5'h18;
-        rs_e1_q  <= dg_n && d0_n && lo_n == 5'h19;
+        rs_c_q   <= g0_n && lo_n[4:3] == 2'd0;         // INFO 0x000 .. 0x007
+        rs_nr_q  <= g0_n && lo_n == 5'h11;
+        rs_st_q  <= g0_n && lo_n == 5'h12;
+        rs_rd_q  <= g0_n && lo_n == 5'h13;
+        rs_cyc_q <= g0_n && lo_n == 5'h14;
+        rs_hi_q  <= g0_n && lo_n == 5'h15;
+        rs_s0_q  <= g0_n && lo_n == 5'h16;
+        rs_s1_q  <= g0_n && lo_n == 5'h17;
+        rs_e0_q  <= g0_n && lo_n == 5'h18;
+        rs_e1_q  <= g0_n && lo_n == 5'h19;
         rs_dur_q <= dg_n && dd_n;
         for (k = 0; k < NE; k = k + 1)
             rs_err_q[k] <= dg_n && de_n && {25'd0, baddr_n_i[6:0]} == k;
@@ -167,7 +167,7 @@ module tn_seq #(
         nrounds_d = nrounds_q;
         done_d    = done_q;
         abrt_d    = abrt_q;
-        if (bwe_i && bnr_q)
+        if (bwe_i && rs_nr_q)
             nrounds_d = bwz_q ? {{RW{1'b0}}, 1'b1} : bwbig_q ? ROUNDS[RW:0] : bwdata_i[RW:0];
         if (abort) begin
             run_n_o  = 1'b0;
