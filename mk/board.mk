@@ -256,13 +256,13 @@ $(BOARD_DIR)/estimate/table.md: $(BOARD_NET_SRC) scripts/board_estimate.sh scrip
 	YOSYS=$(YOSYS) scripts/board_estimate.sh $(@D) >$@.tmp && mv $@.tmp $@
 
 # ---- the status tap against the RTL torus (one clock; two clocks) ----
-$(BOARD_DIR)/tb_tap.vvp: tests/board/tb_tap.v rtl/boards/tn_board_tap.v $(BOARD_NET_SRC)
+$(BOARD_DIR)/tb_tap.vvp: tests/board/tb_tap.v rtl/boards/tn_board_tap.v $(BOARD_NET_SRC) tests/board/tb_tap_dut.vh
 	@mkdir -p $(@D)
-	$(IVERILOG) -g2005 -s tb_tap -o $@ $^
+	$(IVERILOG) -g2005 -Itests/board -s tb_tap -o $@ $(filter %.v,$^)
 
-$(BOARD_DIR)/tb_tap_async.vvp: tests/board/tb_tap.v rtl/boards/tn_board_tap.v $(BOARD_NET_SRC)
+$(BOARD_DIR)/tb_tap_async.vvp: tests/board/tb_tap.v rtl/boards/tn_board_tap.v $(BOARD_NET_SRC) tests/board/tb_tap_dut.vh
 	@mkdir -p $(@D)
-	$(IVERILOG) -g2005 -s tb_tap_async -o $@ $^
+	$(IVERILOG) -g2005 -Itests/board -s tb_tap_async -o $@ $(filter %.v,$^)
 
 $(BOARD_DIR)/test_tap.t: $(BOARD_DIR)/tb_tap.vvp
 	printf '#!/bin/sh\nexec %s -n %s\n' '$(VVP)' $< >$@

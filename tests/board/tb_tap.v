@@ -10,38 +10,10 @@
 `timescale 1ns / 1ps
 module tb_tap;
     reg         clk = 1'b0;
-    reg         rst = 1'b1;
-    reg  [31:0] m_addr = 32'd0, m_wdata = 32'd0;
-    reg         m_we = 1'b0, m_re = 1'b0;
-    wire [31:0] m_rdata, s_addr, s_wdata, s_rdata;
-    wire        m_ready, s_we, s_re, s_ready;
-    wire [3:0]  status;
-
     always #5 clk = !clk;
-
-    wire        net_rst;
-
-    tn_board_tap #(.POLL_LOG2(4)) u_tap (
-        .clk_i(clk), .mclk_i(clk), .rst_i(rst), .srst_i(1'b0), .net_rst_o(net_rst),
-        .m_addr_i(m_addr), .m_wdata_i(m_wdata), .m_we_i(m_we), .m_re_i(m_re),
-        .m_rdata_o(m_rdata), .m_ready_o(m_ready),
-        .s_addr_o(s_addr), .s_wdata_o(s_wdata), .s_we_o(s_we), .s_re_o(s_re),
-        .s_rdata_i(s_rdata), .s_ready_i(s_ready), .status_o(status));
-    tn_torus #(.DIM_X(1), .DIM_Y(1), .DIM_Z(1), .W(8), .LANES(1), .MEM_DEPTH(16),
-               .ROUNDS(2)) u_torus (
-        .clk_i(clk), .rst_i(net_rst), .bus_addr_i(s_addr), .bus_wdata_i(s_wdata),
-        .bus_we_i(s_we), .bus_re_i(s_re), .bus_rdata_o(s_rdata), .bus_ready_o(s_ready));
-
-    integer tap_n = 0;
-    task check(input cond, input [8*72-1:0] what);
-        begin
-            tap_n = tap_n + 1;
-            if (cond)
-                $display("ok %0d - %0s", tap_n, what);
-            else
-                $display("not ok %0d - %0s", tap_n, what);
-        end
-    endtask
+    wire        nclk = clk, bclk = clk;
+    localparam  TAP_ASYNC = 0;
+    `include "tb_tap_dut.vh"
 
     // Count the tap's own STATUS reads that reached the torus.
     integer polls = 0;
@@ -124,41 +96,14 @@ endmodule
 // lines.
 module tb_tap_async;
     reg         nclk = 1'b0, bclk = 1'b0;
-    reg         rst = 1'b1, srst = 1'b0;
-    reg  [31:0] m_addr = 32'd0, m_wdata = 32'd0;
-    reg         m_we = 1'b0, m_re = 1'b0;
-    wire [31:0] m_rdata, s_addr, s_wdata, s_rdata;
-    wire        m_ready, s_we, s_re, s_ready, net_rst;
-    wire [3:0]  status;
-
     // half periods in ns; +bhalf=<ns> changes the bus clock's
     real nhalf = 10.417;           // 48.0 MHz
     real bhalf = 41.0;             // 12.2 MHz
     initial if ($value$plusargs("bhalf=%f", bhalf)) ;
     always #(nhalf) nclk = !nclk;
     always #(bhalf) bclk = !bclk;
-
-    tn_board_tap #(.POLL_LOG2(4), .ASYNC(1)) u_tap (
-        .clk_i(nclk), .mclk_i(bclk), .rst_i(rst), .srst_i(srst), .net_rst_o(net_rst),
-        .m_addr_i(m_addr), .m_wdata_i(m_wdata), .m_we_i(m_we), .m_re_i(m_re),
-        .m_rdata_o(m_rdata), .m_ready_o(m_ready),
-        .s_addr_o(s_addr), .s_wdata_o(s_wdata), .s_we_o(s_we), .s_re_o(s_re),
-        .s_rdata_i(s_rdata), .s_ready_i(s_ready), .status_o(status));
-    tn_torus #(.DIM_X(1), .DIM_Y(1), .DIM_Z(1), .W(8), .LANES(1), .MEM_DEPTH(16),
-               .ROUNDS(2)) u_torus (
-        .clk_i(nclk), .rst_i(net_rst), .bus_addr_i(s_addr), .bus_wdata_i(s_wdata),
-        .bus_we_i(s_we), .bus_re_i(s_re), .bus_rdata_o(s_rdata), .bus_ready_o(s_ready));
-
-    integer tap_n = 0;
-    task check(input cond, input [8*80-1:0] what);
-        begin
-            tap_n = tap_n + 1;
-            if (cond)
-                $display("ok %0d - %0s", tap_n, what);
-            else
-                $display("not ok %0d - %0s", tap_n, what);
-        end
-    endtask
+    localparam  TAP_ASYNC = 1;
+    `include "tb_tap_dut.vh"
 
     localparam [31:0] STATUS_ADDR = 32'hFFF00012;
 
