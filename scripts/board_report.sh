@@ -2,8 +2,8 @@
 # Summarise one board build: LUT/FF/EBR/SPRAM use (yosys stat and nextpnr
 # utilisation) and the achieved Fmax of every clock (nextpnr report).
 # Writes DIR/summary.txt (key=value) and prints one line per clock. The
-# network clock (the most constrained one; the only one on a one-clock
-# board) is checked against FREQ_MHZ, every other clock (the iCEBreaker's
+# network clock (net clk; the only one on a one-clock board) is checked
+# against FREQ_MHZ, every other clock (the iCEBreaker's
 # bus clock) against its own constraint in the report (mk/board.mk,
 # BOARD_BUS_FREQ_<board>). Exits 1 if a clock misses its target or a
 # report is missing (place and route failed). With GOAL_MHZ, also says
@@ -26,8 +26,10 @@ avail() { jq -r --arg k "$1" '.utilization[$k].available // 0' "$rep"; }
 lc=$(used ICESTORM_LC) lc_max=$(avail ICESTORM_LC)
 ram=$(used ICESTORM_RAM) ram_max=$(avail ICESTORM_RAM)
 spr=$(used ICESTORM_SPRAM) spr_max=$(avail ICESTORM_SPRAM)
-# Clocks, most constrained first: name achieved constraint
-clocks=$(jq -r '.fmax | to_entries | sort_by(-.value.constraint) | .[] | "\(.key) \(.value.achieved) \(.value.constraint)"' "$rep")
+# Clocks, the network clock first (the net clk of the board tops, which
+# mk/board.mk's clocks.py constrains; else the most constrained), then the
+# others: name achieved constraint
+clocks=$(jq -r '.fmax | to_entries | sort_by([(.key != "clk"), -.value.constraint]) | .[] | "\(.key) \(.value.achieved) \(.value.constraint)"' "$rep")
 [ -n "$clocks" ] || clocks="none 0 0"
 read -r net_name fmax _ <<<"$(head -1 <<<"$clocks")"
 seed=$(cat "$dir/seed.txt" 2>/dev/null || echo 1)   # nextpnr placement seed (mk/board.mk)
