@@ -15,14 +15,18 @@ module tn_seq #(
     parameter VERSION   = 32'h00010000, // design version 1.0.0
     parameter ALPHA     = 1,     // round switch cost of this design (cycles)
     parameter CW        = 32,    // bits kept of durations (board builds: fewer)
+    parameter PRE       = 0,     // 1: address ranges decoded a cycle ahead, from baddr_a_i
     parameter [31:0] LIMITS = 32'd0 // INFO 0x007: board reductions (tn_torus, docs/hardware.md)
 ) (
     input  wire          clk_i,
     input  wire          rst_i,
     // configuration bus: the request as presented (the cycle it is
-    // accepted, *_n_i), and registered (one cycle pulse, the cycle after)
+    // accepted, *_n_i), and registered (one cycle pulse, the cycle after);
+    // board builds (tn_torus INREG = 0) give both one cycle later, from
+    // tn_torus's request registers
     input  wire          bwe_n_i,    // a write is accepted in this cycle
     input  wire [31:0]   baddr_n_i,
+    input  wire [31:0]   baddr_a_i,  // PRE = 1: baddr_n_i of the next cycle
     input  wire [31:0]   bwdata_n_i,
     input  wire          bwe_i,
     input  wire          bre_i,
@@ -65,27 +69,47 @@ module tn_seq #(
     // together with bwe_i / bre_i, so it needs no enable ----
     // The address is decoded in pieces of at most 4 bits, each kept, so
     // that synthesis builds a shallow tree and shares no deep logic with
-    // other decoders: FFF0xxxx, then the offset's ranges.
+    // other decoders: FFF0xxxx, then the offset's ranges. PRE = 1 (board
+    // builds, where baddr_n_i is tn_torus's request register) decodes the
+    // ranges (g0_n, gd_n, ge_n) one cycle ahead from baddr_a_i, the
+    // request as accepted, into free-running flip-flops: in the cycle after
+    // the acceptance (the only one they are used in, with bwe_n_i or to
+    // register the read selects) they hold the ranges of baddr_n_i, and the
+    // flags below are one or two LUTs deep.
+    wire [31:0] ad = (PRE != 0) ? baddr_a_i : baddr_n_i;
     (* keep *) wire [3:0] nh_n;      // address bits 31:16 = FFF0, by nibble
     (* keep *) wire z15_n, z11_n, o11_n, e11_n, z75_n, zr_n;
     (* keep *) wire dg_n;            // global, offset < 0x10000
     (* keep *) wire d0_n;            // 0x000 .. 0x01F
     (* keep *) wire dd_n;            // 0x100 .. 0x100 + ROUNDS - 1 (DURATION)
     (* keep *) wire de_n;            // 0x800 .. 0x87F (ERRMAP)
-    assign nh_n  = {baddr_n_i[31:28] == 4'hF, baddr_n_i[27:24] == 4'hF,
-                    baddr_n_i[23:20] == 4'hF, baddr_n_i[19:16] == 4'h0};
-    assign z15_n = baddr_n_i[15:12] == 4'h0;
-    assign z11_n = baddr_n_i[11:8] == 4'h0;
-    assign o11_n = baddr_n_i[11:8] == 4'h1;
-    assign e11_n = baddr_n_i[11:8] == 4'h8;
-    assign z75_n = baddr_n_i[7:5] == 3'd0;
-    assign zr_n  = (baddr_n_i[7:0] >> RW) == 8'd0;
+    assign nh_n  = {ad[31:28] == 4'hF, ad[27:24] == 4'hF,
+                    ad[23:20] == 4'hF, ad[19:16] == 4'h0};
+    assign z15_n = ad[15:12] == 4'h0;
+    assign z11_n = ad[11:8] == 4'h0;
+    assign o11_n = ad[11:8] == 4'h1;
+    assign e11_n = ad[11:8] == 4'h8;
+    assign z75_n = ad[7:5] == 3'd0;
+    assign zr_n  = (ad[7:0] >> RW) == 8'd0;
     assign dg_n  = &nh_n;
     assign d0_n  = z15_n && z11_n && z75_n;
     assign dd_n  = z15_n && o11_n && zr_n;
-    assign de_n  = z15_n && e11_n && !baddr_n_i[7];
+    assign de_n  = z15_n && e11_n && !ad[7];
     wire [4:0]  lo_n = baddr_n_i[4:0];
-    wire        g0_n = dg_n && d0_n;             // 0xFFF00000 .. 0xFFF0001F
+    wire        g0_n, gd_n, ge_n;    // 0xFFF00000 .. 0xFFF0001F, DURATION, ERRMAP
+    generate
+        if (PRE != 0) begin : gen_pre
+            reg g0_q, gd_q, ge_q;
+            always @(posedge clk_i) begin
+                g0_q <= dg_n && d0_n;
+                gd_q <= dg_n && dd_n;
+                ge_q <= dg_n && de_n;
+            end
+            assign {g0_n, gd_n, ge_n} = {g0_q, gd_q, ge_q};
+        end else begin : gen_nopre
+            assign {g0_n, gd_n, ge_n} = {dg_n && d0_n, dg_n && dd_n, dg_n && de_n};
+        end
+    endgenerate
     wire        wc_n = bwe_n_i && !rst_i && g0_n && lo_n == 5'h10;   // a CTRL write
     reg         bst_q, bab_q, bcl_q; // CTRL written with bit 0 (start), 1 (abort), 2 (clear)
     reg         bwz_q, bwbig_q;      // write data == 0, > ROUNDS (NROUNDS clamps)
@@ -109,9 +133,9 @@ module tn_seq #(
         rs_s1_q  <= g0_n && lo_n == 5'h17;
         rs_e0_q  <= g0_n && lo_n == 5'h18;
         rs_e1_q  <= g0_n && lo_n == 5'h19;
-        rs_dur_q <= dg_n && dd_n;
+        rs_dur_q <= gd_n;
         for (k = 0; k < NE; k = k + 1)
-            rs_err_q[k] <= dg_n && de_n && {25'd0, baddr_n_i[6:0]} == k;
+            rs_err_q[k] <= ge_n && {25'd0, baddr_n_i[6:0]} == k;
     end
 
     // A DURATION write goes into the table at the end of the cycle it is
@@ -120,7 +144,7 @@ module tn_seq #(
     // read before the write, and the sequencer's compare of that cycle is
     // for the cycle before the write counts): so in the cycle of bwe_i the
     // table already holds the write, as if the compare looked at it.
-    wire        wdur_n = bwe_n_i && !rst_i && dg_n && dd_n;
+    wire        wdur_n = bwe_n_i && !rst_i && gd_n;
     wire [31:0] wd_n   = bwdata_n_i & CM;
     always @(posedge clk_i)
         if (wdur_n) begin

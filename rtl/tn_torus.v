@@ -59,7 +59,12 @@ module tn_torus #(
     /* verilator lint_off UNUSEDSIGNAL */ // TW < 48 only
     reg        bts_q;                   // an eject record timestamp (below)
     /* verilator lint_on UNUSEDSIGNAL */
-    wire       idle = !rd1_q && !rd2_q && !rd3_q && !rd4_q && !rd5_q;
+    // no read in flight: INREG = 0 (board builds) keeps it in a register
+    // of its own (busy_q: the same value, one LUT less in front of the
+    // acceptance, the sequencer's decode and the tap's handshake), else the
+    // OR of the read stages. busy_q is 0 after configuration, as rd1..rd5.
+    reg        busy_q;
+    wire       idle = (INREG == 0) ? !busy_q : !rd1_q && !rd2_q && !rd3_q && !rd4_q && !rd5_q;
     wire       wacc = bus_we_i && idle;
     wire       racc = bus_re_i && !bus_we_i && idle;
 
@@ -73,6 +78,8 @@ module tn_torus #(
         rd3_q <= rd2_q;
         rd4_q <= rd3_q && SLIM_T;
         rd5_q <= rd4_q;
+        // = rd1..rd5 of the next cycle, ORed (keep in step with them)
+        busy_q <= racc || rd1_q || rd2_q || (rd3_q && SLIM_T) || rd4_q;
         if (wacc || racc) begin
             bglob_q  <= bus_addr_i[31:20] == 12'hFFF;
             bts_q    <= bus_addr_i[31:20] != 12'hFFF && bus_addr_i[31:20] != 12'hFFE &&
@@ -88,6 +95,7 @@ module tn_torus #(
             rd3_q <= 1'b0;
             rd4_q <= 1'b0;
             rd5_q <= 1'b0;
+            busy_q <= 1'b0;
         end
     end
 
@@ -103,6 +111,14 @@ module tn_torus #(
     endgenerate
 
     // ---- sequencer ----
+    // Its bus inputs: the request in the cycle it is accepted (*_n) and
+    // registered (the cycle after). Board builds (INREG = 0) give it the
+    // request one cycle later (from the registers below, gen_nreg), so its
+    // decode starts at flip-flops: every global write takes effect, and
+    // every global read samples, one cycle later than at INREG = 1 (the
+    // read data is still in time for rd3_q).
+    wire          s_bwe_n, s_bwe, s_bre;
+    wire [31:0]   s_baddr_n, s_bwdata_n, s_baddr, s_bwdata;
     wire          run_n, sw_n, fin_n, clr_n;
     wire [RW-1:0] round_n;
     /* verilator lint_off UNUSEDSIGNAL */ // one of the two unused, by INREG and TW
@@ -114,11 +130,11 @@ module tn_torus #(
 
     tn_seq #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
              .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW), .N(N), .ALPHA(ALPHA),
-             .CW(CW), .LIMITS({(CW < 32) ? CW[7:0] : 8'd0, SLIM_T ? TW[7:0] : 8'd0, 11'd0, STAT_PIPE != 0, REC_BRAM != 0,
+             .CW(CW), .PRE(INREG == 0), .LIMITS({(CW < 32) ? CW[7:0] : 8'd0, SLIM_T ? TW[7:0] : 8'd0, 11'd0, STAT_PIPE != 0, REC_BRAM != 0,
                                GATHER == 0, MEM_BRAM != 0, RELAY == 0})) u_seq (
         .clk_i(clk_i), .rst_i(rst_i),
-        .bwe_n_i(wacc), .baddr_n_i(bus_addr_i), .bwdata_n_i(bus_wdata_i),
-        .bwe_i(bwe_q), .bre_i(bre_q), .baddr_i(baddr_q), .bwdata_i(bwdata_q),
+        .bwe_n_i(s_bwe_n), .baddr_n_i(s_baddr_n), .baddr_a_i(bus_addr_i), .bwdata_n_i(s_bwdata_n),
+        .bwe_i(s_bwe), .bre_i(s_bre), .baddr_i(s_baddr), .bwdata_i(s_bwdata),
         .brdata_o(seq_rdata), .nerr_i(nerr),
         .run_n_o(run_n), .sw_n_o(sw_n), .fin_n_o(fin_n), .clr_n_o(clr_n),
         .round_n_o(round_n), .cycle_n_o(cycle_n), .cycle_o(cycle_q));
@@ -135,6 +151,8 @@ module tn_torus #(
             assign n_cycle  = cycle_n;
             assign n_baddr  = baddr_q;
             assign n_bwdata = bwdata_q;
+            assign {s_bwe_n, s_baddr_n, s_bwdata_n} = {wacc, bus_addr_i, bus_wdata_i};
+            assign {s_bwe, s_bre, s_baddr, s_bwdata} = {bwe_q, bre_q, baddr_q, bwdata_q};
         end else begin : gen_nreg
             reg          run_r, sw_r, fin_r, clr_r, bwe_r, bre_r;
             reg [RW-1:0] round_r;
@@ -163,6 +181,8 @@ module tn_torus #(
             assign n_cycle  = cycle_q;     // = cycle_n registered
             assign n_baddr  = baddr_r;
             assign n_bwdata = bwdata_r;
+            assign {s_bwe_n, s_baddr_n, s_bwdata_n} = {bwe_q, baddr_q, bwdata_q};
+            assign {s_bwe, s_bre, s_baddr, s_bwdata} = {bwe_r, bre_r, baddr_r, bwdata_r};
         end
     endgenerate
 
