@@ -139,7 +139,17 @@ module tn_ni_eject #(
     wire [31:0]  crc_g = nw_q ? 32'hFFFFFFFF : crc_h;
     /* verilator lint_on UNUSEDSIGNAL */
 
-    tn_crc32 #(.W(W)) u_crc (.en_i(pv_q), .crc_i(c_q), .data_i(dq_q), .crc_o(crc_h));
+    // a flit counted now is late (overrun): the record is amended
+    // (kept as a net: synthesis otherwise builds file_d after step)
+    (* keep *) wire late;
+    assign late = act_q & (~run_i | sw_i | ~lt_q);
+
+    // Block-RAM records (boards): c_q takes the update with pv_q as its
+    // enable (no mux after the XORs); else crc_u is crc_h.
+    wire [31:0]  crc_u;
+    tn_crc32 #(.W(W)) u_crc (.en_i((REC_BRAM != 0) | pv_q), .crc_i(c_q), .data_i(dq_q),
+                             .crc_o(crc_u));
+    assign crc_h = (REC_BRAM != 0 && !pv_q) ? c_q : crc_u;
 
     assign maddr_o = waddr;
     assign mdata_o = flit_i[W+1:0];
@@ -259,6 +269,10 @@ module tn_ni_eject #(
             last_d  = 48'd0;
             err_d   = 3'd0;
         end
+        // Block-RAM records: the same file_d, written as the flit's valid bit
+        // gating a flag of registers (the record's write enable starts there).
+        if (REC_BRAM != 0)
+            file_d = fin_i | (fv & late);
         // Board builds: only the kept bits exist (the others are constant 0).
         cnt_d   = cnt_d & CM;
         // wok_d = act_d && lt_d && !wbad_d, from registers but the flit's valid bit
@@ -370,9 +384,10 @@ module tn_ni_eject #(
         first_q <= first_d;
         last_q  <= last_d;
         err_q   <= err_d;
-        c_q     <= crc_h;
         if (nw_q)
             c_q <= 32'hFFFFFFFF;
+        else if (pv_q || REC_BRAM == 0)
+            c_q <= crc_u;
         dq_q    <= flit_i[W-1:0];
         pv_q    <= step;
         nw_q    <= sw_i;

@@ -82,7 +82,10 @@ module tn_ni_inject #(
 
     assign maddr_o   = addr_q[AW-1:0];
     assign maddr_n_o = addr_d[AW-1:0];
-    assign fetch_o   = act_d;
+    // act_d, written from the registers and the switch (no emit decode before it)
+    (* keep *) wire last;  // the last flit leaves (unless a switch)
+    assign last = run_i & live_q & wz_q & r1_q;
+    assign fetch_o   = sw_i ? sw_ctl[31] : act_q & ~last;
     assign relay_o = relay_q;
 
     always @(posedge clk_i)
