@@ -99,6 +99,8 @@ module tn_ni_eject #(
     //          ones in counting order, so it turns on when wa_q passes
     //          EDGE (we_q: wa_q == EDGE) and is reloaded when cnt wraps
     //   bb_q   the base address is out of bounds
+    //   wok_q  act_q && lt_q && !wbad_q: a flit arriving while the
+    //          sequencer runs (not a switch) is written to the memory
     localparam [31:0] EDGE = ((DEPTH - 1) < CM) ? (DEPTH - 1) : CM;  // last in-bounds address
     localparam [31:0] EDGE_M1 = (EDGE - 32'd1) & CM;
     localparam [31:0] R2 = 32'd2 & CM;
@@ -110,6 +112,7 @@ module tn_ni_eject #(
     reg          wbad_q, wbad_d;
     reg          we_q, we_d;
     reg          bb_q, bb_d;
+    reg          wok_q, wok_d;                 // act_q && lt_q && !wbad_q
     reg  [31:0]  wa_q, wa_d;                   // (base + cnt_q) mod 2**CW
     reg  [31:0]  rem_q, rem_d;
     wire [31:0]  cnt_inc = (cnt_q + 32'd1) & CM;
@@ -136,7 +139,17 @@ module tn_ni_eject #(
     wire [31:0]  crc_g = nw_q ? 32'hFFFFFFFF : crc_h;
     /* verilator lint_on UNUSEDSIGNAL */
 
-    tn_crc32 #(.W(W)) u_crc (.en_i(pv_q), .crc_i(c_q), .data_i(dq_q), .crc_o(crc_h));
+    // a flit counted now is late (overrun): the record is amended
+    // (kept as a net: synthesis otherwise builds file_d after step)
+    (* keep *) wire late;
+    assign late = act_q & (~run_i | sw_i | ~lt_q);
+
+    // Block-RAM records (boards): c_q takes the update with pv_q as its
+    // enable (no mux after the XORs); else crc_u is crc_h.
+    wire [31:0]  crc_u;
+    tn_crc32 #(.W(W)) u_crc (.en_i((REC_BRAM != 0) | pv_q), .crc_i(c_q), .data_i(dq_q),
+                             .crc_o(crc_u));
+    assign crc_h = (REC_BRAM != 0 && !pv_q) ? c_q : crc_u;
 
     assign maddr_o = waddr;
     assign mdata_o = flit_i[W+1:0];
@@ -195,7 +208,7 @@ module tn_ni_eject #(
         wa_d    = wa_q;
         rem_d   = rem_q;
         file_d  = 1'b0;
-        mwe_o   = 1'b0;
+        mwe_o   = (REC_BRAM != 0) ? fv & wok_q & run_i & ~sw_i : 1'b0;  // boards
         waddr   = wa_q[AW-1:0];
         overrun_o = 1'b0;
         short_o   = 1'b0;
@@ -223,7 +236,7 @@ module tn_ni_eject #(
             end else if (wbad_q) begin
                 bounds_o = 1'b1;
                 err_d[2] = 1'b1;
-            end else begin
+            end else if (REC_BRAM == 0) begin
                 mwe_o = 1'b1;
             end
         end
@@ -256,8 +269,19 @@ module tn_ni_eject #(
             last_d  = 48'd0;
             err_d   = 3'd0;
         end
+        // Block-RAM records: the same file_d, written as the flit's valid bit
+        // gating a flag of registers (the record's write enable starts there).
+        if (REC_BRAM != 0)
+            file_d = fin_i | (fv & late);
         // Board builds: only the kept bits exist (the others are constant 0).
         cnt_d   = cnt_d & CM;
+        // wok_d = act_d && lt_d && !wbad_d, from registers but the flit's valid bit
+        if (sw_i)
+            wok_d = ctl_m[round_i][31] & sw_lenf[0] & ~sw_adrf[0];
+        else if (step)
+            wok_d = lt_inc & ~bad_inc;
+        else
+            wok_d = wok_q;
         first_d = first_d & TM;
         last_d  = last_d & TM;
     end
@@ -354,20 +378,23 @@ module tn_ni_eject #(
         wbad_q  <= wbad_d;
         we_q    <= we_d;
         bb_q    <= bb_d;
+        wok_q   <= wok_d;
         wa_q    <= wa_d;
         rem_q   <= rem_d;
         first_q <= first_d;
         last_q  <= last_d;
         err_q   <= err_d;
-        c_q     <= crc_h;
         if (nw_q)
             c_q <= 32'hFFFFFFFF;
+        else if (pv_q || REC_BRAM == 0)
+            c_q <= crc_u;
         dq_q    <= flit_i[W-1:0];
         pv_q    <= step;
         nw_q    <= sw_i;
         if (rst_i) begin
             act_q <= 1'b0;
             c0_q  <= 1'b0;
+            wok_q <= 1'b0;
         end
     end
 endmodule

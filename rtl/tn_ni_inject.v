@@ -59,7 +59,9 @@ module tn_ni_inject #(
     // Flags kept as registers, computed for the next state from registers,
     // so "a flit leaves in this cycle" and the next address are a few LUTs
     // after the flip-flops: live = act && rem != 0, wz = wait == 0,
-    // r1 = rem == 1, inb = addr < DEPTH.
+    // r1 = rem == 1, inb = addr < DEPTH. Without gather (board builds)
+    // the next address is addr + 1, and its in-bounds flag is taken from
+    // inb and compares of addr with constants (no adder before it).
     reg        live_q, live_d;
     reg        wz_q, wz_d;
     reg        r1_q, r1_d;
@@ -67,6 +69,9 @@ module tn_ni_inject #(
     wire       emit = !sw_i && run_i && live_q && wz_q;    // flit of this cycle
     wire       cnt  = !sw_i && run_i && act_q && !wz_q;    // waiting: count down
     wire [31:0] ainc = (addr_q + 32'd1) & CM;
+    localparam  FAST_INB = GATHER == 0 && DEPTH == (1 << AW) && CM >= DEPTH;
+    wire        inb_inc = inb_q ? addr_q[AW-1:0] != {AW{1'b1}}  // addr + 1 < DEPTH
+                                : (addr_q & CM) == CM;           // wraps to 0
     wire [31:0] anxt = (run_q != 16'd0 && runc_q == 16'd1) ? (addr_q + 32'd1 + {16'd0, skip_q}) & CM
                                                            : ainc;
     wire [31:0] sw_len  = len_m[round_i] & CM;
@@ -77,7 +82,10 @@ module tn_ni_inject #(
 
     assign maddr_o   = addr_q[AW-1:0];
     assign maddr_n_o = addr_d[AW-1:0];
-    assign fetch_o   = act_d;
+    // act_d, written from the registers and the switch (no emit decode before it)
+    (* keep *) wire last;  // the last flit leaves (unless a switch)
+    assign last = run_i & live_q & wz_q & r1_q;
+    assign fetch_o   = sw_i ? sw_ctl[31] : act_q & ~last;
     assign relay_o = relay_q;
 
     always @(posedge clk_i)
@@ -138,7 +146,7 @@ module tn_ni_inject #(
             else
                 runc_d = runc_q - 16'd1;
             addr_d = anxt;
-            inb_d  = anxt < DEPTH;
+            inb_d  = FAST_INB ? inb_inc : anxt < DEPTH;
             rem_d  = (rem_q - 32'd1) & CM;
             r1_d   = rem_q == 32'd2;
             if (r1_q) begin

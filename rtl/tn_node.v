@@ -48,7 +48,9 @@ module tn_node #(
     /* verilator lint_off UNUSEDSIGNAL */ // block-RAM reads only
     input  wire [31:0]     baddr_e_i, // the request one cycle before baddr_q
     /* verilator lint_on UNUSEDSIGNAL */
-    output reg  [31:0]     brdata_o,  // read data, two cycles after bre_i
+    output wire [31:0]     brdata_o,  // read data, two cycles after bre_i
+    // brdata_o in an eject record read (region 3), 0 or a part of it otherwise
+    output wire [31:0]     brrec_o,
     output wire            err_o      // a status flag is set
 );
     // Built once by Verilator and instantiated N times (keeps build time low).
@@ -360,22 +362,62 @@ module tn_node #(
     // board builds): no address decode in series with the data.
     wire [RSL-RSB-1:0]  rs   = dec[RSB +: RSL - RSB];
     wire [6*LANES-1:0]  rsl  = dec[RSL +: 6 * LANES];
-    reg  [31:0] rdata_d;
-    always @* begin
-        rdata_d = ({32{rs[0]}} & {{(32-W){1'b0}}, bus_old[W-1:0]})
-                | ({32{rs[1]}} & {30'd0, bus_old[W], bus_old[W+1]}) // bit 0 head, 1 tail
-                | ({32{rs[2]}} & {8'd0, 4'd0, coord_q[11:8], 4'd0, coord_q[7:4], 4'd0, coord_q[3:0]})
-                | ({32{rs[3]}} & {20'd0, id_q})
-                | ({32{rs[4]}} & rd5)
-                | ({32{rs[5]}} & rd4)
-                | rd2;                                  // selected in u_cfg
-        for (l = 0; l < LANES; l = l + 1)
-            rdata_d = rdata_d
-                | ({32{rsl[6*l]}} & esrd[32*l +: 32])
-                | ({32{rsl[6*l+1]}} & erd[32*l +: 32])
-                | ird[32*l +: 32];                      // selected in u_inj
-    end
-
-    always @(posedge clk_i)
-        brdata_o <= (bre_q && dec[1]) ? rdata_d : 32'd0;
+    // Board builds (INREG = 0): the AND-OR in five parts, each in a
+    // register of its own (the read-hit gate is their synchronous reset),
+    // ORed after the registers: the same value in the same cycle, with at
+    // most about four logic levels in front of each register (the flit
+    // memory's block-RAM data and the round configuration; constants and
+    // the inject lanes; the status; the eject records; the eject
+    // descriptors).
+    generate
+        if (INREG != 0) begin : gen_rd
+            reg [31:0] rdata_d, rd_q;
+            always @* begin
+                rdata_d = ({32{rs[0]}} & {{(32-W){1'b0}}, bus_old[W-1:0]})
+                        | ({32{rs[1]}} & {30'd0, bus_old[W], bus_old[W+1]}) // bit 0 head, 1 tail
+                        | ({32{rs[2]}} & {8'd0, 4'd0, coord_q[11:8], 4'd0, coord_q[7:4], 4'd0, coord_q[3:0]})
+                        | ({32{rs[3]}} & {20'd0, id_q})
+                        | ({32{rs[4]}} & rd5)
+                        | ({32{rs[5]}} & rd4)
+                        | rd2;                                  // selected in u_cfg
+                for (l = 0; l < LANES; l = l + 1)
+                    rdata_d = rdata_d
+                        | ({32{rsl[6*l]}} & esrd[32*l +: 32])
+                        | ({32{rsl[6*l+1]}} & erd[32*l +: 32])
+                        | ird[32*l +: 32];                      // selected in u_inj
+            end
+            always @(posedge clk_i)
+                rd_q <= (bre_q && dec[1]) ? rdata_d : 32'd0;
+            assign brdata_o = rd_q;
+            assign brrec_o  = rd_q;
+        end else begin : gen_rd_split
+            reg [31:0] rdm_d, rda_d, rds_d, rde_d;
+            reg [31:0] rdm_q, rda_q, rdt_q, rds_q, rde_q;
+            always @* begin
+                rdm_d = ({32{rs[0]}} & {{(32-W){1'b0}}, bus_old[W-1:0]})
+                      | ({32{rs[1]}} & {30'd0, bus_old[W], bus_old[W+1]})
+                      | rd2;
+                rda_d = ({32{rs[2]}} & {8'd0, 4'd0, coord_q[11:8], 4'd0, coord_q[7:4], 4'd0, coord_q[3:0]})
+                      | ({32{rs[3]}} & {20'd0, id_q})
+                      | ({32{rs[4]}} & rd5);
+                rds_d = 32'd0;
+                rde_d = 32'd0;
+                for (l = 0; l < LANES; l = l + 1) begin
+                    rda_d = rda_d | ird[32*l +: 32];
+                    rds_d = rds_d | ({32{rsl[6*l]}} & esrd[32*l +: 32]);
+                    rde_d = rde_d | ({32{rsl[6*l+1]}} & erd[32*l +: 32]);
+                end
+            end
+            always @(posedge clk_i) begin
+                rdm_q <= (bre_q && dec[1]) ? rdm_d : 32'd0;
+                rda_q <= (bre_q && dec[1]) ? rda_d : 32'd0;
+                rdt_q <= (bre_q && dec[1] && rs[5]) ? rd4 : 32'd0;
+                rds_q <= (bre_q && dec[1]) ? rds_d : 32'd0;
+                rde_q <= (bre_q && dec[1]) ? rde_d : 32'd0;
+            end
+            assign brdata_o = rdm_q | rda_q | rdt_q | rds_q | rde_q;
+            // a record read (region 3) selects the records only
+            assign brrec_o  = rds_q;
+        end
+    endgenerate
 endmodule

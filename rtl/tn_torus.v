@@ -196,6 +196,10 @@ module tn_torus #(
     wire [LW-1:0] lin [0:N-1];
     wire [31:0]   rdata [0:N-1];   // node read data
     wire [31:0]   rchain [0:N-1] /* verilator split_var */;  // OR of read data 0..n
+    /* verilator lint_off UNUSEDSIGNAL */ // TW < 48 only
+    wire [31:0]   rrec [0:N-1];    // node read data of eject record reads
+    wire [31:0]   rrchain [0:N-1] /* verilator split_var */;
+    /* verilator lint_on UNUSEDSIGNAL */
 
     genvar gx, gy, gz;
     generate
@@ -229,9 +233,11 @@ module tn_torus #(
                         assign lin[ID][4*FW +: 2*FW] = {2*FW{1'b0}};
                     end
                     if (ID > 0) begin : gen_rc
-                        assign rchain[ID] = rdata[ID] | rchain[ID-1];
+                        assign rchain[ID]  = rdata[ID] | rchain[ID-1];
+                        assign rrchain[ID] = rrec[ID] | rrchain[ID-1];
                     end else begin : gen_r0
-                        assign rchain[ID] = rdata[ID];
+                        assign rchain[ID]  = rdata[ID];
+                        assign rrchain[ID] = rrec[ID];
                     end
                     tn_node #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                               .MEM_DEPTH(MEM_DEPTH), .AW(AW), .ROUNDS(ROUNDS), .RW(RW),
@@ -245,7 +251,7 @@ module tn_torus #(
                         .lin_i(lin[ID]), .lout_o(lout[ID]),
                         .bwe_i(n_bwe), .bre_i(n_bre), .baddr_i(n_baddr), .bwdata_i(n_bwdata),
                         .baddr_e_i(baddr_q),
-                        .brdata_o(rdata[ID]), .err_o(nerr[ID]));
+                        .brdata_o(rdata[ID]), .brrec_o(rrec[ID]), .err_o(nerr[ID]));
                 end
             end
         end
@@ -253,6 +259,9 @@ module tn_torus #(
 
     // ---- read data: the addressed node, or the global registers ----
     wire [31:0] node_rdata = rchain[N-1];
+    /* verilator lint_off UNUSEDSIGNAL */ // TW < 48 only
+    wire [31:0] node_rrec  = rrchain[N-1];  // = node_rdata in a record read (bts_q)
+    /* verilator lint_on UNUSEDSIGNAL */
     reg  [31:0] rdata3;
     always @* begin
         rdata3 = 32'd0;
@@ -277,14 +286,15 @@ module tn_torus #(
             wire [47:0]    full = {hi_q + {(48-TW){gt_q}}, x_q[TW-1:0]};
             // t > now_lo: the borrow of now_lo - t (one carry chain)
             /* verilator lint_off UNUSEDSIGNAL */
-            wire [TW:0]    tdif = {1'b0, cycle_q[TW-1:0]} - {1'b0, node_rdata[TW-1:0]};
+            // (node_rrec: fewer terms than node_rdata in board builds)
+            wire [TW:0]    tdif = {1'b0, cycle_q[TW-1:0]} - {1'b0, node_rrec[TW-1:0]};
             /* verilator lint_on UNUSEDSIGNAL */
             always @(posedge clk_i) begin
                 // rd3: the node's word, compared with the counter (gt_q is
                 // used for timestamps only, which are node reads)
                 sx_q   <= !bts_q;
-                slo_q  <= bts_q && node_rdata[31] && !baddr_q[0];
-                shi_q  <= bts_q && node_rdata[31] && baddr_q[0];
+                slo_q  <= bts_q && node_rrec[31] && !baddr_q[0];
+                shi_q  <= bts_q && node_rrec[31] && baddr_q[0];
                 x_q    <= rdata3;
                 gt_q   <= tdif[TW];
                 hi_q   <= cycle_q[47:TW];
