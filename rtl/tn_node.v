@@ -251,7 +251,7 @@ module tn_node #(
     wire [15:0]        label;
     wire [31:0]        rd2, rd5;
 
-    tn_node_cfg #(.LANES(LANES), .ROUNDS(ROUNDS), .RW(RW), .RELAY(RELAY)) u_cfg (
+    tn_node_cfg #(.LANES(LANES), .ROUNDS(ROUNDS), .RW(RW), .RELAY(RELAY), .SWR(INREG == 0)) u_cfg (
         .clk_i(clk_i), .rst_i(rst_i), .sw_i(sw_q), .round_i(round_q),
         .we2_i(wsel && rg[2] && rok && flt16),
         .we5_i(wsel && rg[5] && olt64),

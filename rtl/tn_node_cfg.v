@@ -7,7 +7,8 @@ module tn_node_cfg #(
     parameter LANES  = 6,  // inject and eject lanes
     parameter ROUNDS = 16, // round-table depth
     parameter RW     = 4,  // round index bits
-    parameter RELAY  = 1   // 0: no relay hardware, so no routing tables (read 0)
+    parameter RELAY  = 1,  // 0: no relay hardware, so no routing tables (read 0)
+    parameter SWR    = 0   // 1: the switch masks of every round, then the round's (boards)
 ) (
     input  wire               clk_i,
     input  wire               rst_i,
@@ -50,10 +51,9 @@ module tn_node_cfg #(
     reg [5:0]         rin_d;
     reg [LANES-1:0]   iused_d;
     reg [RW-1:0]      around_d;
-    reg [3:0]         s;
     reg [23:0]        rsel2;
     reg [4*LANES-1:0] resel2;
-    integer           o, l, wo, wl, so, sl;
+    integer           o, l, wo, wl;
 
     always @(posedge clk_i) begin
         // Constant part-selects (one write enable per field), not a shift.
@@ -112,22 +112,43 @@ module tn_node_cfg #(
     reg [5:0]         rin_sw;
     reg [LANES-1:0]   iused_sw;
     reg               ron_sw;
-    always @* begin
-        osw      = osel_m[round_i];
-        esw      = esel_m[round_i];
-        rin_sw   = 6'h3F;
-        iused_sw = {LANES{1'b0}};
-        ron_sw   = 1'b0;
-        s        = 4'd0;
-        for (o = 0; o < 6 + LANES; o = o + 1) begin
-            s = (o < 6) ? osw[4*o +: 4] : esw[4*(o-6) +: 4];
-            for (so = 0; so < 6; so = so + 1)
-                rin_sw[so] = rin_sw[so] & ({28'd0, s} != 8 + so);          // 8..13 -> 0..5
-            if (o < 6)
-                for (sl = 0; sl < LANES; sl = sl + 1)
-                    iused_sw[sl] = iused_sw[sl] | ({28'd0, s} == 1 + sl);
-            ron_sw = ron_sw | (s == 4'd15);
+    // masks of one round's table entry
+    function [6+LANES:0] swmask(input [23:0] os, input [4*LANES-1:0] es);
+        integer   fo, fso, fsl;
+        reg [3:0] fs;
+        reg [5:0] frin;
+        reg [LANES-1:0] fiu;
+        reg       fron;
+        begin
+            frin = 6'h3F;
+            fiu  = {LANES{1'b0}};
+            fron = 1'b0;
+            for (fo = 0; fo < 6 + LANES; fo = fo + 1) begin
+                fs = (fo < 6) ? os[4*fo +: 4] : es[4*(fo-6) +: 4];
+                for (fso = 0; fso < 6; fso = fso + 1)
+                    frin[fso] = frin[fso] & ({28'd0, fs} != 8 + fso);      // 8..13 -> 0..5
+                if (fo < 6)
+                    for (fsl = 0; fsl < LANES; fsl = fsl + 1)
+                        fiu[fsl] = fiu[fsl] | ({28'd0, fs} == 1 + fsl);
+                fron = fron | (fs == 4'd15);
+            end
+            swmask = {fron, fiu, frin};
         end
+    endfunction
+    reg [6+LANES:0] swm;
+    integer         rr;
+    always @* begin
+        osw = osel_m[round_i];
+        esw = esel_m[round_i];
+        if (SWR != 0) begin
+            // every round's masks, then the round's (no select in front of
+            // the compares)
+            swm = {(7+LANES){1'b0}};
+            for (rr = 0; rr < ROUNDS; rr = rr + 1)
+                swm = swm | ({(7+LANES){round_i == rr[RW-1:0]}} & swmask(osel_m[rr], esel_m[rr]));
+        end else
+            swm = swmask(osw, esw);
+        {ron_sw, iused_sw, rin_sw} = swm;
         osel_d   = sw_i ? osw : osel_o;
         esel_d   = sw_i ? esw : esel_o;
         dor_d    = sw_i ? mode_m[round_i] : dor_o;

@@ -28,6 +28,9 @@ module tn_seq #(
     input  wire [31:0]   baddr_n_i,
     input  wire [31:0]   baddr_a_i,  // PRE = 1: baddr_n_i of the next cycle
     input  wire [31:0]   bwdata_n_i,
+    /* verilator lint_off UNUSEDSIGNAL */ // PRE = 0
+    input  wire [31:0]   bwdata_a_i, // PRE = 1: bwdata_n_i of the next cycle
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire          bwe_i,
     input  wire          bre_i,
     /* verilator lint_off UNUSEDSIGNAL */ // decoded from baddr_n_i / bwdata_n_i
@@ -110,6 +113,22 @@ module tn_seq #(
             assign {g0_n, gd_n, ge_n} = {dg_n && d0_n, dg_n && dd_n, dg_n && de_n};
         end
     endgenerate
+    // the NROUNDS clamps of the write data (all 32 bits), also a cycle
+    // ahead with PRE = 1 (so that bwdata_n_i needs only its low bits)
+    wire        wz_n, wb_n;          // write data == 0, > ROUNDS
+    generate
+        if (PRE != 0) begin : gen_prew
+            reg wz_q, wb_q;
+            always @(posedge clk_i) begin
+                wz_q <= bwdata_a_i == 32'd0;
+                wb_q <= |(bwdata_a_i >> (RW + 1)) || (bwdata_a_i[RW] && |bwdata_a_i[RW-1:0]);
+            end
+            assign {wz_n, wb_n} = {wz_q, wb_q};
+        end else begin : gen_noprew
+            assign wz_n = bwdata_n_i == 32'd0;
+            assign wb_n = |(bwdata_n_i >> (RW + 1)) || (bwdata_n_i[RW] && |bwdata_n_i[RW-1:0]);
+        end
+    endgenerate
     wire        wc_n = bwe_n_i && !rst_i && g0_n && lo_n == 5'h10;   // a CTRL write
     reg         bst_q, bab_q, bcl_q; // CTRL written with bit 0 (start), 1 (abort), 2 (clear)
     reg         bwz_q, bwbig_q;      // write data == 0, > ROUNDS (NROUNDS clamps)
@@ -121,8 +140,8 @@ module tn_seq #(
         bst_q    <= wc_n && bwdata_n_i[0];
         bab_q    <= wc_n && bwdata_n_i[1];
         bcl_q    <= wc_n && bwdata_n_i[2];
-        bwz_q    <= bwdata_n_i == 32'd0;
-        bwbig_q  <= |(bwdata_n_i >> (RW + 1)) || (bwdata_n_i[RW] && |bwdata_n_i[RW-1:0]);
+        bwz_q    <= wz_n;
+        bwbig_q  <= wb_n;
         rs_c_q   <= g0_n && lo_n[4:3] == 2'd0;         // INFO 0x000 .. 0x007
         rs_nr_q  <= g0_n && lo_n == 5'h11;
         rs_st_q  <= g0_n && lo_n == 5'h12;

@@ -134,6 +134,7 @@ module tn_torus #(
                                GATHER == 0, MEM_BRAM != 0, RELAY == 0})) u_seq (
         .clk_i(clk_i), .rst_i(rst_i),
         .bwe_n_i(s_bwe_n), .baddr_n_i(s_baddr_n), .baddr_a_i(bus_addr_i), .bwdata_n_i(s_bwdata_n),
+        .bwdata_a_i(bus_wdata_i),
         .bwe_i(s_bwe), .bre_i(s_bre), .baddr_i(s_baddr), .bwdata_i(s_bwdata),
         .brdata_o(seq_rdata), .nerr_i(nerr),
         .run_n_o(run_n), .sw_n_o(sw_n), .fin_n_o(fin_n), .clr_n_o(clr_n),
