@@ -16,8 +16,17 @@
         .m_rdata_o(m_rdata), .m_ready_o(m_ready),
         .s_addr_o(s_addr), .s_wdata_o(s_wdata), .s_we_o(s_we), .s_re_o(s_re),
         .s_rdata_i(s_rdata), .s_ready_i(s_ready), .status_o(status));
+    // -DTAP_BOARD: the torus with the boards' reductions (mk/board.mk
+    // BOARD_SLIM), whose sequencer takes the request a cycle later (INREG 0)
+`ifdef TAP_BOARD
+    localparam TB_SLIM = 1;
+`else
+    localparam TB_SLIM = 0;
+`endif
     tn_torus #(.DIM_X(1), .DIM_Y(1), .DIM_Z(1), .W(8), .LANES(1), .MEM_DEPTH(16),
-               .ROUNDS(2)) u_torus (
+               .ROUNDS(2), .RELAY(1 - TB_SLIM), .MEM_BRAM(TB_SLIM), .CW(TB_SLIM ? 12 : 32),
+               .TW(TB_SLIM ? 24 : 48), .GATHER(1 - TB_SLIM), .REC_BRAM(TB_SLIM),
+               .INREG(1 - TB_SLIM), .STAT_PIPE(TB_SLIM)) u_torus (
         .clk_i(nclk), .rst_i(net_rst), .bus_addr_i(s_addr), .bus_wdata_i(s_wdata),
         .bus_we_i(s_we), .bus_re_i(s_re), .bus_rdata_o(s_rdata), .bus_ready_o(s_ready));
 
