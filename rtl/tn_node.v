@@ -242,6 +242,7 @@ module tn_node #(
     // ---- settings ----
     wire [23:0]        osel;
     wire [4*LANES-1:0] esel;
+    wire [6*LANES-1:0] eoh;
     wire               dor, ron;
     wire [5:0]         rin;
     wire [LANES-1:0]   iused;
@@ -257,7 +258,7 @@ module tn_node #(
         .we5_i(wsel && rg[5] && olt64),
         .cfg_round_i(rnd), .cfg_field_i(field), .cfg_wdata_i(bwdata_q),
         .rsel2_i(dec[RSC +: 7 + LANES]), .rdata2_o(rd2), .rdata5_o(rd5),
-        .osel_o(osel), .esel_o(esel), .dor_o(dor), .rin_o(rin), .iused_o(iused),
+        .osel_o(osel), .esel_o(esel), .eoh_o(eoh), .dor_o(dor), .rin_o(rin), .iused_o(iused),
         .ron_o(ron), .around_o(around),
         .lo_o(lo), .hi_o(hi), .ien_o(ien), .label_o(label));
 
@@ -342,7 +343,7 @@ module tn_node #(
                 .RELAY(RELAY)) u_router (
         .clk_i(clk_i), .rst_i(rst_i), .sw_i(sw_q),
         .lin_i(lin_q), .lout_o(lout_o), .inj_i(inj), .inj_relay_i(irelay), .ej_o(ej),
-        .osel_i(osel), .esel_i(esel), .dor_i(dor), .rin_i(rin), .iused_i(iused), .ron_i(ron),
+        .osel_i(osel), .esel_i(esel), .eoh_i(eoh), .dor_i(dor), .rin_i(rin), .iused_i(iused), .ron_i(ron),
         .lo_i(lo), .hi_i(hi), .ien_i(ien), .label_i(label), .coord_i(coord_q),
         .ncoll_o(ncoll), .nunrt_o(nunrt), .ndrop_o(ndrop),
         .coll_o(coll), .coll_port_o(coll_port), .coll_tgt_o(coll_tgt));

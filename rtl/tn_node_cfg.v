@@ -30,6 +30,7 @@ module tn_node_cfg #(
     // active settings
     output reg  [23:0]        osel_o,
     output reg  [4*LANES-1:0] esel_o,
+    output reg  [6*LANES-1:0] eoh_o,      // esel_o == 8 + p, one-hot per lane (input p)
     output reg                dor_o,
     output reg  [5:0]         rin_o,      // link input p used by no circuit
     output reg  [LANES-1:0]   iused_o,    // inject lane l used by a circuit output
@@ -137,6 +138,7 @@ module tn_node_cfg #(
     endfunction
     reg [6+LANES:0] swm;
     integer         rr;
+    integer         el, eo;
     always @* begin
         osw = osel_m[round_i];
         esw = esel_m[round_i];
@@ -161,6 +163,9 @@ module tn_node_cfg #(
     always @(posedge clk_i) begin
         osel_o   <= osel_d;
         esel_o   <= esel_d;
+        for (el = 0; el < LANES; el = el + 1)
+            for (eo = 0; eo < 6; eo = eo + 1)
+                eoh_o[6*el + eo] <= {28'd0, esel_d[4*el +: 4]} == 8 + eo;
         dor_o    <= dor_d;
         rin_o    <= rin_d;
         iused_o  <= iused_d;
@@ -169,6 +174,7 @@ module tn_node_cfg #(
         if (rst_i) begin
             osel_o  <= 24'd0;
             esel_o  <= {4*LANES{1'b0}};
+            eoh_o   <= {6*LANES{1'b0}};
             rin_o   <= 6'h3F;
             iused_o <= {LANES{1'b0}};
             ron_o   <= 1'b0;

@@ -25,6 +25,9 @@ module tn_router #(
     output reg  [LANES*FW-1:0] ej_o,       // eject lanes
     input  wire [23:0]        osel_i,      // output o select at [4o+:4]
     input  wire [4*LANES-1:0] esel_i,      // eject lane l select at [4l+:4]
+    /* verilator lint_off UNUSEDSIGNAL */ // RELAY = 0 only
+    input  wire [6*LANES-1:0] eoh_i,       // esel_i == 8 + p, one-hot (registered with it)
+    /* verilator lint_on UNUSEDSIGNAL */
     /* verilator lint_off UNUSEDSIGNAL */ // relay routing only (unused when RELAY = 0)
     input  wire               dor_i,       // relay routing by DOR
     /* verilator lint_on UNUSEDSIGNAL */
@@ -115,9 +118,11 @@ module tn_router #(
                 if ({28'd0, osel_i[4*o +: 4]} == p + 8)
                     lout_o[o*FW +: FW] = lout_o[o*FW +: FW] | lin_i[p*FW +: FW];
         end
+        // (RELAY = 0: from the one-hot copy, so a flit's valid bit is one
+        // AND-OR after the link register)
         for (l = 0; l < LANES; l = l + 1)
             for (p = 0; p < 6; p = p + 1)
-                if ({28'd0, esel_i[4*l +: 4]} == p + 8)
+                if (RELAY == 0 ? eoh_i[6*l + p] : {28'd0, esel_i[4*l +: 4]} == p + 8)
                     ej_o[l*FW +: FW] = ej_o[l*FW +: FW] | lin_i[p*FW +: FW];
 
         if (ron) begin
