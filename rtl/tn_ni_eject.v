@@ -275,8 +275,11 @@ module tn_ni_eject #(
             file_d = fin_i | (fv & late);
         // Board builds: only the kept bits exist (the others are constant 0).
         cnt_d   = cnt_d & CM;
-        // wok_d = act_d && lt_d && !wbad_d, from registers but the flit's valid bit
-        if (sw_i)
+        // wok_d = act_d && lt_d && !wbad_d, from registers but the flit's
+        // valid bit (block-RAM builds only: constant 0 in the others)
+        if (REC_BRAM == 0)
+            wok_d = 1'b0;
+        else if (sw_i)
             wok_d = ctl_m[round_i][31] & sw_lenf[0] & ~sw_adrf[0];
         else if (step)
             wok_d = lt_inc & ~bad_inc;

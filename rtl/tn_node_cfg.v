@@ -163,9 +163,11 @@ module tn_node_cfg #(
     always @(posedge clk_i) begin
         osel_o   <= osel_d;
         esel_o   <= esel_d;
+        // (only the boards' router reads it: RELAY = 0; else constant 0,
+        // no work per cycle in the simulator's models)
         for (el = 0; el < LANES; el = el + 1)
             for (eo = 0; eo < 6; eo = eo + 1)
-                eoh_o[6*el + eo] <= {28'd0, esel_d[4*el +: 4]} == 8 + eo;
+                eoh_o[6*el + eo] <= RELAY == 0 && {28'd0, esel_d[4*el +: 4]} == 8 + eo;
         dor_o    <= dor_d;
         rin_o    <= rin_d;
         iused_o  <= iused_d;
