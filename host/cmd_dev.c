@@ -153,6 +153,10 @@ int tn_dev_open(struct tn_dev *d, struct tn_dev_args *a, const char *cmd)
     /* WRITE bursts in flight: hides the round trip of USB and serial
      * links, and of the simulator (which only runs while we wait). */
     po.window = 16;
+    /* READs in flight only where the device's input waits for the bridge
+     * (the simulator's byte stream); a UART would overrun the bridge's
+     * input FIFO while it answers (proto.h, read_window). */
+    po.read_window = strcmp(a->t.backend, "sim") == 0 ? 16 : 1;
     rc = tn_proto_open(&d->p, d->ops, d->t, &po);
     if (rc == 0)
         rc = tn_proto_info(d->p, &d->info);

@@ -192,16 +192,25 @@ static int apply_fault(struct tn_image *img, const struct fault *f, const struct
     return -1;
 }
 
+/* Bursts per pipelined call: the window drains at each call's end, so this
+ * only bounds how often progress is shown. */
+#define LOAD_CHUNK 256
+
 static int load_image(struct tn_dev *d, const struct tn_image *img, bool quiet)
 {
     struct progress pr = {"loading words", now_s(), 0, false, quiet};
+    struct tn_proto_wspan sp[LOAD_CHUNK];
     size_t done = 0;
-    for (size_t i = 0; i < img->nbursts; i++) {
-        const struct tn_image_burst *b = &img->bursts[i];
-        int rc = tn_proto_write(d->p, b->addr, img->words + b->off, b->n);
+    for (size_t i = 0; i < img->nbursts; i += LOAD_CHUNK) {
+        size_t ns = img->nbursts - i < LOAD_CHUNK ? img->nbursts - i : LOAD_CHUNK;
+        for (size_t j = 0; j < ns; j++) {
+            const struct tn_image_burst *b = &img->bursts[i + j];
+            sp[j] = (struct tn_proto_wspan){b->addr, img->words + b->off, b->n};
+            done += b->n;
+        }
+        int rc = tn_proto_writev(d->p, sp, ns);
         if (rc != 0)
             return rc;
-        done += b->n;
         progress(&pr, done, img->nwords);
     }
     progress_end(&pr);
@@ -227,72 +236,106 @@ static int wait_done(struct tn_dev *d, struct tn_status *st, uint64_t expect, bo
     return 0;
 }
 
-/* Read every eject descriptor the model predicts and compare. */
+/* READs per pipelined call in the readback (bounds how often progress is
+ * shown). */
+#define READ_CHUNK 64
+
+/* One READ of the readback: the statistics of one node and round, over
+ * the lanes from lane0 on. */
+struct stat_read {
+    size_t at;          /* first word in the buffer */
+    uint32_t lane0;
+};
+
+static void compare_stat(const struct tn_plan *p, const struct tn_stat *e, const uint32_t *w,
+                         uint64_t t0, struct result *res)
+{
+    uint64_t first = (uint64_t)w[0] | (uint64_t)(w[1] & 0xFFFF) << 32;
+    uint64_t last = (uint64_t)w[2] | (uint64_t)(w[3] & 0xFFFF) << 32;
+    uint32_t count = w[4], crc = w[5], err = w[6] & 7;
+    if (count > 0) {
+        first -= t0;
+        last -= t0;
+    }
+    if (err)
+        res->hw_err_desc++;
+    if (count != e->count || crc != e->crc || err != e->err) {
+        res->data_ok = false;
+        add_mismatch(res, e->round, e->node, e->lane,
+                     "data: %u flits crc %08x err %x, expected %u flits crc %08x err %x",
+                     count, crc, err, e->count, e->crc, e->err);
+    } else if (count > 0 && (first != e->first || last != e->last)) {
+        res->cycles_ok = false;
+        add_mismatch(res, e->round, e->node, e->lane,
+                     "timing: flits in cycles %" PRIu64 "..%" PRIu64
+                     ", expected %" PRIu64 "..%" PRIu64, first, last, e->first, e->last);
+    }
+    const struct tn_plan_round *pr_r = &p->rounds[e->round];
+    if (count > 0 && last + 1 > pr_r->t0) {
+        uint64_t span = last + 1 - pr_r->t0;
+        if (span > res->round_meas[e->round])
+            res->round_meas[e->round] = span;
+    }
+    if (e->count > 0 && e->last + 1 - pr_r->t0 > res->round_model[e->round])
+        res->round_model[e->round] = e->last + 1 - pr_r->t0;
+}
+
+/* Read every eject descriptor the model predicts and compare. The
+ * statistics of one node and round are read in one burst covering its
+ * lanes (the model lists them by round, node, lane); the bursts are
+ * pipelined (tn_proto_readv), then compared. */
 static int readback(struct tn_dev *d, const struct tn_plan *p, const struct tn_model_out *mo,
                     const struct tn_status *st, struct result *res, bool quiet)
 {
     struct progress pr = {"reading statistics", now_s(), 0, false, quiet};
-    uint64_t t0 = st->start_cycle;
-    /* The statistics of one node and round are read in one burst covering
-     * its lanes (the model lists them by round, node, lane). */
-    uint32_t buf[6 * TN_STATS_LANE];
-    uint32_t g_round = UINT32_MAX, g_node = UINT32_MAX, g_lane0 = 0;
+    size_t cap = mo->nstats ? mo->nstats : 1, ns = 0, nw = 0;
+    struct tn_proto_rspan *sp = calloc(cap, sizeof *sp);
+    struct stat_read *sr = calloc(cap, sizeof *sr);
+    uint32_t *buf = NULL;
+    int rc = TN_ENOMEM;
+    if (sp == NULL || sr == NULL)
+        goto out;
     for (uint32_t i = 0; i < mo->nstats; i++) {
         const struct tn_stat *e = &mo->stats[i];
-        if (e->round != g_round || e->node != g_node) {
-            uint32_t j = i;
-            while (j + 1 < mo->nstats && mo->stats[j + 1].round == e->round &&
-                   mo->stats[j + 1].node == e->node)
-                j++;
-            g_round = e->round;
-            g_node = e->node;
-            g_lane0 = e->lane;
-            uint32_t n = (mo->stats[j].lane - g_lane0) * TN_STATS_LANE + TN_STATS_WORDS;
-            uint32_t off = e->round * TN_CFG_FIELDS + g_lane0 * TN_STATS_LANE;
-            int rc = tn_proto_read(d->p, TN_ADDR_NODE(e->node, TN_REGION_STATS, off), buf, n);
-            if (rc != 0)
-                return rc;
-        }
-        const uint32_t *w = &buf[(e->lane - g_lane0) * TN_STATS_LANE];
-        uint64_t first = (uint64_t)w[0] | (uint64_t)(w[1] & 0xFFFF) << 32;
-        uint64_t last = (uint64_t)w[2] | (uint64_t)(w[3] & 0xFFFF) << 32;
-        uint32_t count = w[4], crc = w[5], err = w[6] & 7;
-        if (count > 0) {
-            first -= t0;
-            last -= t0;
-        }
-        if (err)
-            res->hw_err_desc++;
-        if (count != e->count || crc != e->crc || err != e->err) {
-            res->data_ok = false;
-            add_mismatch(res, e->round, e->node, e->lane,
-                         "data: %u flits crc %08x err %x, expected %u flits crc %08x err %x",
-                         count, crc, err, e->count, e->crc, e->err);
-        } else if (count > 0 && (first != e->first || last != e->last)) {
-            res->cycles_ok = false;
-            add_mismatch(res, e->round, e->node, e->lane,
-                         "timing: flits in cycles %" PRIu64 "..%" PRIu64
-                         ", expected %" PRIu64 "..%" PRIu64, first, last, e->first, e->last);
-        }
-        const struct tn_plan_round *pr_r = &p->rounds[e->round];
-        if (count > 0 && last + 1 > pr_r->t0) {
-            uint64_t span = last + 1 - pr_r->t0;
-            if (span > res->round_meas[e->round])
-                res->round_meas[e->round] = span;
-        }
-        if (e->count > 0 && e->last + 1 - pr_r->t0 > res->round_model[e->round])
-            res->round_model[e->round] = e->last + 1 - pr_r->t0;
-        progress(&pr, i + 1, mo->nstats);
+        if (i > 0 && e->round == mo->stats[i - 1].round && e->node == mo->stats[i - 1].node)
+            continue;
+        uint32_t j = i;
+        while (j + 1 < mo->nstats && mo->stats[j + 1].round == e->round &&
+               mo->stats[j + 1].node == e->node)
+            j++;
+        uint32_t n = (mo->stats[j].lane - e->lane) * TN_STATS_LANE + TN_STATS_WORDS;
+        uint32_t off = e->round * TN_CFG_FIELDS + e->lane * TN_STATS_LANE;
+        sp[ns] = (struct tn_proto_rspan){TN_ADDR_NODE(e->node, TN_REGION_STATS, off), NULL, n};
+        sr[ns++] = (struct stat_read){nw, e->lane};
+        nw += n;
+    }
+    buf = malloc((nw ? nw : 1) * sizeof *buf);
+    if (buf == NULL)
+        goto out;
+    for (size_t k = 0; k < ns; k++)
+        sp[k].words = buf + sr[k].at;
+    for (size_t k = 0; k < ns; k += READ_CHUNK) {
+        size_t m = ns - k < READ_CHUNK ? ns - k : READ_CHUNK;
+        rc = tn_proto_readv(d->p, sp + k, m);
+        if (rc != 0)
+            goto out;
+        progress(&pr, k + m, ns);
     }
     progress_end(&pr);
+    for (uint32_t i = 0, g = 0; i < mo->nstats; i++) {
+        const struct tn_stat *e = &mo->stats[i];
+        if (i > 0 && (e->round != mo->stats[i - 1].round || e->node != mo->stats[i - 1].node))
+            g++;
+        compare_stat(p, e, sp[g].words + (e->lane - sr[g].lane0) * TN_STATS_LANE,
+                     st->start_cycle, res);
+    }
+    rc = 0;
     if (st->status & 4) {
         uint32_t n = p->topo.n;
-        for (uint32_t k = 0; k < (n + 31) / 32; k++) {
+        for (uint32_t k = 0; k < (n + 31) / 32 && rc == 0; k++) {
             uint32_t m;
-            int rc = tn_proto_read(d->p, TN_G_ERRMAP(k), &m, 1);
-            if (rc != 0)
-                return rc;
-            for (int j = 0; j < 32; j++)
+            rc = tn_proto_read(d->p, TN_G_ERRMAP(k), &m, 1);
+            for (int j = 0; j < 32 && rc == 0; j++)
                 if (m >> j & 1) {
                     res->err_nodes++;
                     add_mismatch(res, UINT32_MAX, 32 * k + (uint32_t)j, UINT32_MAX,
@@ -302,7 +345,11 @@ static int readback(struct tn_dev *d, const struct tn_plan *p, const struct tn_m
         }
         res->data_ok = false;
     }
-    return 0;
+out:
+    free(sp);
+    free(sr);
+    free(buf);
+    return rc;
 }
 
 /* --lengths FILE: n whitespace-separated lengths ('#' starts a comment). */

@@ -261,6 +261,7 @@ struct tn_proto {
     int timeout_ms;
     int retries;
     int window;
+    int read_window;
     size_t max_payload;
     size_t user_payload;       /* bound set in the options (0: none) */
     uint8_t seq;
@@ -304,13 +305,16 @@ int tn_proto_open(struct tn_proto **pp, const struct tn_transport_ops *ops,
     p->timeout_ms = DEFAULT_TIMEOUT_MS;
     p->retries = DEFAULT_RETRIES;
     p->window = 1;
+    p->read_window = 1;
     if (o) {
-        if (o->window > TN_PROTO_MAX_WINDOW) {
+        if (o->window > TN_PROTO_MAX_WINDOW || o->read_window > TN_PROTO_MAX_WINDOW) {
             free(p);
             return TN_EINVAL;
         }
         if (o->window > 1)
             p->window = o->window;
+        if (o->read_window > 1)
+            p->read_window = o->read_window;
         if (o->timeout_ms > 0)
             p->timeout_ms = o->timeout_ms;
         if (o->retries > 0)
@@ -549,31 +553,48 @@ static int need_bound(struct tn_proto *p)
     return p->max_payload ? 0 : tn_proto_info(p, NULL);
 }
 
-static int send_burst(struct tn_proto *p, uint32_t addr, const uint32_t *words,
-                      size_t k, uint8_t seq)
+/* One frame of a pipelined call: a WRITE of k words from w, or a READ of
+ * k words into r. */
+struct burst {
+    uint32_t addr;
+    size_t k;
+    const uint32_t *w;
+    uint32_t *r;
+};
+
+static int send_burst(struct tn_proto *p, const struct burst *b, uint8_t seq)
 {
-    tn_put_le32(p->req, addr);
-    for (size_t i = 0; i < k; i++)
-        tn_put_le32(p->req + 4 + 4 * i, words[i]);
-    size_t n = tn_frame_encode(p->enc, sizeof p->enc, TN_T_WRITE, seq, p->req, 4 + 4 * k);
+    uint8_t type = b->w != NULL ? TN_T_WRITE : TN_T_READ;
+    size_t len;
+    tn_put_le32(p->req, b->addr);
+    if (b->w != NULL) {
+        for (size_t i = 0; i < b->k; i++)
+            tn_put_le32(p->req + 4 + 4 * i, b->w[i]);
+        len = 4 + 4 * b->k;
+    } else {
+        tn_put_le32(p->req + 4, (uint32_t)b->k);
+        len = 8;
+    }
+    size_t n = tn_frame_encode(p->enc, sizeof p->enc, type, seq, p->req, len);
     if (!n)
-        return fail(p, TN_ENOMEM, "cannot encode a WRITE frame");
+        return fail(p, TN_ENOMEM, "cannot encode a %s frame", type == TN_T_WRITE ? "WRITE" : "READ");
     p->stats.attempts++;
     int rc = p->ops->write(p->t, p->enc, n);
     if (rc < 0)
-        return fail(p, rc, "sending WRITE seq %u failed: %s", seq, tn_strerror(rc));
+        return fail(p, rc, "sending %s seq %u failed: %s", type == TN_T_WRITE ? "WRITE" : "READ",
+                    seq, tn_strerror(rc));
     p->stats.bytes_out += n;
     return 0;
 }
 
-/* Up to p->window bursts in flight, go-back-N on a failure: the bursts of
- * one call write disjoint addresses, so executing one again, or in another
- * order after a refused frame, leaves the same memory; an ACK with a
- * burst's seq proves that burst was executed at least once. */
-static int write_windowed(struct tn_proto *p, uint32_t addr, const uint32_t *words,
-                          size_t n, size_t burst)
+/* Up to `window` bursts in flight, go-back-N on a failure. Safe because
+ * executing a burst again, or after a later one, gives the same result:
+ * the WRITE bursts of one call write disjoint addresses (an ACK with a
+ * burst's seq proves it was executed at least once), and READs are of
+ * addresses without read side effects. Replies come in order. */
+static int run_pipelined(struct tn_proto *p, const struct burst *bs, size_t nb, int window)
 {
-    size_t nb = (n + burst - 1) / burst;
+    const char *what = nb && bs[0].w != NULL ? "WRITE" : "READ";
     uint8_t seq0 = p->seq;
     p->seq = (uint8_t)(p->seq + nb);
     p->stats.requests += nb;
@@ -581,10 +602,8 @@ static int write_windowed(struct tn_proto *p, uint32_t addr, const uint32_t *wor
     int tries = 0, last = AWAIT_TIMEOUT;
     bool resync = true;
     while (base < nb) {
-        while (next < nb && next - base < (size_t)p->window) {
-            size_t k = next == nb - 1 ? n - next * burst : burst;
-            int rc = send_burst(p, addr + (uint32_t)(next * burst), words + next * burst, k,
-                                (uint8_t)(seq0 + next));
+        while (next < nb && next - base < (size_t)window) {
+            int rc = send_burst(p, &bs[next], (uint8_t)(seq0 + next));
             if (rc)
                 return rc;
             if (next < sent)
@@ -599,13 +618,20 @@ static int write_windowed(struct tn_proto *p, uint32_t addr, const uint32_t *wor
             resync = false;
         }
         uint8_t seq = (uint8_t)(seq0 + base);
-        int rc = await_reply(p, TN_T_WRITE, seq);
+        const struct burst *b = &bs[base];
+        int rc = await_reply(p, b->w != NULL ? TN_T_WRITE : TN_T_READ, seq);
         if (rc < 0)
             return rc;
         if (rc == AWAIT_OK) {
-            if (p->reply_type != TN_T_ACK || p->reply_len != 0)
-                return fail(p, TN_EPROTO, "unexpected reply to WRITE seq %u: type 0x%02x "
-                            "with %zu bytes, expected ACK", seq, p->reply_type, p->reply_len);
+            uint8_t want = b->w != NULL ? TN_T_ACK : TN_T_DATA;
+            size_t want_len = b->w != NULL ? 0 : 4 * b->k;
+            if (p->reply_type != want || p->reply_len != want_len)
+                return fail(p, TN_EPROTO, "unexpected reply to %s seq %u: type 0x%02x "
+                            "with %zu bytes, expected %s with %zu", what, seq, p->reply_type,
+                            p->reply_len, want == TN_T_ACK ? "ACK" : "DATA", want_len);
+            if (b->r != NULL)
+                for (size_t i = 0; i < b->k; i++)
+                    b->r[i] = tn_get_le32(p->reply + 4 * i);
             base++;
             tries = 0;
             continue;
@@ -615,18 +641,51 @@ static int write_windowed(struct tn_proto *p, uint32_t addr, const uint32_t *wor
         last = rc;
         if (++tries > p->retries) {
             if (last == AWAIT_TIMEOUT)
-                return fail(p, TN_ETIMEDOUT, "device stopped answering: no reply to WRITE "
+                return fail(p, TN_ETIMEDOUT, "device stopped answering: no reply to %s "
                             "seq %u after %d attempt%s of %d ms; check the connection",
-                            seq, p->retries + 1, p->retries ? "s" : "", p->timeout_ms);
+                            what, seq, p->retries + 1, p->retries ? "s" : "", p->timeout_ms);
             char why[sizeof p->err];
             memcpy(why, p->err, sizeof why);
-            return fail(p, TN_EPROTO, "WRITE seq %u failed after %d attempt%s: %s", seq,
+            return fail(p, TN_EPROTO, "%s seq %u failed after %d attempt%s: %s", what, seq,
                         p->retries + 1, p->retries ? "s" : "", why);
         }
         next = base;   /* go back: resend from the burst that failed */
         resync = true;
     }
     return 0;
+}
+
+/* A run of words at consecutive addresses: written from w or read into r. */
+struct span {
+    uint32_t addr;
+    size_t n;
+    const uint32_t *w;
+    uint32_t *r;
+};
+
+/* The spans' bursts (each span split at `burst` words), sent `window` at a
+ * time. */
+static int run_spans(struct tn_proto *p, const struct span *s, size_t ns, size_t burst,
+                     int window)
+{
+    size_t nb = 0;
+    for (size_t i = 0; i < ns; i++)
+        nb += (s[i].n + burst - 1) / burst;
+    struct burst *bs = malloc((nb ? nb : 1) * sizeof *bs);
+    if (bs == NULL)
+        return fail(p, TN_ENOMEM, "no memory for %zu bursts", nb);
+    size_t j = 0;
+    for (size_t i = 0; i < ns; i++)
+        for (size_t o = 0; o < s[i].n; o += burst) {
+            bs[j].addr = s[i].addr + (uint32_t)o;
+            bs[j].k = s[i].n - o < burst ? s[i].n - o : burst;
+            bs[j].w = s[i].w != NULL ? s[i].w + o : NULL;
+            bs[j].r = s[i].r != NULL ? s[i].r + o : NULL;
+            j++;
+        }
+    int rc = run_pipelined(p, bs, nb, window);
+    free(bs);
+    return rc;
 }
 
 int tn_proto_write(struct tn_proto *p, uint32_t addr, const uint32_t *words,
@@ -638,7 +697,7 @@ int tn_proto_write(struct tn_proto *p, uint32_t addr, const uint32_t *words,
     p->err[0] = 0;
     size_t burst = p->max_payload / 4 - 1;
     if (p->window > 1 && n > burst)
-        return write_windowed(p, addr, words, n, burst);
+        return run_spans(p, &(struct span){addr, n, words, NULL}, 1, burst, p->window);
     while (n) {
         size_t k = n < burst ? n : burst;
         tn_put_le32(p->req, addr);
@@ -659,7 +718,10 @@ int tn_proto_read(struct tn_proto *p, uint32_t addr, uint32_t *words, size_t n)
     int rc = need_bound(p);
     if (rc)
         return rc;
+    p->err[0] = 0;
     size_t burst = p->max_payload / 4;
+    if (p->read_window > 1 && n > burst)
+        return run_spans(p, &(struct span){addr, n, NULL, words}, 1, burst, p->read_window);
     while (n) {
         size_t k = n < burst ? n : burst;
         tn_put_le32(p->req, addr);
@@ -674,6 +736,67 @@ int tn_proto_read(struct tn_proto *p, uint32_t addr, uint32_t *words, size_t n)
         n -= k;
     }
     return 0;
+}
+
+static int addr_cmp(const void *a, const void *b)
+{
+    const struct span *x = a, *y = b;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+int tn_proto_writev(struct tn_proto *p, const struct tn_proto_wspan *ws, size_t ns)
+{
+    int rc = need_bound(p);
+    if (rc)
+        return rc;
+    p->err[0] = 0;
+    struct span *s = malloc((ns ? ns : 1) * sizeof *s);
+    if (s == NULL)
+        return fail(p, TN_ENOMEM, "no memory for %zu spans", ns);
+    for (size_t i = 0; i < ns; i++)
+        s[i] = (struct span){ws[i].addr, ws[i].n, ws[i].words, NULL};
+    /* Disjoint and inside the address space, or nothing is sent. */
+    qsort(s, ns, sizeof *s, addr_cmp);
+    for (size_t i = 0; i < ns; i++) {
+        uint64_t end = (uint64_t)s[i].addr + s[i].n;
+        if (end > (uint64_t)UINT32_MAX + 1 || (i + 1 < ns && end > s[i + 1].addr)) {
+            rc = fail(p, TN_EINVAL, "write spans overlap or pass the end of the address "
+                      "space at 0x%08x (%zu words)", s[i].addr, s[i].n);
+            break;
+        }
+    }
+    if (rc == 0 && p->window <= 1)
+        for (size_t i = 0; i < ns && rc == 0; i++)
+            rc = tn_proto_write(p, ws[i].addr, ws[i].words, ws[i].n);
+    else if (rc == 0) {
+        /* Sent in the caller's order. */
+        for (size_t i = 0; i < ns; i++)
+            s[i] = (struct span){ws[i].addr, ws[i].n, ws[i].words, NULL};
+        rc = run_spans(p, s, ns, p->max_payload / 4 - 1, p->window);
+    }
+    free(s);
+    return rc;
+}
+
+int tn_proto_readv(struct tn_proto *p, const struct tn_proto_rspan *rs, size_t ns)
+{
+    int rc = need_bound(p);
+    if (rc)
+        return rc;
+    p->err[0] = 0;
+    if (p->read_window <= 1) {
+        for (size_t i = 0; i < ns && rc == 0; i++)
+            rc = tn_proto_read(p, rs[i].addr, rs[i].words, rs[i].n);
+        return rc;
+    }
+    struct span *s = malloc((ns ? ns : 1) * sizeof *s);
+    if (s == NULL)
+        return fail(p, TN_ENOMEM, "no memory for %zu spans", ns);
+    for (size_t i = 0; i < ns; i++)
+        s[i] = (struct span){rs[i].addr, rs[i].n, NULL, rs[i].words};
+    rc = run_spans(p, s, ns, p->max_payload / 4, p->read_window);
+    free(s);
+    return rc;
 }
 
 int tn_proto_start(struct tn_proto *p)

@@ -146,6 +146,14 @@ struct tn_proto_opts {
                           * ACK (0 or 1: one at a time; at most
                           * TN_PROTO_MAX_WINDOW). More than one hides the
                           * round-trip latency of USB and serial links. */
+    int read_window;     /* READ requests sent before waiting for the first
+                          * DATA (0 or 1: one at a time; at most
+                          * TN_PROTO_MAX_WINDOW). Only where the device's
+                          * input can hold them while it answers: the
+                          * simulator's byte input waits for the bridge, a
+                          * UART does not (its requests queue in the
+                          * bridge's input FIFO, 2^FIFO_AW bytes, 19 bytes
+                          * per READ). */
 };
 #define TN_PROTO_MAX_WINDOW 64
 #define TN_PROTO_NO_RETRY (-1)
@@ -190,6 +198,28 @@ int tn_proto_write(struct tn_proto *p, uint32_t addr, const uint32_t *words,
                    size_t n);
 /* Read n words from addr, addr+1, ... (split into bursts). */
 int tn_proto_read(struct tn_proto *p, uint32_t addr, uint32_t *words, size_t n);
+
+/* Runs of words at consecutive addresses, for the list calls below. */
+struct tn_proto_wspan {
+    uint32_t addr;
+    const uint32_t *words;
+    size_t n;
+};
+struct tn_proto_rspan {
+    uint32_t addr;
+    uint32_t *words;
+    size_t n;
+};
+/* Write every span: the bursts of all spans, in order, with up to `window`
+ * in flight (one call's worth of round trips instead of one per span).
+ * The spans must be disjoint (TN_EINVAL, nothing sent, otherwise): after a
+ * damaged frame the bursts from it on are sent again, so a later burst
+ * may have been executed before an earlier one. */
+int tn_proto_writev(struct tn_proto *p, const struct tn_proto_wspan *s, size_t ns);
+/* Read every span, with up to `read_window` READs in flight. Only for
+ * addresses without read side effects (not CYCLE low, which latches CYCLE
+ * high): a READ may be executed again after a damaged frame. */
+int tn_proto_readv(struct tn_proto *p, const struct tn_proto_rspan *s, size_t ns);
 int tn_proto_start(struct tn_proto *p);
 int tn_proto_status(struct tn_proto *p, struct tn_status *st);
 int tn_proto_abort(struct tn_proto *p);

@@ -263,6 +263,7 @@ struct tn_transport {
     int corrupt_at, drop_at; /* damage the request / drop the reply of frame number N (1-based) */
     bool write_fails;
     int frames_seen, writes_done;
+    int unread, max_unread; /* frames sent since the client last read, and its maximum */
     uint8_t seqs[64];
     int nseqs;
     struct tn_slip_dec dec;
@@ -291,6 +292,8 @@ static void dev_frame(struct tn_transport *t, uint8_t *raw, size_t n, bool esc_e
         raw[n / 2] ^= 0x10;
     }
     t->frames_seen++;
+    if (++t->unread > t->max_unread)
+        t->max_unread = t->unread;
     if (t->frames_seen == t->corrupt_at)
         raw[n / 2] ^= 0x10;
     int code = tn_frame_check(raw, n, esc_err, t->max_payload, &f);
@@ -359,6 +362,7 @@ static int fake_write(struct tn_transport *t, const uint8_t *buf, size_t len)
 
 static int fake_read(struct tn_transport *t, uint8_t *buf, size_t len, int timeout_ms)
 {
+    t->unread = 0;
     if (t->babble) {
         uint8_t f[16];
         size_t n = tn_frame_encode(f, sizeof f, TN_T_ACK, 0xEE, NULL, 0);
@@ -567,11 +571,105 @@ static void test_client(void)
     free(t);
 }
 
+/* Spans at scattered, disjoint addresses: writev/readv pipeline the bursts
+ * of all of them, recover from damage, and refuse overlapping writes. */
+static void test_spans(void)
+{
+    struct tn_transport *t = fake_new(64);   /* 15 words per WRITE, 16 per READ */
+    struct tn_proto *p;
+    struct tn_proto_opts o = {.timeout_ms = 30, .retries = 2, .window = 4, .read_window = 4};
+    is(tn_proto_open(&p, &fake_ops, t, &o), 0, "spans: open with windows of 4");
+    const struct tn_proto_stats *s = tn_proto_stats(p);
+    enum { NS = 40 };
+    static uint32_t data[NS][40], back[NS][40], want[4096];
+    struct tn_proto_wspan ws[NS];
+    struct tn_proto_rspan rs[NS];
+    uint32_t addr = 7;
+    int wframes = 0, rframes = 0;
+    for (int i = 0; i < NS; i++) {
+        size_t n = 1 + rnd() % 40;
+        for (size_t k = 0; k < n; k++)
+            want[addr + k] = data[i][k] = rnd() | 1;
+        /* in descending address order, with gaps */
+        ws[NS - 1 - i] = (struct tn_proto_wspan){addr, data[i], n};
+        rs[NS - 1 - i] = (struct tn_proto_rspan){addr, back[i], n};
+        wframes += (int)((n + 14) / 15);
+        rframes += (int)((n + 15) / 16);
+        addr += (uint32_t)n + 1 + rnd() % 5;
+    }
+    memset(t->mem, 0, sizeof t->mem);
+    is(tn_proto_info(p, NULL), 0, "spans: INFO gives the bound");
+    int f0 = t->frames_seen;
+    t->max_unread = 0;
+    is(tn_proto_writev(p, ws, NS), 0, "spans: writev of 40 spans");
+    ok(t->frames_seen - f0 == wframes && !memcmp(t->mem, want, sizeof want),
+       "spans: one frame per 15 words of each span, every word at its address, gaps untouched");
+    is(t->max_unread, 4, "spans: 4 WRITEs in flight across spans, never more");
+
+    memset(t->mem, 0, sizeof t->mem);
+    t->corrupt_at = t->frames_seen + 5;
+    t->drop_at = t->frames_seen + 17;
+    uint64_t r0 = s->retries;
+    is(tn_proto_writev(p, ws, NS), 0, "spans: writev with a damaged request and a lost reply");
+    ok(!memcmp(t->mem, want, sizeof want) && s->retries >= r0 + 2,
+       "spans: go-back-N resends, the memory is right (%llu resent frames)",
+       (unsigned long long)(s->retries - r0));
+
+    f0 = t->frames_seen;
+    t->max_unread = 0;
+    is(tn_proto_readv(p, rs, NS), 0, "spans: readv of 40 spans");
+    int same = 1;
+    for (int i = 0; i < NS; i++)
+        same &= !memcmp(rs[i].words, want + rs[i].addr, rs[i].n * 4);
+    ok(same && t->frames_seen - f0 == rframes, "spans: one READ per 16 words, each span's data");
+    is(t->max_unread, 4, "spans: 4 READs in flight across spans, never more");
+
+    memset(back, 0, sizeof back);
+    t->corrupt_replies = 1;
+    t->drop_at = t->frames_seen + 9;
+    r0 = s->retries;
+    is(tn_proto_readv(p, rs, NS), 0, "spans: readv with a damaged reply and a lost reply");
+    same = 1;
+    for (int i = 0; i < NS; i++)
+        same &= !memcmp(rs[i].words, want + rs[i].addr, rs[i].n * 4);
+    ok(same && s->retries >= r0 + 2, "spans: the data is right after the resends");
+
+    f0 = t->frames_seen;
+    struct tn_proto_wspan ov[3] = {{100, data[0], 5}, {300, data[1], 2}, {104, data[2], 3}};
+    is(tn_proto_writev(p, ov, 3), TN_EINVAL, "spans: overlapping write spans -> TN_EINVAL");
+    ok(t->frames_seen == f0 && strstr(tn_proto_errmsg(p), "overlap") != NULL,
+       "spans: nothing was sent, the message says why");
+    struct tn_proto_wspan wrap[1] = {{0xFFFFFFFEu, data[0], 3}};
+    is(tn_proto_writev(p, wrap, 1), TN_EINVAL, "spans: a span past the end of the address space -> TN_EINVAL");
+    struct tn_proto_wspan adj[2] = {{200, data[0], 4}, {204, data[1], 4}};
+    is(tn_proto_writev(p, adj, 2), 0, "spans: adjacent spans are disjoint");
+    tn_proto_close(p);
+
+    /* windows of 1: the same calls, one request at a time */
+    o.window = o.read_window = 0;
+    tn_proto_open(&p, &fake_ops, t, &o);
+    memset(t->mem, 0, sizeof t->mem);
+    memset(back, 0, sizeof back);
+    t->max_unread = 0;
+    is(tn_proto_writev(p, ws, NS), 0, "spans, window 1: writev");
+    is(tn_proto_readv(p, rs, NS), 0, "spans, window 1: readv");
+    same = !memcmp(t->mem, want, sizeof want);
+    for (int i = 0; i < NS; i++)
+        same &= !memcmp(rs[i].words, want + rs[i].addr, rs[i].n * 4);
+    ok(same && t->max_unread == 1, "spans, window 1: same memory and data, one frame in flight");
+    is(tn_proto_writev(p, ov, 3), TN_EINVAL, "spans, window 1: overlapping spans are still refused");
+    tn_proto_close(p);
+    is(tn_proto_open(&p, &fake_ops, t, &(struct tn_proto_opts){.read_window = TN_PROTO_MAX_WINDOW + 1}),
+       TN_EINVAL, "a read window above TN_PROTO_MAX_WINDOW is refused");
+    free(t);
+}
+
 int main(void)
 {
     test_crc();
     test_slip();
     test_frames();
     test_client();
+    test_spans();
     return tap_done();
 }
