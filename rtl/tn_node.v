@@ -372,23 +372,31 @@ module tn_node #(
     // descriptors).
     generate
         if (INREG != 0) begin : gen_rd
-            reg [31:0] rdata_d, rd_q;
-            always @* begin
-                rdata_d = ({32{rs[0]}} & {{(32-W){1'b0}}, bus_old[W-1:0]})
-                        | ({32{rs[1]}} & {30'd0, bus_old[W], bus_old[W+1]}) // bit 0 head, 1 tail
-                        | ({32{rs[2]}} & {8'd0, 4'd0, coord_q[11:8], 4'd0, coord_q[7:4], 4'd0, coord_q[3:0]})
-                        | ({32{rs[3]}} & {20'd0, id_q})
-                        | ({32{rs[4]}} & rd5)
-                        | ({32{rs[5]}} & rd4)
-                        | rd2;                                  // selected in u_cfg
-                for (l = 0; l < LANES; l = l + 1)
-                    rdata_d = rdata_d
-                        | ({32{rsl[6*l]}} & esrd[32*l +: 32])
-                        | ({32{rsl[6*l+1]}} & erd[32*l +: 32])
-                        | ird[32*l +: 32];                      // selected in u_inj
-            end
+            // (computed in the register's block, only on a read of this
+            // node: no work per cycle in the simulator)
+            function [31:0] rdsel(input [RSL-RSB-1:0] fs, input [6*LANES-1:0] fsl);
+                integer fl;
+                begin
+                    rdsel = ({32{fs[0]}} & {{(32-W){1'b0}}, bus_old[W-1:0]})
+                          | ({32{fs[1]}} & {30'd0, bus_old[W], bus_old[W+1]}) // bit 0 head, 1 tail
+                          | ({32{fs[2]}} & {8'd0, 4'd0, coord_q[11:8], 4'd0, coord_q[7:4], 4'd0, coord_q[3:0]})
+                          | ({32{fs[3]}} & {20'd0, id_q})
+                          | ({32{fs[4]}} & rd5)
+                          | ({32{fs[5]}} & rd4)
+                          | rd2;                                  // selected in u_cfg
+                    for (fl = 0; fl < LANES; fl = fl + 1)
+                        rdsel = rdsel
+                              | ({32{fsl[6*fl]}} & esrd[32*fl +: 32])
+                              | ({32{fsl[6*fl+1]}} & erd[32*fl +: 32])
+                              | ird[32*fl +: 32];                 // selected in u_inj
+                end
+            endfunction
+            reg [31:0] rd_q;
             always @(posedge clk_i)
-                rd_q <= (bre_q && dec[1]) ? rdata_d : 32'd0;
+                if (bre_q && dec[1])
+                    rd_q <= rdsel(rs, rsl);
+                else
+                    rd_q <= 32'd0;
             assign brdata_o = rd_q;
             assign brrec_o  = rd_q;
         end else begin : gen_rd_split

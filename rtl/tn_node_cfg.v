@@ -142,14 +142,13 @@ module tn_node_cfg #(
     always @* begin
         osw = osel_m[round_i];
         esw = esel_m[round_i];
-        if (SWR != 0) begin
-            // every round's masks, then the round's (no select in front of
-            // the compares)
-            swm = {(7+LANES){1'b0}};
+        // boards: every round's masks, then the round's (no select in
+        // front of the compares); otherwise computed in the register's
+        // block, only at a switch (no work per cycle in the simulator)
+        swm = {(7+LANES){1'b0}};
+        if (SWR != 0)
             for (rr = 0; rr < ROUNDS; rr = rr + 1)
                 swm = swm | ({(7+LANES){round_i == rr[RW-1:0]}} & swmask(osel_m[rr], esel_m[rr]));
-        end else
-            swm = swmask(osw, esw);
         {ron_sw, iused_sw, rin_sw} = swm;
         osel_d   = sw_i ? osw : osel_o;
         esel_d   = sw_i ? esw : esel_o;
@@ -169,9 +168,12 @@ module tn_node_cfg #(
             for (eo = 0; eo < 6; eo = eo + 1)
                 eoh_o[6*el + eo] <= RELAY == 0 && {28'd0, esel_d[4*el +: 4]} == 8 + eo;
         dor_o    <= dor_d;
-        rin_o    <= rin_d;
-        iused_o  <= iused_d;
-        ron_o    <= ron_d;
+        if (SWR != 0) begin
+            rin_o    <= rin_d;
+            iused_o  <= iused_d;
+            ron_o    <= ron_d;
+        end else if (sw_i)
+            {ron_o, iused_o, rin_o} <= swmask(osw, esw);
         around_o <= around_d;
         if (rst_i) begin
             osel_o  <= 24'd0;
