@@ -688,54 +688,17 @@ static int run_spans(struct tn_proto *p, const struct span *s, size_t ns, size_t
     return rc;
 }
 
+/* Every READ and WRITE goes through run_spans; a window of 1 is one request
+ * at a time. */
 int tn_proto_write(struct tn_proto *p, uint32_t addr, const uint32_t *words,
                    size_t n)
 {
-    int rc = need_bound(p);
-    if (rc)
-        return rc;
-    p->err[0] = 0;
-    size_t burst = p->max_payload / 4 - 1;
-    if (p->window > 1 && n > burst)
-        return run_spans(p, &(struct span){addr, n, words, NULL}, 1, burst, p->window);
-    while (n) {
-        size_t k = n < burst ? n : burst;
-        tn_put_le32(p->req, addr);
-        for (size_t i = 0; i < k; i++)
-            tn_put_le32(p->req + 4 + 4 * i, words[i]);
-        rc = transact(p, TN_T_WRITE, 4 + 4 * k, TN_T_ACK, 0);
-        if (rc)
-            return rc;
-        addr += (uint32_t)k;
-        words += k;
-        n -= k;
-    }
-    return 0;
+    return tn_proto_writev(p, &(struct tn_proto_wspan){addr, words, n}, 1);
 }
 
 int tn_proto_read(struct tn_proto *p, uint32_t addr, uint32_t *words, size_t n)
 {
-    int rc = need_bound(p);
-    if (rc)
-        return rc;
-    p->err[0] = 0;
-    size_t burst = p->max_payload / 4;
-    if (p->read_window > 1 && n > burst)
-        return run_spans(p, &(struct span){addr, n, NULL, words}, 1, burst, p->read_window);
-    while (n) {
-        size_t k = n < burst ? n : burst;
-        tn_put_le32(p->req, addr);
-        tn_put_le32(p->req + 4, (uint32_t)k);
-        rc = transact(p, TN_T_READ, 8, TN_T_DATA, 4 * k);
-        if (rc)
-            return rc;
-        for (size_t i = 0; i < k; i++)
-            words[i] = tn_get_le32(p->reply + 4 * i);
-        addr += (uint32_t)k;
-        words += k;
-        n -= k;
-    }
-    return 0;
+    return tn_proto_readv(p, &(struct tn_proto_rspan){addr, words, n}, 1);
 }
 
 static int addr_cmp(const void *a, const void *b)
@@ -757,18 +720,13 @@ int tn_proto_writev(struct tn_proto *p, const struct tn_proto_wspan *ws, size_t 
         s[i] = (struct span){ws[i].addr, ws[i].n, ws[i].words, NULL};
     /* Disjoint and inside the address space, or nothing is sent. */
     qsort(s, ns, sizeof *s, addr_cmp);
-    for (size_t i = 0; i < ns; i++) {
+    for (size_t i = 0; i < ns && rc == 0; i++) {
         uint64_t end = (uint64_t)s[i].addr + s[i].n;
-        if (end > (uint64_t)UINT32_MAX + 1 || (i + 1 < ns && end > s[i + 1].addr)) {
+        if (end > (uint64_t)UINT32_MAX + 1 || (i + 1 < ns && end > s[i + 1].addr))
             rc = fail(p, TN_EINVAL, "write spans overlap or pass the end of the address "
                       "space at 0x%08x (%zu words)", s[i].addr, s[i].n);
-            break;
-        }
     }
-    if (rc == 0 && p->window <= 1)
-        for (size_t i = 0; i < ns && rc == 0; i++)
-            rc = tn_proto_write(p, ws[i].addr, ws[i].words, ws[i].n);
-    else if (rc == 0) {
+    if (rc == 0) {
         /* Sent in the caller's order. */
         for (size_t i = 0; i < ns; i++)
             s[i] = (struct span){ws[i].addr, ws[i].n, ws[i].words, NULL};
@@ -784,11 +742,6 @@ int tn_proto_readv(struct tn_proto *p, const struct tn_proto_rspan *rs, size_t n
     if (rc)
         return rc;
     p->err[0] = 0;
-    if (p->read_window <= 1) {
-        for (size_t i = 0; i < ns && rc == 0; i++)
-            rc = tn_proto_read(p, rs[i].addr, rs[i].words, rs[i].n);
-        return rc;
-    }
     struct span *s = malloc((ns ? ns : 1) * sizeof *s);
     if (s == NULL)
         return fail(p, TN_ENOMEM, "no memory for %zu spans", ns);

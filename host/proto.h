@@ -193,10 +193,12 @@ int tn_proto_open(struct tn_proto **p, const struct tn_transport_ops *ops,
 void tn_proto_close(struct tn_proto *p);
 
 int tn_proto_info(struct tn_proto *p, struct tn_info *info);
-/* Write n words to addr, addr+1, ... (split into bursts). */
+/* Write n words to addr, addr+1, ... (split into bursts, up to `window` in
+ * flight; TN_EINVAL, nothing sent, if they pass address 0xFFFFFFFF). */
 int tn_proto_write(struct tn_proto *p, uint32_t addr, const uint32_t *words,
                    size_t n);
-/* Read n words from addr, addr+1, ... (split into bursts). */
+/* Read n words from addr, addr+1, ... (split into bursts, up to
+ * `read_window` in flight). */
 int tn_proto_read(struct tn_proto *p, uint32_t addr, uint32_t *words, size_t n);
 
 /* Runs of words at consecutive addresses, for the list calls below. */
