@@ -247,6 +247,13 @@ struct stat_read {
     uint32_t lane0;
 };
 
+/* Statistics read in one burst: same round and node (the model lists them
+ * by round, node, lane). */
+static bool same_read(const struct tn_stat *a, const struct tn_stat *b)
+{
+    return a->round == b->round && a->node == b->node;
+}
+
 static void compare_stat(const struct tn_plan *p, const struct tn_stat *e, const uint32_t *w,
                          uint64_t t0, struct result *res)
 {
@@ -297,11 +304,10 @@ static int readback(struct tn_dev *d, const struct tn_plan *p, const struct tn_m
         goto out;
     for (uint32_t i = 0; i < mo->nstats; i++) {
         const struct tn_stat *e = &mo->stats[i];
-        if (i > 0 && e->round == mo->stats[i - 1].round && e->node == mo->stats[i - 1].node)
+        if (i > 0 && same_read(e, e - 1))
             continue;
         uint32_t j = i;
-        while (j + 1 < mo->nstats && mo->stats[j + 1].round == e->round &&
-               mo->stats[j + 1].node == e->node)
+        while (j + 1 < mo->nstats && same_read(&mo->stats[j + 1], e))
             j++;
         uint32_t n = (mo->stats[j].lane - e->lane) * TN_STATS_LANE + TN_STATS_WORDS;
         uint32_t off = e->round * TN_CFG_FIELDS + e->lane * TN_STATS_LANE;
@@ -324,7 +330,7 @@ static int readback(struct tn_dev *d, const struct tn_plan *p, const struct tn_m
     progress_end(&pr);
     for (uint32_t i = 0, g = 0; i < mo->nstats; i++) {
         const struct tn_stat *e = &mo->stats[i];
-        if (i > 0 && (e->round != mo->stats[i - 1].round || e->node != mo->stats[i - 1].node))
+        if (i > 0 && !same_read(e, e - 1))
             g++;
         compare_stat(p, e, sp[g].words + (e->lane - sr[g].lane0) * TN_STATS_LANE,
                      st->start_cycle, res);
@@ -959,6 +965,11 @@ int cmd_run(int argc, char **argv)
     res.flit_hops = flit_hops(s);
     rc = readback(&dev, p, &mo, &st, &res, json);
     tm[4] = now_s() - t;
+    if (rc == TN_ENOMEM) {
+        fprintf(stderr, CMD ": out of memory\n");
+        ex = TN_EXIT_USAGE;
+        goto out_dev;
+    }
     if (rc != 0)
         goto out_comm;
     if (res.measured != res.model) {
