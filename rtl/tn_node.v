@@ -363,66 +363,65 @@ module tn_node #(
     // board builds): no address decode in series with the data.
     wire [RSL-RSB-1:0]  rs   = dec[RSB +: RSL - RSB];
     wire [6*LANES-1:0]  rsl  = dec[RSL +: 6 * LANES];
-    // Board builds (INREG = 0): the AND-OR in five parts, each in a
-    // register of its own (the read-hit gate is their synchronous reset),
-    // ORed after the registers: the same value in the same cycle, with at
-    // most about four logic levels in front of each register (the flit
-    // memory's block-RAM data and the round configuration; constants and
-    // the inject lanes; the status; the eject records; the eject
-    // descriptors).
+    // The AND-OR in four parts (the flit memory's data and the round
+    // configuration; constants and the inject lanes; the eject records;
+    // the eject descriptors), each a 32-bit slice; the status (rd4) is the
+    // fifth. Everything it reads is an argument (Icarus re-evaluates a
+    // function in an always @* only when its arguments change).
+    function [127:0] rdparts(input [4:0] fs, input [6*LANES-1:0] fsl,
+                             input [MW-1:0] fm, input [11:0] fc, input [11:0] fid,
+                             input [31:0] f2, input [31:0] f5,
+                             input [LANES*32-1:0] fi, input [LANES*32-1:0] fes,
+                             input [LANES*32-1:0] fe);
+        integer fl;
+        reg [31:0] pm, pa, ps, pe;
+        begin
+            pm = ({32{fs[0]}} & {{(32-W){1'b0}}, fm[W-1:0]})
+               | ({32{fs[1]}} & {30'd0, fm[W], fm[W+1]})      // bit 0 head, 1 tail
+               | f2;                                          // selected in u_cfg
+            pa = ({32{fs[2]}} & {8'd0, 4'd0, fc[11:8], 4'd0, fc[7:4], 4'd0, fc[3:0]})
+               | ({32{fs[3]}} & {20'd0, fid})
+               | ({32{fs[4]}} & f5);
+            ps = 32'd0;
+            pe = 32'd0;
+            for (fl = 0; fl < LANES; fl = fl + 1) begin
+                pa = pa | fi[32*fl +: 32];                    // selected in u_inj
+                ps = ps | ({32{fsl[6*fl]}} & fes[32*fl +: 32]);
+                pe = pe | ({32{fsl[6*fl+1]}} & fe[32*fl +: 32]);
+            end
+            rdparts = {pe, ps, pa, pm};
+        end
+    endfunction
+    // Default builds: computed in the register's block, only on a read of
+    // this node (no work per cycle in the simulator). Board builds
+    // (INREG = 0): each part in a register of its own (the read-hit gate is
+    // their synchronous reset), ORed after the registers: the same value in
+    // the same cycle, with at most about four logic levels in front of
+    // each register.
+    wire rhit = bre_q && dec[1];
     generate
         if (INREG != 0) begin : gen_rd
-            // (computed in the register's block, only on a read of this
-            // node: no work per cycle in the simulator)
-            function [31:0] rdsel(input [RSL-RSB-1:0] fs, input [6*LANES-1:0] fsl);
-                integer fl;
-                begin
-                    rdsel = ({32{fs[0]}} & {{(32-W){1'b0}}, bus_old[W-1:0]})
-                          | ({32{fs[1]}} & {30'd0, bus_old[W], bus_old[W+1]}) // bit 0 head, 1 tail
-                          | ({32{fs[2]}} & {8'd0, 4'd0, coord_q[11:8], 4'd0, coord_q[7:4], 4'd0, coord_q[3:0]})
-                          | ({32{fs[3]}} & {20'd0, id_q})
-                          | ({32{fs[4]}} & rd5)
-                          | ({32{fs[5]}} & rd4)
-                          | rd2;                                  // selected in u_cfg
-                    for (fl = 0; fl < LANES; fl = fl + 1)
-                        rdsel = rdsel
-                              | ({32{fsl[6*fl]}} & esrd[32*fl +: 32])
-                              | ({32{fsl[6*fl+1]}} & erd[32*fl +: 32])
-                              | ird[32*fl +: 32];                 // selected in u_inj
-                end
+            function [31:0] or4(input [127:0] fp);
+                or4 = fp[0 +: 32] | fp[32 +: 32] | fp[64 +: 32] | fp[96 +: 32];
             endfunction
             reg [31:0] rd_q;
             always @(posedge clk_i)
-                if (bre_q && dec[1])
-                    rd_q <= rdsel(rs, rsl);
+                if (rhit)
+                    rd_q <= or4(rdparts(rs[4:0], rsl, bus_old, coord_q, id_q, rd2, rd5, ird, esrd, erd))
+                          | ({32{rs[5]}} & rd4);
                 else
                     rd_q <= 32'd0;
             assign brdata_o = rd_q;
             assign brrec_o  = rd_q;
         end else begin : gen_rd_split
-            reg [31:0] rdm_d, rda_d, rds_d, rde_d;
-            reg [31:0] rdm_q, rda_q, rdt_q, rds_q, rde_q;
-            always @* begin
-                rdm_d = ({32{rs[0]}} & {{(32-W){1'b0}}, bus_old[W-1:0]})
-                      | ({32{rs[1]}} & {30'd0, bus_old[W], bus_old[W+1]})
-                      | rd2;
-                rda_d = ({32{rs[2]}} & {8'd0, 4'd0, coord_q[11:8], 4'd0, coord_q[7:4], 4'd0, coord_q[3:0]})
-                      | ({32{rs[3]}} & {20'd0, id_q})
-                      | ({32{rs[4]}} & rd5);
-                rds_d = 32'd0;
-                rde_d = 32'd0;
-                for (l = 0; l < LANES; l = l + 1) begin
-                    rda_d = rda_d | ird[32*l +: 32];
-                    rds_d = rds_d | ({32{rsl[6*l]}} & esrd[32*l +: 32]);
-                    rde_d = rde_d | ({32{rsl[6*l+1]}} & erd[32*l +: 32]);
-                end
-            end
+            wire [127:0] rp = rdparts(rs[4:0], rsl, bus_old, coord_q, id_q, rd2, rd5, ird, esrd, erd);
+            reg [31:0]   rdm_q, rda_q, rdt_q, rds_q, rde_q;
             always @(posedge clk_i) begin
-                rdm_q <= (bre_q && dec[1]) ? rdm_d : 32'd0;
-                rda_q <= (bre_q && dec[1]) ? rda_d : 32'd0;
-                rdt_q <= (bre_q && dec[1] && rs[5]) ? rd4 : 32'd0;
-                rds_q <= (bre_q && dec[1]) ? rds_d : 32'd0;
-                rde_q <= (bre_q && dec[1]) ? rde_d : 32'd0;
+                rdm_q <= rhit ? rp[0 +: 32] : 32'd0;
+                rda_q <= rhit ? rp[32 +: 32] : 32'd0;
+                rdt_q <= (rhit && rs[5]) ? rd4 : 32'd0;
+                rds_q <= rhit ? rp[64 +: 32] : 32'd0;
+                rde_q <= rhit ? rp[96 +: 32] : 32'd0;
             end
             assign brdata_o = rdm_q | rda_q | rdt_q | rds_q | rde_q;
             // a record read (region 3) selects the records only
