@@ -48,9 +48,7 @@ module tn_node_cfg #(
 
     reg [23:0]        osel_d;
     reg [4*LANES-1:0] esel_d;
-    reg               dor_d, ron_d;
-    reg [5:0]         rin_d;
-    reg [LANES-1:0]   iused_d;
+    reg               dor_d;
     reg [RW-1:0]      around_d;
     reg [23:0]        rsel2;
     reg [4*LANES-1:0] resel2;
@@ -110,9 +108,6 @@ module tn_node_cfg #(
     // chain, no select in series with the decode).
     reg [23:0]        osw;
     reg [4*LANES-1:0] esw;
-    reg [5:0]         rin_sw;
-    reg [LANES-1:0]   iused_sw;
-    reg               ron_sw;
     // masks of one round's table entry
     function [6+LANES:0] swmask(input [23:0] os, input [4*LANES-1:0] es);
         integer   fo, fso, fsl;
@@ -143,20 +138,17 @@ module tn_node_cfg #(
         osw = osel_m[round_i];
         esw = esel_m[round_i];
         // boards: every round's masks, then the round's (no select in
-        // front of the compares); otherwise computed in the register's
-        // block, only at a switch (no work per cycle in the simulator)
+        // front of the compares); otherwise the round's only, computed in
+        // the register's block at a switch (no work per cycle in the
+        // simulator)
         swm = {(7+LANES){1'b0}};
         if (SWR != 0)
             for (rr = 0; rr < ROUNDS; rr = rr + 1)
                 swm = swm | ({(7+LANES){round_i == rr[RW-1:0]}} & swmask(osel_m[rr], esel_m[rr]));
-        {ron_sw, iused_sw, rin_sw} = swm;
         osel_d   = sw_i ? osw : osel_o;
         esel_d   = sw_i ? esw : esel_o;
         dor_d    = sw_i ? mode_m[round_i] : dor_o;
         around_d = sw_i ? round_i : around_o;
-        rin_d    = sw_i ? rin_sw : rin_o;
-        iused_d  = sw_i ? iused_sw : iused_o;
-        ron_d    = sw_i ? ron_sw : ron_o;
     end
 
     always @(posedge clk_i) begin
@@ -168,12 +160,8 @@ module tn_node_cfg #(
             for (eo = 0; eo < 6; eo = eo + 1)
                 eoh_o[6*el + eo] <= RELAY == 0 && {28'd0, esel_d[4*el +: 4]} == 8 + eo;
         dor_o    <= dor_d;
-        if (SWR != 0) begin
-            rin_o    <= rin_d;
-            iused_o  <= iused_d;
-            ron_o    <= ron_d;
-        end else if (sw_i)
-            {ron_o, iused_o, rin_o} <= swmask(osw, esw);
+        if (sw_i)
+            {ron_o, iused_o, rin_o} <= (SWR != 0) ? swm : swmask(osw, esw);
         around_o <= around_d;
         if (rst_i) begin
             osel_o  <= 24'd0;
