@@ -99,34 +99,28 @@ module tn_seq #(
     assign dd_n  = z15_n && o11_n && zr_n;
     assign de_n  = z15_n && e11_n && !ad[7];
     wire [4:0]  lo_n = baddr_n_i[4:0];
+    // the NROUNDS clamps of the write data (all 32 bits): write data == 0,
+    // > ROUNDS; with PRE = 1 a cycle ahead too (so that bwdata_n_i needs
+    // only its low bits)
+    wire [31:0] wda  = (PRE != 0) ? bwdata_a_i : bwdata_n_i;
+    wire        wz_a = wda == 32'd0;
+    wire        wb_a = |(wda >> (RW + 1)) || (wda[RW] && |wda[RW-1:0]);
     wire        g0_n, gd_n, ge_n;    // 0xFFF00000 .. 0xFFF0001F, DURATION, ERRMAP
+    wire        wz_n, wb_n;
     generate
         if (PRE != 0) begin : gen_pre
-            reg g0_q, gd_q, ge_q;
+            reg g0_q, gd_q, ge_q, wz_q, wb_q;
             always @(posedge clk_i) begin
                 g0_q <= dg_n && d0_n;
                 gd_q <= dg_n && dd_n;
                 ge_q <= dg_n && de_n;
+                wz_q <= wz_a;
+                wb_q <= wb_a;
             end
-            assign {g0_n, gd_n, ge_n} = {g0_q, gd_q, ge_q};
+            assign {g0_n, gd_n, ge_n, wz_n, wb_n} = {g0_q, gd_q, ge_q, wz_q, wb_q};
         end else begin : gen_nopre
-            assign {g0_n, gd_n, ge_n} = {dg_n && d0_n, dg_n && dd_n, dg_n && de_n};
-        end
-    endgenerate
-    // the NROUNDS clamps of the write data (all 32 bits), also a cycle
-    // ahead with PRE = 1 (so that bwdata_n_i needs only its low bits)
-    wire        wz_n, wb_n;          // write data == 0, > ROUNDS
-    generate
-        if (PRE != 0) begin : gen_prew
-            reg wz_q, wb_q;
-            always @(posedge clk_i) begin
-                wz_q <= bwdata_a_i == 32'd0;
-                wb_q <= |(bwdata_a_i >> (RW + 1)) || (bwdata_a_i[RW] && |bwdata_a_i[RW-1:0]);
-            end
-            assign {wz_n, wb_n} = {wz_q, wb_q};
-        end else begin : gen_noprew
-            assign wz_n = bwdata_n_i == 32'd0;
-            assign wb_n = |(bwdata_n_i >> (RW + 1)) || (bwdata_n_i[RW] && |bwdata_n_i[RW-1:0]);
+            assign {g0_n, gd_n, ge_n, wz_n, wb_n} =
+                {dg_n && d0_n, dg_n && dd_n, dg_n && de_n, wz_a, wb_a};
         end
     endgenerate
     wire        wc_n = bwe_n_i && !rst_i && g0_n && lo_n == 5'h10;   // a CTRL write
