@@ -17,7 +17,7 @@ module tn_ni_eject #(
 ) (
     input  wire          clk_i,
     input  wire          rst_i,
-    input  wire          run_i,     // the sequencer is running
+    input  wire          nrs_i,     // the sequencer is not running, or a switch: a flit is late
     input  wire          sw_i,      // switch cycle of round round_i
     input  wire          fin_i,     // the active round ended in the previous cycle
     input  wire          clr_i,     // clear all records
@@ -32,6 +32,9 @@ module tn_ni_eject #(
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire [2:0]    cfg_field_i, // descriptor field 0..2, statistics field 0..7
     input  wire [31:0]   cfg_wdata_i,
+    /* verilator lint_off UNUSEDSIGNAL */ // [4]: inject lanes only
+    input  wire [4:0]    cfg_wf_i,     // compares of cfg_wdata_i (tn_torus wflags)
+    /* verilator lint_on UNUSEDSIGNAL */
     output reg  [31:0]   cfg_rdata_o, // descriptor field
     output reg  [31:0]   st_rdata_o,  // statistics field
     // memory write port
@@ -58,7 +61,8 @@ module tn_ni_eject #(
     reg [31:0] ctl_m [0:ROUNDS-1];
     reg [31:0] adr_m [0:ROUNDS-1];
     reg [31:0] len_m [0:ROUNDS-1];
-    // compares of the descriptor, made when it is written (used at the switch)
+    // compares of the descriptor, kept when it is written (tn_torus compares
+    // the write data; used at the switch)
     reg [1:0]  adrf_m [0:ROUNDS-1];  // {address == EDGE, address out of bounds}
     reg [1:0]  lenf_m [0:ROUNDS-1];  // {length == 1, length != 0}
     // the record of round cfg_round_i (filed records, below)
@@ -142,12 +146,12 @@ module tn_ni_eject #(
     // a flit counted now is late (overrun): the record is amended
     // (kept as a net: synthesis otherwise builds file_d after step)
     (* keep *) wire late;
-    assign late = act_q & (~run_i | sw_i | ~lt_q);
+    assign late = act_q & (nrs_i | ~lt_q);
 
     // Block-RAM records (boards): c_q takes the update with pv_q as its
     // enable (no mux after the XORs); else crc_u is crc_h.
     wire [31:0]  crc_u;
-    tn_crc32 #(.W(W)) u_crc (.en_i((REC_BRAM != 0) | pv_q), .crc_i(c_q), .data_i(dq_q),
+    tn_crc32 #(.W(W), .FLAT(REC_BRAM)) u_crc (.en_i((REC_BRAM != 0) | pv_q), .crc_i(c_q), .data_i(dq_q),
                              .crc_o(crc_u));
     assign crc_h = (REC_BRAM != 0 && !pv_q) ? c_q : crc_u;
 
@@ -160,11 +164,11 @@ module tn_ni_eject #(
                 3'd0:    ctl_m[cfg_round_i] <= cfg_wdata_i & CTLM;
                 3'd1: begin
                     adr_m[cfg_round_i]  <= cfg_wdata_i & CM;
-                    adrf_m[cfg_round_i] <= {(cfg_wdata_i & CM) == EDGE, (cfg_wdata_i & CM) >= DEPTH};
+                    adrf_m[cfg_round_i] <= {cfg_wf_i[3], cfg_wf_i[2]};
                 end
                 3'd2: begin
                     len_m[cfg_round_i]  <= cfg_wdata_i & CM;
-                    lenf_m[cfg_round_i] <= {(cfg_wdata_i & CM) == 32'd1, (cfg_wdata_i & CM) != 32'd0};
+                    lenf_m[cfg_round_i] <= {cfg_wf_i[1], ~cfg_wf_i[0]};
                 end
                 default: ;
             endcase
@@ -208,7 +212,7 @@ module tn_ni_eject #(
         wa_d    = wa_q;
         rem_d   = rem_q;
         file_d  = 1'b0;
-        mwe_o   = (REC_BRAM != 0) ? fv & wok_q & run_i & ~sw_i : 1'b0;  // boards
+        mwe_o   = (REC_BRAM != 0) ? fv & wok_q & ~nrs_i : 1'b0;  // boards
         waddr   = wa_q[AW-1:0];
         overrun_o = 1'b0;
         short_o   = 1'b0;
@@ -229,7 +233,7 @@ module tn_ni_eject #(
             wa_d   = wa_inc;
             rem_d  = (rem_q - 32'd1) & CM;
             last_d = (cycle_i & TM) | SEEN;
-            if (!run_i || sw_i || !lt_q) begin
+            if (nrs_i || !lt_q) begin
                 overrun_o = 1'b1;
                 err_d[0] = 1'b1;
                 file_d = !fin_i;    // late flit: amend the filed record

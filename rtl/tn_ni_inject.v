@@ -13,12 +13,14 @@ module tn_ni_inject #(
     parameter RW     = 4,    // round index bits
     parameter CW     = 32,   // bits kept of addresses, lengths, offsets (board builds: fewer)
     parameter GATHER = 1,    // 0: no gather field (reads 0, streams contiguous)
+    parameter SWHIT  = 0,    // 1: hsw_o (block-RAM flit memory, boards); else 0
     parameter FW     = W + 3 // flit width
 ) (
     input  wire          clk_i,
     input  wire          rst_i,
     input  wire          run_i,     // the sequencer is running
     input  wire          sw_i,      // switch cycle of round round_i
+    input  wire          go_i,      // run_i && !sw_i (from a register)
     input  wire [RW-1:0] round_i,
     // descriptor table port: field 0 {valid, relay, offset}, 1 address,
     // 2 length, 3 gather {skip[31:16], run[15:0]}
@@ -26,6 +28,9 @@ module tn_ni_inject #(
     input  wire [RW-1:0] cfg_round_i,
     input  wire [1:0]    cfg_field_i,
     input  wire [31:0]   cfg_wdata_i,
+    /* verilator lint_off UNUSEDSIGNAL */ // [3]: eject lanes only
+    input  wire [4:0]    cfg_wf_i,     // compares of cfg_wdata_i (tn_torus wflags)
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [3:0]    cfg_rsel_i,   // read: field k (one-hot), 0: cfg_rdata_o is 0
     output reg  [31:0]   cfg_rdata_o,
     // memory read port: maddr_o for an asynchronous read in this cycle;
@@ -33,6 +38,12 @@ module tn_ni_inject #(
     output wire [AW-1:0] maddr_o,
     output wire [AW-1:0] maddr_n_o,
     output wire          fetch_o,
+    // the block-RAM memory's bypass (SWHIT): a switch in this cycle fetches
+    // word hwa_i (the eject lane's write address)
+    /* verilator lint_off UNUSEDSIGNAL */ // SWHIT only
+    input  wire [AW-1:0] hwa_i,
+    /* verilator lint_on UNUSEDSIGNAL */
+    output wire          hsw_o,
     input  wire [W+1:0]  mdata_i,
     output reg  [FW-1:0] flit_o,
     output wire          relay_o,   // this round's stream is head-routed
@@ -47,6 +58,14 @@ module tn_ni_inject #(
     reg [31:0] adr_m [0:ROUNDS-1];
     reg [31:0] len_m [0:ROUNDS-1];
     reg [31:0] gat_m [0:ROUNDS-1];
+    // compares of the descriptor, made when it is written (tn_torus
+    // compares the write data; used at the switch, so the lane's flags
+    // load from a table entry, not a compare):
+    // {offset == 0} of field 0, {length != 0, length == 1} of field 2,
+    // {address < DEPTH} of field 1
+    reg        wz_m  [0:ROUNDS-1];
+    reg [1:0]  lenf_m [0:ROUNDS-1];
+    reg        inb_m [0:ROUNDS-1];
 
     reg        act_q, act_d;
     reg        relay_q, relay_d;
@@ -66,8 +85,8 @@ module tn_ni_inject #(
     reg        wz_q, wz_d;
     reg        r1_q, r1_d;
     reg        inb_q, inb_d;
-    wire       emit = !sw_i && run_i && live_q && wz_q;    // flit of this cycle
-    wire       cnt  = !sw_i && run_i && act_q && !wz_q;    // waiting: count down
+    wire       emit = go_i && live_q && wz_q;    // flit of this cycle
+    wire       cnt  = go_i && act_q && !wz_q;    // waiting: count down
     wire [31:0] ainc = (addr_q + 32'd1) & CM;
     localparam  FAST_INB = GATHER == 0 && DEPTH == (1 << AW) && CM >= DEPTH;
     wire        inb_inc = inb_q ? addr_q[AW-1:0] != {AW{1'b1}}  // addr + 1 < DEPTH
@@ -82,6 +101,20 @@ module tn_ni_inject #(
 
     assign maddr_o   = addr_q[AW-1:0];
     assign maddr_n_o = addr_d[AW-1:0];
+    // (per round from the table's registers, then the round's: not after
+    // the switch address's select, which the next address shares)
+    generate
+        if (SWHIT != 0) begin : gen_hit
+            (* keep *) wire [ROUNDS-1:0] hr;
+            genvar gr;
+            for (gr = 0; gr < ROUNDS; gr = gr + 1) begin : gen_hr
+                assign hr[gr] = adr_m[gr][AW-1:0] == hwa_i;
+            end
+            assign hsw_o = hr[round_i];
+        end else begin : gen_nohit
+            assign hsw_o = 1'b0;
+        end
+    endgenerate
     // act_d, written from the registers and the switch (no emit decode before it)
     (* keep *) wire last;  // the last flit leaves (unless a switch)
     assign last = run_i & live_q & wz_q & r1_q;
@@ -91,9 +124,18 @@ module tn_ni_inject #(
     always @(posedge clk_i)
         if (cfg_we_i)
             case (cfg_field_i)
-                2'd0:    ctl_m[cfg_round_i] <= cfg_wdata_i & CTLM;
-                2'd1:    adr_m[cfg_round_i] <= cfg_wdata_i & CM;
-                2'd2:    len_m[cfg_round_i] <= cfg_wdata_i & CM;
+                2'd0: begin
+                    ctl_m[cfg_round_i] <= cfg_wdata_i & CTLM;
+                    wz_m[cfg_round_i]  <= cfg_wf_i[4];
+                end
+                2'd1: begin
+                    adr_m[cfg_round_i] <= cfg_wdata_i & CM;
+                    inb_m[cfg_round_i] <= ~cfg_wf_i[2];
+                end
+                2'd2: begin
+                    len_m[cfg_round_i]  <= cfg_wdata_i & CM;
+                    lenf_m[cfg_round_i] <= {~cfg_wf_i[0], cfg_wf_i[1]};
+                end
                 default: gat_m[cfg_round_i] <= cfg_wdata_i & GATM;
             endcase
 
@@ -127,10 +169,10 @@ module tn_ni_inject #(
             run_d   = gat_m[round_i][15:0];
             skip_d  = gat_m[round_i][31:16];
             runc_d  = gat_m[round_i][15:0];
-            live_d  = sw_ctl[31] && sw_len != 32'd0;
-            wz_d    = (sw_ctl[23:0] & CM[23:0]) == 24'd0;
-            r1_d    = sw_len == 32'd1;
-            inb_d   = sw_adr < DEPTH;
+            live_d  = sw_ctl[31] && lenf_m[round_i][1];
+            wz_d    = wz_m[round_i];
+            r1_d    = lenf_m[round_i][0];
+            inb_d   = inb_m[round_i];
         end
         if (cnt) begin
             wait_d = (wait_q - 24'd1) & CM[23:0];

@@ -24,6 +24,7 @@ module tn_node #(
     parameter REC_BRAM  = 0,    // 1: eject records in block RAM (boards)
     parameter INREG     = 1,    // 0: sequencer/bus inputs arrive registered (tn_torus, boards)
     parameter STAT_PIPE = 0,    // 1: status events counted one cycle later (boards)
+    parameter EPIPE     = 0,    // 1: eject lanes one cycle behind the links (boards)
     parameter FW        = W + 3 // flit width on links
 ) (
     input  wire            clk_i,
@@ -32,6 +33,7 @@ module tn_node #(
     input  wire [11:0]     coord_i, // {z, y, x}, 4 bits each
     // sequencer: the values its registers take at the next clock edge
     input  wire            run_n_i,
+    input  wire            go_n_i,  // run_n_i && !sw_n_i
     input  wire            sw_n_i,
     input  wire            fin_n_i,
     input  wire            clr_n_i,
@@ -45,8 +47,11 @@ module tn_node #(
     input  wire            bre_i,
     input  wire [31:0]     baddr_i,
     input  wire [31:0]     bwdata_i,
+    input  wire [4:0]      bwf_i,     // compares of bwdata_i (tn_torus wflags)
     /* verilator lint_off UNUSEDSIGNAL */ // block-RAM reads only
     input  wire [31:0]     baddr_e_i, // the request one cycle before baddr_q
+    input  wire [31:0]     baddr_a_i, // the request as accepted (bacc_i), before baddr_e_i
+    input  wire            bacc_i,
     /* verilator lint_on UNUSEDSIGNAL */
     output wire [31:0]     brdata_o,  // read data, two cycles after bre_i
     // brdata_o in an eject record read (region 3), 0 or a part of it otherwise
@@ -58,7 +63,7 @@ module tn_node #(
     localparam MW = W + 2;
 
     // ---- input registers ----
-    reg            run_q, sw_q, fin_q, clr_q;
+    reg            run_q, go_q, sw_q, fin_q, clr_q;
     reg [RW-1:0]   round_q;
     reg [47:0]     cycle_q;
     reg [6*FW-1:0] lin_q;
@@ -67,6 +72,7 @@ module tn_node #(
     reg [31:0]     baddr_q;
     /* verilator lint_on UNUSEDSIGNAL */
     reg [31:0]     bwdata_q;
+    reg [4:0]      bwf_q;
     reg [11:0]     id_q, coord_q;     // constants, registered like every input
     integer        p;
 
@@ -85,6 +91,7 @@ module tn_node #(
         if (INREG != 0) begin : gen_inreg
             always @(posedge clk_i) begin
                 run_q    <= run_n_i;
+                go_q     <= go_n_i;
                 sw_q     <= sw_n_i;
                 fin_q    <= fin_n_i;
                 clr_q    <= clr_n_i;
@@ -94,10 +101,12 @@ module tn_node #(
                 bre_q    <= bre_i;
                 baddr_q  <= baddr_i;
                 bwdata_q <= bwdata_i;
+                bwf_q    <= bwf_i;
                 id_q     <= id_i;
                 coord_q  <= coord_i;
                 if (rst_i) begin
                     run_q <= 1'b0;
+                    go_q  <= 1'b0;
                     sw_q  <= 1'b0;
                     fin_q <= 1'b0;
                     clr_q <= 1'b0;
@@ -108,6 +117,7 @@ module tn_node #(
         end else begin : gen_inwire
             always @* begin
                 run_q    = run_n_i;
+                go_q     = go_n_i;
                 sw_q     = sw_n_i;
                 fin_q    = fin_n_i;
                 clr_q    = clr_n_i;
@@ -117,6 +127,7 @@ module tn_node #(
                 bre_q    = bre_i;
                 baddr_q  = baddr_i;
                 bwdata_q = bwdata_i;
+                bwf_q    = bwf_i;
                 id_q     = id_i;
                 coord_q  = coord_i;
             end
@@ -129,9 +140,11 @@ module tn_node #(
     // memory word in range, off < 32, off < 64, field < 16, field 18, field
     // 19, lane (off[5:3]) < LANES, then per lane l a field of inject lane l
     // (16+3l..18+3l, 58+l) and a field of eject lane l (40+3l..42+3l).
-    // Board builds (INREG = 0) register them from the request one cycle
-    // ahead (baddr_e_i), in parallel with baddr_q, so the decode is not in
-    // series with the writes it enables and the read data it selects.
+    // Board builds (INREG = 0) register them ahead of baddr_q, in two
+    // steps (the whole-address compares when the request is accepted,
+    // from baddr_a_i; the rest a cycle later from those and baddr_e_i), so
+    // the decode is not in series with the writes it enables and the read
+    // data it selects.
     // Read selects (one-hot, each qualified by the region and its range
     // checks; "read hit" gates the read-data register), so the read data is an AND-OR of the
     // sources with selects from registers: memory data, memory flags,
@@ -144,60 +157,97 @@ module tn_node #(
     localparam RSL  = RSB + 6;                 // per-lane read selects
     localparam RSC  = RSL + 6 * LANES;         // round-config field selects
     localparam RSF  = RSC + 7 + LANES;         // dfield, ej_field
-    localparam DECW = RSF + 6;              // + a memory write target (region 0/1, word in range)
-    function [DECW-1:0] bdec(input [31:0] a, input [11:0] id);
+    localparam DECW = RSF + 6 + 9;          // + a memory write target (region 0/1, word in range),
+                                            // status register k (a[4:0] == k, 0..8, one-hot)
+    // In steps: bpre, the compares of the whole address (bits 0..11 of the
+    // decode), bfld, the decodes of the field bits a[5:0], then bdec2,
+    // everything else from those (board builds register bpre and bfld at
+    // the request's acceptance and bdec2 a cycle later, so neither is deep).
+    function [11:0] bpre(input [31:0] a, input [11:0] id);
+        integer r;
+        begin
+            bpre[0] = a[31:20] == id || a[31:20] == 12'hFFE;
+            bpre[1] = a[31:20] == id;
+            for (r = 0; r < 6; r = r + 1)
+                bpre[2 + r] = a[19:16] == r[3:0];
+            bpre[8]  = (a[15:6] >> RW) == 10'd0;
+            bpre[9]  = (a[15:0] >> AW) == 16'd0;
+            bpre[10] = a[15:0] < 16'd32;
+            bpre[11] = a[15:0] < 16'd64;
+        end
+    endfunction
+    // bfld: [0] field < 16, [1] 18, [2] 19, [3] a[5:3] < LANES, [4+l] a
+    // field of inject lane l, [4+L+l] of eject lane l, [4+2L +: 2] the
+    // descriptor field of the addressed lane (df), [6+2L+l] a[5:3] == l,
+    // [6+3L+r] the round-config field r (osel 0..5, mode, esel 0..L-1),
+    // [13+4L+k] a[4:0] == k (the status registers 0..8)
+    localparam FLW = 6 + 3 * LANES + 7 + LANES + 9;
+    function [FLW-1:0] bfld(input [5:0] a);
+        integer r, k;
+        reg [1:0] df;
+        begin
+            bfld = {FLW{1'b0}};
+            bfld[0] = a < 6'd16;
+            bfld[1] = a == 6'd18;
+            bfld[2] = a == 6'd19;
+            bfld[3] = {29'd0, a[5:3]} < LANES;
+            df = 2'd0;
+            for (r = 0; r < LANES; r = r + 1) begin
+                bfld[4 + r] = {26'd0, a} == 16 + 3*r || {26'd0, a} == 17 + 3*r ||
+                              {26'd0, a} == 18 + 3*r || {26'd0, a} == 58 + r;
+                bfld[4 + LANES + r] = {26'd0, a} == 40 + 3*r || {26'd0, a} == 41 + 3*r ||
+                                      {26'd0, a} == 42 + 3*r;
+                for (k = 0; k < 3; k = k + 1) begin
+                    if ({26'd0, a} == 16 + 3*r + k)
+                        df = k[1:0];
+                    if ({26'd0, a} == 40 + 3*r + k)
+                        df = k[1:0];
+                end
+                if ({26'd0, a} == 58 + r)
+                    df = 2'd3;
+                bfld[6 + 2*LANES + r] = {29'd0, a[5:3]} == r;
+            end
+            bfld[4 + 2*LANES +: 2] = df;
+            for (r = 0; r < 7 + LANES; r = r + 1)
+                bfld[6 + 3*LANES + r] = {26'd0, a} == ((r < 7) ? r : r + 1);
+            for (r = 0; r < 9; r = r + 1)
+                bfld[13 + 4*LANES + r] = {27'd0, a[4:0]} == r;
+        end
+    endfunction
+    function [DECW-1:0] bdec2(input [11:0] pr, input [FLW-1:0] fl, input [2:0] a);
         integer r, k;
         reg [1:0] df;
         reg       rg2ok;
         begin
-            bdec[0] = a[31:20] == id || a[31:20] == 12'hFFE;
-            bdec[1] = a[31:20] == id;
-            for (r = 0; r < 6; r = r + 1)
-                bdec[2 + r] = a[19:16] == r[3:0];
-            bdec[8]  = (a[15:6] >> RW) == 10'd0;
-            bdec[9]  = (a[15:0] >> AW) == 16'd0;
-            bdec[10] = a[15:0] < 16'd32;
-            bdec[11] = a[15:0] < 16'd64;
-            bdec[12] = a[5:0] < 6'd16;
-            bdec[13] = a[5:0] == 6'd18;
-            bdec[14] = a[5:0] == 6'd19;
-            bdec[15] = {29'd0, a[5:3]} < LANES;
-            df = 2'd0;
-            for (r = 0; r < LANES; r = r + 1) begin
-                bdec[16 + r] = {26'd0, a[5:0]} == 16 + 3*r || {26'd0, a[5:0]} == 17 + 3*r ||
-                               {26'd0, a[5:0]} == 18 + 3*r || {26'd0, a[5:0]} == 58 + r;
-                bdec[16 + LANES + r] = {26'd0, a[5:0]} == 40 + 3*r || {26'd0, a[5:0]} == 41 + 3*r ||
-                                       {26'd0, a[5:0]} == 42 + 3*r;
-                // the descriptor field of the addressed lane
-                for (k = 0; k < 3; k = k + 1) begin
-                    if ({26'd0, a[5:0]} == 16 + 3*r + k)
-                        df = k[1:0];
-                    if ({26'd0, a[5:0]} == 40 + 3*r + k)
-                        df = k[1:0];
-                end
-                if ({26'd0, a[5:0]} == 58 + r)
-                    df = 2'd3;
-            end
+            bdec2 = {DECW{1'b0}};
+            bdec2[11:0] = pr;
+            bdec2[15:12] = fl[3:0];
+            bdec2[16 +: 2*LANES] = fl[4 +: 2*LANES];
+            df = fl[4 + 2*LANES +: 2];
             // read selects
-            rg2ok = bdec[4] && bdec[8];
-            bdec[RSB + 0] = bdec[2] && bdec[9];
-            bdec[RSB + 1] = bdec[3] && bdec[9];
-            bdec[RSB + 2] = bdec[7] && bdec[13];
-            bdec[RSB + 3] = bdec[7] && bdec[14];
-            bdec[RSB + 4] = bdec[7] && !bdec[13] && !bdec[14] && bdec[11];
-            bdec[RSB + 5] = bdec[6] && bdec[10];
+            rg2ok = bdec2[4] && bdec2[8];
+            bdec2[RSB + 0] = bdec2[2] && bdec2[9];
+            bdec2[RSB + 1] = bdec2[3] && bdec2[9];
+            bdec2[RSB + 2] = bdec2[7] && bdec2[13];
+            bdec2[RSB + 3] = bdec2[7] && bdec2[14];
+            bdec2[RSB + 4] = bdec2[7] && !bdec2[13] && !bdec2[14] && bdec2[11];
+            bdec2[RSB + 5] = bdec2[6] && bdec2[10];
             for (r = 0; r < LANES; r = r + 1) begin
-                bdec[RSL + 6*r + 0] = bdec[5] && bdec[8] && {29'd0, a[5:3]} == r;
-                bdec[RSL + 6*r + 1] = rg2ok && bdec[16 + LANES + r];
+                bdec2[RSL + 6*r + 0] = bdec2[5] && bdec2[8] && fl[6 + 2*LANES + r];
+                bdec2[RSL + 6*r + 1] = rg2ok && bdec2[16 + LANES + r];
                 for (k = 0; k < 4; k = k + 1)
-                    bdec[RSL + 6*r + 2 + k] = rg2ok && bdec[16 + r] && df == k[1:0];
+                    bdec2[RSL + 6*r + 2 + k] = rg2ok && bdec2[16 + r] && df == k[1:0];
             end
             for (r = 0; r < 7 + LANES; r = r + 1)
-                bdec[RSC + r] = rg2ok && bdec[12] && {26'd0, a[5:0]} == ((r < 7) ? r : r + 1);
-            bdec[RSF +: 2] = df;
-            bdec[RSF + 2 +: 3] = a[19:16] == 4'd3 ? a[2:0] : {1'b0, df};
-            bdec[RSF + 5] = bdec[0] && bdec[9] && (bdec[2] || bdec[3]);
+                bdec2[RSC + r] = rg2ok && bdec2[12] && fl[6 + 3*LANES + r];
+            bdec2[RSF +: 2] = df;
+            bdec2[RSF + 2 +: 3] = pr[5] ? a : {1'b0, df};   // region 3
+            bdec2[RSF + 5] = bdec2[0] && bdec2[9] && (bdec2[2] || bdec2[3]);
+            bdec2[RSF + 6 +: 9] = fl[13 + 4*LANES +: 9];
         end
+    endfunction
+    function [DECW-1:0] bdec(input [31:0] a, input [11:0] id);
+        bdec = bdec2(bpre(a, id), bfld(a[5:0]), a[2:0]);
     endfunction
     /* verilator lint_off UNUSEDSIGNAL */ // some decodes only feed the read selects
     wire [DECW-1:0] dec;
@@ -206,9 +256,16 @@ module tn_node #(
         if (INREG != 0) begin : gen_dec
             assign dec = bdec(baddr_q, id_q);
         end else begin : gen_dec_reg
+            reg [11:0]     pre_q;
+            reg [FLW-1:0]  fld_q;
             reg [DECW-1:0] dec_r;
-            always @(posedge clk_i)
-                dec_r <= bdec(baddr_e_i, id_i);
+            always @(posedge clk_i) begin
+                if (bacc_i) begin
+                    pre_q <= bpre(baddr_a_i, id_i);
+                    fld_q <= bfld(baddr_a_i[5:0]);
+                end
+                dec_r <= bdec2(pre_q, fld_q, baddr_e_i[2:0]);
+            end
             assign dec = dec_r;
         end
     endgenerate
@@ -223,7 +280,6 @@ module tn_node #(
     wire [5:0]  field  = off[5:0];
     wire        rok    = dec[8];                      // round index in range
     wire        olt64  = dec[11];
-    wire        flt16  = dec[12];                     // field < 16
     wire [LANES-1:0] fin_l = dec[16 +: LANES];        // a field of inject lane l
     wire [LANES-1:0] fej_l = dec[16 + LANES +: LANES]; // a field of eject lane l
     wire [RW-1:0] rnd  = off[6 +: RW];
@@ -254,7 +310,7 @@ module tn_node #(
 
     tn_node_cfg #(.LANES(LANES), .ROUNDS(ROUNDS), .RW(RW), .RELAY(RELAY), .SWR(INREG == 0)) u_cfg (
         .clk_i(clk_i), .rst_i(rst_i), .sw_i(sw_q), .round_i(round_q),
-        .we2_i(wsel && rg[2] && rok && flt16),
+        .we2_i({(7+LANES){wsel}} & dec[RSC +: 7 + LANES]),
         .we5_i(wsel && rg[5] && olt64),
         .cfg_round_i(rnd), .cfg_field_i(field), .cfg_wdata_i(bwdata_q),
         .rsel2_i(dec[RSC +: 7 + LANES]), .rdata2_o(rd2), .rdata5_o(rd5),
@@ -268,6 +324,7 @@ module tn_node #(
     wire [(LANES+1)*MW-1:0] mrdata, mwdata;
     wire [LANES:0]          mwe;
     wire [LANES*AW-1:0]     mraddr_n;   // inject lanes: next cycle's word
+    wire [LANES-1:0]        mhsw;       // inject lanes: a switch now fetches the eject write's word
     wire [LANES-1:0]        mfetch;     // inject lanes: fetch it
     /* verilator lint_on UNUSEDSIGNAL */
     wire [MW-1:0]           bus_old = mrdata[LANES*MW +: MW];
@@ -294,10 +351,29 @@ module tn_node #(
             wire          wdat   = bus_w ? rg[0] : mwe[0];
             wire          wflg   = bus_w ? rg[1] : mwe[0];
             wire [AW-1:0] raddr  = mfetch[0] ? mraddr_n[0 +: AW] : baddr_e_i[AW-1:0];
+            // The read sees a write of the same edge to its word (the
+            // memory is transparent) for the bus (a read right after a
+            // write) and for a round's first fetch (a word ejected in the
+            // last cycle of the round before, written a cycle later at
+            // EPIPE = 1, leaves in this round's first cycle). The compares
+            // use the address sources (registers and the round's table
+            // entry), not raddr/waddr, so the hit is a few LUTs from
+            // registers and its select after the read one LUT: a fetch
+            // inside a round (a forward through memory within one round,
+            // which no schedule makes) reads the old word.
+            (* keep *) wire eqbo, eqbw, eqsw;
+            assign eqbo = baddr_e_i[AW-1:0] == off[AW-1:0];       // bus read, bus write
+            assign eqbw = baddr_e_i[AW-1:0] == mwaddr[0 +: AW];   // bus read, eject write
+            assign eqsw = mhsw[0];                                // switch fetch, eject write
+            wire          hej    = !bus_w && mwe[0];
+            wire          hit_d  = (bus_w && rg[0] && eqbo) ||
+                                   (hej && (mfetch[0] ? sw_q && eqsw : eqbw));
+            wire          hit_f  = (bus_w && rg[1] && eqbo) ||
+                                   (hej && (mfetch[0] ? sw_q && eqsw : eqbw));
             wire [MW-1:0] rdata;
             tn_ni_bram #(.W(W), .MW(MW), .DEPTH(MEM_DEPTH), .AW(AW)) u_mem (
                 .clk_i(clk_i), .wdat_i(wdat), .wflg_i(wflg), .waddr_i(waddr), .wdata_i(wdata),
-                .raddr_i(raddr), .rdata_o(rdata));
+                .raddr_i(raddr), .hit_d_i(hit_d), .hit_f_i(hit_f), .rdata_o(rdata));
             assign mrdata = {rdata, rdata};
         end else begin : gen_ffmem
             tn_ni_mem #(.MW(MW), .DEPTH(MEM_DEPTH), .AW(AW), .WP(LANES+1), .RP(LANES+1)) u_mem (
@@ -308,6 +384,51 @@ module tn_node #(
 
     // ---- lanes ----
     wire [LANES*FW-1:0] inj, ej;
+    // The eject lanes' inputs: the router's eject lanes and the sequencer's
+    // signals as the node sees them (EPIPE = 0), or both one cycle later
+    // (EPIPE = 1, board builds): the lanes then work one cycle behind the
+    // links on the same sequence of inputs, so a flit's record (timestamps
+    // from the delayed counter), CRC and memory word are the same, and only
+    // its memory write, the record's filing and the lane's status events
+    // happen one cycle later. The lane's first decision on a flit starts at
+    // a register instead of after the router's eject select.
+    wire [LANES*FW-1:0] ej_l;
+    wire                e_nrs, e_sw, e_fin, e_clr;
+    wire [RW-1:0]       e_round;
+    wire [47:0]         e_cycle;
+    generate
+        if (EPIPE != 0) begin : gen_epipe
+            reg [LANES*FW-1:0] ej_q;
+            reg                nrs_e, sw_e, fin_e, clr_e;
+            reg [RW-1:0]       round_e;
+            reg [47:0]         cycle_e;
+            integer            el;
+            always @(posedge clk_i) begin
+                ej_q    <= ej;
+                nrs_e   <= !go_q;
+                sw_e    <= sw_q;
+                fin_e   <= fin_q;
+                clr_e   <= clr_q;
+                round_e <= round_q;
+                cycle_e <= cycle_q;
+                if (rst_i) begin
+                    for (el = 0; el < LANES; el = el + 1)
+                        ej_q[el*FW+W+2] <= 1'b0;
+                    nrs_e <= 1'b1;
+                    sw_e  <= 1'b0;
+                    fin_e <= 1'b0;
+                    clr_e <= 1'b0;
+                end
+            end
+            assign ej_l = ej_q;
+            assign {e_nrs, e_sw, e_fin, e_clr, e_round, e_cycle} =
+                   {nrs_e, sw_e, fin_e, clr_e, round_e, cycle_e};
+        end else begin : gen_enopipe
+            assign ej_l = ej;
+            assign {e_nrs, e_sw, e_fin, e_clr, e_round, e_cycle} =
+                   {!go_q, sw_q, fin_q, clr_q, round_q, cycle_q};
+        end
+    endgenerate
     wire [LANES-1:0]    irelay, ibounds, eovr, eshort, ebounds, estray;
     wire [LANES*32-1:0] ird, erd, esrd;
 
@@ -315,20 +436,20 @@ module tn_node #(
     generate
         for (g = 0; g < LANES; g = g + 1) begin : gen_lane
             tn_ni_inject #(.W(W), .AW(AW), .DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW), .CW(CW),
-                           .GATHER(GATHER)) u_inj (
-                .clk_i(clk_i), .rst_i(rst_i), .run_i(run_q), .sw_i(sw_q), .round_i(round_q),
+                           .GATHER(GATHER), .SWHIT(MEM_BRAM)) u_inj (
+                .clk_i(clk_i), .rst_i(rst_i), .run_i(run_q), .go_i(go_q), .sw_i(sw_q), .round_i(round_q),
                 .cfg_we_i(iwe[g]), .cfg_round_i(rnd), .cfg_field_i(dfield),
-                .cfg_wdata_i(bwdata_q), .cfg_rsel_i(dec[RSL + 6*g + 2 +: 4]),
+                .cfg_wdata_i(bwdata_q), .cfg_wf_i(bwf_q), .cfg_rsel_i(dec[RSL + 6*g + 2 +: 4]),
                 .cfg_rdata_o(ird[32*g +: 32]),
                 .maddr_o(mraddr[g*AW +: AW]), .maddr_n_o(mraddr_n[g*AW +: AW]),
-                .fetch_o(mfetch[g]), .mdata_i(mrdata[g*MW +: MW]),
+                .fetch_o(mfetch[g]), .hwa_i(mwaddr[g*AW +: AW]), .hsw_o(mhsw[g]), .mdata_i(mrdata[g*MW +: MW]),
                 .flit_o(inj[g*FW +: FW]), .relay_o(irelay[g]), .bounds_o(ibounds[g]));
             tn_ni_eject #(.W(W), .AW(AW), .DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW), .CW(CW),
                           .TW(TW), .REC_BRAM(REC_BRAM)) u_ej (
-                .clk_i(clk_i), .rst_i(rst_i), .run_i(run_q), .sw_i(sw_q), .fin_i(fin_q),
-                .clr_i(clr_q), .round_i(round_q), .cycle_i(cycle_q), .flit_i(ej[g*FW +: FW]),
+                .clk_i(clk_i), .rst_i(rst_i), .nrs_i(e_nrs), .sw_i(e_sw), .fin_i(e_fin),
+                .clr_i(e_clr), .round_i(e_round), .cycle_i(e_cycle), .flit_i(ej_l[g*FW +: FW]),
                 .cfg_we_i(ewe[g]), .cfg_round_i(rnd), .st_round_n_i(baddr_e_i[6 +: RW]), .cfg_field_i(ej_field),
-                .cfg_wdata_i(bwdata_q), .cfg_rdata_o(erd[32*g +: 32]), .st_rdata_o(esrd[32*g +: 32]),
+                .cfg_wdata_i(bwdata_q), .cfg_wf_i(bwf_q), .cfg_rdata_o(erd[32*g +: 32]), .st_rdata_o(esrd[32*g +: 32]),
                 .mwe_o(mwe[g]), .maddr_o(mwaddr[g*AW +: AW]), .mdata_o(mwdata[g*MW +: MW]),
                 .overrun_o(eovr[g]), .short_o(eshort[g]), .bounds_o(ebounds[g]), .stray_o(estray[g]));
         end
@@ -355,7 +476,7 @@ module tn_node #(
         .overrun_i(eovr), .short_i(eshort), .ebounds_i(ebounds), .ibounds_i(ibounds),
         .stray_i(estray), .ncoll_i(ncoll), .nunrt_i(nunrt), .ndrop_i(ndrop),
         .coll_i(coll), .coll_port_i(coll_port), .coll_tgt_i(coll_tgt),
-        .we_i(wsel && rg[4]), .off_i(off[4:0]), .wdata_i(bwdata_q),
+        .we_i({8{wsel && rg[4]}} & dec[RSF + 6 +: 8]), .rsel_i(dec[RSF + 6 +: 9]), .wdata_i(bwdata_q),
         .rdata_o(rd4), .err_o(err_o));
 
     // ---- read data (computed only when this node is addressed) ----

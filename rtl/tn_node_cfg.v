@@ -15,7 +15,8 @@ module tn_node_cfg #(
     input  wire               sw_i,       // switch cycle of round round_i
     input  wire [RW-1:0]      round_i,
     // region 2 fields 0..15 and region 5 (routing)
-    input  wire               we2_i,
+    // region 2 write: one-hot field select (osel 0..5, mode, esel 0..LANES-1)
+    input  wire [6+LANES:0]   we2_i,
     input  wire               we5_i,
     input  wire [RW-1:0]      cfg_round_i,
     input  wire [5:0]         cfg_field_i,
@@ -55,17 +56,16 @@ module tn_node_cfg #(
     integer           o, l, wo, wl;
 
     always @(posedge clk_i) begin
-        // Constant part-selects (one write enable per field), not a shift.
-        if (we2_i) begin
-            for (wo = 0; wo < 6; wo = wo + 1)
-                if ({26'd0, cfg_field_i} == wo)
-                    osel_m[cfg_round_i][4*wo +: 4] <= cfg_wdata_i[3:0];
-            if (cfg_field_i == 6'd6)
-                mode_m[cfg_round_i] <= cfg_wdata_i[0];
-            for (wl = 0; wl < LANES; wl = wl + 1)
-                if ({26'd0, cfg_field_i} == 8 + wl)
-                    esel_m[cfg_round_i][4*wl +: 4] <= cfg_wdata_i[3:0];
-        end
+        // Constant part-selects (one write enable per field, decoded with
+        // the request like the read selects), not a shift.
+        for (wo = 0; wo < 6; wo = wo + 1)
+            if (we2_i[wo])
+                osel_m[cfg_round_i][4*wo +: 4] <= cfg_wdata_i[3:0];
+        if (we2_i[6])
+            mode_m[cfg_round_i] <= cfg_wdata_i[0];
+        for (wl = 0; wl < LANES; wl = wl + 1)
+            if (we2_i[7 + wl])
+                esel_m[cfg_round_i][4*wl +: 4] <= cfg_wdata_i[3:0];
         if (RELAY == 0) begin
             lo_o    <= 96'd0;
             hi_o    <= 96'd0;
@@ -132,19 +132,30 @@ module tn_node_cfg #(
         end
     endfunction
     reg [6+LANES:0] swm;
-    integer         rr;
     integer         el, eo;
+    // boards: every round's masks in registers, computed from the table
+    // in the cycle after it is written (a run's first switch comes at
+    // least three cycles after the last bus write: the START write and
+    // the sequencer's pipeline), so the switch only selects the round's;
+    // otherwise the round's masks only, computed in the register's block
+    // at a switch (no work per cycle in the simulator)
+    wire [6+LANES:0] swr_m;   // the masks of round round_i (SWR)
+    generate
+        if (SWR != 0) begin : gen_msk
+            reg [6+LANES:0] msk_q [0:ROUNDS-1];
+            integer         rr;
+            always @(posedge clk_i)
+                for (rr = 0; rr < ROUNDS; rr = rr + 1)
+                    msk_q[rr] <= swmask(osel_m[rr], esel_m[rr]);
+            assign swr_m = msk_q[round_i];
+        end else begin : gen_nomsk
+            assign swr_m = {(7+LANES){1'b0}};
+        end
+    endgenerate
     always @* begin
         osw = osel_m[round_i];
         esw = esel_m[round_i];
-        // boards: every round's masks, then the round's (no select in
-        // front of the compares); otherwise the round's only, computed in
-        // the register's block at a switch (no work per cycle in the
-        // simulator)
-        swm = {(7+LANES){1'b0}};
-        if (SWR != 0)
-            for (rr = 0; rr < ROUNDS; rr = rr + 1)
-                swm = swm | ({(7+LANES){round_i == rr[RW-1:0]}} & swmask(osel_m[rr], esel_m[rr]));
+        swm = swr_m;
         osel_d   = sw_i ? osw : osel_o;
         esel_d   = sw_i ? esw : esel_o;
         dor_d    = sw_i ? mode_m[round_i] : dor_o;

@@ -24,9 +24,11 @@ module tn_node_status #(
     input  wire             coll_i,
     input  wire [3:0]       coll_port_i,
     input  wire [2:0]       coll_tgt_i,
-    // bus: write (offset 0: 1s clear flags; 1..7: clear the counter)
-    input  wire             we_i,
-    input  wire [4:0]       off_i,
+    // bus: write (offset 0: 1s clear flags; 1..7: clear the counter), one
+    // write enable per offset, and the read select of offset 0..8, one-hot
+    // (both decoded with the request from the offset's bits 4:0)
+    input  wire [7:0]       we_i,
+    input  wire [8:0]       rsel_i,
     /* verilator lint_off UNUSEDSIGNAL */ // seven flag bits
     input  wire [31:0]      wdata_i,
     /* verilator lint_on UNUSEDSIGNAL */
@@ -95,20 +97,16 @@ module tn_node_status #(
 
     assign err_o = |flags_q;
 
-    always @* begin
-        case (off_i)
-            5'd0:    rdata_o = {25'd0, flags_q};
-            5'd1:    rdata_o = novr_q;
-            5'd2:    rdata_o = nshort_q;
-            5'd3:    rdata_o = nbounds_q;
-            5'd4:    rdata_o = ncoll_q;
-            5'd5:    rdata_o = latch_q;
-            5'd6:    rdata_o = nunrt_q;
-            5'd7:    rdata_o = ndrop_q;
-            5'd8:    rdata_o = {{(32-RW){1'b0}}, around_i};
-            default: rdata_o = 32'd0;
-        endcase
-    end
+    always @*
+        rdata_o = ({32{rsel_i[0]}} & {25'd0, flags_q})
+                | ({32{rsel_i[1]}} & novr_q)
+                | ({32{rsel_i[2]}} & nshort_q)
+                | ({32{rsel_i[3]}} & nbounds_q)
+                | ({32{rsel_i[4]}} & ncoll_q)
+                | ({32{rsel_i[5]}} & latch_q)
+                | ({32{rsel_i[6]}} & nunrt_q)
+                | ({32{rsel_i[7]}} & ndrop_q)
+                | ({32{rsel_i[8]}} & {{(32-RW){1'b0}}, around_i});
 
     always @* begin
         c_ovr = 5'd0;
@@ -132,18 +130,22 @@ module tn_node_status #(
         latch_d   = latch_q;
         if (coll_e && !latch_q[31])
             latch_d = {1'b1, 7'd0, {(8-RW){1'b0}}, around_e, 4'd0, coll_port_e, 5'd0, coll_tgt_e};
-        if (we_i)
-            case (off_i)
-                5'd0: flags_d = flags_q & ~wdata_i[6:0];
-                5'd1: novr_d = 32'd0;
-                5'd2: nshort_d = 32'd0;
-                5'd3: nbounds_d = 32'd0;
-                5'd4: ncoll_d = 32'd0;
-                5'd5: latch_d = 32'd0;
-                5'd6: nunrt_d = 32'd0;
-                5'd7: ndrop_d = 32'd0;
-                default: ;
-            endcase
+        if (we_i[0])
+            flags_d = flags_q & ~wdata_i[6:0];
+        if (we_i[1])
+            novr_d = 32'd0;
+        if (we_i[2])
+            nshort_d = 32'd0;
+        if (we_i[3])
+            nbounds_d = 32'd0;
+        if (we_i[4])
+            ncoll_d = 32'd0;
+        if (we_i[5])
+            latch_d = 32'd0;
+        if (we_i[6])
+            nunrt_d = 32'd0;
+        if (we_i[7])
+            ndrop_d = 32'd0;
         if (clr_i) begin
             flags_d = 7'd0;
             novr_d = 32'd0;

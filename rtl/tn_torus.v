@@ -19,7 +19,8 @@ module tn_torus #(
     parameter GATHER    = 1,    // 0: no inject gather field (round field 58+l)
     parameter REC_BRAM  = 0,    // 1: eject records in block RAM (needs TW < 48, CW <= 16)
     parameter INREG     = 1,    // 0: one shared input register stage for all nodes
-    parameter STAT_PIPE = 0     // 1: node status events counted one cycle later
+    parameter STAT_PIPE = 0,    // 1: node status events counted one cycle later
+    parameter EPIPE     = 0     // 1: eject lanes one cycle behind the links
 ) (
     input  wire        clk_i,
     input  wire        rst_i,
@@ -55,6 +56,24 @@ module tn_torus #(
     localparam SLIM_T = TW < 48;
     reg        bwe_q, bre_q, rd1_q, rd2_q, rd3_q, rd4_q, rd5_q;
     reg [31:0] baddr_q, bwdata_q;
+    // compares of the write data the lanes' descriptor tables keep (made
+    // once here, as the data is accepted, and carried with it): [0] value
+    // == 0, [1] == 1, [2] >= MEM_DEPTH, [3] == the last in-bounds address,
+    // [4] bits 23:0 == 0 (an inject offset of 0); the value is the low CW
+    // bits, as the tables keep it
+    localparam [31:0] CM   = (CW >= 32) ? 32'hFFFFFFFF : ((32'd1 << CW) - 32'd1);
+    localparam [31:0] EDGE = ((MEM_DEPTH - 1) < CM) ? (MEM_DEPTH - 1) : CM;
+    reg [4:0]  bwf_q;
+    function [4:0] wflags(input [31:0] x);
+        begin
+            wflags[0] = (x & CM) == 32'd0;
+            wflags[1] = (x & CM) == 32'd1;
+            // (MEM_DEPTH a power of two: a high bit set, an OR)
+            wflags[2] = |((x & CM) >> AW);
+            wflags[3] = (x & CM) == EDGE;
+            wflags[4] = (x[23:0] & CM[23:0]) == 24'd0;
+        end
+    endfunction
     reg        bglob_q;                 // a global register
     /* verilator lint_off UNUSEDSIGNAL */ // TW < 48 only
     reg        bts_q;                   // an eject record timestamp (below)
@@ -86,6 +105,7 @@ module tn_torus #(
                         bus_addr_i[19:16] == 4'd3 && !bus_addr_i[2];
             baddr_q  <= bus_addr_i;
             bwdata_q <= bus_wdata_i;
+            bwf_q    <= wflags(bus_wdata_i);
         end
         if (rst_i) begin
             bwe_q <= 1'b0;
@@ -107,6 +127,9 @@ module tn_torus #(
         end
         if (REC_BRAM != 0 && (TW >= 48 || CW > 16)) begin : gen_chk_rec
             tn_error_REC_BRAM_needs_TW_below_48_and_CW_at_most_16 u_err ();
+        end
+        if (MEM_DEPTH != (1 << AW)) begin : gen_chk_depth
+            tn_error_MEM_DEPTH_must_be_a_power_of_two u_err ();
         end
     endgenerate
 
@@ -130,7 +153,7 @@ module tn_torus #(
 
     tn_seq #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
              .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW), .N(N), .ALPHA(ALPHA),
-             .CW(CW), .PRE(INREG == 0), .LIMITS({(CW < 32) ? CW[7:0] : 8'd0, SLIM_T ? TW[7:0] : 8'd0, 11'd0, STAT_PIPE != 0, REC_BRAM != 0,
+             .CW(CW), .PRE(INREG == 0), .LIMITS({(CW < 32) ? CW[7:0] : 8'd0, SLIM_T ? TW[7:0] : 8'd0, 10'd0, EPIPE != 0, STAT_PIPE != 0, REC_BRAM != 0,
                                GATHER == 0, MEM_BRAM != 0, RELAY == 0})) u_seq (
         .clk_i(clk_i), .rst_i(rst_i),
         .bwe_n_i(s_bwe_n), .baddr_n_i(s_baddr_n), .baddr_a_i(bus_addr_i), .bwdata_n_i(s_bwdata_n),
@@ -142,24 +165,30 @@ module tn_torus #(
 
     // ---- node inputs: registered in each node (INREG = 1) or here, once ----
     wire          n_run, n_sw, n_fin, n_clr, n_bwe, n_bre;
+    wire          n_go;               // running and not a switch (run && !sw)
     wire [RW-1:0] n_round;
     wire [47:0]   n_cycle;
     wire [31:0]   n_baddr, n_bwdata;
+    wire [4:0]    n_bwf;
     generate
         if (INREG != 0) begin : gen_nin
             assign {n_run, n_sw, n_fin, n_clr, n_bwe, n_bre} = {run_n, sw_n, fin_n, clr_n, bwe_q, bre_q};
+            assign n_go = run_n && !sw_n;
             assign n_round  = round_n;
             assign n_cycle  = cycle_n;
             assign n_baddr  = baddr_q;
             assign n_bwdata = bwdata_q;
+            assign n_bwf    = bwf_q;
             assign {s_bwe_n, s_baddr_n, s_bwdata_n} = {wacc, bus_addr_i, bus_wdata_i};
             assign {s_bwe, s_bre, s_baddr, s_bwdata} = {bwe_q, bre_q, baddr_q, bwdata_q};
         end else begin : gen_nreg
-            reg          run_r, sw_r, fin_r, clr_r, bwe_r, bre_r;
+            reg          run_r, sw_r, fin_r, clr_r, bwe_r, bre_r, go_r;
             reg [RW-1:0] round_r;
             reg [31:0]   baddr_r, bwdata_r;
+            reg [4:0]    bwf_r;
             always @(posedge clk_i) begin
                 run_r    <= run_n;
+                go_r     <= run_n && !sw_n;
                 sw_r     <= sw_n;
                 fin_r    <= fin_n;
                 clr_r    <= clr_n;
@@ -168,8 +197,10 @@ module tn_torus #(
                 bre_r    <= bre_q;
                 baddr_r  <= baddr_q;
                 bwdata_r <= bwdata_q;
+                bwf_r    <= bwf_q;
                 if (rst_i) begin
                     run_r <= 1'b0;
+                    go_r  <= 1'b0;
                     sw_r  <= 1'b0;
                     fin_r <= 1'b0;
                     clr_r <= 1'b0;
@@ -178,10 +209,12 @@ module tn_torus #(
                 end
             end
             assign {n_run, n_sw, n_fin, n_clr, n_bwe, n_bre} = {run_r, sw_r, fin_r, clr_r, bwe_r, bre_r};
+            assign n_go = go_r;
             assign n_round  = round_r;
             assign n_cycle  = cycle_q;     // = cycle_n registered
             assign n_baddr  = baddr_r;
             assign n_bwdata = bwdata_r;
+            assign n_bwf    = bwf_r;
             assign {s_bwe_n, s_baddr_n, s_bwdata_n} = {bwe_q, baddr_q, bwdata_q};
             assign {s_bwe, s_bre, s_baddr, s_bwdata} = {bwe_r, bre_r, baddr_r, bwdata_r};
         end
@@ -244,14 +277,14 @@ module tn_torus #(
                               .MEM_DEPTH(MEM_DEPTH), .AW(AW), .ROUNDS(ROUNDS), .RW(RW),
                               .RELAY(RELAY), .MEM_BRAM(MEM_BRAM), .CW(CW), .TW(TW),
                               .GATHER(GATHER), .REC_BRAM(REC_BRAM), .INREG(INREG),
-                              .STAT_PIPE(STAT_PIPE)) u_node (
+                              .STAT_PIPE(STAT_PIPE), .EPIPE(EPIPE)) u_node (
                         .clk_i(clk_i), .rst_i(rst_i),
                         .id_i(ID[11:0]), .coord_i({gz[3:0], gy[3:0], gx[3:0]}),
-                        .run_n_i(n_run), .sw_n_i(n_sw), .fin_n_i(n_fin), .clr_n_i(n_clr),
+                        .run_n_i(n_run), .go_n_i(n_go), .sw_n_i(n_sw), .fin_n_i(n_fin), .clr_n_i(n_clr),
                         .round_n_i(n_round), .cycle_n_i(n_cycle),
                         .lin_i(lin[ID]), .lout_o(lout[ID]),
-                        .bwe_i(n_bwe), .bre_i(n_bre), .baddr_i(n_baddr), .bwdata_i(n_bwdata),
-                        .baddr_e_i(baddr_q),
+                        .bwe_i(n_bwe), .bre_i(n_bre), .baddr_i(n_baddr), .bwdata_i(n_bwdata), .bwf_i(n_bwf),
+                        .baddr_e_i(baddr_q), .baddr_a_i(bus_addr_i), .bacc_i(wacc || racc),
                         .brdata_o(rdata[ID]), .brrec_o(rrec[ID]), .err_o(nerr[ID]));
                 end
             end

@@ -27,6 +27,7 @@ module tn_board_system #(
     parameter REC_BRAM     = 1,
     parameter INREG        = 0,
     parameter STAT_PIPE    = 1,
+    parameter EPIPE        = 1,
     parameter CLK_HZ       = 48000000, // network clock in Hz
     parameter ASYNC        = 0,        // 1: bridge and UART on bclk_i (see above)
     parameter BUS_HZ       = CLK_HZ,   // bus clock in Hz (ASYNC = 1)
@@ -83,7 +84,8 @@ module tn_board_system #(
 
     tn_torus #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY), .MEM_BRAM(MEM_BRAM),
-               .CW(CW), .TW(TW), .GATHER(GATHER), .REC_BRAM(REC_BRAM), .INREG(INREG), .STAT_PIPE(STAT_PIPE)) u_torus (
+               .CW(CW), .TW(TW), .GATHER(GATHER), .REC_BRAM(REC_BRAM), .INREG(INREG), .STAT_PIPE(STAT_PIPE),
+               .EPIPE(EPIPE)) u_torus (
         .clk_i(clk_i), .rst_i(net_rst),
         .bus_addr_i(s_addr), .bus_wdata_i(s_wdata), .bus_we_i(s_we), .bus_re_i(s_re),
         .bus_rdata_o(s_rdata), .bus_ready_o(s_ready));

@@ -22,6 +22,7 @@ module tn_top_hx8k #(
     parameter REC_BRAM  = 1,
     parameter INREG     = 0,
     parameter STAT_PIPE = 1,
+    parameter EPIPE     = 1,
     parameter CLK_HZ    = 48000000, // network clock: 12 MHz * (DIVF+1) / 2**DIVQ
     parameter [6:0] DIVF = 7'd63,   // PLL feedback divider (icepll -i 12 -o MHz)
     parameter [2:0] DIVQ = 3'd4,    // PLL output divider
@@ -54,7 +55,7 @@ module tn_top_hx8k #(
     wire [3:0] status;
     tn_board_system #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                       .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY), .MEM_BRAM(MEM_BRAM),
-                      .CW(CW), .TW(TW), .GATHER(GATHER), .REC_BRAM(REC_BRAM), .INREG(INREG), .STAT_PIPE(STAT_PIPE), .CLK_HZ(CLK_HZ), .BAUD(BAUD),
+                      .CW(CW), .TW(TW), .GATHER(GATHER), .REC_BRAM(REC_BRAM), .INREG(INREG), .STAT_PIPE(STAT_PIPE), .EPIPE(EPIPE), .CLK_HZ(CLK_HZ), .BAUD(BAUD),
                       .MAX_WORDS(MAX_WORDS), .FIFO_AW(FIFO_AW)) u_sys (
         .clk_i(clk), .bclk_i(clk), .rst_i(rst), .uart_rx_i(RX), .uart_tx_o(TX), .status_o(status));
 

@@ -63,7 +63,7 @@ module tb_netlist;
 `else
     tn_torus #(.DIM_X(DX), .DIM_Y(DY), .DIM_Z(1), .W(W), .LANES(1), .MEM_DEPTH(`MEM_DEPTH),
                .ROUNDS(`ROUNDS), .RELAY(0), .MEM_BRAM(1), .CW(`CW), .TW(`TW), .GATHER(0),
-               .REC_BRAM(`REC_BRAM), .INREG(0), .STAT_PIPE(1)) dut (
+               .REC_BRAM(`REC_BRAM), .INREG(0), .STAT_PIPE(1), .EPIPE(1)) dut (
 `endif
         .clk_i(clk), .rst_i(rst), .bus_addr_i(addr), .bus_wdata_i(wdata),
         .bus_we_i(we), .bus_re_i(re), .bus_rdata_o(rdata), .bus_ready_o(ready));
@@ -251,7 +251,7 @@ module tb_netlist;
         bus_read(G | 32'h006);
         check_eq(rd, ALPHA, "INFO ALPHA is the alpha of the model");
         bus_read(G | 32'h007);
-        check_eq(rd[2:0], 3'b111, "INFO LIMITS: no relay, block-RAM memory, no gather");
+        check_eq(rd[5:0], 6'b111111, "INFO LIMITS: no relay, BRAM mem/records, no gather, STAT_PIPE, EPIPE");
 
         // memory: node n's message at 0..3, node 0's broadcast at 16..21, flags 0
         for (n = 0; n < N; n = n + 1)
@@ -341,6 +341,33 @@ module tb_netlist;
             bus_read(na(n, 4, 0));
             check_eq(rd, 0, "node status flags clear (no collision, drop, overrun)");
         end
+
+        // ---- forward: a flit received in a round's last cycle leaves in
+        // the next round's first (EPIPE: the eject lane writes it in the
+        // very cycle the inject lane fetches it; the flit memory's bypass) ----
+        // round 0: node 0 sends word 16 (1 flit) over X+, node 1 ejects it
+        // (input 0) to word 48; round 1: node 1 sends word 48 over X+ at
+        // offset 0, its X+ neighbour ejects it to word 49.
+        xn = (1 + 1) % DX;
+        for (n = 0; n < N; n = n + 1) begin
+            round_cfg(n, 0, (n == 0) ? 24'h000001 : 24'h0, (n == 1) ? 4'd8 : 4'd0,
+                      (n == 0) ? 32'h80000000 : 32'h0, 16, 1,
+                      (n == 1) ? 32'h80000000 : 32'h0, 48, 1);
+            round_cfg(n, 1, (n == 1) ? 24'h000001 : 24'h0, (n == xn) ? 4'd8 : 4'd0,
+                      (n == 1) ? 32'h80000000 : 32'h0, 48, 1,
+                      (n == xn) ? 32'h80000000 : 32'h0, 49, 1);
+        end
+        dur0 = ALPHA + 0 + 1 + 1;   // the flit arrives in the round's last cycle
+        bus_write(G | 32'h100, dur0);
+        bus_write(G | 32'h101, dur0);
+        run(2);
+        check_eq(tend - t0, 2 * dur0, "forward: END_CYCLE - START_CYCLE = D_0 + D_1");
+        check_rec(1, 0, t0 + ALPHA + 1, 1, crc_of(msg[4], 1), "forward node 0->1");
+        check_rec(xn, 1, t0 + dur0 + ALPHA + 1, 1, crc_of(msg[4], 1), "forward node 1->X+");
+        bus_read(na(xn, 0, 49));
+        check_eq(rd, msg[4][7:0], "forward: the flit stored by the second hop");
+        bus_read(na(xn, 4, 0));
+        check_eq(rd, 0, "forward: node status flags clear");
 
         // ---- errors: overrun, eject bounds, short stream ----
         // node 0 -> node 1 over X+: 6 flits; node 1 expects 4 at MEM_DEPTH - 2,

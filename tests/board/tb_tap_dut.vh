@@ -26,7 +26,7 @@
     tn_torus #(.DIM_X(1), .DIM_Y(1), .DIM_Z(1), .W(8), .LANES(1), .MEM_DEPTH(16),
                .ROUNDS(2), .RELAY(1 - TB_SLIM), .MEM_BRAM(TB_SLIM), .CW(TB_SLIM ? 12 : 32),
                .TW(TB_SLIM ? 24 : 48), .GATHER(1 - TB_SLIM), .REC_BRAM(TB_SLIM),
-               .INREG(1 - TB_SLIM), .STAT_PIPE(TB_SLIM)) u_torus (
+               .INREG(1 - TB_SLIM), .STAT_PIPE(TB_SLIM), .EPIPE(TB_SLIM)) u_torus (
         .clk_i(nclk), .rst_i(net_rst), .bus_addr_i(s_addr), .bus_wdata_i(s_wdata),
         .bus_we_i(s_we), .bus_re_i(s_re), .bus_rdata_o(s_rdata), .bus_ready_o(s_ready));
 
