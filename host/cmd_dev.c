@@ -160,6 +160,9 @@ int tn_dev_open(struct tn_dev *d, struct tn_dev_args *a, const char *cmd)
     rc = tn_proto_open(&d->p, d->ops, d->t, &po);
     if (rc == 0)
         rc = tn_proto_info(d->p, &d->info);
+    /* LIMITS (designs before it read 0 there, as the full design does) */
+    if (rc == 0 && tn_proto_read(d->p, 0xFFF00007u, &d->info.limits, 1) != 0)
+        d->info.limits = 0;
     if (rc != 0) {
         fprintf(stderr, "%s: no answer to INFO on the %s backend: %s\n", cmd, a->t.backend,
                 d->p ? tn_proto_errmsg(d->p) : tn_strerror(rc));

@@ -60,10 +60,8 @@ int cmd_info(int argc, char **argv)
         return ex;
     const struct tn_info *i = &dev.info;
     /* INFO 0x007 LIMITS: the reductions of a board build (docs/hardware.md,
-     * "Board builds"); 0 for the full design. Older designs read 0 too. */
-    uint32_t limits = 0;
-    if (tn_proto_read(dev.p, 0xFFF00007u, &limits, 1) != 0)
-        limits = 0;
+     * "Board builds"); 0 for the full design (tn_dev_open reads it). */
+    uint32_t limits = i->limits;
     if (json) {
         json_t *o = json_pack("{s:s, s:i, s:[i,i,i], s:i, s:i, s:i, s:i, s:i, s:i, s:i}",
                               "backend", da.t.backend, "version", (int)i->version, "dims",
@@ -88,12 +86,13 @@ int cmd_info(int argc, char **argv)
                i->proto_version);
         if (limits != 0)
             printf("board build  relay %s, %s flit memory, gather %s, %s records, "
-                   "counts %u bits, timestamps %u bits, status events %s\n",
+                   "counts %u bits, timestamps %u bits, status events %s, eject lanes %s\n",
                    (limits & 1u) ? "no" : "yes", (limits & 2u) ? "block-RAM" : "multi-port",
                    (limits & 4u) ? "no" : "yes", (limits & 8u) ? "block-RAM" : "flip-flop",
                    (limits >> 24) ? (unsigned)(limits >> 24) : 32u,
                    ((limits >> 16) & 0xFFu) ? (unsigned)((limits >> 16) & 0xFFu) : 48u,
-                   (limits & 16u) ? "counted a cycle later" : "counted at once");
+                   (limits & 16u) ? "counted a cycle later" : "counted at once",
+                   (limits & 32u) ? "a cycle behind the links" : "in step with the links");
     }
     tn_dev_close(&dev);
     return TN_EXIT_OK;

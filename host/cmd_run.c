@@ -233,7 +233,11 @@ static int wait_done(struct tn_dev *d, struct tn_status *st, uint64_t expect, bo
             usleep(2000);
     }
     progress_end(&pr);
-    return 0;
+    /* The error bit (and ERRMAP) follows the nodes' status, which counts a
+     * run's last events a few cycles after the sequencer reports done
+     * (board builds: STAT_PIPE and EPIPE, docs/hardware.md): read STATUS
+     * once more, a whole bus round trip later, for the settled value. */
+    return tn_proto_status(d->p, st);
 }
 
 /* READs per pipelined call in the readback (bounds how often progress is

@@ -9,6 +9,56 @@
 
 #include "tn_error.h"
 
+/* A board build (INFO LIMITS, docs/hardware.md "Board builds") keeps the
+ * low CW bits of durations, offsets, addresses and lengths (bits 31:24;
+ * 0: all 32), has no relay hardware (bit 0) and no gather field (bit 2):
+ * a plan that needs more is refused before anything is loaded. */
+static int check_limits(const struct tn_plan *p, const struct tn_info *dev, char *err,
+                        size_t errlen)
+{
+    uint32_t cw = dev->limits >> 24;
+    uint64_t lim = (cw == 0 || cw >= 32) ? UINT32_MAX : (1ull << cw) - 1;
+    const char *fix = "use a shorter --msg-flits or the simulator's full design";
+    for (uint32_t r = 0; r < p->nrounds; r++) {
+        const struct tn_plan_round *pr = &p->rounds[r];
+        if (pr->duration > lim)
+            return tn_errf(err, errlen, TN_ECAPACITY,
+                           "round %u lasts %llu cycles; this board build keeps %u-bit durations "
+                           "(at most %llu): %s", r, (unsigned long long)pr->duration, cw,
+                           (unsigned long long)lim, fix);
+        for (uint32_t i = 0; i < pr->ninj; i++) {
+            const struct tn_inject *in = &pr->inj[i];
+            uint64_t m = in->start > in->len ? in->start : in->len;
+            if (in->addr > m)
+                m = in->addr;
+            if (m > lim)
+                return tn_errf(err, errlen, TN_ECAPACITY,
+                               "round %u: node %u injects %u flits from word %u at offset %u; "
+                               "this board build keeps %u-bit offsets, addresses and lengths "
+                               "(at most %llu): %s", r, in->node, in->len, in->addr, in->start,
+                               cw, (unsigned long long)lim, fix);
+            if ((dev->limits & 1u) && in->relay)
+                return tn_errf(err, errlen, TN_ENOTSUP,
+                               "round %u routes head flits (relay streams); this board build "
+                               "has no relay hardware: run it on the simulator", r);
+            if ((dev->limits & 4u) && in->run)
+                return tn_errf(err, errlen, TN_ENOTSUP,
+                               "round %u gathers strided runs of words (the long-message "
+                               "gossip); this board build has no gather field: use another "
+                               "--algo or the simulator", r);
+        }
+        for (uint32_t i = 0; i < pr->nej; i++) {
+            const struct tn_eject *ej = &pr->ej[i];
+            if ((ej->addr > ej->len ? ej->addr : ej->len) > lim)
+                return tn_errf(err, errlen, TN_ECAPACITY,
+                               "round %u: node %u ejects %u flits to word %u; this board build "
+                               "keeps %u-bit addresses and lengths (at most %llu): %s", r,
+                               ej->node, ej->len, ej->addr, cw, (unsigned long long)lim, fix);
+        }
+    }
+    return 0;
+}
+
 int tn_image_check(const struct tn_plan *p, const struct tn_info *dev, char *err,
                    size_t errlen)
 {
@@ -43,7 +93,7 @@ int tn_image_check(const struct tn_plan *p, const struct tn_info *dev, char *err
             return tn_errf(err, errlen, TN_ECAPACITY,
                            "round %u lasts %llu cycles, more than the 32-bit round table holds",
                            r, (unsigned long long)p->rounds[r].duration);
-    return 0;
+    return check_limits(p, dev, err, errlen);
 }
 
 static int reserve(struct tn_image *img, size_t words)

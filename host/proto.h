@@ -175,6 +175,9 @@ struct tn_info {
     uint32_t w, lanes, mem_depth, rounds, alpha;
     uint32_t max_payload;    /* bytes per frame the bridge accepts */
     uint32_t proto_version;
+    uint32_t limits;         /* INFO 0x007 LIMITS: a board build's reductions
+                              * (docs/hardware.md); not in the INFO frame:
+                              * tn_dev_open reads it, 0 for the full design */
 };
 
 /* STATUS and the cycle registers (48-bit counters). */

@@ -78,7 +78,7 @@ int main(void)
     struct tn_plan *p;
     char err[256];
     is(tn_plan_lower(&p, s, &par, err, sizeof err), 0, "lower the gossip for LANES=6");
-    struct tn_info dev = {1, {3, 3, 3}, 16, 6, 4096, 16, 1, 1024, 1};
+    struct tn_info dev = {1, {3, 3, 3}, 16, 6, 4096, 16, 1, 1024, 1, 0};
     struct tn_image img;
     is(tn_image_compile(&img, p, &dev, 7, err, sizeof err), 0, "compile it for a matching device");
     struct wmap m;
@@ -169,6 +169,64 @@ int main(void)
     is(tn_image_compile(&img, p, &d2, 7, err, sizeof err), TN_ECAPACITY,
        "an all-port plan on a LANES=1 device: TN_ECAPACITY");
     ok(strstr(err, "lanes") != NULL, "the message names the lanes: %s", err);
+    /* Board builds (INFO LIMITS) keep CW bits of durations, offsets,
+     * addresses and lengths: the fewest bits that hold every value of the
+     * plan compile, one fewer is refused; no relay and no gather fields
+     * do not matter to this plan (circuits, contiguous streams). */
+    uint64_t vmax = 0, dmax = 0;
+    for (uint32_t r = 0; r < p->nrounds; r++) {
+        const struct tn_plan_round *pr = &p->rounds[r];
+        if (pr->duration > dmax)
+            dmax = pr->duration;
+        for (uint32_t i = 0; i < pr->ninj; i++) {
+            const struct tn_inject *in = &pr->inj[i];
+            uint64_t m = in->start > in->len ? in->start : in->len;
+            vmax = m > vmax ? m : vmax;
+            vmax = in->addr > vmax ? in->addr : vmax;
+        }
+        for (uint32_t i = 0; i < pr->nej; i++) {
+            vmax = pr->ej[i].addr > vmax ? pr->ej[i].addr : vmax;
+            vmax = pr->ej[i].len > vmax ? pr->ej[i].len : vmax;
+        }
+    }
+    uint64_t need = dmax > vmax ? dmax : vmax;
+    unsigned cwb = 1;
+    while ((1ull << cwb) <= need)
+        cwb++;                        /* the fewest bits that hold every value */
+    d2 = dev;
+    d2.limits = (uint32_t)cwb << 24 | 5u;
+    is(tn_image_compile(&img, p, &d2, 7, err, sizeof err), 0,
+       "a board build with %u-bit fields (largest value %llu), no relay, no gather: compiles",
+       cwb, (unsigned long long)need);
+    tn_image_free(&img);
+    d2.limits = (uint32_t)(cwb - 1) << 24;
+    is(tn_image_compile(&img, p, &d2, 7, err, sizeof err), TN_ECAPACITY,
+       "one bit fewer: TN_ECAPACITY");
+    ok(strstr(err, "this board build keeps") != NULL, "the message names the width: %s", err);
+    /* durations alone: round 0 made 2^CW cycles long (every other value
+     * still fits CW bits) */
+    uint64_t d0 = p->rounds[0].duration;
+    p->rounds[0].duration = 1ull << cwb;
+    d2.limits = (uint32_t)cwb << 24;
+    is(tn_image_compile(&img, p, &d2, 7, err, sizeof err), TN_ECAPACITY,
+       "a round of 2^%u cycles on a %u-bit build: TN_ECAPACITY", cwb, cwb);
+    ok(strstr(err, "round 0 lasts") != NULL && strstr(err, "-bit durations") != NULL,
+       "the message names the round and the durations: %s", err);
+    p->rounds[0].duration = d0;
+    /* a relay stream or a gather on a build without them (LIMITS bits 0, 2) */
+    struct tn_inject *i0 = &p->rounds[0].inj[0];
+    i0->relay = 1;
+    d2.limits = 1u;
+    is(tn_image_compile(&img, p, &d2, 7, err, sizeof err), TN_ENOTSUP,
+       "a relay stream on a build without relay hardware: TN_ENOTSUP");
+    ok(strstr(err, "no relay hardware") != NULL, "the message says so: %s", err);
+    i0->relay = 0;
+    i0->run = 1;
+    d2.limits = 4u;
+    is(tn_image_compile(&img, p, &d2, 7, err, sizeof err), TN_ENOTSUP,
+       "a gather on a build without the gather field: TN_ENOTSUP");
+    ok(strstr(err, "no gather field") != NULL, "the message says so: %s", err);
+    i0->run = 0;
 
     tn_plan_free(p);
     tn_sched_free(s);
