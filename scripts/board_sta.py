@@ -86,7 +86,8 @@ def clock_nets(path):
     name = {}
     for n, v in top["netnames"].items():
         for b in v["bits"]:
-            if isinstance(b, int) and (b not in name or n.startswith("$") is False and name[b].startswith("$")):
+            # a bit's name: the first, or a user name over a generated ($) one
+            if isinstance(b, int) and (b not in name or (name[b].startswith("$") and not n.startswith("$"))):
                 name[b] = n
     clk = {}
     bel = {}
