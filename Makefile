@@ -40,6 +40,7 @@ DEPS_STAMP := $(BUILD)/.deps-ok
 .PHONY: all run test test-host test-rtl test-e2e lint sim bench bitstream prog clean deps
 all: host sim
 
+include rtl/sources.mk
 include $(sort $(wildcard mk/*.mk))
 
 deps: $(DEPS_STAMP)

@@ -33,14 +33,9 @@ BOARD_SEEDS ?= 1 2 3 4
 # durations) and TW (record timestamp bits) are set per board.
 BOARD_SLIM := RELAY=0 MEM_BRAM=1 GATHER=0 REC_BRAM=1 INREG=0 STAT_PIPE=1 EPIPE=1
 
-BOARD_NET_SRC := rtl/tn_torus.v rtl/tn_seq.v rtl/tn_node.v rtl/tn_node_cfg.v \
-	rtl/tn_node_status.v rtl/tn_router.v rtl/tn_route.v rtl/tn_ni_mem.v rtl/tn_ni_bram.v \
-	rtl/tn_ni_inject.v rtl/tn_ni_eject.v rtl/tn_crc32.v
-BOARD_BRIDGE_SRC := rtl/tn_bridge.v rtl/tn_bridge_engine.v rtl/tn_bridge_fifo.v \
-	rtl/tn_bridge_ram.v rtl/tn_bridge_rx.v rtl/tn_bridge_tx.v rtl/tn_skid.v rtl/tn_crc16.v \
-	rtl/tn_slip_dec.v rtl/tn_slip_enc.v rtl/tn_uart_rx.v rtl/tn_uart_tx.v
-BOARD_SYS_SRC := rtl/boards/tn_board_system.v rtl/boards/tn_board_tap.v \
-	rtl/boards/tn_board_por.v
+BOARD_NET_SRC := $(RTL_NET_SRC)
+BOARD_BRIDGE_SRC := $(RTL_BRIDGE_SRC) $(RTL_UART_SRC)
+BOARD_SYS_SRC := $(RTL_BOARD_SRC)
 BOARD_ALL_SRC := $(BOARD_NET_SRC) $(BOARD_BRIDGE_SRC) $(BOARD_SYS_SRC)
 
 # PLL settings per network clock in MHz (icepll -i 12 -o MHz: exact with

@@ -1,4 +1,4 @@
-# Host bridge: RTL (rtl/tn_bridge*.v, tn_slip_*.v, tn_crc16.v, tn_uart_*.v),
+# Host bridge: RTL (rtl/bridge/: tn_bridge*.v, tn_slip_*.v, tn_crc16.v, tn_uart_*.v),
 # the host side of the protocol (host/proto.c), their tests in tests/bridge/
 # and the bridge stress benchmark. Protocol: docs/protocol.md.
 #
@@ -13,10 +13,8 @@
 BRIDGE_DIR := $(BUILD)/bridge
 BRIDGE_CC   = $(CCACHE) $(CC)
 
-BRIDGE_RTL := $(addprefix rtl/,tn_crc16.v tn_slip_dec.v tn_slip_enc.v \
-                tn_bridge_fifo.v tn_bridge_ram.v tn_bridge_rx.v tn_bridge_tx.v \
-                tn_skid.v tn_bridge_engine.v tn_bridge.v)
-UART_RTL   := rtl/tn_uart_rx.v rtl/tn_uart_tx.v
+BRIDGE_RTL := $(RTL_BRIDGE_SRC)
+UART_RTL   := $(RTL_UART_SRC)
 # The simulated top (sim/tn_sim_top.v) puts the bridge in front of the torus.
 SIM_RTL_SRC += $(BRIDGE_RTL)
 PROTO_SRC  := host/proto.c host/error.c
@@ -107,10 +105,10 @@ $(BRIDGE_DIR)/lint.ok: $(BRIDGE_RTL) $(UART_RTL) mk/bridge.mk
 	@mkdir -p $(@D)
 	$(VERILATOR) --lint-only -Wall --top-module tn_bridge $(BRIDGE_RTL)
 	$(VERILATOR) --lint-only -Wall --top-module tn_bridge $(BRIDGE_TB_G) $(BRIDGE_RTL)
-	$(VERILATOR) --lint-only -Wall rtl/tn_uart_rx.v
-	$(VERILATOR) --lint-only -Wall rtl/tn_uart_tx.v
-	$(VERILATOR) --lint-only -Wall -GBAUD=921600 rtl/tn_uart_rx.v
-	$(VERILATOR) --lint-only -Wall -GBAUD=921600 rtl/tn_uart_tx.v
+	$(VERILATOR) --lint-only -Wall rtl/bridge/tn_uart_rx.v
+	$(VERILATOR) --lint-only -Wall rtl/bridge/tn_uart_tx.v
+	$(VERILATOR) --lint-only -Wall -GBAUD=921600 rtl/bridge/tn_uart_rx.v
+	$(VERILATOR) --lint-only -Wall -GBAUD=921600 rtl/bridge/tn_uart_tx.v
 	$(IVERILOG) -g2005 -Wall -o /dev/null -s tn_bridge $(BRIDGE_RTL)
 	$(IVERILOG) -g2005 -Wall -o /dev/null -s tn_uart_rx -s tn_uart_tx $(UART_RTL)
 	$(YOSYS) -q -l $(BRIDGE_DIR)/yosys.log \
@@ -126,13 +124,13 @@ $(BRIDGE_DIR)/lint.ok: $(BRIDGE_RTL) $(UART_RTL) mk/bridge.mk
 SMTBMC ?= yosys-smtbmc
 BRIDGE_FORMAL := tn_bridge_fifo:AW=2 tn_bridge_fifo:AW=9 tn_skid:DW=9 tn_slip_enc: tn_slip_dec:IDLE_TIMEOUT=5
 formal-bridge: $(BRIDGE_DIR)/formal.ok
-$(BRIDGE_DIR)/formal.ok: rtl/tn_formal_stream.vh rtl/tn_bridge_fifo.v rtl/tn_skid.v rtl/tn_slip_enc.v rtl/tn_slip_dec.v mk/bridge.mk
+$(BRIDGE_DIR)/formal.ok: rtl/bridge/tn_formal_stream.vh rtl/bridge/tn_bridge_fifo.v rtl/bridge/tn_skid.v rtl/bridge/tn_slip_enc.v rtl/bridge/tn_slip_dec.v mk/bridge.mk
 	@command -v z3 >/dev/null || { echo "formal-bridge: needs the z3 solver: apt-get install z3" >&2; exit 1; }
 	@mkdir -p $(BRIDGE_DIR)/formal
 	@set -e; for job in $(BRIDGE_FORMAL); do \
 	    m=$${job%%:*}; p=$${job#*:}; n=$$m$${p:+_$${p//=/}}; \
 	    ch=$${p:+chparam -set $${p%%=*} $${p#*=} $$m;}; \
-	    $(YOSYS) -q -p "read_verilog -formal -DFORMAL rtl/$$m.v; $$ch prep -top $$m; async2sync; dffunmap; write_smt2 -wires $(BRIDGE_DIR)/formal/$$n.smt2"; \
+	    $(YOSYS) -q -p "read_verilog -formal -DFORMAL -Irtl/bridge rtl/bridge/$$m.v; $$ch prep -top $$m; async2sync; dffunmap; write_smt2 -wires $(BRIDGE_DIR)/formal/$$n.smt2"; \
 	    $(SMTBMC) -s z3 -t 16 $(BRIDGE_DIR)/formal/$$n.smt2 >$(BRIDGE_DIR)/formal/$$n.bmc.log 2>&1 \
 	        || { echo "formal-bridge: $$n: bmc failed, see $(BRIDGE_DIR)/formal/$$n.bmc.log" >&2; exit 1; }; \
 	    $(SMTBMC) -s z3 -i -t 16 $(BRIDGE_DIR)/formal/$$n.smt2 >$(BRIDGE_DIR)/formal/$$n.ind.log 2>&1 \

@@ -1,9 +1,6 @@
 # RTL network (rtl/ router, NI, sequencer, torus), its Verilator models (sim/),
 # RTL tests (tests/rtl/) and benchmark. See docs/hardware.md.
 
-RTL_NET_SRC := rtl/tn_torus.v rtl/tn_seq.v rtl/tn_node.v rtl/tn_node_cfg.v \
-	rtl/tn_node_status.v rtl/tn_router.v rtl/tn_route.v rtl/tn_ni_mem.v rtl/tn_ni_bram.v \
-	rtl/tn_ni_inject.v rtl/tn_ni_eject.v rtl/tn_crc32.v
 # Verilog sources of the simulated top (other parts append, e.g. the bridge).
 SIM_RTL_SRC += $(RTL_NET_SRC)
 SIM_DEPS := sim/tn_sim_top.v sim/tn_sim.cpp sim/tn_sim.h sim/tn_sim.vlt sim/tn_sim_build.sh

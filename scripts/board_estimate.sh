@@ -18,8 +18,8 @@ out=$1; shift
 widths=${*:-16 32}
 YOSYS=${YOSYS:-yosys}
 mkdir -p "$out"
-net="rtl/tn_node.v rtl/tn_node_cfg.v rtl/tn_node_status.v rtl/tn_router.v rtl/tn_route.v"
-net="$net rtl/tn_ni_mem.v rtl/tn_ni_bram.v rtl/tn_ni_inject.v rtl/tn_ni_eject.v rtl/tn_crc32.v rtl/tn_seq.v"
+net="rtl/net/tn_node.v rtl/net/tn_node_cfg.v rtl/net/tn_node_status.v rtl/net/tn_router.v rtl/net/tn_route.v"
+net="$net rtl/ni/tn_ni_mem.v rtl/ni/tn_ni_bram.v rtl/ni/tn_ni_inject.v rtl/ni/tn_ni_eject.v rtl/ni/tn_crc32.v rtl/net/tn_seq.v"
 raw=$out/raw.txt
 : >"$raw"
 # Sum the cells of a yosys stat listing into LUT, FF, BRAM, LUTRAM, carry.

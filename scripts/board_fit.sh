@@ -10,8 +10,8 @@
 set -eu
 out=${1:-build/board/fit}; shift || true
 YOSYS=${YOSYS:-yosys}
-net="rtl/tn_torus.v rtl/tn_seq.v rtl/tn_node.v rtl/tn_node_cfg.v rtl/tn_node_status.v"
-net="$net rtl/tn_router.v rtl/tn_route.v rtl/tn_ni_mem.v rtl/tn_ni_bram.v rtl/tn_ni_inject.v rtl/tn_ni_eject.v rtl/tn_crc32.v"
+net="rtl/net/tn_torus.v rtl/net/tn_seq.v rtl/net/tn_node.v rtl/net/tn_node_cfg.v rtl/net/tn_node_status.v"
+net="$net rtl/net/tn_router.v rtl/net/tn_route.v rtl/ni/tn_ni_mem.v rtl/ni/tn_ni_bram.v rtl/ni/tn_ni_inject.v rtl/ni/tn_ni_eject.v rtl/ni/tn_crc32.v"
 SLIM=${SLIM:-"-set RELAY 0 -set MEM_BRAM 1 -set CW 12 -set TW 31 -set GATHER 0 -set REC_BRAM 1 -set INREG 0 -set STAT_PIPE 1 -set EPIPE 1"}
 if [ $# -eq 0 ]; then
     set -- "2 1 1 8 1 256 2" "3 1 1 8 1 256 2" "2 2 1 8 1 256 2" "2 2 2 8 1 256 4"

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 // tb_netlist: drives tn_torus through its configuration bus (docs/hardware.md)
 // and checks the eject statistics against the timing model (docs/timing.md)
-// and a CRC-32 computed here, bit by bit, independently of rtl/tn_crc32.v.
+// and a CRC-32 computed here, bit by bit, independently of rtl/ni/tn_crc32.v.
 // The same bench runs on the RTL and on the yosys synth_ice40 netlist
 // (-DNETLIST, with the iCE40 cell models), so both must give the same
 // timestamps, counts and CRCs. Prints TAP lines.

@@ -6,8 +6,8 @@ set -u
 B=${1:-build}
 SIM=$B/sim
 T=$B/tests/rtl
-RTL="rtl/tn_torus.v rtl/tn_seq.v rtl/tn_node.v rtl/tn_node_cfg.v rtl/tn_node_status.v
-     rtl/tn_router.v rtl/tn_route.v rtl/tn_ni_mem.v rtl/tn_ni_inject.v rtl/tn_ni_eject.v rtl/tn_crc32.v"
+RTL="rtl/net/tn_torus.v rtl/net/tn_seq.v rtl/net/tn_node.v rtl/net/tn_node_cfg.v rtl/net/tn_node_status.v
+     rtl/net/tn_router.v rtl/net/tn_route.v rtl/ni/tn_ni_mem.v rtl/ni/tn_ni_inject.v rtl/ni/tn_ni_eject.v rtl/ni/tn_crc32.v"
 IVERILOG=${IVERILOG:-iverilog} VVP=${VVP:-vvp} YOSYS=${YOSYS:-yosys}
 
 printf '%-44s %14s %18s %s\n' "Verilator, traffic on every link" "cycles/s" "router-cycles/s" "check"
@@ -36,8 +36,8 @@ rm -rf "$tmp"
 echo
 printf '%-44s %8s %8s %8s %8s\n' "Yosys, one router (tn_router, LANES=6)" "LUT4" "DFF" "LUT6" "FF"
 for w in 16 32; do
-    ice=$("$YOSYS" -q -p "read_verilog rtl/tn_router.v rtl/tn_route.v; chparam -set W $w tn_router; synth_ice40 -top tn_router; tee -o /dev/stdout stat" 2>/dev/null)
-    xil=$("$YOSYS" -q -p "read_verilog rtl/tn_router.v rtl/tn_route.v; chparam -set W $w tn_router; synth_xilinx -top tn_router; tee -o /dev/stdout stat" 2>/dev/null)
+    ice=$("$YOSYS" -q -p "read_verilog rtl/net/tn_router.v rtl/net/tn_route.v; chparam -set W $w tn_router; synth_ice40 -top tn_router; tee -o /dev/stdout stat" 2>/dev/null)
+    xil=$("$YOSYS" -q -p "read_verilog rtl/net/tn_router.v rtl/net/tn_route.v; chparam -set W $w tn_router; synth_xilinx -top tn_router; tee -o /dev/stdout stat" 2>/dev/null)
     lut4=$(grep -E '^ +SB_LUT4 ' <<<"$ice" | awk '{print $2}' | tail -1)
     dff=$(grep -E '^ +SB_DFF' <<<"$ice" | awk '{s+=$2} END {print s+0}')
     lut6=$(grep -E '^ +LUT[1-6] ' <<<"$xil" | awk '{s+=$2} END {print s+0}')
