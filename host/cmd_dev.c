@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "image.h"
 #include "tn_error.h"
 #include "usb.h"
 
@@ -21,8 +22,6 @@ const char tn_dev_help[] =
     "  --baud N          line rate for usb and serial (default 12000000)\n"
     "  --port PATH       serial tty, e.g. /dev/ttyUSB1\n"
     "  --lanes N         sim: the LANES=1 or LANES=6 model (default 6)\n"
-    "  --rounds N        sim: the model with an N-round table (power of two 2..256,\n"
-    "                    default 16; make sim-model DIMS=3x3x3_r64 builds one)\n"
     "  --sim-dir DIR     sim: where the models are (default: build/sim next to torusctl)\n"
     "  --trace FILE.fst  sim: write a waveform of the whole session\n"
     "  --timeout MS      longest silence of the device per request (default 500,\n"
@@ -101,12 +100,9 @@ int tn_dev_arg(struct tn_dev_args *a, int c, const char *arg, const char *cmd)
         a->t.lanes = (unsigned)v;
         return 1;
     case TN_OPT_ROUNDS:
-        if (!tn_cmd_uint(arg, 2, 256, &v) || (v & (v - 1)) != 0) {
-            fprintf(stderr, "%s: bad --rounds '%s': use a power of two 2..256\n", cmd, arg);
-            return -1;
-        }
-        a->t.rounds = (unsigned)v;
-        return 1;
+        fprintf(stderr, "%s: --rounds is gone: every simulator model has a 1024-round table "
+                "(docs/hardware.md); drop the option\n", cmd);
+        return -1;
     case TN_OPT_TIMEOUT:
         if (!tn_cmd_uint(arg, 1, 3600000, &v)) {
             fprintf(stderr, "%s: bad --timeout '%s': use milliseconds\n", cmd, arg);
@@ -160,9 +156,11 @@ int tn_dev_open(struct tn_dev *d, struct tn_dev_args *a, const char *cmd)
     rc = tn_proto_open(&d->p, d->ops, d->t, &po);
     if (rc == 0)
         rc = tn_proto_info(d->p, &d->info);
-    /* LIMITS (designs before it read 0 there, as the full design does) */
-    if (rc == 0 && tn_proto_read(d->p, 0xFFF00007u, &d->info.limits, 1) != 0)
-        d->info.limits = 0;
+    /* PARAMS (banks, DW, relay) is a global register beside INFO's */
+    uint32_t params = 0;
+    if (rc == 0)
+        rc = tn_proto_read(d->p, TN_G_PARAMS, &params, 1);
+    tn_info_set_params(&d->info, params);
     if (rc != 0) {
         fprintf(stderr, "%s: no answer to INFO on the %s backend: %s\n", cmd, a->t.backend,
                 d->p ? tn_proto_errmsg(d->p) : tn_strerror(rc));

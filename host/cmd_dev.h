@@ -36,7 +36,7 @@ enum {
     {"baud", required_argument, NULL, TN_OPT_BAUD},                        \
     {"port", required_argument, NULL, TN_OPT_PORT},                        \
     {"lanes", required_argument, NULL, TN_OPT_LANES},                      \
-    {"rounds", required_argument, NULL, TN_OPT_ROUNDS},                    \
+    {"rounds", required_argument, NULL, TN_OPT_ROUNDS}, /* gone: says so */ \
     {"timeout", required_argument, NULL, TN_OPT_TIMEOUT},                  \
     {"sim-dir", required_argument, NULL, TN_OPT_SIM_DIR},                  \
     {"trace", required_argument, NULL, TN_OPT_TRACE}

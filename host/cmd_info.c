@@ -14,8 +14,9 @@ static void help(FILE *f)
 {
     fprintf(f,
         "usage: torusctl info [options]\n"
-        "Print the device's constants (INFO): version, dims, W, LANES, MEM_DEPTH,\n"
-        "ROUNDS, alpha and the bridge's frame size.\n\n"
+        "Print the device's constants (INFO and PARAMS): version, dims, W, LANES,\n"
+        "MEM_DEPTH and its banks, ROUNDS, DW, relay hardware, alpha and the bridge's\n"
+        "frame size.\n\n"
         "  --json            one JSON object\n"
         "%s"
         "  --help            this text\n"
@@ -59,40 +60,34 @@ int cmd_info(int argc, char **argv)
     if (ex != 0)
         return ex;
     const struct tn_info *i = &dev.info;
-    /* INFO 0x007 LIMITS: the reductions of a board build (docs/hardware.md,
-     * "Board builds"); 0 for the full design (tn_dev_open reads it). */
-    uint32_t limits = i->limits;
     if (json) {
-        json_t *o = json_pack("{s:s, s:i, s:[i,i,i], s:i, s:i, s:i, s:i, s:i, s:i, s:i}",
+        json_t *o = json_pack("{s:s, s:i, s:[i,i,i], s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:b,"
+                              " s:i, s:i}",
                               "backend", da.t.backend, "version", (int)i->version, "dims",
                               (int)i->dims[0], (int)i->dims[1], (int)i->dims[2], "w", (int)i->w,
                               "lanes", (int)i->lanes, "mem_depth", (int)i->mem_depth, "rounds",
-                              (int)i->rounds, "alpha", (int)i->alpha, "max_payload",
+                              (int)i->rounds, "alpha", (int)i->alpha, "banks", (int)i->banks,
+                              "dw", (int)i->dw, "relay", i->relay != 0, "max_payload",
                               (int)i->max_payload, "proto_version", (int)i->proto_version);
-        json_object_set_new(o, "limits", json_integer((json_int_t)limits));
         json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         printf("\n");
         json_decref(o);
     } else {
         printf("backend      %s\n", da.t.backend);
-        printf("version      %u\n", i->version);
+        printf("version      0x%08x\n", i->version);
         printf("dims         %ux%ux%u\n", i->dims[0], i->dims[1], i->dims[2]);
         printf("W            %u bits per flit\n", i->w);
         printf("LANES        %u inject and eject lanes per node\n", i->lanes);
-        printf("MEM_DEPTH    %u flit words per node\n", i->mem_depth);
-        printf("ROUNDS       %u round-table entries\n", i->rounds);
+        printf("MEM_DEPTH    %u flit words per node in %u bank%s\n", i->mem_depth, i->banks,
+               i->banks == 1 ? "" : "s");
+        printf("ROUNDS       %u round-table entries and descriptors per lane list\n",
+               i->rounds);
+        printf("DW           %u bits: a round lasts at most %llu cycles\n", i->dw,
+               (1ull << i->dw) - 1);
+        printf("RELAY        %s\n", i->relay ? "yes (head-routed flits)" : "no (circuits only)");
         printf("alpha        %u cycles per round switch\n", i->alpha);
         printf("frame        %u payload bytes, protocol version %u\n", i->max_payload,
                i->proto_version);
-        if (limits != 0)
-            printf("board build  relay %s, %s flit memory, gather %s, %s records, "
-                   "counts %u bits, timestamps %u bits, status events %s, eject lanes %s\n",
-                   (limits & 1u) ? "no" : "yes", (limits & 2u) ? "block-RAM" : "multi-port",
-                   (limits & 4u) ? "no" : "yes", (limits & 8u) ? "block-RAM" : "flip-flop",
-                   (limits >> 24) ? (unsigned)(limits >> 24) : 32u,
-                   ((limits >> 16) & 0xFFu) ? (unsigned)((limits >> 16) & 0xFFu) : 48u,
-                   (limits & 16u) ? "counted a cycle later" : "counted at once",
-                   (limits & 32u) ? "a cycle behind the links" : "in step with the links");
     }
     tn_dev_close(&dev);
     return TN_EXIT_OK;

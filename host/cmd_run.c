@@ -45,7 +45,6 @@ static void help(FILE *f)
         "  --schedule S      liquid (default: the liquid schedule search) or round-robin\n"
         "  --ports P         6 all-port or 1 single-port traffic model\n"
         "  --time SECONDS    bound of the liquid search (default 10)\n"
-        "  --rounds N        (sim) the model with an N-round table: a step is a round\n"
         "scatter, gather (one relay round of head-routed packets on the DOR tree):\n"
         "  --root N          root node (default 0)\n"
         "  --tree dor        the tree (the routers route by DOR: its tree is the only one)\n"
@@ -58,8 +57,9 @@ static void help(FILE *f)
         "  --svg FILE        write the schedule's space-time diagram (time across, links\n"
         "                    down, a colour per message) as SVG\n"
         "  --fault F         corrupt the load on purpose to prove the checks catch it:\n"
-        "                    payload:NODE (flip a bit of NODE's first message) or\n"
-        "                    duration:ROUND (load ROUND one cycle short)\n"
+        "                    payload:NODE (flip a bit of NODE's first message),\n"
+        "                    duration:ROUND (load ROUND one cycle short) or rounds:N\n"
+        "                    (run only the first N rounds: the others' records are not filed)\n"
         "%s"
         "  --help            this text\n"
         "exit codes: 0 data and cycles as predicted, 1 usage or file error,\n"
@@ -69,7 +69,7 @@ static void help(FILE *f)
 }
 
 struct fault {
-    enum { F_NONE, F_PAYLOAD, F_DURATION } kind;
+    enum { F_NONE, F_PAYLOAD, F_DURATION, F_ROUNDS } kind;
     uint32_t arg;
 };
 
@@ -137,6 +137,7 @@ struct result {
     uint32_t hw_err_desc;               /* descriptors with error bits */
     uint32_t err_nodes;                 /* nodes in ERRMAP */
     uint32_t status;
+    uint64_t net_cycles;                /* network clocks simulated (0: not known) */
     bool data_ok, cycles_ok;
 };
 
@@ -164,11 +165,15 @@ static int parse_fault(const char *s, struct fault *f)
     const char *c = strchr(s, ':');
     if (c == NULL || !tn_cmd_uint(c + 1, 0, UINT32_MAX, &v))
         return -1;
-    if ((size_t)(c - s) == 7 && strncmp(s, "payload", 7) == 0)
-        f->kind = F_PAYLOAD;
-    else if ((size_t)(c - s) == 8 && strncmp(s, "duration", 8) == 0)
-        f->kind = F_DURATION;
-    else
+    static const struct {
+        const char *name;
+        int kind;
+    } kinds[] = {{"payload", F_PAYLOAD}, {"duration", F_DURATION}, {"rounds", F_ROUNDS}};
+    f->kind = F_NONE;
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        if ((size_t)(c - s) == strlen(kinds[k].name) && strncmp(s, kinds[k].name, c - s) == 0)
+            f->kind = kinds[k].kind;
+    if (f->kind == F_NONE)
         return -1;
     f->arg = (uint32_t)v;
     return 0;
@@ -186,6 +191,11 @@ static int apply_fault(struct tn_image *img, const struct fault *f, const struct
         }
         if (f->kind == F_DURATION && b->addr == TN_G_DURATION(0) && f->arg < p->nrounds) {
             img->words[b->off + f->arg] -= 1;
+            return 0;
+        }
+        if (f->kind == F_ROUNDS && b->addr == TN_G_NROUNDS && f->arg >= 1 &&
+            f->arg < p->nrounds) {
+            img->words[b->off] = f->arg;
             return 0;
         }
     }
@@ -233,10 +243,10 @@ static int wait_done(struct tn_dev *d, struct tn_status *st, uint64_t expect, bo
             usleep(2000);
     }
     progress_end(&pr);
-    /* The error bit (and ERRMAP) follows the nodes' status, which counts a
-     * run's last events a few cycles after the sequencer reports done
-     * (board builds: STAT_PIPE and EPIPE, docs/hardware.md): read STATUS
-     * once more, a whole bus round trip later, for the settled value. */
+    /* The error bit (and ERRMAP) follows the nodes' status, which sees the
+     * last round's end (its records filed, short streams counted) in the
+     * cycle after the sequencer's: read STATUS once more, a whole bus round
+     * trip later, for the settled value. */
     return tn_proto_status(d->p, st);
 }
 
@@ -244,120 +254,155 @@ static int wait_done(struct tn_dev *d, struct tn_status *st, uint64_t expect, bo
  * shown). */
 #define READ_CHUNK 64
 
-/* One READ of the readback: the statistics of one node and round, over
- * the lanes from lane0 on. */
-struct stat_read {
-    size_t at;          /* first word in the buffer */
-    uint32_t lane0;
-};
-
-/* Statistics read in one burst: same round and node (the model lists them
- * by round, node, lane). */
-static bool same_read(const struct tn_stat *a, const struct tn_stat *b)
+/* Compare one eject record with the model's prediction e. t0 is the
+ * round's start relative to T0 (the record's cycles are round-relative),
+ * runs the device's RUNS after the run (a record of another epoch was not
+ * filed by it). */
+static void compare_stat(const struct tn_plan *p, const struct tn_info *info,
+                         const struct tn_stat *e, const uint32_t *w, uint32_t runs,
+                         struct result *res)
 {
-    return a->round == b->round && a->node == b->node;
-}
-
-static void compare_stat(const struct tn_plan *p, const struct tn_stat *e, const uint32_t *w,
-                         uint64_t t0, struct result *res)
-{
-    uint64_t first = (uint64_t)w[0] | (uint64_t)(w[1] & 0xFFFF) << 32;
-    uint64_t last = (uint64_t)w[2] | (uint64_t)(w[3] & 0xFFFF) << 32;
-    uint32_t count = w[4], crc = w[5], err = w[6] & 7;
-    if (count > 0) {
-        first -= t0;
-        last -= t0;
+    const struct tn_plan_round *pr = &p->rounds[e->round];
+    struct tn_record rec;
+    tn_record_decode(w, &rec);
+    uint32_t want_count = e->count & tn_record_count_mask(info);
+    uint64_t first = rec.count ? pr->t0 + rec.first : 0, last = rec.count ? pr->t0 + rec.last : 0;
+    if (rec.epoch != runs % 16) {
+        res->data_ok = false;
+        add_mismatch(res, e->round, e->node, e->lane,
+                     "not filed: the record's epoch is %u, the run's %u (RUNS %u): its round "
+                     "did not run", rec.epoch, runs % 16, runs);
+        return;
     }
-    if (err)
+    if (rec.err)
         res->hw_err_desc++;
-    if (count != e->count || crc != e->crc || err != e->err) {
+    if (rec.count != want_count || rec.crc != e->crc || rec.err != e->err) {
         res->data_ok = false;
         add_mismatch(res, e->round, e->node, e->lane,
                      "data: %u flits crc %08x err %x, expected %u flits crc %08x err %x",
-                     count, crc, err, e->count, e->crc, e->err);
-    } else if (count > 0 && (first != e->first || last != e->last)) {
+                     rec.count, rec.crc, rec.err, want_count, e->crc, e->err);
+    } else if (rec.count > 0 && (first != e->first || last != e->last)) {
         res->cycles_ok = false;
         add_mismatch(res, e->round, e->node, e->lane,
                      "timing: flits in cycles %" PRIu64 "..%" PRIu64
                      ", expected %" PRIu64 "..%" PRIu64, first, last, e->first, e->last);
     }
-    const struct tn_plan_round *pr_r = &p->rounds[e->round];
-    if (count > 0 && last + 1 > pr_r->t0) {
-        uint64_t span = last + 1 - pr_r->t0;
-        if (span > res->round_meas[e->round])
-            res->round_meas[e->round] = span;
-    }
-    if (e->count > 0 && e->last + 1 - pr_r->t0 > res->round_model[e->round])
-        res->round_model[e->round] = e->last + 1 - pr_r->t0;
+    if (rec.count > 0 && (uint64_t)rec.last + 1 > res->round_meas[e->round])
+        res->round_meas[e->round] = (uint64_t)rec.last + 1;
+    if (e->count > 0 && e->last + 1 - pr->t0 > res->round_model[e->round])
+        res->round_model[e->round] = e->last + 1 - pr->t0;
 }
 
-/* Read every eject descriptor the model predicts and compare. The
- * statistics of one node and round are read in one burst covering its
- * lanes (the model lists them by round, node, lane); the bursts are
- * pipelined (tn_proto_readv), then compared. */
+/* Where the records are read: one span per (node, lane) eject list, its
+ * records 0 .. n-1 (4 words each) from at[key] words into the buffer. */
+struct rec_spans {
+    uint32_t *index;          /* record index of each eject descriptor (plan order) */
+    size_t *at;               /* per key node * TN_MAX_LANES + lane: first word in the buffer */
+    struct tn_proto_rspan *sp;
+    size_t nsp, nwords;
+};
+
+static void rec_spans_free(struct rec_spans *rs)
+{
+    free(rs->index);
+    free(rs->at);
+    free(rs->sp);
+}
+
+static int rec_spans_plan(struct rec_spans *rs, const struct tn_plan *p, const struct tn_info *info,
+                          const struct tn_model_out *mo)
+{
+    size_t nkeys = (size_t)p->topo.n * TN_MAX_LANES;
+    uint32_t *nrec = calloc(nkeys, sizeof *nrec);
+    memset(rs, 0, sizeof *rs);
+    rs->at = calloc(nkeys, sizeof *rs->at);
+    rs->sp = calloc(nkeys, sizeof *rs->sp);
+    if (nrec == NULL || rs->at == NULL || rs->sp == NULL || tn_image_records(p, &rs->index) != 0) {
+        free(nrec);
+        return TN_ENOMEM;
+    }
+    for (uint32_t i = 0; i < mo->nstats; i++) {
+        size_t key = (size_t)mo->stats[i].node * TN_MAX_LANES + mo->stats[i].lane;
+        if (rs->index[i] + 1 > nrec[key])
+            nrec[key] = rs->index[i] + 1;
+    }
+    for (size_t key = 0; key < nkeys; key++) {
+        if (nrec[key] == 0)
+            continue;
+        uint32_t node = (uint32_t)(key / TN_MAX_LANES), lane = (uint32_t)(key % TN_MAX_LANES);
+        rs->at[key] = rs->nwords;
+        rs->sp[rs->nsp++] = (struct tn_proto_rspan){
+            TN_ADDR_NODE(node, TN_REGION_REC, tn_rec_off(info, lane, 0)), NULL,
+            (size_t)nrec[key] * TN_REC_WORDS};
+        rs->nwords += (size_t)nrec[key] * TN_REC_WORDS;
+    }
+    free(nrec);
+    return 0;
+}
+
+/* The nodes in ERRMAP, each with what it latched (its status flags). */
+static int read_error_nodes(struct tn_dev *d, const struct tn_plan *p, struct result *res)
+{
+    uint32_t n = p->topo.n;
+    int rc = 0;
+    for (uint32_t k = 0; k < (n + 31) / 32 && rc == 0; k++) {
+        uint32_t m;
+        rc = tn_proto_read(d->p, TN_G_ERRMAP(k), &m, 1);
+        for (int j = 0; j < 32 && rc == 0; j++) {
+            if (!(m >> j & 1))
+                continue;
+            uint32_t v = 32 * k + (uint32_t)j, st[TN_ST_WORDS] = {0};
+            char why[200] = "";
+            res->err_nodes++;
+            if (res->nmis < MAX_LISTED) {
+                rc = tn_proto_read(d->p, TN_ADDR_NODE(v, TN_REGION_STATUS, 0), st, TN_ST_WORDS);
+                tn_status_describe(st, why, sizeof why);
+            }
+            add_mismatch(res, UINT32_MAX, v, UINT32_MAX, "the node latched %s (torusctl dump "
+                         "--node %u)", why[0] ? why : "an error", v);
+        }
+    }
+    return rc;
+}
+
+/* Read every eject record the model predicts and compare: the records of
+ * one (node, lane) list are consecutive, one span each, pipelined
+ * (tn_proto_readv); RUNS tells which were filed by this run. */
 static int readback(struct tn_dev *d, const struct tn_plan *p, const struct tn_model_out *mo,
                     const struct tn_status *st, struct result *res, bool quiet)
 {
-    struct progress pr = {"reading statistics", now_s(), 0, false, quiet};
-    size_t cap = mo->nstats ? mo->nstats : 1, ns = 0, nw = 0;
-    struct tn_proto_rspan *sp = calloc(cap, sizeof *sp);
-    struct stat_read *sr = calloc(cap, sizeof *sr);
-    uint32_t *buf = NULL;
-    int rc = TN_ENOMEM;
-    if (sp == NULL || sr == NULL)
+    struct progress pr = {"reading records", now_s(), 0, false, quiet};
+    struct rec_spans rs;
+    uint32_t *buf = NULL, runs = 0;
+    int rc = rec_spans_plan(&rs, p, &d->info, mo);
+    if (rc == 0 && (buf = malloc((rs.nwords ? rs.nwords : 1) * sizeof *buf)) == NULL)
+        rc = TN_ENOMEM;
+    if (rc != 0)
+        goto out;
+    for (size_t k = 0, at = 0; k < rs.nsp; at += rs.sp[k].n, k++)
+        rs.sp[k].words = buf + at;
+    for (size_t k = 0; k < rs.nsp && rc == 0; k += READ_CHUNK) {
+        size_t m = rs.nsp - k < READ_CHUNK ? rs.nsp - k : READ_CHUNK;
+        rc = tn_proto_readv(d->p, rs.sp + k, m);
+        progress(&pr, k + m, rs.nsp);
+    }
+    progress_end(&pr);
+    if (rc == 0)
+        rc = tn_proto_read(d->p, TN_G_RUNS, &runs, 1);
+    if (rc != 0)
         goto out;
     for (uint32_t i = 0; i < mo->nstats; i++) {
         const struct tn_stat *e = &mo->stats[i];
-        if (i > 0 && same_read(e, e - 1))
-            continue;
-        uint32_t j = i;
-        while (j + 1 < mo->nstats && same_read(&mo->stats[j + 1], e))
-            j++;
-        uint32_t n = (mo->stats[j].lane - e->lane) * TN_STATS_LANE + TN_STATS_WORDS;
-        uint32_t off = e->round * TN_CFG_FIELDS + e->lane * TN_STATS_LANE;
-        sp[ns] = (struct tn_proto_rspan){TN_ADDR_NODE(e->node, TN_REGION_STATS, off), NULL, n};
-        sr[ns++] = (struct stat_read){nw, e->lane};
-        nw += n;
+        size_t at = rs.at[(size_t)e->node * TN_MAX_LANES + e->lane] +
+                    (size_t)rs.index[i] * TN_REC_WORDS;
+        compare_stat(p, &d->info, e, buf + at, runs, res);
     }
-    buf = malloc((nw ? nw : 1) * sizeof *buf);
-    if (buf == NULL)
-        goto out;
-    for (size_t k = 0; k < ns; k++)
-        sp[k].words = buf + sr[k].at;
-    for (size_t k = 0; k < ns; k += READ_CHUNK) {
-        size_t m = ns - k < READ_CHUNK ? ns - k : READ_CHUNK;
-        rc = tn_proto_readv(d->p, sp + k, m);
-        if (rc != 0)
-            goto out;
-        progress(&pr, k + m, ns);
-    }
-    progress_end(&pr);
-    for (uint32_t i = 0, g = 0; i < mo->nstats; i++) {
-        const struct tn_stat *e = &mo->stats[i];
-        if (i > 0 && !same_read(e, e - 1))
-            g++;
-        compare_stat(p, e, sp[g].words + (e->lane - sr[g].lane0) * TN_STATS_LANE,
-                     st->start_cycle, res);
-    }
-    rc = 0;
     if (st->status & 4) {
-        uint32_t n = p->topo.n;
-        for (uint32_t k = 0; k < (n + 31) / 32 && rc == 0; k++) {
-            uint32_t m;
-            rc = tn_proto_read(d->p, TN_G_ERRMAP(k), &m, 1);
-            for (int j = 0; j < 32 && rc == 0; j++)
-                if (m >> j & 1) {
-                    res->err_nodes++;
-                    add_mismatch(res, UINT32_MAX, 32 * k + (uint32_t)j, UINT32_MAX,
-                                 "the node latched an error (torusctl dump --node %u)",
-                                 32 * k + (unsigned)j);
-                }
-        }
+        rc = read_error_nodes(d, p, res);
         res->data_ok = false;
     }
 out:
-    free(sp);
-    free(sr);
+    rec_spans_free(&rs);
     free(buf);
     return rc;
 }
@@ -410,14 +455,6 @@ static int read_lengths(const char *path, uint32_t *len, uint32_t n)
         rc = -1;
     }
     return rc;
-}
-
-static unsigned next_pow2(uint32_t n)
-{
-    unsigned p = 2;
-    while (p < n)
-        p *= 2;
-    return p;
 }
 
 static uint64_t flit_hops(const struct tn_sched *s)
@@ -522,8 +559,11 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
     }
     printf("errors              %u descriptors with error bits, %u nodes with errors latched\n",
            res->hw_err_desc, res->err_nodes);
-    printf("image               %zu words (%zu KiB), %zu of them flit memory\n", img->nwords,
-           tn_image_bytes(img) / 1024, img->mem_words);
+    printf("image               %zu words in %zu bursts (%zu KiB), %zu of them flit memory\n",
+           img->nwords, img->nbursts, tn_image_bytes(img) / 1024, img->mem_words);
+    if (res->net_cycles)
+        printf("simulated           %" PRIu64 " network cycles (clocked only while the network "
+               "has work)\n", res->net_cycles);
     printf("wall time           schedule %.3f s, compile %.3f s, load %.3f s, run %.3f s, "
            "readback %.3f s\n", tm[0], tm[1], tm[2], tm[3], tm[4]);
     for (uint32_t i = 0; i < res->nmis && i < MAX_LISTED; i++) {
@@ -576,6 +616,10 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
         "flit_hops", (json_int_t)res->flit_hops, "link_utilisation",
         arcs && res->measured ? (double)res->flit_hops / ((double)arcs * (double)res->measured) : 0.0,
         "image_words", (json_int_t)img->nwords, "per_round", rounds);
+    json_object_set_new(o, "image_bursts", json_integer((json_int_t)img->nbursts));
+    json_object_set_new(o, "image_bytes", json_integer((json_int_t)tn_image_bytes(img)));
+    json_object_set_new(o, "sim_net_cycles", res->net_cycles
+                        ? json_integer((json_int_t)res->net_cycles) : json_null());
     json_object_set_new(o, "wall_s", json_pack("{s:f, s:f, s:f, s:f, s:f}", "schedule", tm[0],
                                                "compile", tm[1], "load", tm[2], "run", tm[3],
                                                "readback", tm[4]));
@@ -704,8 +748,8 @@ int cmd_run(int argc, char **argv)
             break;
         case 'F':
             if (parse_fault(optarg, &fault) != 0) {
-                fprintf(stderr, CMD ": bad --fault '%s': use payload:NODE or duration:ROUND\n",
-                        optarg);
+                fprintf(stderr, CMD ": bad --fault '%s': use payload:NODE, duration:ROUND or "
+                        "rounds:N\n", optarg);
                 return TN_EXIT_USAGE;
             }
             break;
@@ -792,6 +836,11 @@ int cmd_run(int argc, char **argv)
     int rc;
     ex = TN_EXIT_VERIFY;
 
+    if (tn_info_check(info, err, sizeof err) != 0) {
+        fprintf(stderr, CMD ": %s\n", err);
+        ex = TN_EXIT_DEVICE;
+        goto out_dev;
+    }
     if (memcmp(info->dims, topo.dim, sizeof topo.dim) != 0) {
         if (dims_given || sched_file) {
             fprintf(stderr, CMD ": the device is a %ux%ux%u torus, not %ux%ux%u\n",
@@ -897,7 +946,8 @@ int cmd_run(int argc, char **argv)
         ex = TN_EXIT_USAGE;
         goto out_dev;
     }
-    struct tn_plan_params par = {info->lanes, info->mem_depth, info->w, info->alpha};
+    struct tn_plan_params par = {.lanes = info->lanes, .mem_depth = info->mem_depth,
+                                 .width = info->w, .alpha = info->alpha, .banks = info->banks};
     rc = tn_plan_lower(&p, s, &par, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, CMD ": cannot lower the schedule to this device: %s\n", err);
@@ -916,17 +966,13 @@ int cmd_run(int argc, char **argv)
     rc = tn_image_compile(&img, p, info, seed, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, CMD ": %s\n", err);
-        if (p->nrounds > info->rounds && strcmp(da.t.backend, "sim") == 0)
-            fprintf(stderr, CMD ": with sim, build and load a model with a deeper round table:"
-                    " make sim-model DIMS=%ux%ux%u%s_r%u, then --rounds %u\n", topo.dim[0],
-                    topo.dim[1], topo.dim[2], info->lanes == 1 ? "_l1" : "",
-                    next_pow2(p->nrounds), next_pow2(p->nrounds));
         ex = TN_EXIT_USAGE;
         goto out_dev;
     }
     if (fault.kind != F_NONE && apply_fault(&img, &fault, p) != 0) {
         fprintf(stderr, CMD ": --fault names nothing in this image (node without initial "
-                "data, or no such round)\n");
+                "data, no such round, or rounds:N not below the schedule's %u rounds)\n",
+                p->nrounds);
         ex = TN_EXIT_USAGE;
         goto out_dev;
     }
@@ -969,6 +1015,7 @@ int cmd_run(int argc, char **argv)
     res.flit_hops = flit_hops(s);
     rc = readback(&dev, p, &mo, &st, &res, json);
     tm[4] = now_s() - t;
+    res.net_cycles = dev.ops->net_cycles ? dev.ops->net_cycles(dev.t) : 0;
     if (rc == TN_ENOMEM) {
         fprintf(stderr, CMD ": out of memory\n");
         ex = TN_EXIT_USAGE;

@@ -127,8 +127,9 @@ int cmd_verify(int argc, char **argv)
     struct tn_plan *p = NULL;
     if (ret == TN_EXIT_OK) {
         /* lower to the device level and check the plan independently */
-        struct tn_plan_params par = {vo.lanes ? vo.lanes : s->ports,
-                                     (uint32_t)vo.mem_depth, (unsigned)width, a};
+        struct tn_plan_params par = {.lanes = vo.lanes ? vo.lanes : s->ports,
+                                     .mem_depth = (uint32_t)vo.mem_depth,
+                                     .width = (unsigned)width, .alpha = a};
         struct tn_report prep;
         rc = tn_plan_lower(&p, s, &par, err, sizeof err);
         if (rc == TN_ENOTSUP) {

@@ -1,68 +1,204 @@
 /* SPDX-License-Identifier: MIT */
-/* Plan -> configuration-bus writes (docs/hardware.md). */
+/* Plan -> configuration-bus writes (docs/hardware.md), and the device's
+ * word formats the host reads back. */
 #include "image.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tn_error.h"
 
-/* A board build (INFO LIMITS, docs/hardware.md "Board builds") keeps the
- * low CW bits of durations, offsets, addresses and lengths (bits 31:24;
- * 0: all 32), has no relay hardware (bit 0) and no gather field (bit 2):
- * a plan that needs more is refused before anything is loaded. */
-static int check_limits(const struct tn_plan *p, const struct tn_info *dev, char *err,
-                        size_t errlen)
+/* ---- device formats ---- */
+
+void tn_info_set_params(struct tn_info *i, uint32_t params)
 {
-    uint32_t cw = dev->limits >> 24;
-    uint64_t lim = (cw == 0 || cw >= 32) ? UINT32_MAX : (1ull << cw) - 1;
-    const char *fix = "use a shorter --msg-flits or the simulator's full design";
-    for (uint32_t r = 0; r < p->nrounds; r++) {
-        const struct tn_plan_round *pr = &p->rounds[r];
-        if (pr->duration > lim)
-            return tn_errf(err, errlen, TN_ECAPACITY,
-                           "round %u lasts %llu cycles; this board build keeps %u-bit durations "
-                           "(at most %llu): %s", r, (unsigned long long)pr->duration, cw,
-                           (unsigned long long)lim, fix);
-        for (uint32_t i = 0; i < pr->ninj; i++) {
-            const struct tn_inject *in = &pr->inj[i];
-            uint64_t m = in->start > in->len ? in->start : in->len;
-            if (in->addr > m)
-                m = in->addr;
-            if (m > lim)
-                return tn_errf(err, errlen, TN_ECAPACITY,
-                               "round %u: node %u injects %u flits from word %u at offset %u; "
-                               "this board build keeps %u-bit offsets, addresses and lengths "
-                               "(at most %llu): %s", r, in->node, in->len, in->addr, in->start,
-                               cw, (unsigned long long)lim, fix);
-            if ((dev->limits & 1u) && in->relay)
-                return tn_errf(err, errlen, TN_ENOTSUP,
-                               "round %u routes head flits (relay streams); this board build "
-                               "has no relay hardware: run it on the simulator", r);
-            if ((dev->limits & 4u) && in->run)
-                return tn_errf(err, errlen, TN_ENOTSUP,
-                               "round %u gathers strided runs of words (the long-message "
-                               "gossip); this board build has no gather field: use another "
-                               "--algo or the simulator", r);
+    i->banks = 1u << (params & 0xFu);
+    i->dw = params >> 8 & 0x1Fu;
+    i->relay = params >> 16 & 1u;
+}
+
+unsigned tn_info_rw(const struct tn_info *dev)
+{
+    unsigned rw = 0;
+    while (rw < 31 && (1u << (rw + 1)) <= dev->rounds)
+        rw++;
+    return rw;
+}
+
+void tn_desc_inject(const struct tn_inject *in, uint32_t round, uint32_t w[TN_DESC_WORDS])
+{
+    w[0] = TN_DESC_VALID | (in->relay ? TN_DESC_RELAY : 0) | TN_DESC_ROUND(round) |
+           (in->start & 0xFFFFu);
+    w[1] = in->len << 16 | (in->addr & 0xFFFFu);
+}
+
+void tn_desc_eject(const struct tn_eject *e, uint32_t round, uint32_t w[TN_DESC_WORDS])
+{
+    bool relay = e->port == TN_PORT_RELAY;
+    (void)round;   /* the descriptor's index is its round */
+    w[0] = TN_DESC_VALID | (relay ? TN_DESC_RELAY : 0) | (relay ? 0 : e->port & 7u);
+    w[1] = e->len << 16 | (e->addr & 0xFFFFu);
+}
+
+void tn_record_decode(const uint32_t w[TN_REC_WORDS], struct tn_record *rec)
+{
+    rec->epoch = w[0] >> 28;
+    rec->err = w[0] >> 16 & 7u;
+    rec->count = w[0] & 0xFFFFu;
+    rec->first = w[1] & 0xFFFFu;
+    rec->last = w[1] >> 16;
+    rec->crc = w[2];
+}
+
+uint32_t tn_record_count_mask(const struct tn_info *dev)
+{
+    return dev->mem_depth ? 2 * dev->mem_depth - 1 : 0xFFFFu;
+}
+
+const char *tn_status_describe(const uint32_t st[TN_ST_WORDS], char *buf, size_t len)
+{
+    /* FLAGS bit b, the counter of its events (-1: none; the eject records
+     * say where) and their name */
+    static const struct {
+        const char *name, *one, *many;
+        int counter;
+    } flag[] = {
+        {"overrun", "", "", -1},
+        {"short stream", "", "", -1},
+        {"eject bounds", "", "", -1},
+        {"inject bounds", "", "", -1},
+        {"collision", "head", "heads", TN_ST_COLL},
+        {"unroutable head", "head", "heads", TN_ST_UNRT},
+        {"dropped flit", "flit", "flits", TN_ST_DROP},
+        {"bank conflict", "flit lost", "flits lost", TN_ST_CONFLICT},
+    };
+    size_t at = 0;
+    buf[0] = '\0';
+    for (unsigned b = 0; b < sizeof flag / sizeof flag[0] && at < len; b++) {
+        if (!(st[TN_ST_FLAGS] >> b & 1))
+            continue;
+        int k;
+        if (flag[b].counter < 0) {
+            k = snprintf(buf + at, len - at, "%s%s", at ? ", " : "", flag[b].name);
+        } else {
+            uint32_t n = st[flag[b].counter];
+            k = snprintf(buf + at, len - at, "%s%s (%u %s)", at ? ", " : "", flag[b].name, n,
+                         n == 1 ? flag[b].one : flag[b].many);
         }
-        for (uint32_t i = 0; i < pr->nej; i++) {
-            const struct tn_eject *ej = &pr->ej[i];
-            if ((ej->addr > ej->len ? ej->addr : ej->len) > lim)
-                return tn_errf(err, errlen, TN_ECAPACITY,
-                               "round %u: node %u ejects %u flits to word %u; this board build "
-                               "keeps %u-bit addresses and lengths (at most %llu): %s", r,
-                               ej->node, ej->len, ej->addr, cw, (unsigned long long)lim, fix);
-        }
+        at += k > 0 ? (size_t)k : 0;
     }
+    return buf;
+}
+
+/* ---- descriptor lists ---- */
+
+/* One entry of an inject descriptor list: its round and index in that
+ * round's inj[]. */
+struct list_entry {
+    uint32_t round, i;
+};
+
+/* The inject descriptor lists: list k = node * TN_MAX_LANES + lane holds
+ * e[first[k] .. first[k + 1]) in increasing (round, start) order. */
+struct lists {
+    uint32_t *first;
+    struct list_entry *e;
+    uint32_t nkeys;
+};
+
+/* The list (node * TN_MAX_LANES + lane) inject descriptor i of round r
+ * belongs to. */
+static uint32_t desc_key(const struct tn_plan *p, uint32_t r, uint32_t i)
+{
+    return p->rounds[r].inj[i].node * TN_MAX_LANES + p->rounds[r].inj[i].lane;
+}
+
+/* Entries of one round are taken in plan order, so a list is in round
+ * order; within a round (inject chains) it is put in start order. */
+static void sort_by_start(const struct tn_plan *p, struct list_entry *e, uint32_t n)
+{
+    for (uint32_t a = 1; a < n; a++) {
+        struct list_entry x = e[a];
+        uint32_t sx = p->rounds[x.round].inj[x.i].start, b = a;
+        for (; b > 0 && e[b - 1].round == x.round &&
+               p->rounds[x.round].inj[e[b - 1].i].start > sx; b--)
+            e[b] = e[b - 1];
+        e[b] = x;
+    }
+}
+
+static void lists_free(struct lists *ls)
+{
+    free(ls->first);
+    free(ls->e);
+    memset(ls, 0, sizeof *ls);
+}
+
+static int lists_build(struct lists *ls, const struct tn_plan *p)
+{
+    uint32_t total = 0;
+    ls->nkeys = p->topo.n * TN_MAX_LANES;
+    for (uint32_t r = 0; r < p->nrounds; r++)
+        total += p->rounds[r].ninj;
+    ls->first = calloc((size_t)ls->nkeys + 1, sizeof *ls->first);
+    ls->e = malloc((total ? total : 1) * sizeof *ls->e);
+    uint32_t *fill = calloc(ls->nkeys, sizeof *fill);
+    if (ls->first == NULL || ls->e == NULL || fill == NULL) {
+        free(fill);
+        lists_free(ls);
+        return TN_ENOMEM;
+    }
+    for (uint32_t r = 0; r < p->nrounds; r++)
+        for (uint32_t i = 0; i < p->rounds[r].ninj; i++)
+            ls->first[desc_key(p, r, i) + 1]++;
+    for (uint32_t k = 0; k < ls->nkeys; k++)
+        ls->first[k + 1] += ls->first[k];
+    for (uint32_t r = 0; r < p->nrounds; r++)
+        for (uint32_t i = 0; i < p->rounds[r].ninj; i++) {
+            uint32_t key = desc_key(p, r, i);
+            ls->e[ls->first[key] + fill[key]++] = (struct list_entry){r, i};
+        }
+    free(fill);
+    for (uint32_t k = 0; k < ls->nkeys; k++)
+        sort_by_start(p, ls->e + ls->first[k], ls->first[k + 1] - ls->first[k]);
     return 0;
 }
 
-int tn_image_check(const struct tn_plan *p, const struct tn_info *dev, char *err,
-                   size_t errlen)
+int tn_image_records(const struct tn_plan *p, uint32_t **index)
+{
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < p->nrounds; r++)
+        n += p->rounds[r].nej;
+    *index = malloc((n ? n : 1) * sizeof **index);
+    if (*index == NULL)
+        return TN_ENOMEM;
+    for (uint32_t r = 0, k = 0; r < p->nrounds; r++)
+        for (uint32_t i = 0; i < p->rounds[r].nej; i++)
+            (*index)[k++] = r;
+    return 0;
+}
+
+/* ---- checks ---- */
+
+int tn_info_check(const struct tn_info *dev, char *err, size_t errlen)
+{
+    if (dev->version >> 16 != TN_DESIGN_VERSION >> 16)
+        return tn_errf(err, errlen, TN_ENOTSUP,
+                       "the device reports design version 0x%08x; this host loads design "
+                       "version %u (0x%04xxxxx, docs/hardware.md): rebuild the simulator models "
+                       "or the bitstream from this tree", dev->version, TN_DESIGN_VERSION >> 16,
+                       TN_DESIGN_VERSION >> 16);
+    return 0;
+}
+
+static int check_device(const struct tn_plan *p, const struct tn_info *dev, char *err,
+                        size_t errlen)
 {
     const struct tn_topo *t = &p->topo;
+    int rc = tn_info_check(dev, err, errlen);
+    if (rc != 0)
+        return rc;
     if (dev->dims[0] != t->dim[0] || dev->dims[1] != t->dim[1] || dev->dims[2] != t->dim[2])
         return tn_errf(err, errlen, TN_ENOTSUP,
                        "the schedule is for a %ux%ux%u torus but the device is %ux%ux%u: "
@@ -74,13 +210,15 @@ int tn_image_check(const struct tn_plan *p, const struct tn_info *dev, char *err
                        "the schedule needs %u lanes per node, the device has %u: "
                        "use the single-port schedule (--ports 1) or a LANES=6 build",
                        p->par.lanes, dev->lanes);
-    if (p->par.width != dev->w)
+    if (p->par.width != dev->w || p->par.banks != dev->banks)
         return tn_errf(err, errlen, TN_EINVAL,
-                       "plan lowered for W=%u but the device has W=%u", p->par.width, dev->w);
+                       "the plan was lowered for W=%u with %u memory banks but the device has "
+                       "W=%u and %u banks: lower it with the device's INFO and PARAMS",
+                       p->par.width, p->par.banks, dev->w, dev->banks);
     if (p->nrounds > dev->rounds)
         return tn_errf(err, errlen, TN_ECAPACITY,
                        "the schedule has %u rounds, the device's round table holds %u: "
-                       "rebuild the device with ROUNDS >= %u",
+                       "use a schedule with fewer rounds or a device built with ROUNDS >= %u",
                        p->nrounds, dev->rounds, p->nrounds);
     if (p->mem_max > dev->mem_depth)
         return tn_errf(err, errlen, TN_ECAPACITY,
@@ -88,13 +226,101 @@ int tn_image_check(const struct tn_plan *p, const struct tn_info *dev, char *err
                        "use a shorter --msg-flits or a device with MEM_DEPTH >= %llu",
                        (unsigned long long)p->mem_max, dev->mem_depth,
                        (unsigned long long)p->mem_max);
-    for (uint32_t r = 0; r < p->nrounds; r++)
-        if (p->rounds[r].duration > UINT32_MAX)
-            return tn_errf(err, errlen, TN_ECAPACITY,
-                           "round %u lasts %llu cycles, more than the 32-bit round table holds",
-                           r, (unsigned long long)p->rounds[r].duration);
-    return check_limits(p, dev, err, errlen);
+    return 0;
 }
+
+/* A stream's words [addr, addr + len) and its length within the memory
+ * (and so within the descriptor's 16-bit fields). */
+static int check_words(const struct tn_info *dev, uint32_t r, uint32_t node, unsigned lane,
+                       const char *what, uint32_t addr, uint32_t len, char *err, size_t errlen)
+{
+    if ((uint64_t)addr + len <= dev->mem_depth && addr < dev->mem_depth)
+        return 0;
+    return tn_errf(err, errlen, TN_ECAPACITY,
+                   "round %u: node %u %s lane %u covers words %u..%llu, beyond the device's "
+                   "%u words of flit memory: use a shorter --msg-flits", r + 1, node, what, lane,
+                   addr, (unsigned long long)addr + len - 1, dev->mem_depth);
+}
+
+static int check_relay(const struct tn_info *dev, uint32_t r, char *err, size_t errlen)
+{
+    if (dev->relay)
+        return 0;
+    return tn_errf(err, errlen, TN_ENOTSUP,
+                   "round %u routes head flits (relay streams) but the device has no relay "
+                   "hardware (PARAMS bit 16): run it on the simulator or a RELAY=1 build", r + 1);
+}
+
+/* Durations and start offsets within DW bits (start offsets also within
+ * the descriptor's 16-bit field), lengths and words within the memory,
+ * relay streams only with relay hardware. */
+static int check_round(const struct tn_plan *p, const struct tn_info *dev, uint32_t r, char *err,
+                       size_t errlen)
+{
+    const struct tn_plan_round *pr = &p->rounds[r];
+    uint64_t dlim = (1ull << dev->dw) - 1, slim = dlim < 0xFFFF ? dlim : 0xFFFF;
+    const char *fix = "use a shorter --msg-flits or a device with a larger MEM_DEPTH";
+    int rc = 0;
+    if (pr->duration > dlim)
+        return tn_errf(err, errlen, TN_ECAPACITY,
+                       "round %u lasts %llu cycles; the device's %u-bit round table holds at "
+                       "most %llu: %s", r + 1, (unsigned long long)pr->duration, dev->dw,
+                       (unsigned long long)dlim, fix);
+    if ((pr->mode & TN_MODE_DOR) && (rc = check_relay(dev, r, err, errlen)) != 0)
+        return rc;
+    for (uint32_t i = 0; i < pr->ninj && rc == 0; i++) {
+        const struct tn_inject *in = &pr->inj[i];
+        if (in->start > slim)
+            return tn_errf(err, errlen, TN_ECAPACITY,
+                           "round %u: node %u lane %u starts a stream at offset %u; the "
+                           "device's start offsets reach %llu: %s", r + 1, in->node, in->lane,
+                           in->start, (unsigned long long)slim, fix);
+        rc = check_words(dev, r, in->node, in->lane, "inject", in->addr, in->len, err, errlen);
+        if (rc == 0 && in->relay)
+            rc = check_relay(dev, r, err, errlen);
+    }
+    for (uint32_t i = 0; i < pr->nej && rc == 0; i++) {
+        const struct tn_eject *e = &pr->ej[i];
+        rc = check_words(dev, r, e->node, e->lane, "eject", e->addr, e->len, err, errlen);
+        if (rc == 0 && e->port == TN_PORT_RELAY)
+            rc = check_relay(dev, r, err, errlen);
+    }
+    return rc;
+}
+
+/* Every (node, lane) inject list fits the device's ROUNDS entries. */
+static int check_lists(const struct tn_plan *p, const struct tn_info *dev, char *err,
+                       size_t errlen)
+{
+    struct lists ls;
+    if (lists_build(&ls, p) != 0)
+        return tn_errf(err, errlen, TN_ENOMEM, "out of memory checking the image");
+    int rc = 0;
+    for (uint32_t k = 0; k < ls.nkeys && rc == 0; k++) {
+        uint32_t n = ls.first[k + 1] - ls.first[k];
+        if (n > dev->rounds)
+            rc = tn_errf(err, errlen, TN_ECAPACITY,
+                         "node %u inject lane %u needs %u descriptors, the device's lists hold %u "
+                         "(ROUNDS): use a schedule with fewer streams per lane",
+                         k / TN_MAX_LANES, k % TN_MAX_LANES, n,
+                         dev->rounds);
+    }
+    lists_free(&ls);
+    return rc;
+}
+
+int tn_image_check(const struct tn_plan *p, const struct tn_info *dev, char *err,
+                   size_t errlen)
+{
+    int rc = check_device(p, dev, err, errlen);
+    for (uint32_t r = 0; r < p->nrounds && rc == 0; r++)
+        rc = check_round(p, dev, r, err, errlen);
+    if (rc == 0)
+        rc = check_lists(p, dev, err, errlen);
+    return rc;
+}
+
+/* ---- image ---- */
 
 static int reserve(struct tn_image *img, size_t words)
 {
@@ -134,29 +360,262 @@ static uint32_t *burst(struct tn_image *img, uint32_t addr, uint32_t n)
     return w;
 }
 
-/* Relay packets staged at their sources: words and MEM flags (head, tail). */
-static int stage_relay(struct tn_image *img, const struct tn_plan *p, uint64_t seed)
+/* Append words[0..n) at addr as one burst. */
+static int burst_copy(struct tn_image *img, uint32_t addr, const uint32_t *words, uint32_t n)
+{
+    uint32_t *w = burst(img, addr, n);
+    if (w == NULL)
+        return TN_ENOMEM;
+    memcpy(w, words, n * sizeof *w);
+    return 0;
+}
+
+/* The CFG word of node v in round pr: its output selects and the mode. */
+static uint32_t cfg_word(const struct tn_plan_round *pr, uint32_t v)
+{
+    uint32_t w = (pr->mode & TN_MODE_DOR) ? TN_CFG_MODE_DOR : 0;
+    for (unsigned o = 0; o < 6; o++)
+        w |= TN_CFG_SEL(o, pr->xbar[(size_t)v * 12 + o] & 0xFu);
+    return w;
+}
+
+/* Bursts from addr of the runs of row[0..n) that differ from base[0..n);
+ * runs apart by up to TN_IMAGE_GAP equal words are joined (a burst costs
+ * more than those words). */
+static int burst_differences(struct tn_image *img, uint32_t addr, const uint32_t *row,
+                             const uint32_t *base, uint32_t n)
+{
+    for (uint32_t f = 0; f < n;) {
+        if (row[f] == base[f]) {
+            f++;
+            continue;
+        }
+        uint32_t e = f + 1, same = 0;
+        for (uint32_t k = f + 1; k < n && same <= TN_IMAGE_GAP; k++) {
+            same = row[k] == base[k] ? same + 1 : 0;
+            if (same == 0)
+                e = k + 1;
+        }
+        int rc = burst_copy(img, addr + f, row + f, e - f);
+        if (rc != 0)
+            return rc;
+        f = e;
+    }
+    return 0;
+}
+
+/* Round settings: one broadcast burst gives every node each round's mode
+ * and no selects (so no setting of an earlier load survives); then each
+ * node gets the words that differ. */
+static int compile_cfg(struct tn_image *img, const struct tn_plan *p)
+{
+    uint32_t nr = p->nrounds;
+    uint32_t *base = malloc((nr ? nr : 1) * sizeof *base);
+    uint32_t *row = malloc((nr ? nr : 1) * sizeof *row);
+    int rc = base == NULL || row == NULL ? TN_ENOMEM : 0;
+    for (uint32_t r = 0; r < nr && rc == 0; r++)
+        base[r] = p->rounds[r].mode & TN_MODE_DOR ? TN_CFG_MODE_DOR : 0;
+    if (rc == 0 && nr > 0)
+        rc = burst_copy(img, TN_ADDR_NODE(TN_NODE_ALL, TN_REGION_CFG, 0), base, nr);
+    for (uint32_t v = 0; v < p->topo.n && rc == 0 && nr > 0; v++) {
+        for (uint32_t r = 0; r < nr; r++)
+            row[r] = cfg_word(&p->rounds[r], v);
+        rc = burst_differences(img, TN_ADDR_NODE(v, TN_REGION_CFG, 0), row, base, nr);
+    }
+    free(base);
+    free(row);
+    return rc;
+}
+
+/* Words per burst of descriptor entries: even, and within one WRITE frame
+ * of the device (MAX_WORDS - 1 words), so the proto client never splits
+ * an entry's word 0 and word 1 into two frames. */
+static uint32_t entry_burst_words(const struct tn_info *dev)
+{
+    uint32_t frame = dev->max_payload >= 16 ? dev->max_payload / 4 - 1 : 255;
+    return frame & ~1u;
+}
+
+/* Entries words[0..n) (n even) from list offset off of region at node,
+ * in bursts of whole entries. */
+static int burst_entries(struct tn_image *img, const struct tn_info *dev, uint32_t node,
+                         unsigned region, uint32_t off, const uint32_t *words, uint32_t n)
+{
+    uint32_t cap = entry_burst_words(dev);
+    for (uint32_t k = 0; k < n; k += cap) {
+        uint32_t m = n - k < cap ? n - k : cap;
+        int rc = burst_copy(img, TN_ADDR_NODE(node, region, off + k), words + k, m);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* How lane's lists are ended: a broadcast of terminators at indices 0 ..
+ * the longest list's length (so no list needs one of its own), or, when
+ * that takes more words, a broadcast terminator at index 0 and one after
+ * each list (*own). Returns the entries to broadcast. */
+static uint32_t broadcast_ends(const struct lists *ls, const struct tn_info *dev, unsigned lane,
+                               bool *own)
+{
+    uint32_t longest = 0, ended = 0;
+    for (uint32_t k = lane; k < ls->nkeys; k += TN_MAX_LANES) {
+        uint32_t n = ls->first[k + 1] - ls->first[k];
+        longest = n > longest ? n : longest;
+        ended += n > 0 && n < dev->rounds;
+    }
+    uint32_t all = longest < dev->rounds ? longest + 1 : dev->rounds;
+    *own = all > 1 + ended;
+    return *own ? 1 : all;
+}
+
+/* The entries of list k into w: their words. */
+static uint32_t encode_list(const struct tn_plan *p, const struct lists *ls, uint32_t k,
+                            uint32_t *w)
+{
+    uint32_t n = ls->first[k + 1] - ls->first[k];
+    for (uint32_t j = 0; j < n; j++) {
+        const struct list_entry *le = &ls->e[ls->first[k] + j];
+        tn_desc_inject(&p->rounds[le->round].inj[le->i], le->round, w + TN_DESC_WORDS * j);
+    }
+    return TN_DESC_WORDS * n;
+}
+
+/* Inject lists: per lane one broadcast of terminators, then each used
+ * list's entries in one burst (more if the frame bound cuts it), with a
+ * terminator after them if the broadcast did not put one there (none when
+ * the list fills all ROUNDS entries). */
+static int compile_lists(struct tn_image *img, const struct tn_plan *p, const struct tn_info *dev)
+{
+    unsigned region = TN_REGION_INJ;
+    struct lists ls;
+    if (lists_build(&ls, p) != 0)
+        return TN_ENOMEM;
+    uint32_t *w = calloc(((size_t)dev->rounds + 1) * TN_DESC_WORDS, sizeof *w);
+    bool own[TN_MAX_LANES] = {false};
+    int rc = w == NULL ? TN_ENOMEM : 0;
+    for (unsigned l = 0; l < dev->lanes && rc == 0; l++) {
+        uint32_t ends = broadcast_ends(&ls, dev, l, &own[l]);
+        rc = burst_entries(img, dev, TN_NODE_ALL, region, tn_list_off(dev, l, 0), w,
+                           TN_DESC_WORDS * ends);
+    }
+    for (uint32_t k = 0; k < ls.nkeys && rc == 0; k++) {
+        uint32_t n = ls.first[k + 1] - ls.first[k];
+        if (n == 0)
+            continue;
+        uint32_t words = encode_list(p, &ls, k, w);
+        if (own[k % TN_MAX_LANES] && n < dev->rounds) {
+            w[words] = w[words + 1] = 0;
+            words += TN_DESC_WORDS;
+        }
+        uint32_t node = k / TN_MAX_LANES, lane = k % TN_MAX_LANES;
+        rc = burst_entries(img, dev, node, region, tn_list_off(dev, lane, 0), w, words);
+    }
+    free(w);
+    lists_free(&ls);
+    return rc;
+}
+
+/* Eject descriptors, a table per lane indexed by round: one broadcast per
+ * lane clears the rounds of the run (no descriptor of an earlier load
+ * survives), then each (node, lane) gets its descriptors in bursts of
+ * consecutive rounds (empty rounds up to TN_IMAGE_GAP words apart are
+ * written as zeros rather than paying for another burst). */
+static int compile_ejects(struct tn_image *img, const struct tn_plan *p, const struct tn_info *dev)
+{
+    uint32_t nr = p->nrounds, nkeys = p->topo.n * TN_MAX_LANES;
+    uint32_t *w = calloc(((size_t)nr + 1) * TN_DESC_WORDS, sizeof *w);
+    /* at[k * nr + r]: 1 + the index in ej[] of (node, lane) k's descriptor
+     * of round r, 0 if none */
+    uint32_t *at = calloc((size_t)nkeys * (nr ? nr : 1), sizeof *at);
+    int rc = w == NULL || at == NULL ? TN_ENOMEM : 0;
+    for (unsigned l = 0; l < dev->lanes && rc == 0 && nr > 0; l++)
+        rc = burst_entries(img, dev, TN_NODE_ALL, TN_REGION_EJ, tn_list_off(dev, l, 0), w,
+                           TN_DESC_WORDS * nr);
+    for (uint32_t r = 0; r < nr && rc == 0; r++)
+        for (uint32_t i = 0; i < p->rounds[r].nej; i++)
+            at[((size_t)p->rounds[r].ej[i].node * TN_MAX_LANES + p->rounds[r].ej[i].lane) * nr + r] =
+                i + 1;
+    for (uint32_t k = 0; k < nkeys && rc == 0; k++) {
+        const uint32_t *u = at + (size_t)k * nr;
+        for (uint32_t r = 0; r < nr && rc == 0;) {
+            if (!u[r]) {
+                r++;
+                continue;
+            }
+            uint32_t e = r + 1, empty = 0;   /* [r, e): the burst's rounds */
+            for (uint32_t q = r + 1; q < nr && empty * TN_DESC_WORDS <= TN_IMAGE_GAP; q++) {
+                empty = u[q] ? 0 : empty + 1;
+                if (u[q])
+                    e = q + 1;
+            }
+            memset(w, 0, (size_t)(e - r) * TN_DESC_WORDS * sizeof *w);
+            for (uint32_t q = r; q < e; q++)
+                if (u[q])
+                    tn_desc_eject(&p->rounds[q].ej[u[q] - 1], q, w + TN_DESC_WORDS * (q - r));
+            rc = burst_entries(img, dev, k / TN_MAX_LANES, TN_REGION_EJ,
+                               tn_list_off(dev, k % TN_MAX_LANES, r), w, TN_DESC_WORDS * (e - r));
+            r = e;
+        }
+    }
+    free(w);
+    free(at);
+    return rc;
+}
+
+/* Relay packets staged at their sources: data words with the head and
+ * tail flags in bits 30 and 31. */
+static int compile_stage(struct tn_image *img, const struct tn_plan *p, uint64_t seed)
 {
     for (uint32_t i = 0; i < p->nstage; i++) {
         const struct tn_plan_stage *st = &p->stage[i];
         uint32_t n = tn_plan_stage_words(p, i, seed, NULL, NULL, 0);
         uint32_t *d = burst(img, TN_ADDR_NODE(st->node, TN_REGION_MEM, st->addr), n);
-        uint8_t *fl = malloc(n);
+        uint8_t *fl = malloc(n ? n : 1);
         if (d == NULL || fl == NULL) {
             free(fl);
             return TN_ENOMEM;
         }
         tn_plan_stage_words(p, i, seed, d, fl, n);
-        uint32_t *f = burst(img, TN_ADDR_NODE(st->node, TN_REGION_FLAGS, st->addr), n);
-        if (f == NULL) {
-            free(fl);
-            return TN_ENOMEM;
-        }
         for (uint32_t k = 0; k < n; k++)
-            f[k] = fl[k];
+            d[k] |= (fl[k] & 1 ? TN_MEM_HEAD : 0) | (fl[k] & 2 ? TN_MEM_TAIL : 0);
         free(fl);
         img->mem_words += n;
     }
+    return 0;
+}
+
+/* Each node's messages before round 0 (no flags), then the staged relay
+ * packets. */
+static int compile_mem(struct tn_image *img, const struct tn_plan *p, const struct tn_info *dev,
+                       uint64_t seed)
+{
+    uint32_t *tmp = malloc((size_t)dev->mem_depth * sizeof *tmp);
+    int rc = tmp == NULL ? TN_ENOMEM : 0;
+    /* relay-only plans (mem_base 0) stage everything they send */
+    bool layout = !(p->nstage && p->mem_base == 0);
+    for (uint32_t v = 0; v < p->topo.n && layout && rc == 0; v++) {
+        uint32_t n = tn_plan_init_mem(p, seed, v, tmp, dev->mem_depth);
+        if (n == 0)
+            continue;
+        rc = burst_copy(img, TN_ADDR_NODE(v, TN_REGION_MEM, 0), tmp, n);
+        img->mem_words += n;
+    }
+    free(tmp);
+    return rc == 0 ? compile_stage(img, p, seed) : rc;
+}
+
+static int compile_rounds(struct tn_image *img, const struct tn_plan *p)
+{
+    uint32_t *w = p->nrounds ? burst(img, TN_G_DURATION(0), p->nrounds) : img->words;
+    if (p->nrounds && w == NULL)
+        return TN_ENOMEM;
+    for (uint32_t r = 0; r < p->nrounds; r++)
+        w[r] = (uint32_t)p->rounds[r].duration;
+    w = burst(img, TN_G_NROUNDS, 1);
+    if (w == NULL)
+        return TN_ENOMEM;
+    w[0] = p->nrounds;
     return 0;
 }
 
@@ -167,110 +626,20 @@ int tn_image_compile(struct tn_image *img, const struct tn_plan *p,
     int rc = tn_image_check(p, dev, err, errlen);
     if (rc != 0)
         return rc;
-    uint32_t n_nodes = p->topo.n;
-    unsigned lanes = dev->lanes;
-    /* Fields 0 .. the last inject gather word of the device's lanes. */
-    uint32_t cfg_words = TN_CFG_GAT(lanes - 1) + 1;
-
-    /* Per round: one broadcast write (node 0xFFE) clears every node's
-     * fields, so no stale setting of an earlier load survives; then each
-     * node gets only its non-zero fields, in runs of consecutive words. */
-    uint32_t *row = malloc(cfg_words * sizeof *row);
-    if (row == NULL)
-        goto out_nomem;
-    for (uint32_t r = 0; r < p->nrounds; r++) {
-        const struct tn_plan_round *pr = &p->rounds[r];
-        size_t ii = 0, ei = 0;
-        if (burst(img, TN_ADDR_NODE(TN_NODE_ALL, TN_REGION_CFG, r * TN_CFG_FIELDS),
-                  cfg_words) == NULL)
-            goto out_nomem_row;
-        for (uint32_t v = 0; v < n_nodes; v++) {
-            memset(row, 0, cfg_words * sizeof *row);
-            const uint8_t *x = &pr->xbar[(size_t)v * 12];
-            for (unsigned o = 0; o < 6; o++) {
-                row[o] = x[o];
-                row[8 + o] = x[6 + o];
-            }
-            row[6] = pr->mode;
-            for (; ii < pr->ninj && pr->inj[ii].node == v; ii++) {
-                const struct tn_inject *in = &pr->inj[ii];
-                uint32_t *d = &row[TN_CFG_INJ(in->lane)];
-                d[0] = 0x80000000u | (in->relay ? 0x40000000u : 0) | (in->start & 0xFFFFFFu);
-                d[1] = in->addr;
-                d[2] = in->len;
-                if (in->run)
-                    row[TN_CFG_GAT(in->lane)] = in->skip << 16 | in->run;
-            }
-            for (; ei < pr->nej && pr->ej[ei].node == v; ei++) {
-                const struct tn_eject *e = &pr->ej[ei];
-                uint32_t *d = &row[TN_CFG_EJ(e->lane)];
-                d[0] = 0x80000000u;
-                d[1] = e->addr;
-                d[2] = e->len;
-            }
-            /* Runs of non-zero words; gaps of up to TN_IMAGE_GAP zeros are
-             * written rather than paying for another burst. */
-            for (uint32_t f = 0; f < cfg_words;) {
-                if (row[f] == 0) {
-                    f++;
-                    continue;
-                }
-                uint32_t e = f + 1, zeros = 0;
-                for (uint32_t k = f + 1; k < cfg_words && zeros <= TN_IMAGE_GAP; k++) {
-                    if (row[k] != 0) {
-                        e = k + 1;
-                        zeros = 0;
-                    } else {
-                        zeros++;
-                    }
-                }
-                uint32_t *w = burst(img, TN_ADDR_NODE(v, TN_REGION_CFG, r * TN_CFG_FIELDS + f),
-                                    e - f);
-                if (w == NULL)
-                    goto out_nomem_row;
-                memcpy(w, row + f, (e - f) * sizeof *w);
-                f = e;
-            }
-        }
+    rc = compile_cfg(img, p);
+    if (rc == 0)
+        rc = compile_lists(img, p, dev);
+    if (rc == 0)
+        rc = compile_ejects(img, p, dev);
+    if (rc == 0)
+        rc = compile_mem(img, p, dev, seed);
+    if (rc == 0)
+        rc = compile_rounds(img, p);
+    if (rc != 0) {
+        tn_image_free(img);
+        return tn_errf(err, errlen, rc, "out of memory compiling the image");
     }
-    free(row);
-
-    uint32_t *tmp = malloc((size_t)dev->mem_depth * sizeof *tmp);
-    if (tmp == NULL)
-        goto out_nomem;
-    /* relay-only plans (mem_base 0) stage everything they send */
-    for (uint32_t v = 0; v < n_nodes && !(p->nstage && p->mem_base == 0); v++) {
-        uint32_t n = tn_plan_init_mem(p, seed, v, tmp, dev->mem_depth);
-        if (n == 0)
-            continue;
-        uint32_t *w = burst(img, TN_ADDR_NODE(v, TN_REGION_MEM, 0), n);
-        if (w == NULL) {
-            free(tmp);
-            goto out_nomem;
-        }
-        memcpy(w, tmp, n * sizeof *w);
-        img->mem_words += n;
-    }
-    free(tmp);
-    if (stage_relay(img, p, seed) != 0)
-        goto out_nomem;
-
-    uint32_t *w = burst(img, TN_G_DURATION(0), p->nrounds);
-    if (w == NULL)
-        goto out_nomem;
-    for (uint32_t r = 0; r < p->nrounds; r++)
-        w[r] = (uint32_t)p->rounds[r].duration;
-    w = burst(img, TN_G_NROUNDS, 1);
-    if (w == NULL)
-        goto out_nomem;
-    w[0] = p->nrounds;
     return 0;
-
-out_nomem_row:
-    free(row);
-out_nomem:
-    tn_image_free(img);
-    return tn_errf(err, errlen, TN_ENOMEM, "out of memory compiling the image");
 }
 
 void tn_image_free(struct tn_image *img)

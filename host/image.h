@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* Image compiler: a lowered plan (plan.h) -> the configuration-bus writes
- * that load it into a device (docs/hardware.md address map): per node and
- * round the crossbar and descriptor fields, the initial flit memory, the
- * round table and NROUNDS. Checks the plan against what the device reports
- * in INFO first and says what is missing when it cannot run it. */
+ * that load it into a device (docs/hardware.md): per node one round
+ * setting word per round, per node and lane an inject and an eject
+ * descriptor list, the initial flit memory, the round table and NROUNDS.
+ * Checks the plan against what the device reports (INFO and PARAMS) first
+ * and says what is missing when it cannot run it. Also the device's word
+ * formats the host reads back: eject records, node status. */
 #ifndef TN_IMAGE_H
 #define TN_IMAGE_H
 
@@ -13,33 +15,120 @@
 #include "plan.h"
 #include "proto.h"
 
-/* Address map (docs/hardware.md). */
+/* ---- address map (docs/hardware.md, "Address map") ---- */
+
 #define TN_ADDR_NODE(n, region, off) (((uint32_t)(n) << 20) | ((uint32_t)(region) << 16) | (uint32_t)(off))
 #define TN_NODE_ALL 0xFFEu          /* node field of a broadcast write */
-#define TN_REGION_MEM 0
-#define TN_REGION_FLAGS 1
-#define TN_REGION_CFG 2
-#define TN_REGION_STATS 3
-#define TN_REGION_STATUS 4
-#define TN_REGION_ROUTE 5
-#define TN_CFG_FIELDS 64          /* config words per round */
-#define TN_CFG_INJ(l) (16 + 3 * (l))
-#define TN_CFG_EJ(l) (40 + 3 * (l))
-#define TN_CFG_GAT(l) (58 + (l))    /* inject gather: skip << 16 | run */
-#define TN_STATS_LANE 8           /* statistics words per lane */
-#define TN_STATS_WORDS 7          /* of which used: first lo/hi, last lo/hi, count, crc, err */
+#define TN_REGION_MEM 0             /* flit memory: offset = word */
+#define TN_REGION_CFG 1             /* round settings: offset = round */
+#define TN_REGION_INJ 2             /* inject descriptor lists (tn_list_off) */
+#define TN_REGION_EJ 3              /* eject descriptor lists (tn_list_off) */
+#define TN_REGION_REC 4             /* eject records (tn_rec_off) */
+#define TN_REGION_STATUS 5          /* node status (enum tn_node_status) */
+#define TN_REGION_ROUTE 6           /* relay routing tables */
+
+/* MEM word: data in bits W-1:0, then the flags relay routing reads. */
+#define TN_MEM_HEAD (1u << 30)
+#define TN_MEM_TAIL (1u << 31)
+
+/* CFG word of a round: the 4-bit source select of output o (0..5, values
+ * TN_SEL_* of plan.h) at bits 4o+3:4o, the relay routing mode at bit 24. */
+#define TN_CFG_SEL(o, sel) ((uint32_t)(sel) << (4 * (o)))
+#define TN_CFG_SEL_OF(w, o) ((unsigned)((w) >> (4 * (o))) & 0xFu)
+#define TN_CFG_MODE_DOR (1u << 24)
+
+/* Inject and eject descriptors: two words per list entry; a write of word 1
+ * commits the entry with word 0 taken from the bus's last write data, so
+ * word 0 is always written immediately before word 1. */
+#define TN_DESC_WORDS 2
+#define TN_DESC_VALID (1u << 31)    /* word 0; 0 ends the list */
+#define TN_DESC_RELAY (1u << 30)    /* word 0; head-routed stream or lane */
+#define TN_DESC_ROUND(r) ((uint32_t)(r) << 16)   /* word 0 bits 29:16 */
+#define TN_DESC_ROUND_OF(w0) ((w0) >> 16 & 0x3FFFu)
+#define TN_DESC_PORT_OF(w0) ((w0) & 7u)          /* eject word 0 bits 2:0 */
+#define TN_DESC_LEN_OF(w1) ((w1) >> 16)          /* word 1: length, first word */
+#define TN_DESC_ADDR_OF(w1) ((w1) & 0xFFFFu)
+
+/* The most lanes a build has (LANES 1..6): lists are keyed node *
+ * TN_MAX_LANES + lane. */
+#define TN_MAX_LANES 6
+
+/* Eject record: four words per record, three used. */
+#define TN_REC_WORDS 4
+
+/* Node status registers (region 5). */
+enum tn_node_status {
+    TN_ST_FLAGS, TN_ST_OVERRUN, TN_ST_SHORT, TN_ST_BOUNDS, TN_ST_COLL, TN_ST_COLL_LATCH,
+    TN_ST_UNRT, TN_ST_DROP, TN_ST_AROUND, TN_ST_CONFLICT,
+    TN_ST_WORDS
+};
+
+/* Global registers (node field 0xFFF). */
 #define TN_G(off) (0xFFF00000u | (uint32_t)(off))
+#define TN_G_PARAMS TN_G(0x007)
 #define TN_G_CTRL TN_G(0x010)
 #define TN_G_NROUNDS TN_G(0x011)
 #define TN_G_STATUS TN_G(0x012)
-#define TN_G_DURATION(r) TN_G(0x100 + (r))
+#define TN_G_RUNS TN_G(0x01A)
 #define TN_G_ERRMAP(k) TN_G(0x800 + (k))
+#define TN_G_DURATION(r) TN_G(0x8000 + (r))
 #define TN_CTRL_START 1u
 #define TN_CTRL_ABORT 2u
 #define TN_CTRL_CLEAR 4u
+/* VERSION of the design this host loads (bits 31:16 must match). */
+#define TN_DESIGN_VERSION 0x00020000u
 
-/* Zero words a burst may carry to join two runs of settings (a burst costs
- * about 13 bytes of framing, a word 4). */
+/* Fill banks, dw and relay of i from the PARAMS register (bits 3:0 log2
+ * BANKS, 12:8 DW, 16 RELAY). */
+void tn_info_set_params(struct tn_info *i, uint32_t params);
+/* Is dev the design this host loads (VERSION bits 31:16)? 0, or
+ * TN_ENOTSUP with a message saying what to rebuild. */
+int tn_info_check(const struct tn_info *dev, char *err, size_t errlen);
+/* log2(ROUNDS): the index bits of a descriptor list (RW in the map). */
+unsigned tn_info_rw(const struct tn_info *dev);
+
+/* Offset (in region INJ or EJ) of word 0 of entry index of lane's list. */
+static inline uint32_t tn_list_off(const struct tn_info *dev, unsigned lane, uint32_t index)
+{
+    unsigned rw = tn_info_rw(dev);
+    return (uint32_t)lane << (rw + 1) | index << 1;
+}
+/* Offset (in region REC) of word 0 of lane's record index. */
+static inline uint32_t tn_rec_off(const struct tn_info *dev, unsigned lane, uint32_t index)
+{
+    unsigned rw = tn_info_rw(dev);
+    return (uint32_t)lane << (rw + 2) | index << 2;
+}
+
+/* Descriptor entries (docs/hardware.md): both words of in / e in round. */
+void tn_desc_inject(const struct tn_inject *in, uint32_t round, uint32_t w[TN_DESC_WORDS]);
+void tn_desc_eject(const struct tn_eject *e, uint32_t round, uint32_t w[TN_DESC_WORDS]);
+
+/* An eject record as read from region REC. */
+struct tn_record {
+    uint32_t epoch;           /* low 4 bits of RUNS of the run that filed it */
+    uint32_t err;             /* bit 0 overrun, 1 short stream, 2 memory bounds */
+    uint32_t count;           /* flits counted (log2(MEM_DEPTH) + 1 bits, wraps) */
+    uint32_t first, last;     /* round-relative cycles of the first/last flit */
+    uint32_t crc;
+};
+void tn_record_decode(const uint32_t w[TN_REC_WORDS], struct tn_record *rec);
+/* The record's count field keeps log2(MEM_DEPTH) + 1 bits: its mask. */
+uint32_t tn_record_count_mask(const struct tn_info *dev);
+
+/* "overrun (3 flits), bank conflict (1 flit)": the FLAGS set in a node's
+ * status registers with their counters; "" when none is. Returns buf. */
+const char *tn_status_describe(const uint32_t st[TN_ST_WORDS], char *buf, size_t len);
+
+/* Record index of every eject descriptor of p: its position in its
+ * (node, lane) eject list, which is where the device files its record.
+ * *index gets one entry per descriptor in plan order (round by round, each
+ * round's ej[] in order, as tn_model_run lists its statistics); free() it.
+ * 0 or TN_ENOMEM. */
+int tn_image_records(const struct tn_plan *p, uint32_t **index);
+
+/* Zero words a burst may carry to join two runs of round settings (a burst
+ * costs about 13 bytes of framing, a word 4). */
 #define TN_IMAGE_GAP 3
 
 struct tn_image_burst {
@@ -56,12 +145,15 @@ struct tn_image {
     size_t mem_words;         /* of which initial flit memory */
 };
 
-/* Can this device run plan p? 0, or TN_ECAPACITY / TN_ENOTSUP with a
- * message naming what is needed (dims, lanes, memory words, rounds). */
+/* Can this device run plan p? 0, or TN_ECAPACITY / TN_ENOTSUP / TN_EINVAL
+ * with a message naming what does not fit and what to do: design version,
+ * geometry, lanes, W, banks, rounds, memory words, durations and start
+ * offsets within DW bits, stream lengths, relay hardware, list lengths. */
 int tn_image_check(const struct tn_plan *p, const struct tn_info *dev, char *err,
                    size_t errlen);
 /* Compile p (checked against dev) with the payloads of seed. 0 or TN_E*;
- * free with tn_image_free() in any case. */
+ * free with tn_image_free() in any case. A burst never splits a descriptor
+ * entry across two WRITE frames of dev's bound (dev->max_payload). */
 int tn_image_compile(struct tn_image *img, const struct tn_plan *p,
                      const struct tn_info *dev, uint64_t seed, char *err, size_t errlen);
 void tn_image_free(struct tn_image *img);

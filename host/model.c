@@ -2,15 +2,18 @@
 /* The reference model: executes a plan as docs/timing.md defines it and
  * predicts the eject statistics the hardware reports. Two engines that
  * must agree (tests/host/test_model.c): CYCLE moves every flit over every
- * link cycle by cycle through real memories; STREAM traces each inject
- * descriptor through the crossbar settings, times it per stream and gets
- * its CRC from the memory layout with crc32_combine (fast enough for
- * 49x49x49). */
+ * link cycle by cycle through real (physical, banked-layout) memories;
+ * STREAM traces each inject lane through the crossbar settings, times
+ * each descriptor of its chain per stream and gets the CRC from the
+ * message layout (physical addresses mapped back through the plan's gaps)
+ * with crc32_combine (fast enough for 49x49x49). A lane's descriptor is
+ * cut by the next one of its lane starting and by the round's end
+ * (tn_plan_inj_sent). */
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
-#include "plan.h"
+#include "plani.h"
 #include "tn_error.h"
 
 void tn_model_free(struct tn_model_out *out)
@@ -76,6 +79,61 @@ struct flit {
     uint8_t valid;
 };
 
+/* The inject lanes of a round for the cycle engine: lane g's chain is
+ * pr->inj[first[g] .. first[g + 1]), its descriptor cur[g] the one that
+ * started last; sent[i] what descriptor i sends (tn_plan_inj_sent). */
+struct lane_chains {
+    uint32_t n, cap;
+    uint32_t *first, *cur;
+    uint64_t *sent;
+};
+
+static int chains_init(struct lane_chains *ch, const struct tn_plan *p, uint32_t r)
+{
+    const struct tn_plan_round *pr = &p->rounds[r];
+    if (pr->ninj + 1 > ch->cap) {
+        free(ch->first);
+        free(ch->sent);
+        ch->cap = pr->ninj + 1;
+        ch->first = malloc(2 * (size_t)ch->cap * sizeof *ch->first);
+        ch->sent = malloc((size_t)ch->cap * sizeof *ch->sent);
+        if (!ch->first || !ch->sent)
+            return TN_ENOMEM;
+    }
+    ch->cur = ch->first + ch->cap;
+    ch->n = 0;
+    for (uint32_t i = 0; i < pr->ninj; i++) {
+        ch->sent[i] = tn_plan_inj_sent(p, r, i);
+        if (i == 0 || pr->inj[i].node != pr->inj[i - 1].node ||
+            pr->inj[i].lane != pr->inj[i - 1].lane) {
+            ch->cur[ch->n] = i;
+            ch->first[ch->n++] = i;
+        }
+    }
+    ch->first[ch->n] = pr->ninj;
+    return 0;
+}
+
+/* Every lane's flit of cycle c (a descriptor starts when the cycle reaches
+ * its start and cuts the one before). */
+static void chains_step(struct lane_chains *ch, const struct tn_plan *p,
+                        const struct tn_plan_round *pr, uint64_t c, const uint32_t *mem,
+                        uint64_t cap, struct flit *lane)
+{
+    for (uint32_t g = 0; g < ch->n; g++) {
+        uint32_t i = ch->cur[g];
+        while (i + 1 < ch->first[g + 1] && c >= (uint64_t)p->par.alpha + pr->inj[i + 1].start)
+            i++;
+        ch->cur[g] = i;
+        const struct tn_inject *in = &pr->inj[i];
+        struct flit *l = &lane[in->node * TN_NDIRS + in->lane];
+        uint64_t s0 = (uint64_t)p->par.alpha + in->start, a = in->addr + (c - s0);
+        l->valid = !in->relay && c >= s0 && c < s0 + ch->sent[i] && a < cap;
+        if (l->valid)
+            l->data = mem[in->node * cap + a];
+    }
+}
+
 static int run_cycle(const struct tn_plan *p, uint64_t seed, struct tn_model_out *out)
 {
     const struct tn_topo *t = &p->topo;
@@ -91,6 +149,7 @@ static int run_cycle(const struct tn_plan *p, uint64_t seed, struct tn_model_out
     struct flit *lane = calloc((size_t)N * TN_NDIRS, sizeof *lane);
     uint32_t *inlink = malloc((size_t)N * TN_NDIRS * sizeof *inlink);
     uint32_t *active = malloc((size_t)N * TN_NDIRS * sizeof *active);
+    struct lane_chains ch = {0, 0, NULL, NULL, NULL};
     if (!mem || !cur || !nxt || !lane || !inlink || !active)
         goto out_free;
     if ((rc = init_stats(p, out)))
@@ -105,6 +164,8 @@ static int run_cycle(const struct tn_plan *p, uint64_t seed, struct tn_model_out
     for (uint32_t r = 0; r < p->nrounds; r++) {
         const struct tn_plan_round *pr = &p->rounds[r];
         uint32_t nact = 0;
+        if ((rc = chains_init(&ch, p, r)) != 0)
+            goto out_free;
         for (uint32_t i = 0; i < N * TN_NDIRS; i++) {
             cur[i].valid = 0;
             if (pr->xbar[(i / TN_NDIRS) * 12 + i % TN_NDIRS] != TN_SEL_OFF)
@@ -132,16 +193,7 @@ static int run_cycle(const struct tn_plan *p, uint64_t seed, struct tn_model_out
                 s->count++;
             }
             /* inject lanes present flit k in cycle alpha + start + k */
-            for (uint32_t i = 0; i < pr->ninj; i++) {
-                const struct tn_inject *in = &pr->inj[i];
-                if (in->relay)
-                    continue;
-                struct flit *l = &lane[in->node * TN_NDIRS + in->lane];
-                uint64_t s0 = (uint64_t)p->par.alpha + in->start;
-                l->valid = c >= s0 && c < s0 + in->len;
-                if (l->valid)
-                    l->data = mem[in->node * cap + tn_inject_word(in, c - s0)];
-            }
+            chains_step(&ch, p, pr, c, mem, cap, lane);
             /* links move one hop */
             for (uint32_t k = 0; k < nact; k++) {
                 uint32_t i = active[k], v = i / TN_NDIRS;
@@ -171,6 +223,8 @@ out_free:
     free(lane);
     free(inlink);
     free(active);
+    free(ch.first);
+    free(ch.sent);
     if (rc)
         tn_model_free(out);
     return rc;
@@ -200,6 +254,12 @@ static uint32_t combine(struct crcctx *cc, uint32_t a, uint32_t b, uint64_t len)
         cc->ops[h].op = crc32_combine_gen((z_off_t)len);
     }
     return (uint32_t)crc32_combine_op(a, b, cc->ops[h].op);
+}
+
+/* CRC of a (done: it covers something) followed by b of len bytes. */
+static uint32_t cat_crc(struct crcctx *cc, uint32_t a, bool done, uint32_t b, uint64_t len)
+{
+    return done ? combine(cc, a, b, len) : b;
 }
 
 static uint32_t msg_crc(struct crcctx *cc, uint32_t m, uint32_t k0, uint32_t n)
@@ -281,46 +341,132 @@ static uint64_t sel_cat(void *ctx, uint64_t a, uint64_t v, uint32_t nb)
     return combine(cc, (uint32_t)a, (uint32_t)v, (uint64_t)nb * cc->L * cc->nb);
 }
 
-/* CRC of words [addr, addr + n) of memory block b (message-granular). */
+/* CRC of n flits of data 0 (memory words nothing placed). */
+static uint32_t zeros_crc(struct crcctx *cc, uint64_t n)
+{
+    uint32_t crc = 0;
+    for (uint64_t k = 0; k < n; k++)
+        crc = crc_flit(crc, 0, cc->nb);
+    return crc;
+}
+
+/* CRC of logical words [addr, addr + n) of memory block b (words beyond
+ * it read 0). */
 static uint32_t words_crc(struct crcctx *cc, struct tn_blk *b, uint64_t addr, uint64_t n)
 {
     uint32_t L = cc->L, crc = 0;
-    while (n) {
+    uint64_t held = (uint64_t)b->n * L;
+    if (addr + n > held) {
+        uint64_t z = addr >= held ? n : addr + n - held;
+        return combine(cc, addr < held ? words_crc(cc, b, addr, n - z) : 0, zeros_crc(cc, z),
+                       z * cc->nb);
+    }
+    for (bool done = false; n; done = true) {
         uint32_t m = (uint32_t)(addr / L), k = (uint32_t)(addr % L);
         if (k == 0 && n >= L) {
             uint32_t cnt = (uint32_t)(n / L);
-            if (m + cnt > b->n)
-                cnt = b->n - m;
-            crc = combine(cc, crc, blk_crc(cc, b, m, cnt), (uint64_t)cnt * L * cc->nb);
+            crc = cat_crc(cc, crc, done, blk_crc(cc, b, m, cnt), (uint64_t)cnt * L * cc->nb);
             addr += (uint64_t)cnt * L;
             n -= (uint64_t)cnt * L;
             continue;
         }
         uint32_t take = L - k < n ? (uint32_t)(L - k) : (uint32_t)n;
-        crc = combine(cc, crc, msg_crc(cc, tn_blk_get(b, m), k, take), (uint64_t)take * cc->nb);
+        crc = cat_crc(cc, crc, done, msg_crc(cc, tn_blk_get(b, m), k, take),
+                      (uint64_t)take * cc->nb);
         addr += take;
         n -= take;
     }
     return crc;
 }
 
-/* CRC of the first n flits inject descriptor in sends from b. */
-static uint32_t inject_crc(struct crcctx *cc, struct tn_blk *b, const struct tn_inject *in,
-                           uint64_t n)
+/* CRC of physical words [a, a + n) of node, whose message layout is b:
+ * mapped back through the plan's gaps (gap words read 0). */
+static uint32_t phys_crc(struct crcctx *cc, const struct tn_plan *p, uint32_t node,
+                         struct tn_blk *b, uint64_t a, uint64_t n)
 {
-    if (!in->run)
-        return words_crc(cc, b, in->addr, n);
-    uint32_t L = cc->L;
-    if (in->addr % L == 0 && in->run % L == 0 && in->skip % L == 0 && n % L == 0)
-        /* whole messages: the memoised selection fold over the rope */
-        return (uint32_t)tn_sel_fold(&cc->sel, b, in->addr / L, in->run / L, in->skip / L, 0,
-                                     (uint32_t)(n / L));
     uint32_t crc = 0;
-    for (uint64_t k = 0; k < n; k += in->run) {
-        uint64_t take = n - k < in->run ? n - k : in->run;
-        crc = combine(cc, crc, words_crc(cc, b, tn_inject_word(in, k), take), take * cc->nb);
+    for (bool done = false; n; done = true) {
+        uint64_t w, run;
+        bool data = tn_plan_span(p, node, a, &w, &run);
+        if (run > n)
+            run = n;
+        crc = cat_crc(cc, crc, done, data ? words_crc(cc, b, w, run) : zeros_crc(cc, run),
+                      run * cc->nb);
+        a += run;
+        n -= run;
     }
     return crc;
+}
+
+/* One inject lane's descriptors pr->inj[i0, i1) of round r, and the CRC
+ * of everything they send once computed (shared by every eject lane the
+ * lane reaches whose flits all arrive within the round). */
+struct chain {
+    uint32_t r, i0, i1;
+    bool known;
+    uint32_t crc;
+    uint64_t flits;
+};
+
+/* Add the descriptors' flits arriving within the round, d links away
+ * (cut at the round's end: an overrun), to eject statistic st. */
+static void chain_pieces(struct crcctx *cc, const struct tn_plan *p, const struct chain *ch,
+                         uint64_t d, struct tn_stat *st)
+{
+    const struct tn_plan_round *pr = &p->rounds[ch->r];
+    uint64_t end = pr->t0 + pr->duration;  /* first cycle after the round */
+    struct tn_blk *src = p->sched->mem[(size_t)ch->r * p->topo.n + pr->inj[ch->i0].node];
+    for (uint32_t i = ch->i0; i < ch->i1; i++) {
+        const struct tn_inject *in = &pr->inj[i];
+        uint64_t n = tn_plan_inj_sent(p, ch->r, i), first = pr->t0 + p->par.alpha + in->start + d;
+        uint64_t room = first < end ? end - first : 0;
+        if (room < n) {
+            st->err |= 1;
+            n = room;
+        }
+        if (n == 0)
+            continue;
+        if (st->count == 0)
+            st->first = first;
+        st->last = first + n - 1;
+        st->crc = cat_crc(cc, st->crc, st->count, phys_crc(cc, p, in->node, src, in->addr, n),
+                          n * cc->nb);
+        st->count += (uint32_t)n;
+    }
+}
+
+/* What eject statistic st (fresh: an eject lane hears one inject lane a
+ * round) hears from chain ch, d links away. */
+static void chain_stat(struct crcctx *cc, const struct tn_plan *p, struct chain *ch, uint64_t d,
+                       struct tn_stat *st)
+{
+    const struct tn_plan_round *pr = &p->rounds[ch->r];
+    uint64_t end = pr->t0 + pr->duration, first = 0, last = 0;
+    for (uint32_t i = ch->i0; i < ch->i1; i++) {
+        uint64_t n = tn_plan_inj_sent(p, ch->r, i);
+        uint64_t f = pr->t0 + p->par.alpha + pr->inj[i].start + d;
+        if (n && f + n > end) {
+            chain_pieces(cc, p, ch, d, st);  /* an overrun: flit by flit */
+            return;
+        }
+        if (n && !first)
+            first = f;
+        if (n)
+            last = f + n - 1;
+    }
+    if (!ch->known) {
+        struct tn_stat all = {0};
+        chain_pieces(cc, p, ch, d, &all);
+        ch->known = true;
+        ch->crc = all.crc;
+        ch->flits = all.count;
+    }
+    if (ch->flits == 0)
+        return;
+    st->first = first;
+    st->last = last;
+    st->count = (uint32_t)ch->flits;
+    st->crc = ch->crc;
 }
 
 static int run_stream(const struct tn_plan *p, uint64_t seed, struct tn_model_out *out)
@@ -358,13 +504,14 @@ static int run_stream(const struct tn_plan *p, uint64_t seed, struct tn_model_ou
         const struct tn_plan_round *pr = &p->rounds[r];
         for (uint32_t i = 0; i < pr->nej; i++)
             ejidx[pr->ej[i].node * TN_NDIRS + pr->ej[i].lane] = (int32_t)i;
-        uint64_t end = pr->t0 + pr->duration;  /* first cycle after the round */
-        for (uint32_t i = 0; i < pr->ninj; i++) {
-            const struct tn_inject *in = &pr->inj[i];
+        for (uint32_t i0 = 0, i1; i0 < pr->ninj; i0 = i1) {
+            const struct tn_inject *in = &pr->inj[i0];
+            for (i1 = i0; i1 < pr->ninj && pr->inj[i1].node == in->node &&
+                          pr->inj[i1].lane == in->lane; i1++)
+                ;
             if (in->relay)
                 continue; /* tn_model_relay */
-            struct tn_blk *src = p->sched->mem[(size_t)r * N + in->node];
-            uint64_t s0 = pr->t0 + p->par.alpha + in->start;
+            struct chain ch = {r, i0, i1, false, 0, 0};
             sp = 0;
             for (int o = 0; o < TN_NDIRS; o++)
                 if (pr->xbar[in->node * 12 + o] == TN_SEL_LANE(in->lane)) {
@@ -379,23 +526,9 @@ static int run_stream(const struct tn_plan *p, uint64_t seed, struct tn_model_ou
                 if (d > N * TN_NDIRS)
                     continue;  /* a loop in the crossbars: flits never land */
                 uint8_t want = (uint8_t)TN_SEL_PORT(port);
-                for (int l = 0; l < TN_NDIRS; l++) {
-                    if (pr->xbar[w * 12 + 6 + l] != want || ejidx[w * TN_NDIRS + l] < 0)
-                        continue;
-                    struct tn_stat *s = &st[ejidx[w * TN_NDIRS + l]];
-                    uint64_t first = s0 + d;
-                    uint64_t n = first < end ? end - first : 0;
-                    if (n > in->len)
-                        n = in->len;
-                    else if (n < in->len)
-                        s->err |= 1;
-                    if (n == 0)
-                        continue;
-                    s->first = first;
-                    s->last = first + n - 1;
-                    s->count = (uint32_t)n;
-                    s->crc = inject_crc(cc, src, in, n);
-                }
+                for (int l = 0; l < TN_NDIRS; l++)
+                    if (pr->xbar[w * 12 + 6 + l] == want && ejidx[w * TN_NDIRS + l] >= 0)
+                        chain_stat(cc, p, &ch, d, &st[ejidx[w * TN_NDIRS + l]]);
                 for (int o = 0; o < TN_NDIRS; o++) {
                     if (pr->xbar[w * 12 + o] != want)
                         continue;

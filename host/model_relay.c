@@ -17,7 +17,7 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "plan.h"
+#include "plani.h"
 #include "tn_error.h"
 
 struct rflit {
@@ -105,7 +105,7 @@ int tn_model_relay(const struct tn_plan *p, uint64_t seed, struct tn_model_out *
         for (uint32_t i = 0; i < pr->nej; i++)
             if (pr->ej[i].port == TN_PORT_RELAY)
                 ejstat[pr->ej[i].node * TN_NDIRS + pr->ej[i].lane] = (int32_t)(k0 + i);
-        for (uint32_t i = 0; i < pr->ninj; i++)
+        for (uint32_t i = pr->ninj; i-- > 0;)  /* each lane's first descriptor */
             if (pr->inj[i].relay)
                 lane_inj[pr->inj[i].node * TN_NDIRS + pr->inj[i].lane] = (int32_t)i;
         memset(cur, 0, (size_t)N * TN_NDIRS * sizeof *cur);
@@ -122,12 +122,17 @@ int tn_model_relay(const struct tn_plan *p, uint64_t seed, struct tn_model_out *
                     if (in < TN_NDIRS) {
                         f = cur[v * TN_NDIRS + in];
                     } else {
-                        int32_t ii = lane_inj[v * TN_NDIRS + (in - TN_NDIRS)];
-                        if (ii < 0)
+                        int32_t *li = &lane_inj[v * TN_NDIRS + (in - TN_NDIRS)];
+                        if (*li < 0)
                             continue;
-                        const struct tn_inject *dj = &pr->inj[ii];
+                        /* a chain: the lane's next descriptor starts (and cuts) */
+                        while ((uint32_t)*li + 1 < pr->ninj && pr->inj[*li + 1].node == v &&
+                               pr->inj[*li + 1].lane == in - TN_NDIRS &&
+                               c >= p->par.alpha + pr->inj[*li + 1].start)
+                            (*li)++;
+                        const struct tn_inject *dj = &pr->inj[*li];
                         uint64_t s0 = p->par.alpha + dj->start;
-                        if (c < s0 || c >= s0 + dj->len)
+                        if (!dj->relay || c < s0 || c >= s0 + tn_plan_inj_sent(p, r, (uint32_t)*li))
                             continue;
                         uint64_t a = dj->addr + (c - s0) - p->mem_base;
                         if (dj->addr < p->mem_base || a >= area)

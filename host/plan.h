@@ -17,6 +17,10 @@ struct tn_plan_params {
     uint32_t mem_depth;       /* MEM_DEPTH in words; 0: unlimited (model only) */
     unsigned width;           /* W: flit data bits, 1..32 */
     unsigned alpha;           /* ALPHA: round switch cost */
+    unsigned banks;           /* BANKS: flit memory banks, a power of two (word
+                               * a is in bank a mod banks; the device reports
+                               * it); 0: 2^ceil(log2 lanes). tn_plan_lower
+                               * stores the value it used in p->par */
 };
 
 /* Crossbar field encodings (round config fields 0..5 and 8..13). */
@@ -27,32 +31,37 @@ struct tn_plan_params {
 #define TN_PORT_RELAY 0xFF        /* tn_eject.port of a relay eject lane */
 #define TN_MODE_DOR 1u            /* round config field 6: relay routing by DOR */
 
+/* One inject descriptor: flit k (k < len) reads word addr + k in
+ * round-relative cycle alpha - 1 + start + k and is on the lane in
+ * alpha + start + k. A lane may have several descriptors in a round (a
+ * chain: each starts the cycle after the previous one's last flit, so
+ * they send one gap-free stream from several places of the memory); the
+ * next descriptor's start cuts a stream still injecting. */
 struct tn_inject {
     uint32_t node;
     uint8_t lane;
     uint32_t start;           /* offset after the switch, cycles */
-    uint32_t addr, len;       /* first memory word, flits */
-    uint32_t run, skip;       /* gather: flit k reads addr + k + (k / run) *
-                               * skip; run 0: contiguous (both < 2^16) */
-    uint32_t circuit;         /* index in the schedule's round (relay: of
-                               * the lane's first packet in the round's relays) */
-    uint8_t relay;            /* field 16+3l bit 30: head flits are routed */
+    uint32_t addr, len;       /* first memory word (physical), flits */
+    uint32_t circuit;         /* index in the schedule's round of the first
+                               * circuit the lane carries (circuits with the
+                               * same source, start and data share a lane;
+                               * relay: the lane's first packet in the
+                               * round's relays) */
+    uint8_t relay;            /* head flits are routed */
 };
 
-/* qsort orders of a round's descriptors: by node, then lane. */
+/* qsort orders of a round's descriptors: inject by node, lane, start;
+ * eject by node, lane. */
 int tn_plan_cmp_inj(const void *a, const void *b);
 int tn_plan_cmp_ej(const void *a, const void *b);
 
-/* Memory word flit k of inject descriptor in reads. */
-static inline uint64_t tn_inject_word(const struct tn_inject *in, uint64_t k)
-{
-    return in->addr + k + (in->run ? k / in->run * in->skip : 0);
-}
-
+/* One eject descriptor (at most one per node, lane and round): flit j
+ * of what the lane receives is written to word addr + j (j < len) in the
+ * cycle it arrives. */
 struct tn_eject {
     uint32_t node;
     uint8_t lane, port;       /* lane and the input port it listens to */
-    uint32_t addr, len;       /* first memory word written, expected flits */
+    uint32_t addr, len;       /* first memory word written (physical), expected flits */
     uint32_t circuit;
 };
 
@@ -63,7 +72,7 @@ struct tn_plan_round {
                                * 0..5), ej_src[0..5] (field 8..13) */
     uint8_t mode;             /* field 6 (TN_MODE_DOR in relay rounds) */
     uint32_t ninj, nej;
-    struct tn_inject *inj;    /* sorted by node, lane */
+    struct tn_inject *inj;    /* sorted by node, lane, start */
     struct tn_eject *ej;      /* sorted by node, lane */
 };
 
@@ -76,6 +85,16 @@ struct tn_plan {
     struct tn_plan_round *rounds;
     uint64_t total;           /* sum of durations */
     uint64_t mem_max;         /* largest memory (words) any node needs */
+    /* Placement of the message layout (schedule-format.md: message i of a
+     * node's memory at logical words [i*L, (i+1)*L), received streams
+     * appended in port order) in the banked flit memory: gaps before some
+     * messages and received streams, so that no two lanes of a node use
+     * one bank in one cycle. Per node v, gaps[gap_first[v] ..
+     * gap_first[v+1]) in increasing word order: logical words from
+     * gaps[i].word on are at physical word + gaps[i].shift (shift 0 before
+     * the first entry). Every address in the plan is physical. */
+    uint32_t *gap_first;      /* N + 1 entries */
+    struct tn_plan_gap *gaps;
     /* Relay packets (host/plan_relay.c): every packet is staged at its
      * source, head word and the words of its messages, from word mem_base
      * on (above the message layout), and received into an area above the
@@ -85,6 +104,10 @@ struct tn_plan {
                                * layout is not loaded */
     uint32_t nstage;
     struct tn_plan_stage *stage;
+};
+
+struct tn_plan_gap {
+    uint32_t word, shift;
 };
 
 /* One staged relay packet: words [addr, addr + 1 + payload) of node. */
@@ -112,35 +135,70 @@ uint32_t tn_plan_stage_words(const struct tn_plan *p, uint32_t i, uint64_t seed,
 struct tn_model_out;
 int tn_model_relay(const struct tn_plan *p, uint64_t seed, struct tn_model_out *out);
 
-/* Lower a (verified) schedule. TN_ECAPACITY when it needs more lanes or
- * memory than par gives, TN_EVERIFY when it is structurally broken (run
- * tn_verify for the details), TN_EINVAL for bad parameters; a message goes
- * to err. */
+/* Lower a (verified) schedule: lanes (circuits with the same source,
+ * start and data share one), descriptors (gathers as chains, one
+ * descriptor per run), the placement of every node's memory in the banks
+ * (gaps, docs/host.md "Banks"), relay rounds, and last the exact bank
+ * check. TN_ECAPACITY when it needs more lanes, memory or descriptors than
+ * par (or the host) gives or has a bank conflict no placement avoids (the
+ * message names node, round, lanes, bank and cycle), TN_EVERIFY when it is
+ * structurally broken (run tn_verify for the details), TN_EINVAL for bad
+ * parameters; a message goes to err. */
 int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan_params *par,
                   char *err, size_t errlen);
 void tn_plan_free(struct tn_plan *p);
 
 /* Independent check of a plan against the device rules (docs/hardware.md):
- * selects name existing ports and lanes that carry a descriptor, each
- * inject/eject lane has one descriptor, eject lanes listen to ports whose
- * link is driven, injects read held words, ejects write disjoint words after
- * the held ones, everything within MEM_DEPTH. Violations go to rep (kinds
- * of sched.h); 0, TN_EVERIFY or TN_ENOMEM. tn_report_free() releases rep. */
+ * selects name existing ports and lanes that carry a descriptor, a lane's
+ * inject descriptors of a round follow each other without overlap, each
+ * eject lane has one descriptor per round, eject lanes listen to ports
+ * whose link is driven, injects read held words, ejects write disjoint
+ * words after the held ones, everything within MEM_DEPTH, no flit memory
+ * bank conflict (tn_plan_bank_check). Violations go to rep (kinds of
+ * sched.h); 0, TN_EVERIFY or TN_ENOMEM. tn_report_free() releases rep. */
 struct tn_report;
 int tn_plan_check(const struct tn_plan *p, struct tn_report *rep);
 
+/* A flit memory bank conflict: two inject lanes of node read bank in the
+ * same cycle (write 0), or two eject lanes write it (write 1); lane[0] <
+ * lane[1]; cycle is round-relative (0 = the round's switch cycle). */
+struct tn_bank_conflict {
+    uint32_t round, node, bank;
+    uint8_t write;
+    uint8_t lane[2];
+    uint64_t cycle;
+};
+/* Exact check of every node's bank ports, cycle by cycle as the hardware
+ * uses them (docs/hardware.md "Flit memory banks"): inject lane reads from
+ * the descriptors (chains and cuts included), eject lane writes from the
+ * flits' arrival cycles (circuits traced back through the crossbars, relay
+ * packets replayed as the routers allocate them). 0 if none; TN_ECAPACITY
+ * with the first conflict in *c (if c) and a message naming node, round,
+ * lanes, bank and cycle in err; TN_ENOMEM. tn_plan_lower runs it. */
+int tn_plan_bank_check(const struct tn_plan *p, struct tn_bank_conflict *c, char *err,
+                       size_t errlen);
+
 /* Memory layout: message ids held by node after round r (r = 0: before
- * the first round; message i occupies words [i*L, (i+1)*L)). Returns the
- * number of messages; writes at most cap ids. */
+ * the first round; message i occupies logical words [i*L, (i+1)*L), at
+ * physical words tn_plan_addr()). Returns the number of messages; writes
+ * at most cap ids. */
 uint32_t tn_plan_mem_msgs(const struct tn_plan *p, uint32_t r, uint32_t node, uint32_t *ids,
                           uint32_t cap);
+/* Physical address of logical word w of node's message layout. */
+uint64_t tn_plan_addr(const struct tn_plan *p, uint32_t node, uint64_t w);
+/* Logical word at physical address a of node (false: a is in a gap). */
+bool tn_plan_word(const struct tn_plan *p, uint32_t node, uint64_t a, uint64_t *w);
+/* Physical words [0, held) the message layout of node spans after round r
+ * (r = 0: before the first round; gaps included). */
+uint64_t tn_plan_held(const struct tn_plan *p, uint32_t r, uint32_t node);
 
 /* Payload: data of flit k of message m for seed S, masked to width bits:
  * z = S ^ (m << 32 | k), then the splitmix64 finalizer (docs/host.md). */
 uint32_t tn_payload(uint64_t seed, uint32_t m, uint32_t k, unsigned width);
-/* Expected initial memory of node (payload words of the messages it holds
- * before round 0, in layout order). Returns the number of words (writes at
- * most cap). */
+/* Expected initial memory of node: physical words [0, n) with the payload
+ * words of the messages it holds before round 0 at their placed addresses
+ * and 0 in gaps. Returns n = tn_plan_held(p, 0, node) (writes at most
+ * cap). */
 uint32_t tn_plan_init_mem(const struct tn_plan *p, uint64_t seed, uint32_t node,
                           uint32_t *words, uint32_t cap);
 

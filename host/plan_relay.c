@@ -17,20 +17,29 @@
  * destination's packets take the lowest relay eject lane free when their
  * head arrives (a lane is free from the cycle after its holder's tail;
  * heads of one cycle in input-port order), and each lane's descriptor
- * expects the total of its packets. */
+ * expects the total of its packets.
+ *
+ * Banks: a chain reads its staging area one word per cycle, and an eject
+ * lane writes each packet one word per cycle from where the previous one
+ * ended, so every packet's accesses have one phase (word - cycle). Each
+ * staging and receive area starts after a gap of 0..banks-1 words chosen
+ * so that its phases differ from those of the areas of the other lanes of
+ * the node that are accessed in the same cycles (tn_plan_bank_check then
+ * checks the result flit by flit). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
+#include "plani.h"
 #include "tn_error.h"
 
 struct pkt {
     uint32_t idx, src, dst;
     uint64_t start, flits, first; /* first: arrival of the head at dst */
     unsigned d, inport;           /* hops, input port at dst */
-    unsigned lane;
+    unsigned lane;                /* inject lane at src, then eject lane at dst */
+    uint64_t off;                 /* words before it in its eject lane's area */
 };
 
 static int cmp_src(const void *a, const void *b)
@@ -55,18 +64,32 @@ static int cmp_dst(const void *a, const void *b)
     return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
+/* The relay lowering of one plan. */
+struct relay {
+    struct tn_plan *p;
+    char *err;
+    size_t errlen;
+    uint64_t *top;            /* per node: first free word above the layout */
+    struct tn_arc *route;
+    unsigned rcap;
+    struct pkt *pk;
+    uint32_t np, scap;
+};
+
+static int check_relay_rounds(const struct tn_plan *p, char *err, size_t errlen, bool *any,
+                              bool *circuits)
 {
-    struct tn_sched *s = p->sched;
-    const struct tn_topo *t = &p->topo;
-    uint32_t N = t->n, last_circ = 0, first_relay = UINT32_MAX;
+    const struct tn_sched *s = p->sched;
+    uint32_t last_circ = 0, first_relay = UINT32_MAX;
     for (uint32_t r = 0; r < s->nrounds; r++) {
         if (s->rounds[r].ncirc)
             last_circ = r + 1;
         if (s->rounds[r].nrelay && first_relay == UINT32_MAX)
             first_relay = r;
     }
-    if (first_relay == UINT32_MAX)
+    *any = first_relay != UINT32_MAX;
+    *circuits = last_circ > 0;
+    if (!*any)
         return 0;
     if (first_relay < last_circ)
         return tn_errf(err, errlen, TN_ENOTSUP,
@@ -78,196 +101,288 @@ int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
                        "relay heads carry x | y << 4 | z << 8: they need W >= 12 (W is %u)",
                        p->par.width);
     for (int k = 0; k < 3; k++)
-        if (t->dim[k] > 15)
+        if (p->topo.dim[k] > 15)
             return tn_errf(err, errlen, TN_ENOTSUP, "relay heads carry 4-bit coordinates: "
-                           "dimension %d has %u nodes", k, t->dim[k]);
-    int rc = TN_ENOMEM;
-    uint64_t *top = malloc((size_t)N * sizeof *top);
-    struct tn_arc *route = malloc((t->dim[0] + t->dim[1] + t->dim[2] + 1) * sizeof *route);
-    struct pkt *pk = NULL;
-    uint32_t scap = p->nstage;
-    if (!top || !route)
-        goto out_free;
-    if (last_circ == 0) {
+                           "dimension %d has %u nodes", k, p->topo.dim[k]);
+    return 0;
+}
+
+/* The packets of round r (null ones dropped), their routes' relay selects
+ * and the round's duration. */
+static int collect_packets(struct relay *rl, uint32_t r)
+{
+    const struct tn_sched *s = rl->p->sched;
+    const struct tn_round *rd = &s->rounds[r];
+    struct tn_plan_round *pr = &rl->p->rounds[r];
+    uint32_t N = rl->p->topo.n;
+    uint64_t need = 0;
+    free(rl->pk);
+    rl->np = 0;
+    rl->pk = calloc(rd->nrelay ? rd->nrelay : 1, sizeof *rl->pk);
+    if (!rl->pk)
+        return TN_ENOMEM;
+    for (uint32_t i = 0; i < rd->nrelay; i++) {
+        const struct tn_relay *x = &rd->relay[i];
+        if (x->src >= N || x->dst >= N || x->src == x->dst || !x->stream || x->msg_bad != -1 ||
+            x->msg_noncontig)
+            return tn_errf(rl->err, rl->errlen, TN_EVERIFY,
+                           "round %u relay stream %u is broken: run torusctl verify", r, i);
+        uint64_t flits = tn_relay_flits(s, x);
+        if (flits == 0)
+            continue; /* null messages only: nothing is sent */
+        struct pkt *q = &rl->pk[rl->np++];
+        q->idx = i;
+        q->src = x->src;
+        q->dst = x->dst;
+        q->start = x->start;
+        q->flits = flits;
+        q->d = tn_dor_path(&rl->p->topo, x->src, x->dst, rl->route, rl->rcap);
+        q->first = rl->p->par.alpha + x->start + q->d;
+        q->inport = rl->route[q->d - 1].dir;
+        for (unsigned h = 0; h < q->d; h++)
+            pr->xbar[(size_t)rl->route[h].node * 12 + rl->route[h].dir] = TN_SEL_RELAY;
+        if (x->start + q->d + flits > need)
+            need = x->start + q->d + flits;
+    }
+    pr->mode = TN_MODE_DOR;
+    pr->duration = rl->p->par.alpha + need;
+    struct tn_inject *ni = realloc(pr->inj, ((size_t)pr->ninj + rl->np + 1) * sizeof *ni);
+    if (ni)
+        pr->inj = ni;
+    struct tn_eject *ne = realloc(pr->ej, ((size_t)pr->nej + rl->np + 1) * sizeof *ne);
+    if (ne)
+        pr->ej = ne;
+    return ni && ne ? 0 : TN_ENOMEM;
+}
+
+/* The smallest gap (0..banks-1 words) before an area at top that clash()
+ * accepts as the area's base. */
+static unsigned free_gap(const struct tn_plan *p, uint64_t top, bool (*clash)(const void *ctx,
+                         uint64_t base), const void *ctx)
+{
+    for (unsigned g = 0; g < p->par.banks; g++)
+        if (!clash(ctx, top + g))
+            return g;
+    return 0; /* nothing avoids it: tn_plan_bank_check says where */
+}
+
+/* A source's chains: the staging areas are read by one lane each from
+ * cycle alpha - 1 + start on. */
+struct chains {
+    uint64_t base[TN_NDIRS + 1], start[TN_NDIRS + 1], len[TN_NDIRS + 1];
+    unsigned n, cur;
+    uint64_t mask;
+};
+
+static bool chain_clash(const void *ctx, uint64_t base)
+{
+    const struct chains *c = ctx;
+    unsigned l = c->cur;
+    for (unsigned m = 0; m < l; m++)
+        if (c->start[m] < c->start[l] + c->len[l] && c->start[l] < c->start[m] + c->len[m] &&
+            ((base - c->start[l] - (c->base[m] - c->start[m])) & c->mask) == 0)
+            return true;
+    return false;
+}
+
+static int add_stage(struct relay *rl, uint32_t v, uint32_t r, const struct pkt *q)
+{
+    struct tn_plan *p = rl->p;
+    if (p->nstage == rl->scap) {
+        rl->scap = rl->scap ? 2 * rl->scap : 64;
+        struct tn_plan_stage *ns = realloc(p->stage, rl->scap * sizeof *ns);
+        if (!ns)
+            return TN_ENOMEM;
+        p->stage = ns;
+    }
+    p->stage[p->nstage++] = (struct tn_plan_stage){v, (uint32_t)rl->top[v], r, q->idx, q->dst};
+    rl->top[v] += q->flits;
+    return 0;
+}
+
+/* Injection of source v (packets [a, b) by start): back-to-back packets
+ * share a lane (one chain, one descriptor); each chain is staged where its
+ * lane's reads use other banks than the chains running beside it. */
+static int inject_chains(struct relay *rl, uint32_t r, uint32_t a, uint32_t b)
+{
+    struct tn_plan *p = rl->p;
+    struct tn_plan_round *pr = &p->rounds[r];
+    uint32_t v = rl->pk[a].src;
+    struct chains ch = {.mask = p->par.banks - 1};
+    uint64_t end[TN_NDIRS + 1];
+    for (uint32_t k = a; k < b; k++) {
+        unsigned l = 0;
+        while (l < ch.n && end[l] != rl->pk[k].start)
+            l++;
+        if (l == ch.n) {
+            if (ch.n >= p->par.lanes)
+                return tn_errf(rl->err, rl->errlen, TN_ECAPACITY,
+                               "round %u: node %u injects more than %u chains of relay packets "
+                               "(the device has %u lane%s)", r, v, p->par.lanes, p->par.lanes,
+                               p->par.lanes == 1 ? "" : "s");
+            ch.start[ch.n++] = p->par.alpha + rl->pk[k].start;  /* reads: one cycle earlier */
+        }
+        rl->pk[k].lane = l;
+        end[l] = rl->pk[k].start + rl->pk[k].flits;
+        ch.len[l] += rl->pk[k].flits;
+    }
+    for (unsigned l = 0; l < ch.n; l++) {
+        ch.cur = l;
+        rl->top[v] += free_gap(p, rl->top[v], chain_clash, &ch);
+        ch.base[l] = rl->top[v];
+        struct tn_inject *in = &pr->inj[pr->ninj++];
+        *in = (struct tn_inject){v, (uint8_t)l, 0, (uint32_t)rl->top[v], 0, UINT32_MAX, 1};
+        for (uint32_t k = a; k < b; k++) {
+            if (rl->pk[k].lane != l)
+                continue;
+            if (in->circuit == UINT32_MAX) {
+                in->circuit = rl->pk[k].idx;
+                in->start = (uint32_t)rl->pk[k].start;
+            }
+            in->len += (uint32_t)rl->pk[k].flits;
+            if (add_stage(rl, v, r, &rl->pk[k]))
+                return TN_ENOMEM;
+        }
+        if (rl->top[v] > UINT32_MAX)
+            return tn_errf(rl->err, rl->errlen, TN_ECAPACITY,
+                           "node %u needs more than 2^32 words", v);
+    }
+    return 0;
+}
+
+/* A destination's relay eject lanes: packets [a, b) in arrival order with
+ * their lanes and offsets; lane cur's area is being placed. */
+struct areas {
+    const struct pkt *pk;
+    uint32_t a, b;
+    uint64_t base[TN_NDIRS + 1];
+    unsigned cur;
+    uint64_t mask;
+};
+
+static bool area_clash(const void *ctx, uint64_t base)
+{
+    const struct areas *ar = ctx;
+    for (uint32_t i = ar->a; i < ar->b; i++) {
+        const struct pkt *x = &ar->pk[i];
+        if (x->lane != ar->cur)
+            continue;
+        for (uint32_t j = ar->a; j < ar->b; j++) {
+            const struct pkt *y = &ar->pk[j];
+            uint64_t px = base + x->off - x->first, py = ar->base[y->lane] + y->off - y->first;
+            if (y->lane < ar->cur && x->first < y->first + y->flits &&
+                y->first < x->first + x->flits && ((px - py) & ar->mask) == 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+/* Ejection at destination v (packets [a, b) by arrival): each head takes
+ * the lowest relay eject lane free when it arrives, as the router does;
+ * each lane's area is placed where its writes use other banks than the
+ * lanes writing beside it. */
+static int eject_lanes(struct relay *rl, uint32_t r, uint32_t a, uint32_t b)
+{
+    struct tn_plan *p = rl->p;
+    struct tn_plan_round *pr = &p->rounds[r];
+    uint32_t v = rl->pk[a].dst;
+    uint64_t busy[TN_NDIRS + 1], total[TN_NDIRS + 1];
+    uint32_t firstidx[TN_NDIRS + 1];
+    unsigned nl = 0;
+    for (uint32_t k = a; k < b; k++) {
+        unsigned l = tn_relay_free_lane(busy, nl, rl->pk[k].first);
+        if (l == nl) {
+            if (nl >= p->par.lanes)
+                return tn_errf(rl->err, rl->errlen, TN_ECAPACITY,
+                               "round %u: node %u receives more than %u relay packets at once "
+                               "(the device has %u lane%s)", r, v, p->par.lanes, p->par.lanes,
+                               p->par.lanes == 1 ? "" : "s");
+            total[nl] = 0;
+            firstidx[nl++] = rl->pk[k].idx;
+        }
+        rl->pk[k].lane = l;
+        rl->pk[k].off = total[l];
+        busy[l] = rl->pk[k].first + rl->pk[k].flits - 1;
+        total[l] += rl->pk[k].flits;
+    }
+    struct areas ar = {rl->pk, a, b, {0}, 0, p->par.banks - 1};
+    for (unsigned l = 0; l < nl; l++) {
+        ar.cur = l;
+        rl->top[v] += free_gap(p, rl->top[v], area_clash, &ar);
+        ar.base[l] = rl->top[v];
+        pr->ej[pr->nej++] = (struct tn_eject){v, (uint8_t)l, TN_PORT_RELAY, (uint32_t)rl->top[v],
+                                              (uint32_t)total[l], firstidx[l]};
+        pr->xbar[(size_t)v * 12 + 6 + l] = TN_SEL_RELAY;
+        rl->top[v] += total[l];
+        if (rl->top[v] > UINT32_MAX)
+            return tn_errf(rl->err, rl->errlen, TN_ECAPACITY,
+                           "node %u needs more than 2^32 words", v);
+    }
+    return 0;
+}
+
+static int lower_relay_round(struct relay *rl, uint32_t r)
+{
+    struct tn_plan_round *pr = &rl->p->rounds[r];
+    int rc = collect_packets(rl, r);
+    if (rc == 0 && rl->np)
+        qsort(rl->pk, rl->np, sizeof *rl->pk, cmp_src);
+    for (uint32_t a = 0, b; rc == 0 && a < rl->np; a = b) {
+        for (b = a; b < rl->np && rl->pk[b].src == rl->pk[a].src; b++)
+            ;
+        rc = inject_chains(rl, r, a, b);
+    }
+    if (rc == 0 && rl->np)
+        qsort(rl->pk, rl->np, sizeof *rl->pk, cmp_dst);
+    for (uint32_t a = 0, b; rc == 0 && a < rl->np; a = b) {
+        for (b = a; b < rl->np && rl->pk[b].dst == rl->pk[a].dst; b++)
+            ;
+        rc = eject_lanes(rl, r, a, b);
+    }
+    if (rc == 0 && pr->ninj)
+        qsort(pr->inj, pr->ninj, sizeof *pr->inj, tn_plan_cmp_inj);
+    if (rc == 0 && pr->nej)
+        qsort(pr->ej, pr->nej, sizeof *pr->ej, tn_plan_cmp_ej);
+    return rc;
+}
+
+int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen)
+{
+    bool any, circuits;
+    int rc = check_relay_rounds(p, err, errlen, &any, &circuits);
+    if (rc || !any)
+        return rc;
+    uint32_t N = p->topo.n;
+    struct relay rl = {p, err, errlen, malloc((size_t)N * sizeof *rl.top), NULL, 0, NULL, 0,
+                       p->nstage};
+    rl.rcap = p->topo.dim[0] + p->topo.dim[1] + p->topo.dim[2] + 1;
+    rl.route = malloc(rl.rcap * sizeof *rl.route);
+    rc = rl.top && rl.route ? 0 : TN_ENOMEM;
+    if (!circuits) {
         /* no circuit reads the message layout: it is not loaded, the
          * packets carry everything from word 0 */
         p->mem_base = 0;
         p->mem_max = 0;
     }
-    for (uint32_t v = 0; v < N; v++)
-        top[v] = p->mem_base;
-    unsigned rcap = t->dim[0] + t->dim[1] + t->dim[2] + 1;
-
-    for (uint32_t r = 0; r < s->nrounds; r++) {
-        const struct tn_round *rd = &s->rounds[r];
-        struct tn_plan_round *pr = &p->rounds[r];
-        if (!rd->nrelay)
-            continue;
-        free(pk);
-        pk = calloc(rd->nrelay, sizeof *pk);
-        if (!pk)
-            goto out_free;
-        uint32_t np = 0;
-        uint64_t need = 0;
-        for (uint32_t i = 0; i < rd->nrelay; i++) {
-            const struct tn_relay *x = &rd->relay[i];
-            if (x->src >= N || x->dst >= N || x->src == x->dst || !x->stream ||
-                x->msg_bad != -1 || x->msg_noncontig) {
-                rc = tn_errf(err, errlen, TN_EVERIFY,
-                             "round %u relay stream %u is broken: run torusctl verify", r, i);
-                goto out_free;
-            }
-            uint64_t flits = tn_relay_flits(s, x);
-            if (flits == 0)
-                continue; /* null messages only: nothing is sent */
-            struct pkt *q = &pk[np++];
-            q->idx = i;
-            q->src = x->src;
-            q->dst = x->dst;
-            q->start = x->start;
-            q->flits = flits;
-            q->d = tn_dor_path(t, x->src, x->dst, route, rcap);
-            q->first = x->start + q->d;
-            q->inport = route[q->d - 1].dir;
-            for (unsigned h = 0; h < q->d; h++)
-                pr->xbar[(size_t)route[h].node * 12 + route[h].dir] = TN_SEL_RELAY;
-            if (x->start + q->d + flits > need)
-                need = x->start + q->d + flits;
-        }
-        pr->mode = TN_MODE_DOR;
-        pr->duration = p->par.alpha + need;
-        struct tn_inject *ni = realloc(pr->inj, ((size_t)pr->ninj + np + 1) * sizeof *ni);
-        if (!ni)
-            goto out_free;
-        pr->inj = ni;
-        struct tn_eject *ne = realloc(pr->ej, ((size_t)pr->nej + np + 1) * sizeof *ne);
-        if (!ne)
-            goto out_free;
-        pr->ej = ne;
-        /* injection: chains of back-to-back packets per source */
-        qsort(pk, np, sizeof *pk, cmp_src);
-        for (uint32_t a = 0, b; a < np; a = b) {
-            uint32_t v = pk[a].src;
-            uint64_t end[TN_NDIRS + 1];
-            unsigned nl = 0;
-            for (b = a; b < np && pk[b].src == v; b++) {
-                unsigned l = 0;
-                while (l < nl && end[l] != pk[b].start)
-                    l++;
-                if (l == nl) {
-                    if (nl >= p->par.lanes) {
-                        rc = tn_errf(err, errlen, TN_ECAPACITY,
-                                     "round %u: node %u injects more than %u chains "
-                                     "of relay packets "
-                                     "(the device has %u lane%s)", r, v, p->par.lanes, p->par.lanes,
-                                     p->par.lanes == 1 ? "" : "s");
-                        goto out_free;
-                    }
-                    nl++;
-                }
-                pk[b].lane = l;
-                end[l] = pk[b].start + pk[b].flits;
-            }
-            for (unsigned l = 0; l < nl; l++) {
-                struct tn_inject *in = &pr->inj[pr->ninj++];
-                memset(in, 0, sizeof *in);
-                in->node = v;
-                in->lane = (uint8_t)l;
-                in->relay = 1;
-                in->addr = (uint32_t)top[v];
-                in->circuit = UINT32_MAX;
-                for (uint32_t k = a; k < b; k++) {
-                    if (pk[k].lane != l)
-                        continue;
-                    if (in->circuit == UINT32_MAX) {
-                        in->circuit = pk[k].idx;
-                        in->start = (uint32_t)pk[k].start;
-                    }
-                    if (p->nstage == scap) {
-                        scap = scap ? 2 * scap : 64;
-                        struct tn_plan_stage *ns = realloc(p->stage, scap * sizeof *ns);
-                        if (!ns)
-                            goto out_free;
-                        p->stage = ns;
-                    }
-                    struct tn_plan_stage *st = &p->stage[p->nstage++];
-                    st->node = v;
-                    st->addr = (uint32_t)top[v];
-                    st->round = r;
-                    st->relay = pk[k].idx;
-                    st->dst = pk[k].dst;
-                    top[v] += pk[k].flits;
-                    in->len += (uint32_t)pk[k].flits;
-                }
-                if (top[v] > UINT32_MAX) {
-                    rc = tn_errf(err, errlen, TN_ECAPACITY,
-                                 "node %u needs more than 2^32 words", v);
-                    goto out_free;
-                }
-            }
-        }
-        /* ejection: lowest free relay eject lane at head arrival */
-        qsort(pk, np, sizeof *pk, cmp_dst);
-        for (uint32_t a = 0, b; a < np; a = b) {
-            uint32_t v = pk[a].dst;
-            uint64_t busy[TN_NDIRS + 1], total[TN_NDIRS + 1];
-            uint32_t firstidx[TN_NDIRS + 1];
-            unsigned nl = 0;
-            for (b = a; b < np && pk[b].dst == v; b++) {
-                unsigned l = 0;
-                while (l < nl && busy[l] >= pk[b].first)
-                    l++;
-                if (l == nl) {
-                    if (nl >= p->par.lanes) {
-                        rc = tn_errf(err, errlen, TN_ECAPACITY,
-                                     "round %u: node %u receives more than %u relay "
-                                     "packets at once "
-                                     "(the device has %u lane%s)", r, v, p->par.lanes, p->par.lanes,
-                                     p->par.lanes == 1 ? "" : "s");
-                        goto out_free;
-                    }
-                    total[nl] = 0;
-                    firstidx[nl] = pk[b].idx;
-                    nl++;
-                }
-                busy[l] = pk[b].first + pk[b].flits - 1;
-                total[l] += pk[b].flits;
-            }
-            for (unsigned l = 0; l < nl; l++) {
-                struct tn_eject *e = &pr->ej[pr->nej++];
-                memset(e, 0, sizeof *e);
-                e->node = v;
-                e->lane = (uint8_t)l;
-                e->port = TN_PORT_RELAY;
-                e->addr = (uint32_t)top[v];
-                e->len = (uint32_t)total[l];
-                e->circuit = firstidx[l];
-                pr->xbar[(size_t)v * 12 + 6 + l] = TN_SEL_RELAY;
-                top[v] += total[l];
-            }
-            if (top[v] > UINT32_MAX) {
-                rc = tn_errf(err, errlen, TN_ECAPACITY, "node %u needs more than 2^32 words", v);
-                goto out_free;
-            }
-        }
-        qsort(pr->inj, pr->ninj, sizeof *pr->inj, tn_plan_cmp_inj);
-        qsort(pr->ej, pr->nej, sizeof *pr->ej, tn_plan_cmp_ej);
-    }
+    for (uint32_t v = 0; rc == 0 && v < N; v++)
+        rl.top[v] = p->mem_base;
+    for (uint32_t r = 0; rc == 0 && r < p->nrounds; r++)
+        if (p->sched->rounds[r].nrelay)
+            rc = lower_relay_round(&rl, r);
     p->total = 0;
     for (uint32_t r = 0; r < p->nrounds; r++) {
         p->rounds[r].t0 = p->total;
         p->total += p->rounds[r].duration;
     }
-    for (uint32_t v = 0; v < N; v++)
-        if (top[v] > p->mem_max)
-            p->mem_max = top[v];
-    rc = 0;
-out_free:
+    for (uint32_t v = 0; rc == 0 && v < N; v++)
+        if (rl.top[v] > p->mem_max)
+            p->mem_max = rl.top[v];
     if (rc == TN_ENOMEM)
         tn_errf(err, errlen, rc, "out of memory");
-    free(top);
-    free(route);
-    free(pk);
+    free(rl.top);
+    free(rl.route);
+    free(rl.pk);
     return rc;
 }
 

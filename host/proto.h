@@ -168,16 +168,19 @@ struct tn_proto_stats {
     uint64_t bytes_out, bytes_in;
 };
 
-/* The device's INFO: the global registers 0x000..0x006 and the bridge word. */
+/* The device's INFO: the global registers 0x000..0x006 and the bridge
+ * word; banks, dw and relay come from PARAMS (0xFFF00007), which is not in
+ * the INFO frame: tn_dev_open reads it (tn_info_set_params, image.h). */
 struct tn_info {
     uint32_t version;
     unsigned dims[3];
     uint32_t w, lanes, mem_depth, rounds, alpha;
     uint32_t max_payload;    /* bytes per frame the bridge accepts */
     uint32_t proto_version;
-    uint32_t limits;         /* INFO 0x007 LIMITS: a board build's reductions
-                              * (docs/hardware.md); not in the INFO frame:
-                              * tn_dev_open reads it, 0 for the full design */
+    uint32_t banks;          /* flit memory banks: 1, 2, 4, 8 */
+    uint32_t dw;             /* bits of durations, start offsets and
+                              * round-relative timestamps */
+    uint32_t relay;          /* 1: relay (head-routed) hardware present */
 };
 
 /* STATUS and the cycle registers (48-bit counters). */

@@ -260,6 +260,7 @@ enum tn_viol_kind {
     TN_V_DURATION,   /* round duration too short for its streams */
     TN_V_SRC,        /* source node out of range */
     TN_V_COLLISION,  /* relay stream meets another stream on an arc */
+    TN_V_BANK,       /* plan: two lanes of a node use one memory bank in one cycle */
 };
 
 struct tn_violation {

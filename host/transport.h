@@ -13,8 +13,7 @@ struct tn_transport_opts {
     const char *backend;   /* "sim" (default), "usb", "serial" */
     /* sim */
     unsigned dims[3];      /* geometry of the model to load */
-    unsigned lanes;        /* 0: the default build for these dims */
-    unsigned rounds;       /* 0: the default round table (16); else the _r<N> model */
+    unsigned lanes;        /* 0 or 6: the LANES=6 model; 1: the _l1 model */
     const char *sim_dir;   /* where models live (NULL: $TN_SIM_DIR or build/sim) */
     const char *trace;     /* FST waveform file or NULL */
     /* usb */
@@ -40,6 +39,9 @@ struct tn_transport_ops {
      * number of bytes read (0 on timeout) or TN_E*. */
     int (*read)(struct tn_transport *t, uint8_t *buf, size_t len, int timeout_ms);
     void (*close)(struct tn_transport *t);
+    /* Optional (NULL where it means nothing, as on a board): network
+     * clocks the device has simulated since open. */
+    uint64_t (*net_cycles)(struct tn_transport *t);
 };
 
 /* The backend named name, or NULL. */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* sim backend: loads the Verilated torus model for the requested geometry
- * (libtnsim_<X>x<Y>x<Z>[_l<LANES>].so, see sim/tn_sim.h) with dlopen() and
- * talks to its host bridge through the byte-stream functions, exactly the
- * bytes a board receives over its UART. The model only advances while the
- * host waits for an answer. */
+ * (libtnsim_<X>x<Y>x<Z>[_l1].so, see sim/tn_sim.h) with dlopen() and talks
+ * to its host bridge through the byte-stream functions, exactly the bytes a
+ * board receives over its UART. The model only advances while the host
+ * waits for an answer, and clocks its network only while that has work
+ * (tn_sim_net_cycles counts those clocks). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
@@ -29,6 +30,7 @@ struct sim_api {
     const char *(*build_info)(void);
     int (*byte_write)(struct tn_sim *, const uint8_t *, size_t);
     size_t (*byte_read)(struct tn_sim *, uint8_t *, size_t);
+    uint64_t (*net_cycles)(const struct tn_sim *);   /* optional */
 };
 
 struct tn_transport {
@@ -71,8 +73,6 @@ static int sim_open(struct tn_transport **out, const struct tn_transport_opts *o
     }
     if (o->lanes != 0 && o->lanes != 6)
         snprintf(lanes, sizeof lanes, "_l%u", o->lanes);
-    if (o->rounds != 0 && o->rounds != 16)
-        snprintf(lanes + strlen(lanes), sizeof lanes - strlen(lanes), "_r%u", o->rounds);
     snprintf(path, sizeof path, "%s/libtnsim_%ux%ux%u%s.so", dir, o->dims[0],
              o->dims[1], o->dims[2], lanes);
     if (access(path, R_OK) != 0) {
@@ -118,6 +118,9 @@ static int sim_open(struct tn_transport **out, const struct tn_transport_opts *o
         }
         memcpy(syms[i].slot, &p, sizeof p);
     }
+    /* models from before the network clock's gating lack it */
+    void *nc = dlsym(t->dl, "tn_sim_net_cycles");
+    memcpy(&t->api.net_cycles, &nc, sizeof nc);
     t->sim = t->api.create();
     if (t->sim == NULL) {
         dlclose(t->dl);
@@ -175,10 +178,16 @@ static void sim_close(struct tn_transport *t)
     free(t);
 }
 
+static uint64_t sim_net_cycles(struct tn_transport *t)
+{
+    return t->api.net_cycles != NULL ? t->api.net_cycles(t->sim) : 0;
+}
+
 const struct tn_transport_ops tn_transport_sim_ops = {
     .name = "sim",
     .open = sim_open,
     .write = sim_write,
     .read = sim_read,
     .close = sim_close,
+    .net_cycles = sim_net_cycles,
 };

@@ -18,6 +18,7 @@ static const char *const viol_names[] = {
     [TN_V_EMPTY] = "empty-circuit", [TN_V_MISSING] = "missing-delivery",
     [TN_V_MEM] = "memory-overflow", [TN_V_DURATION] = "round-too-short",
     [TN_V_SRC] = "bad-source",      [TN_V_COLLISION] = "relay-collision",
+    [TN_V_BANK] = "bank-conflict",
 };
 
 const char *tn_viol_name(int kind)
@@ -784,7 +785,7 @@ void tn_report_print(FILE *f, const struct tn_sched *s, const struct tn_report *
 int tn_plan_check(const struct tn_plan *p, struct tn_report *rep)
 {
     const struct tn_topo *t = &p->topo;
-    uint32_t N = t->n, L = p->msg_flits;
+    uint32_t N = t->n;
     unsigned lanes = p->par.lanes, max = 100;
     uint64_t depth = p->par.mem_depth ? p->par.mem_depth : UINT64_MAX;
     memset(rep, 0, sizeof *rep);
@@ -801,8 +802,7 @@ int tn_plan_check(const struct tn_plan *p, struct tn_report *rep)
         memset(inj, -1, (size_t)N * TN_NDIRS);
         memset(ej, -1, (size_t)N * TN_NDIRS);
         for (uint32_t i = 0; i < pr->ninj; i++) {
-            const struct tn_inject *in = &pr->inj[i];
-            uint64_t held = (uint64_t)p->sched->mem[(size_t)r * N + in->node]->n * L;
+            const struct tn_inject *in = &pr->inj[i], *prev = i ? in - 1 : NULL;
             if (in->node >= N || in->lane >= lanes) {
                 if (add_viol(rep, max, TN_V_LANE, R, (int32_t)in->circuit, -1, in->node,
                              "inject descriptor on lane %u of node %u (LANES %u)", in->lane,
@@ -810,12 +810,15 @@ int tn_plan_check(const struct tn_plan *p, struct tn_report *rep)
                     goto out_free;
                 continue;
             }
-            int8_t *slot = &inj[in->node * TN_NDIRS + in->lane];
-            if (*slot >= 0 &&
+            /* a lane's descriptors of a round: a chain, in start order */
+            if (prev && prev->node == in->node && prev->lane == in->lane &&
+                (uint64_t)prev->start + prev->len > in->start &&
                 add_viol(rep, max, TN_V_LANE, R, (int32_t)in->circuit, -1, in->node,
-                         "node %u has two inject descriptors on lane %u", in->node, in->lane))
+                         "node %u lane %u: an inject descriptor starts at %u, before the one "
+                         "before it ends (%llu)", in->node, in->lane, in->start,
+                         (unsigned long long)prev->start + prev->len))
                 goto out_free;
-            *slot = 1;
+            inj[in->node * TN_NDIRS + in->lane] = 1;
             if (in->relay) {
                 /* staged packets: above the message layout */
                 if ((in->addr < p->mem_base || (uint64_t)in->addr + in->len > p->mem_max) &&
@@ -825,16 +828,17 @@ int tn_plan_check(const struct tn_plan *p, struct tn_report *rep)
                     goto out_free;
                 continue;
             }
-            uint64_t last = in->len ? tn_inject_word(in, in->len - 1) : in->addr;
-            if (in->len && last >= held &&
+            /* message words: held before the round, one run of the layout */
+            uint64_t held = tn_plan_held(p, r, in->node), w0, w1;
+            bool run = in->len == 0 ||
+                       (tn_plan_word(p, in->node, in->addr, &w0) &&
+                        tn_plan_word(p, in->node, (uint64_t)in->addr + in->len - 1, &w1) &&
+                        w1 - w0 == in->len - 1);
+            if (in->len && ((uint64_t)in->addr + in->len > held || !run) &&
                 add_viol(rep, max, TN_V_MSG, R, (int32_t)in->circuit, -1, in->node,
-                         "node %u injects words %u..%llu but holds %llu", in->node, in->addr,
-                         (unsigned long long)last, (unsigned long long)held))
-                goto out_free;
-            if ((in->run > 0xFFFF || in->skip > 0xFFFF || (!in->run && in->skip)) &&
-                add_viol(rep, max, TN_V_LANE, R, (int32_t)in->circuit, -1, in->node,
-                         "node %u lane %u: gather run %u skip %u do not fit the descriptor",
-                         in->node, in->lane, in->run, in->skip))
+                         "node %u injects words %u..%llu but holds %llu%s", in->node, in->addr,
+                         (unsigned long long)in->addr + in->len - 1, (unsigned long long)held,
+                         run ? "" : " (the words span a gap of the placement)"))
                 goto out_free;
         }
         for (uint32_t i = 0; i < pr->nej; i++) {
@@ -853,7 +857,7 @@ int tn_plan_check(const struct tn_plan *p, struct tn_report *rep)
                 goto out_free;
             *slot = 1;
             uint64_t held = e->port == TN_PORT_RELAY ? p->mem_base
-                            : (uint64_t)p->sched->mem[(size_t)r * N + e->node]->n * L;
+                                                     : tn_plan_held(p, r, e->node);
             uint64_t end = (uint64_t)e->addr + e->len;
             if ((e->addr < held || end > depth) &&
                 add_viol(rep, max, TN_V_MEM, R, (int32_t)e->circuit, -1, e->node,
@@ -914,6 +918,14 @@ int tn_plan_check(const struct tn_plan *p, struct tn_report *rep)
                     goto out_free;
         }
     }
+    struct tn_bank_conflict bc;
+    char text[sizeof rep->viol->text];
+    rc = tn_plan_bank_check(p, &bc, text, sizeof text);
+    if (rc == TN_ENOMEM)
+        goto out_free;
+    if (rc == TN_ECAPACITY &&
+        add_viol(rep, max, TN_V_BANK, (int32_t)bc.round, -1, -1, bc.node, "%s", text))
+        goto out_free;
     rc = rep->nviol ? TN_EVERIFY : 0;
 out_free:
     free(inj);

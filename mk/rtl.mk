@@ -24,22 +24,36 @@ $(SIM_DIR)/libtnsim_%.so: $(SIM_RTL_SRC) $(SIM_DEPS)
 		sim/tn_sim_build.sh $* $@ $(SIM_RTL_SRC)
 
 # ---- tests ----
+# System tests: C programs that load a model with dlopen() and drive its bus
+# (tests/rtl/tn_*_test.c, helpers in tn_simlib.h), one runnable <prog>_<model>.t
+# per program and model, with that model's arguments. Module benches: Icarus
+# testbenches of one module (tests/rtl/tb_*.v), compiled for a parameter grid
+# and run by tests/rtl/tn_tb_run.sh.
 RTL_TEST_DIR := $(BUILD)/tests/rtl
 RTL_TEST_CFLAGS = $(TN_CFLAGS) $(SAN_FLAGS)
-# Geometries the network test runs on, and its rounds and seed per geometry.
+# Random circuits, multicast trees, eject-and-forward, wraparounds
+# (args: rounds, seed, stream attempts per round, read-back stride).
 RTL_NET_MODELS := 3x3x3 3x3x3_l1 7x7x7 6x1x1 4x4x1_l1 2x3x2
-RTL_NET_ARGS_7x7x7 := 2 0x7777 120
+RTL_NET_ARGS_7x7x7 := 2 0x7777 120 4
 RTL_NET_ARGS_DEFAULT := 4 0x1234
+# Relay packets (interval tables, DOR), circuit rounds between relay rounds,
+# collisions (args: seed, packet attempts per round).
+RTL_RELAY_MODELS := 3x3x3 3x3x3_l1 6x1x1 4x4x1_l1 2x3x2
+RTL_RELAY_ARGS_DEFAULT := 0x5eed
+# Directed: every select, exact round boundaries, chains, errors, status, trace.
+RTL_DIR_MODELS := 3x3x3 3x3x3_l1
+# Tables written and read back through the bus.
+RTL_TABLE_MODELS := 3x3x3 3x3x3_l1 6x1x1
+# Every round of the table, durations 0..3, epochs, abort.
+RTL_ROUNDS_MODELS := 3x3x3 3x3x3_l1
+# Flit memory bank conflicts (lanes on LANES 6, the bus on LANES 1).
+RTL_BANK_MODELS := 3x3x3 3x3x3_l1
+# The same runs with the network clocked on demand and free running.
+RTL_CLOCK_MODELS := 3x3x3 2x3x2
 
 $(RTL_TEST_DIR)/tn_%: tests/rtl/tn_%.c tests/rtl/tn_simlib.h tests/tap.h
 	@mkdir -p $(@D)
 	$(CC) $(RTL_TEST_CFLAGS) -o $@ $< -ldl
-
-# One runnable test per program and geometry: the generic program bound to a model.
-RTL_RELAY_MODELS := 3x3x3 3x3x3_l1 7x7x7 6x1x1 4x4x1_l1 2x3x2
-RTL_RELAY_ARGS_7x7x7 := 0x5eed 200
-RTL_RELAY_ARGS_DEFAULT := 0x5eed
-RTL_DIR_MODELS := 3x3x3 3x3x3_l1
 
 define rtl_bind
 	@mkdir -p $(@D)
@@ -47,21 +61,66 @@ define rtl_bind
 	chmod +x $@
 endef
 
-$(RTL_TEST_DIR)/net_%.t: $(RTL_TEST_DIR)/tn_net_test $(SIM_DIR)/libtnsim_%.so
-	$(call rtl_bind,$<,$(SIM_DIR)/libtnsim_$*.so,$(or $(RTL_NET_ARGS_$*),$(RTL_NET_ARGS_DEFAULT)))
-$(RTL_TEST_DIR)/relay_%.t: $(RTL_TEST_DIR)/tn_relay_test $(SIM_DIR)/libtnsim_%.so
-	$(call rtl_bind,$<,$(SIM_DIR)/libtnsim_$*.so,$(or $(RTL_RELAY_ARGS_$*),$(RTL_RELAY_ARGS_DEFAULT)))
-$(RTL_TEST_DIR)/dir_%.t: $(RTL_TEST_DIR)/tn_dir_test $(SIM_DIR)/libtnsim_%.so
-	$(call rtl_bind,$<,$(SIM_DIR)/libtnsim_$*.so,)
+# <prog>_<model>.t: tn_<prog>_test bound to libtnsim_<model>.so with
+# $(RTL_<PROG>_ARGS_<model>) or $(RTL_<PROG>_ARGS_DEFAULT).
+define rtl_prog_rule
+$$(RTL_TEST_DIR)/$(1)_%.t: $$(RTL_TEST_DIR)/tn_$(1)_test $$(SIM_DIR)/libtnsim_%.so
+	$$(call rtl_bind,$$<,$$(SIM_DIR)/libtnsim_$$*.so,$$(or $$(RTL_$(2)_ARGS_$$*),$$(RTL_$(2)_ARGS_DEFAULT)))
+endef
+RTL_PROGS := net:NET relay:RELAY dir:DIR table:TABLE rounds:ROUNDS bank:BANK clock:CLOCK
+$(foreach p,$(RTL_PROGS),$(eval $(call rtl_prog_rule,$(word 1,$(subst :, ,$(p))),$(word 2,$(subst :, ,$(p))))))
 
-RTL_NET_TESTS := $(foreach m,$(RTL_NET_MODELS),$(RTL_TEST_DIR)/net_$(m).t) \
-	$(foreach m,$(RTL_RELAY_MODELS),$(RTL_TEST_DIR)/relay_$(m).t) \
-	$(foreach m,$(RTL_DIR_MODELS),$(RTL_TEST_DIR)/dir_$(m).t)
-TESTS_RTL += $(RTL_NET_TESTS)
+RTL_NET_TESTS := $(foreach p,$(RTL_PROGS),$(foreach m,$(RTL_$(word 2,$(subst :, ,$(p)))_MODELS),\
+	$(RTL_TEST_DIR)/$(word 1,$(subst :, ,$(p)))_$(m).t))
+
+# Module bench grids: <label>:<parameters, comma separated> per point.
+RTL_TB_SEQ := R2:ROUNDS=2,DW=4,N=1 R16:ROUNDS=16,DW=6,N=27 R1024:ROUNDS=1024,DW=14,N=40
+RTL_TB_ROUTER := 333_L6_W16:DIM_X=3,DIM_Y=3,DIM_Z=3,W=16,LANES=6,RELAY=1 \
+	421_L2_W8:DIM_X=4,DIM_Y=2,DIM_Z=1,W=8,LANES=2,RELAY=1 \
+	511_L1_norelay:DIM_X=5,DIM_Y=1,DIM_Z=1,W=16,LANES=1,RELAY=0 \
+	777_L3_W12:DIM_X=7,DIM_Y=7,DIM_Z=7,W=12,LANES=3,RELAY=1 \
+	222_L1_W30:DIM_X=2,DIM_Y=2,DIM_Z=2,W=30,LANES=1,RELAY=1
+RTL_TB_LANES := L1_W8:LANES=1,W=8,AW=6 L2_W16:LANES=2,W=16,AW=8 L3_W12:LANES=3,W=12,AW=7 \
+	L6_W16:LANES=6,W=16,AW=8 L6_W30:LANES=6,W=30,AW=9
+RTL_TB_TORUS := X2_W8_L1:DIM_X=2,W=8,LANES=1,MEM_DEPTH=16,ROUNDS=2,RELAY=0 \
+	X3_W16_L2:DIM_X=3,W=16,LANES=2,MEM_DEPTH=64,ROUNDS=4,RELAY=1
+# each bench's modules
+RTL_TB_SEQ_SRC := rtl/net/tn_seq.v rtl/lib/tn_ram.v
+RTL_TB_ROUTER_SRC := rtl/net/tn_router.v
+RTL_TB_LANES_SRC := rtl/ni/tn_inject.v rtl/ni/tn_eject.v rtl/ni/tn_flitmem.v rtl/lib/tn_ram.v
+RTL_TB_TORUS_SRC := $(RTL_NET_SRC)
+
+# $(call rtl_tb,<bench>,<grid>,<sources>): compile each grid point, write the runner.
+define rtl_tb
+	@mkdir -p $(@D)/$(1)
+	@set -e; runs=; for g in $(2); do \
+		label=$${g%%:*}; ps=$${g#*:}; \
+		$(IVERILOG) -g2005 -o $(@D)/$(1)/$$label.vvp -s $(1) $$(printf -- '-P$(1).%s ' $${ps//,/ }) \
+			tests/rtl/$(1).v $(3); \
+		runs="$$runs $$label=$(@D)/$(1)/$$label.vvp"; \
+	done; \
+	printf '#!/bin/sh\nexec env VVP=%s tests/rtl/tn_tb_run.sh%s\n' "$(VVP)" "$$runs" >$@
+	chmod +x $@
+endef
+
+$(RTL_TEST_DIR)/tb_seq.t: tests/rtl/tb_seq.v tests/rtl/tn_tb_run.sh $(RTL_TB_SEQ_SRC)
+	$(call rtl_tb,tb_seq,$(RTL_TB_SEQ),$(RTL_TB_SEQ_SRC))
+$(RTL_TEST_DIR)/tb_router.t: tests/rtl/tb_router.v tests/rtl/tn_tb_run.sh $(RTL_TB_ROUTER_SRC)
+	$(call rtl_tb,tb_router,$(RTL_TB_ROUTER),$(RTL_TB_ROUTER_SRC))
+$(RTL_TEST_DIR)/tb_lanes.t: tests/rtl/tb_lanes.v tests/rtl/tn_tb_run.sh $(RTL_TB_LANES_SRC)
+	$(call rtl_tb,tb_lanes,$(RTL_TB_LANES),$(RTL_TB_LANES_SRC))
+$(RTL_TEST_DIR)/tb_torus.t: tests/rtl/tb_torus.v tests/rtl/tn_tb_run.sh $(RTL_TB_TORUS_SRC)
+	$(call rtl_tb,tb_torus,$(RTL_TB_TORUS),$(RTL_TB_TORUS_SRC))
+RTL_TB_TESTS := $(RTL_TEST_DIR)/tb_seq.t $(RTL_TEST_DIR)/tb_router.t $(RTL_TEST_DIR)/tb_lanes.t \
+	$(RTL_TEST_DIR)/tb_torus.t
+
+TESTS_RTL += $(RTL_TB_TESTS) $(RTL_NET_TESTS)
 
 # Only this part's tests.
-.PHONY: test-rtl-net
-test-rtl-net: $(RTL_NET_TESTS)
+.PHONY: test-rtl-net test-rtl-tb
+test-rtl-net: $(RTL_TB_TESTS) $(RTL_NET_TESTS)
+	@tests/run.sh $^
+test-rtl-tb: $(RTL_TB_TESTS)
 	@tests/run.sh $^
 
 # ---- lint ----

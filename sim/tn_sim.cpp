@@ -18,7 +18,8 @@
 struct tn_sim {
     VerilatedContext *ctx;
     Vtn_sim_top *top;
-    uint64_t cycles;
+    uint64_t cycles, net_cycles;
+    bool free_run;
 #if VM_TRACE
     VerilatedFstC *fst;
 #endif
@@ -37,9 +38,10 @@ static void trace_dump(struct tn_sim *s, uint64_t t)
 #endif
 }
 
-/* One clock: inputs were set by the caller; rising edge, then falling. The
- * bridge's byte input is fed from the queue (one byte per cycle at most)
- * and its output collected, always ready. */
+/* One bus clock, and a network clock with it when the network has work (or
+ * always, free running): inputs were set by the caller; rising edges, then
+ * falling. The bridge's byte input is fed from the queue (one byte per
+ * cycle at most) and its output collected, always ready. */
 static void tick(struct tn_sim *s)
 {
     Vtn_sim_top *t = s->top;
@@ -51,12 +53,16 @@ static void tick(struct tn_sim *s)
     bool in_fire = t->byte_in_valid_i && t->byte_in_ready_o;
     bool out_fire = t->byte_out_valid_o;
     uint8_t out_byte = t->byte_out_data_o;
-    s->top->clk_i = 1;
-    s->top->eval();
+    bool net = s->free_run || t->net_busy_o || t->rst_i;
+    t->bclk_i = 1;
+    t->nclk_i = net;
+    t->eval();
     trace_dump(s, 2 * s->cycles + 1);
-    s->top->clk_i = 0;
-    s->top->eval();
+    t->bclk_i = 0;
+    t->nclk_i = 0;
+    t->eval();
     s->cycles++;
+    s->net_cycles += net;
     trace_dump(s, 2 * s->cycles);
     if (in_fire)
         s->in.pop_front();
@@ -83,7 +89,8 @@ struct tn_sim *tn_sim_create(void)
         delete s;
         return nullptr;
     }
-    s->top->clk_i = 0;
+    s->top->bclk_i = 0;
+    s->top->nclk_i = 0;
     s->top->rst_i = 0;
     s->top->bus_we_i = 0;
     s->top->bus_re_i = 0;
@@ -127,6 +134,16 @@ void tn_sim_step(struct tn_sim *s, uint64_t cycles)
 uint64_t tn_sim_cycles(const struct tn_sim *s)
 {
     return s->cycles;
+}
+
+uint64_t tn_sim_net_cycles(const struct tn_sim *s)
+{
+    return s->net_cycles;
+}
+
+void tn_sim_free_run(struct tn_sim *s, int on)
+{
+    s->free_run = on != 0;
 }
 
 /* Hold the request until bus_ready_o is seen before an edge. */
@@ -225,7 +242,8 @@ const char *tn_sim_build_info(void)
 {
     return "dims=" TN_STR(TN_DIM_X) "x" TN_STR(TN_DIM_Y) "x" TN_STR(TN_DIM_Z)
            " W=" TN_STR(TN_W) " LANES=" TN_STR(TN_LANES)
-           " MEM_DEPTH=" TN_STR(TN_MEM_DEPTH) " ROUNDS=" TN_STR(TN_ROUNDS);
+           " MEM_DEPTH=" TN_STR(TN_MEM_DEPTH) " ROUNDS=" TN_STR(TN_ROUNDS)
+           " RELAY=" TN_STR(TN_RELAY);
 }
 
 } /* extern "C" */

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* C interface to a Verilated torus model (one shared object per geometry,
  * $(BUILD)/sim/libtnsim_<X>x<Y>x<Z>[_l1].so). The host loads it with dlopen()
- * and drives the configuration bus exactly as a board's bridge would. */
+ * and drives the configuration bus exactly as a board's bridge would.
+ * A step is one clock of the bus clock; the network clock ticks with it
+ * only while the network has work (a run, a bus request for the network
+ * domain, flits in flight), as docs/hardware.md describes, unless
+ * tn_sim_free_run() asks for it on every step, as a board's does. */
 #ifndef TN_SIM_H
 #define TN_SIM_H
 
@@ -20,8 +24,13 @@ void tn_sim_destroy(struct tn_sim *s);
 /* Reset pulse of a few cycles: the design's cycle counter restarts at 0. */
 void tn_sim_reset(struct tn_sim *s);
 void tn_sim_step(struct tn_sim *s, uint64_t cycles);
-/* Clocks since create. */
+/* Bus clocks since create. */
 uint64_t tn_sim_cycles(const struct tn_sim *s);
+/* Network clocks since create. */
+uint64_t tn_sim_net_cycles(const struct tn_sim *s);
+/* on != 0: clock the network on every step (as a board); 0: only while it
+ * has work (the default). */
+void tn_sim_free_run(struct tn_sim *s, int on);
 /* One bus request, clocked until it completes: 0, or -1 if the bus did not
  * answer within 10000 cycles. */
 int tn_sim_bus_write(struct tn_sim *s, uint32_t addr, uint32_t data);
@@ -38,7 +47,7 @@ void tn_sim_trace_close(struct tn_sim *s);
  * returns how many. */
 int tn_sim_byte_write(struct tn_sim *s, const uint8_t *buf, size_t len);
 size_t tn_sim_byte_read(struct tn_sim *s, uint8_t *buf, size_t len);
-/* Build parameters, e.g. "dims=7x7x7 W=16 LANES=6 MEM_DEPTH=4096 ROUNDS=16". */
+/* Build parameters, e.g. "dims=7x7x7 W=16 LANES=6 MEM_DEPTH=4096 ROUNDS=1024 RELAY=1". */
 const char *tn_sim_build_info(void);
 
 #ifdef __cplusplus

@@ -1,47 +1,38 @@
 #!/usr/bin/env bash
 # Build one Verilated torus model as a shared object.
-# Usage: sim/tn_sim_build.sh <X>x<Y>x<Z>[_l<LANES>][_r<ROUNDS>][_t<THREADS>] <out.so> <rtl sources...>
-# (_r: round-table depth, a power of two 2..256, default 16 or $ROUNDS)
+# Usage: sim/tn_sim_build.sh <X>x<Y>x<Z>[_l<LANES>][_t<THREADS>] <out.so> <rtl sources...>
 # Environment: VERILATOR, CXX, VJOBS (parallel C++ jobs), SIM_OPT (C++ -O level),
-# SIM_TRACE (1: FST tracing compiled in), W, MEM_DEPTH, ROUNDS.
+# SIM_TRACE (1: FST tracing compiled in), W, MEM_DEPTH, ROUNDS, RELAY.
 set -eu
 stem=$1 out=$2
 shift 2
-lanes=6 threads=1 rounds=
+lanes=6 threads=1
 IFS=_ read -r -a parts <<<"$stem"
 dims=${parts[0]}
 for p in "${parts[@]:1}"; do
     case $p in
         l*) lanes=${p#l} ;;
         t*) threads=${p#t} ;;
-        r*) rounds=${p#r} ;;
-        *) echo "tn_sim_build: bad model name $stem: use XxYxZ[_lN][_rN][_tN]" >&2; exit 1 ;;
+        *) echo "tn_sim_build: bad model name $stem: use XxYxZ[_lN][_tN]" >&2; exit 1 ;;
     esac
 done
 IFS=x read -r X Y Z <<<"$dims"
 [ -n "${Z:-}" ] || { echo "tn_sim_build: bad dims $dims: use XxYxZ" >&2; exit 1; }
-W=${W:-16} MEM_DEPTH=${MEM_DEPTH:-4096} ROUNDS=${rounds:-${ROUNDS:-16}}
-case $ROUNDS in
-    2|4|8|16|32|64|128|256) ;;
-    *) echo "tn_sim_build: bad ROUNDS $ROUNDS in $stem: use a power of two 2..256" >&2; exit 1 ;;
-esac
+W=${W:-16} MEM_DEPTH=${MEM_DEPTH:-4096} ROUNDS=${ROUNDS:-1024} RELAY=${RELAY:-1}
 VERILATOR=${VERILATOR:-verilator} CXX=${CXX:-c++} VJOBS=${VJOBS:-2}
-SIM_OPT=${SIM_OPT:--O2} SIM_TRACE=${SIM_TRACE:-1}
+SIM_OPT=${SIM_OPT:--O2} SIM_TRACE=${SIM_TRACE:-1} VFLAGS=${VFLAGS:-}
 here=$(cd "$(dirname "$0")" && pwd)
 mdir=$(dirname "$out")/obj_$stem
 mkdir -p "$mdir"
 trace=()
 [ "$SIM_TRACE" = 1 ] && trace=(--trace-fst)
-# The statistics-clear loops run over ROUNDS; Verilator unrolls at most 64
-# iterations unless told (BLKLOOPINIT otherwise).
-[ "$ROUNDS" -gt 64 ] && trace+=(--unroll-count "$ROUNDS")
 defs="-fPIC -DTN_DIM_X=$X -DTN_DIM_Y=$Y -DTN_DIM_Z=$Z -DTN_W=$W -DTN_LANES=$lanes"
-defs="$defs -DTN_MEM_DEPTH=$MEM_DEPTH -DTN_ROUNDS=$ROUNDS"
+defs="$defs -DTN_MEM_DEPTH=$MEM_DEPTH -DTN_ROUNDS=$ROUNDS -DTN_RELAY=$RELAY"
 start=$(date +%s)
 "$VERILATOR" --cc --top-module tn_sim_top --prefix Vtn_sim_top -Mdir "$mdir" \
-    --hierarchical -Wno-fatal --x-assign fast --x-initial fast "${trace[@]}" --threads "$threads" \
+    --hierarchical -Wno-fatal --x-assign fast --x-initial fast $VFLAGS "${trace[@]}" --threads "$threads" \
     -GDIM_X="$X" -GDIM_Y="$Y" -GDIM_Z="$Z" -GW="$W" -GLANES="$lanes" \
-    -GMEM_DEPTH="$MEM_DEPTH" -GROUNDS="$ROUNDS" \
+    -GMEM_DEPTH="$MEM_DEPTH" -GROUNDS="$ROUNDS" -GRELAY="$RELAY" \
     -CFLAGS "$defs" "$here/tn_sim.vlt" "$here/tn_sim_top.v" "$@" "$here/tn_sim.cpp"
 objcache=$(command -v ccache || true)
 mk=(make -s -C "$mdir" -f Vtn_sim_top.mk -j"$VJOBS" OBJCACHE="$objcache"

@@ -4,6 +4,8 @@
 // (byte stream in and out, as a board's UART delivers it) in front of the
 // torus, plus a direct configuration-bus port for the RTL testbenches. A
 // direct request has priority; the bridge's master waits while one is held.
+// The bridge and the bus run on bclk_i, the network on nclk_i, which the C
+// wrapper clocks only while net_busy_o says the network has work.
 module tn_sim_top #(
     parameter DIM_X     = 3,    // torus size in X
     parameter DIM_Y     = 3,    // torus size in Y
@@ -11,9 +13,11 @@ module tn_sim_top #(
     parameter W         = 16,   // flit data width
     parameter LANES     = 6,    // lanes per node
     parameter MEM_DEPTH = 4096, // flit memory words per node
-    parameter ROUNDS    = 16    // round-table depth
+    parameter ROUNDS    = 1024, // round-table and list depth
+    parameter RELAY     = 1     // relay hardware
 ) (
-    input  wire        clk_i,
+    input  wire        bclk_i,
+    input  wire        nclk_i,
     input  wire        rst_i,
     // direct bus (testbenches)
     input  wire [31:0] bus_addr_i,
@@ -28,14 +32,18 @@ module tn_sim_top #(
     output wire        byte_in_ready_o,
     output wire        byte_out_valid_o,
     output wire [7:0]  byte_out_data_o,
-    input  wire        byte_out_ready_i
+    input  wire        byte_out_ready_i,
+    output wire        net_busy_o
 );
     wire [31:0] br_addr, br_wdata, t_rdata;
     wire        br_we, br_re, br_rst, t_ready;
     wire        direct = bus_we_i | bus_re_i;
+    /* verilator lint_off UNUSEDSIGNAL */ // the LEDs of a board
+    wire [3:0]  status;
+    /* verilator lint_on UNUSEDSIGNAL */
 
     tn_bridge u_bridge (
-        .clk_i(clk_i), .rst_i(rst_i),
+        .clk_i(bclk_i), .rst_i(rst_i),
         .in_valid_i(byte_in_valid_i), .in_data_i(byte_in_data_i),
         .in_ready_o(byte_in_ready_o),
         .out_valid_o(byte_out_valid_o), .out_data_o(byte_out_data_o),
@@ -45,13 +53,14 @@ module tn_sim_top #(
         .rst_o(br_rst));
 
     tn_torus #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
-               .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS)) u_torus (
-        .clk_i(clk_i), .rst_i(rst_i | br_rst),
+               .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY)) u_torus (
+        .bclk_i(bclk_i), .rst_i(rst_i | br_rst),
         .bus_addr_i(direct ? bus_addr_i : br_addr),
         .bus_wdata_i(direct ? bus_wdata_i : br_wdata),
         .bus_we_i(direct ? bus_we_i : br_we),
         .bus_re_i(direct ? bus_re_i : br_re),
-        .bus_rdata_o(t_rdata), .bus_ready_o(t_ready));
+        .bus_rdata_o(t_rdata), .bus_ready_o(t_ready),
+        .nclk_i(nclk_i), .net_busy_o(net_busy_o), .status_o(status));
 
     assign bus_rdata_o = t_rdata;
     assign bus_ready_o = t_ready & direct;

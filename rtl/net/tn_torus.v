@@ -1,35 +1,33 @@
 `default_nettype none
 // SPDX-License-Identifier: MIT
-// tn_torus: DIM_X x DIM_Y x DIM_Z torus of tn_node with wraparound links,
-// the sequencer, and the configuration bus port (docs/hardware.md).
+// tn_torus: DIM_X x DIM_Y x DIM_Z torus of tn_node (in DIM_Z planes,
+// tn_plane) with wraparound links, the sequencer, and the configuration
+// bus port (docs/hardware.md). Two
+// clock domains: the bus clock (the port, table writes, record reads,
+// INFO) and the network clock (everything that moves flits). Requests for
+// network-domain registers and the flit memory cross through one toggle
+// handshake; table writes and record reads do not cross (dual-clock RAMs).
 module tn_torus #(
     parameter DIM_X     = 3,    // torus size in X (1..15; 1 = no X links)
     parameter DIM_Y     = 3,    // torus size in Y
     parameter DIM_Z     = 3,    // torus size in Z
-    parameter W         = 16,   // flit data width (8..32)
+    parameter W         = 16,   // flit data width (8..30)
     parameter LANES     = 6,    // inject / eject lanes per node (1..6)
     parameter MEM_DEPTH = 4096, // flit memory words per node (power of two)
-    parameter ROUNDS    = 16,   // round-table depth (power of two, 2..256)
-    // Board-build reductions (docs/hardware.md, "Board builds"); the
-    // defaults are the full design the simulator and the host model.
-    parameter RELAY     = 1,    // 1: relay (head-routed) hardware; 0: none
-    parameter MEM_BRAM  = 0,    // 1: block-RAM flit memory (needs LANES = 1)
-    parameter CW        = 32,   // bits kept of counts, lengths, addresses, durations (16..32)
-    parameter TW        = 48,   // timestamp bits kept in eject records (16..31 or 48)
-    parameter GATHER    = 1,    // 0: no inject gather field (round field 58+l)
-    parameter REC_BRAM  = 0,    // 1: eject records in block RAM (needs TW < 48, CW <= 16)
-    parameter INREG     = 1,    // 0: one shared input register stage for all nodes
-    parameter STAT_PIPE = 0,    // 1: node status events counted one cycle later
-    parameter EPIPE     = 0     // 1: eject lanes one cycle behind the links
+    parameter ROUNDS    = 1024, // round-table and list depth (power of two, 2..2048)
+    parameter RELAY     = 1     // 1: relay (head-routed) hardware; 0: circuits only
 ) (
-    input  wire        clk_i,
-    input  wire        rst_i,
+    input  wire        bclk_i,      // bus clock
+    input  wire        rst_i,       // synchronous reset, bus clock domain
     input  wire [31:0] bus_addr_i,
     input  wire [31:0] bus_wdata_i,
     input  wire        bus_we_i,
     input  wire        bus_re_i,
     output reg  [31:0] bus_rdata_o,
-    output wire        bus_ready_o
+    output reg         bus_ready_o,
+    input  wire        nclk_i,      // network clock
+    output wire        net_busy_o,  // the network has work (the simulator clocks it only then)
+    output wire [3:0]  status_o     // STATUS bits 3:0, network domain (board LEDs)
 );
     function integer clog2(input integer v);
         integer r;
@@ -41,309 +39,316 @@ module tn_torus #(
         end
     endfunction
 
-    localparam N   = DIM_X * DIM_Y * DIM_Z;  // nodes
-    localparam AW  = clog2(MEM_DEPTH);       // memory address bits
-    localparam RW  = clog2(ROUNDS);          // round index bits
-    localparam FW  = W + 3;                  // flit width
-    localparam LW  = 6 * FW;                 // one node's six links
-    localparam ALPHA = 1;                    // round switch cost (cycles)
+    localparam N   = DIM_X * DIM_Y * DIM_Z;      // nodes
+    localparam AW  = clog2(MEM_DEPTH);           // memory address bits
+    localparam RW  = clog2(ROUNDS);              // round and list index bits
+    localparam DW  = (AW + 2 < 16) ? AW + 2 : 16; // durations, offsets, timestamps
+    localparam BB  = clog2(LANES);               // log2 of the memory banks
+    localparam [11:0] NN = N[11:0];
+    localparam [15:0] NL = LANES[15:0];
+    localparam FW  = W + 3;                      // flit width
+    localparam P   = DIM_X * DIM_Y;              // nodes per plane
+    localparam ZW  = 2 * FW * P;                 // a plane's Z links, one direction
 
-    // ---- bus: writes complete at once, reads after three wait cycles ----
-    // (request register here, then the node's input register, then its
-    // read-data register)
-    // TW < 48 (board builds): two more wait cycles, in which the 48-bit
-    // timestamps of eject records are rebuilt (below).
-    localparam SLIM_T = TW < 48;
-    reg        bwe_q, bre_q, rd1_q, rd2_q, rd3_q, rd4_q, rd5_q;
-    reg [31:0] baddr_q, bwdata_q;
-    // compares of the write data the lanes' descriptor tables keep (made
-    // once here, as the data is accepted, and carried with it): [0] value
-    // == 0, [1] == 1, [2] >= MEM_DEPTH, [3] == the last in-bounds address,
-    // [4] bits 23:0 == 0 (an inject offset of 0); the value is the low CW
-    // bits, as the tables keep it
-    localparam [31:0] CM   = (CW >= 32) ? 32'hFFFFFFFF : ((32'd1 << CW) - 32'd1);
-    localparam [31:0] EDGE = ((MEM_DEPTH - 1) < CM) ? (MEM_DEPTH - 1) : CM;
-    reg [4:0]  bwf_q;
-    function [4:0] wflags(input [31:0] x);
-        begin
-            wflags[0] = (x & CM) == 32'd0;
-            wflags[1] = (x & CM) == 32'd1;
-            // (MEM_DEPTH a power of two: a high bit set, an OR)
-            wflags[2] = |((x & CM) >> AW);
-            wflags[3] = (x & CM) == EDGE;
-            wflags[4] = (x[23:0] & CM[23:0]) == 24'd0;
+    // ---- parameter checks: an unsupported value fails elaboration with
+    // the name of the missing module saying why ----
+    generate
+        if (MEM_DEPTH != (1 << AW) || MEM_DEPTH < (16 << BB) || MEM_DEPTH > 32768) begin : gen_chk_mem
+            tn_error_MEM_DEPTH_must_be_a_power_of_two_from_16_banks_to_32768 u_err ();
         end
-    endfunction
-    reg        bglob_q;                 // a global register
-    /* verilator lint_off UNUSEDSIGNAL */ // TW < 48 only
-    reg        bts_q;                   // an eject record timestamp (below)
+        if (ROUNDS != (1 << RW) || ROUNDS < 2 || ROUNDS > 2048) begin : gen_chk_rounds
+            tn_error_ROUNDS_must_be_a_power_of_two_2_to_2048 u_err ();
+        end
+        if (W < 8 || W > 30) begin : gen_chk_w
+            tn_error_W_must_be_8_to_30 u_err ();
+        end
+        if (LANES < 1 || LANES > 6) begin : gen_chk_lanes
+            tn_error_LANES_must_be_1_to_6 u_err ();
+        end
+        if (DIM_X < 1 || DIM_X > 15 || DIM_Y < 1 || DIM_Y > 15 || DIM_Z < 1 || DIM_Z > 15) begin : gen_chk_dims
+            tn_error_each_DIM_must_be_1_to_15 u_err ();
+        end
+    endgenerate
+
+    // ==== bus clock domain ====
+    wire [11:0] a_tgt = bus_addr_i[31:20];
+    wire [3:0]  a_rg  = bus_addr_i[19:16];
+    wire [15:0] a_off = bus_addr_i[15:0];
+    wire a_glob = a_tgt == 12'hFFF;
+    wire a_node = a_tgt < NN;
+    wire a_all  = a_tgt == 12'hFFE;
+    wire a_lane = (a_off >> (a_rg == 4'd4 ? RW + 2 : RW + 1)) < NL;
+    wire a_info = a_glob && bus_addr_i[19:3] == 17'd0;
+    wire a_dur  = a_glob && bus_addr_i[19:15] == 5'b00001 && (a_off[14:0] >> RW) == 15'd0;
+    wire a_cfg  = (a_node || a_all) && a_rg == 4'd1 && (a_off >> RW) == 16'd0;
+    wire a_list = (a_node || a_all) && (a_rg == 4'd2 || a_rg == 4'd3) && a_lane;
+    wire a_rec  = a_node && a_rg == 4'd4 && a_lane;
+    // what crosses to the network clock
+    wire a_nreg = (a_glob && !a_info && !a_dur) ||
+                  ((a_node || a_all) && (a_rg == 4'd0 || a_rg == 4'd5 || a_rg == 4'd6));
+    wire a_xw   = a_nreg;
+    wire a_xr   = a_nreg || a_dur || ((a_cfg || a_list) && a_node);
+
+    localparam [1:0] S_IDLE = 2'd0, S_RWAIT = 2'd1, S_XWAIT = 2'd2;
+    reg [1:0]  st_q;
+    reg [2:0]  rcnt_q;
+    /* verilator lint_off UNUSEDSIGNAL */ // the fields of word 0 that are kept
+    reg [31:0] wlat_q;                 // data of the last write (word 0 of an entry)
     /* verilator lint_on UNUSEDSIGNAL */
-    // no read in flight: INREG = 0 (board builds) keeps it in a register
-    // of its own (busy_q: the same value, one LUT less in front of the
-    // acceptance, the sequencer's decode and the tap's handshake), else the
-    // OR of the read stages. busy_q is 0 after configuration, as rd1..rd5.
-    reg        busy_q;
-    wire       idle = (INREG == 0) ? !busy_q : !rd1_q && !rd2_q && !rd3_q && !rd4_q && !rd5_q;
-    wire       wacc = bus_we_i && idle;
-    wire       racc = bus_re_i && !bus_we_i && idle;
+    reg        ctog_q, cwe_q;          // crossing: request toggle, write
+    reg [31:0] caddr_q, cwdata_q;      // crossing: held request
+    reg        as1_q, as2_q;           // the network side's ack toggle, synchronised
+    wire       natog;                  // (network clock) ack toggle
+    wire [31:0] nrd;                   // (network clock) read data, held
 
-    assign bus_ready_o = wacc || (SLIM_T ? rd5_q : rd3_q);
+    // table writes: a one-cycle pulse the cycle after acceptance (the nodes
+    // it is for, its address and data with the write before)
+    reg          dw_q;
+    reg [N-1:0]  tw_hit_q;
+    reg [19:0]   tw_addr_q;
+    reg [63:0]   tw_data_q;
+    // record reads: a one-cycle pulse (the node it is for); the planes'
+    // answers two cycles later
+    reg          rr_q;
+    reg [N-1:0]  rr_hit_q;
+    reg [15:0]   rr_off_q;
+    reg          info_q;
+    reg [2:0]    info_a_q;
+    wire [31:0]  prr [0:DIM_Z-1];     // each plane's record word (0 but the addressed one's)
+    integer      k, kz;
 
-    always @(posedge clk_i) begin
-        bwe_q <= wacc;
-        bre_q <= racc;
-        rd1_q <= racc;
-        rd2_q <= rd1_q;
-        rd3_q <= rd2_q;
-        rd4_q <= rd3_q && SLIM_T;
-        rd5_q <= rd4_q;
-        // = rd1..rd5 of the next cycle, ORed (keep in step with them)
-        busy_q <= racc || rd1_q || rd2_q || (rd3_q && SLIM_T) || rd4_q;
-        if (wacc || racc) begin
-            bglob_q  <= bus_addr_i[31:20] == 12'hFFF;
-            bts_q    <= bus_addr_i[31:20] != 12'hFFF && bus_addr_i[31:20] != 12'hFFE &&
-                        bus_addr_i[19:16] == 4'd3 && !bus_addr_i[2];
-            baddr_q  <= bus_addr_i;
-            bwdata_q <= bus_wdata_i;
-            bwf_q    <= wflags(bus_wdata_i);
+    localparam [31:0] PARAMS = {15'd0, RELAY != 0, 3'd0, DW[4:0], 4'd0, BB[3:0]};
+    function [31:0] info(input [2:0] a);
+        case (a)
+            3'd0: info = 32'h00020000;
+            3'd1: info = DIM_X | (DIM_Y << 8) | (DIM_Z << 16);
+            3'd2: info = W;
+            3'd3: info = LANES;
+            3'd4: info = MEM_DEPTH;
+            3'd5: info = ROUNDS;
+            3'd6: info = 32'd1;          // ALPHA
+            default: info = PARAMS;
+        endcase
+    endfunction
+
+    wire idle = st_q == S_IDLE;
+    wire acc  = idle && (bus_we_i || bus_re_i);
+    wire xreq = bus_we_i ? a_xw : a_xr;     // the request crosses
+    reg  nr1_q, nr2_q;                     // the network's reset, synchronised
+    wire xok  = !rlvl_q && !nr2_q;         // the network is out of reset
+    always @* begin
+        bus_ready_o = 1'b0;
+        bus_rdata_o = 32'd0;
+        case (st_q)
+            S_IDLE:  bus_ready_o = bus_we_i && !a_xw;
+            S_RWAIT:
+                if (rcnt_q == 3'd0) begin
+                    bus_ready_o = 1'b1;
+                    if (info_q)
+                        bus_rdata_o = info(info_a_q);
+                    else
+                        for (kz = 0; kz < DIM_Z; kz = kz + 1)
+                            bus_rdata_o = bus_rdata_o | prr[kz];
+                end
+            S_XWAIT: begin
+                bus_ready_o = as2_q == ctog_q;
+                bus_rdata_o = nrd;
+            end
+            default: ;
+        endcase
+    end
+
+    // reset of the network domain: the bus reset, stretched
+    reg [2:0] rcnt8_q;
+    reg       rlvl_q;
+    always @(posedge bclk_i) begin
+        rcnt8_q <= rst_i ? 3'd7 : (rcnt8_q != 3'd0) ? rcnt8_q - 1'b1 : 3'd0;
+        rlvl_q  <= rst_i || rcnt8_q != 3'd0;
+    end
+
+    always @(posedge bclk_i) begin
+        as1_q <= natog;
+        as2_q <= as1_q;
+        nr1_q <= nrst;
+        nr2_q <= nr1_q;
+        dw_q  <= 1'b0;
+        rr_q  <= 1'b0;
+        if (tw_hit_q != {N{1'b0}})
+            tw_hit_q <= {N{1'b0}};
+        if (rr_hit_q != {N{1'b0}})
+            rr_hit_q <= {N{1'b0}};
+        if (acc && bus_we_i) begin
+            wlat_q <= bus_wdata_i;
+            // a table entry is written by its last word (word 1 of a list entry)
+            if (a_cfg || (a_list && a_off[0]))
+                tw_hit_q <= a_all ? {N{1'b1}} : {{(N - 1){1'b0}}, 1'b1} << a_tgt;
+            tw_addr_q <= bus_addr_i[19:0];
+            tw_data_q <= {bus_wdata_i, wlat_q};
+            dw_q      <= a_dur;
         end
+        if (acc && !bus_we_i) begin
+            rr_q      <= a_rec;
+            if (a_rec)
+                rr_hit_q <= {{(N - 1){1'b0}}, 1'b1} << a_tgt;
+            rr_off_q  <= a_off;
+            info_q    <= a_info;
+            info_a_q  <= bus_addr_i[2:0];
+        end
+        case (st_q)
+            S_IDLE:
+                if (acc && xreq) begin
+                    if (xok) begin  // (else the request waits)
+                        st_q     <= S_XWAIT;
+                        caddr_q  <= bus_addr_i;
+                        cwdata_q <= bus_wdata_i;
+                        cwe_q    <= bus_we_i;
+                        ctog_q   <= !ctog_q;
+                    end
+                end else if (acc && !bus_we_i) begin
+                    st_q   <= S_RWAIT;
+                    rcnt_q <= 3'd4;
+                end
+            S_RWAIT: begin
+                rcnt_q <= rcnt_q - 1'b1;
+                if (rcnt_q == 3'd0)
+                    st_q <= S_IDLE;
+            end
+            S_XWAIT:
+                if (as2_q == ctog_q)
+                    st_q <= S_IDLE;
+            default: st_q <= S_IDLE;
+        endcase
         if (rst_i) begin
-            bwe_q <= 1'b0;
-            bre_q <= 1'b0;
-            rd1_q <= 1'b0;
-            rd2_q <= 1'b0;
-            rd3_q <= 1'b0;
-            rd4_q <= 1'b0;
-            rd5_q <= 1'b0;
-            busy_q <= 1'b0;
+            st_q     <= S_IDLE;
+            ctog_q   <= 1'b0;
+            tw_hit_q <= {N{1'b0}};
+            rr_hit_q <= {N{1'b0}};
+            dw_q     <= 1'b0;
         end
     end
 
-    // ---- parameter checks: an unsupported combination fails elaboration
-    // with the name of the missing module saying why ----
-    generate
-        if (MEM_BRAM != 0 && LANES != 1) begin : gen_chk_bram
-            tn_error_MEM_BRAM_needs_LANES_1 u_err ();
+    // ==== network clock domain ====
+    // reset: the stretched bus reset through a synchroniser, then held for
+    // four more cycles
+    reg       rs1_q, rs2_q;
+    reg [1:0] nhold_q;
+    wire      nrst = rs2_q || nhold_q != 2'd0;
+    always @(posedge nclk_i) begin
+        rs1_q   <= rlvl_q;
+        rs2_q   <= rs1_q;
+        nhold_q <= rs2_q ? 2'd3 : (nhold_q != 2'd0) ? nhold_q - 1'b1 : 2'd0;
+    end
+
+    // the crossing: a request toggle seen through a synchroniser becomes a
+    // one-cycle request on the network bus; its answer two cycles later is
+    // held (nrd) and acknowledged by the ack toggle
+    reg        t1_q, t2_q, t3_q, ntog_q, natog_q;
+    reg        nb_we_q, nb_re_q, p1_q, p2_q, p3_q, p4_q;
+    reg [N-1:0] nb_hit_q;                // the nodes the request is for
+    reg [31:0] nrd_q;
+    wire       nreq = t2_q != t3_q && !nrst;
+    // (nrd_or: a blocking temporary, assigned only for a read)
+    /* verilator lint_off BLKSEQ */
+    wire [11:0] nb_tgt = caddr_q[31:20];  // held by the bus side while the request is in flight
+    wire [31:0] srd;                      // sequencer read data
+    wire [31:0] pnrd [0:DIM_Z-1];         // each plane's read data (0 but the addressed one's)
+    reg  [31:0] nrd_or;
+    assign natog = natog_q;
+    assign nrd   = nrd_q;
+    always @(posedge nclk_i) begin
+        t1_q    <= ctog_q;
+        t2_q    <= t1_q;
+        t3_q    <= t2_q;
+        nb_we_q <= nreq && cwe_q;
+        nb_re_q <= nreq && !cwe_q;
+        if (nreq)
+            nb_hit_q <= (nb_tgt == 12'hFFE && cwe_q) ? {N{1'b1}}
+                      : (nb_tgt < NN) ? {{(N - 1){1'b0}}, 1'b1} << nb_tgt : {N{1'b0}};
+        p1_q    <= nb_we_q || nb_re_q;
+        p2_q    <= p1_q;
+        p3_q    <= p2_q;
+        p4_q    <= p3_q;
+        if (nreq)
+            ntog_q <= t2_q;
+        if (p4_q) begin
+            nrd_or = 32'd0;
+            for (k = 0; k < DIM_Z; k = k + 1)
+                nrd_or = nrd_or | pnrd[k];
+            nrd_q   <= (nb_tgt == 12'hFFF) ? srd : nrd_or;
+            natog_q <= ntog_q;
         end
-        if (REC_BRAM != 0 && (TW >= 48 || CW > 16)) begin : gen_chk_rec
-            tn_error_REC_BRAM_needs_TW_below_48_and_CW_at_most_16 u_err ();
+        if (nrst) begin
+            t3_q    <= t2_q;
+            natog_q <= t2_q;
+            nb_we_q <= 1'b0;
+            nb_re_q <= 1'b0;
+            p1_q    <= 1'b0;
+            p2_q    <= 1'b0;
+            p3_q    <= 1'b0;
+            p4_q    <= 1'b0;
         end
-        if (MEM_DEPTH != (1 << AW)) begin : gen_chk_depth
-            tn_error_MEM_DEPTH_must_be_a_power_of_two u_err ();
-        end
-    endgenerate
+    end
+    /* verilator lint_on BLKSEQ */
 
     // ---- sequencer ----
-    // Its bus inputs: the request in the cycle it is accepted (*_n) and
-    // registered (the cycle after). Board builds (INREG = 0) give it the
-    // request one cycle later (from the registers below, gen_nreg), so its
-    // decode starts at flip-flops: every global write takes effect, and
-    // every global read samples, one cycle later than at INREG = 1 (the
-    // read data is still in time for rd3_q).
-    wire          s_bwe_n, s_bwe, s_bre;
-    wire [31:0]   s_baddr_n, s_bwdata_n, s_baddr, s_bwdata;
-    wire          run_n, sw_n, fin_n, clr_n;
+    wire         run_n, sw_n, fin_n, prep_n, clr_n, running;
     wire [RW-1:0] round_n;
-    /* verilator lint_off UNUSEDSIGNAL */ // one of the two unused, by INREG and TW
-    wire [47:0]   cycle_n;            // the counter's next value
-    wire [47:0]   cycle_q;            // the counter's register (cycle_n one cycle later)
+    wire [DW-1:0] rcyc_n;
+    wire [10:0]  round11 = {{(11 - RW){1'b0}}, round_n};
+    wire [15:0]  rcyc16 = {{(16 - DW){1'b0}}, rcyc_n};
+    wire [N-1:0] nerr;
+    tn_seq #(.ROUNDS(ROUNDS), .RW(RW), .DW(DW), .N(N)) u_seq (
+        .nclk_i(nclk_i), .nrst_i(nrst),
+        .nb_we_i(nb_we_q), .nb_re_i(nb_re_q), .nb_glob_i(nb_tgt == 12'hFFF),
+        .nb_off_i(caddr_q[19:0]), .nb_wdata_i(cwdata_q), .nb_rdata_o(srd),
+        .bclk_i(bclk_i), .dw_i(dw_q), .dw_idx_i(tw_addr_q[RW-1:0]), .dw_data_i(tw_data_q[32 +: DW]),
+        .nerr_i(nerr),
+        .run_n_o(run_n), .sw_n_o(sw_n), .fin_n_o(fin_n), .prep_n_o(prep_n), .clr_n_o(clr_n),
+        .round_n_o(round_n), .rcyc_n_o(rcyc_n),
+        .running_o(running), .status_o(status_o));
+
+    // the network has work: reset, a crossing in flight, a run, or a flit
+    // anywhere in the last 16 cycles
+    reg [4:0] drain_q;
+    always @(posedge nclk_i)
+        drain_q <= (running || |pact) ? 5'd16 : (drain_q != 5'd0) ? drain_q - 1'b1 : 5'd0;
+    assign net_busy_o = rlvl_q || rs1_q || rs2_q || nrst || ctog_q != natog_q ||
+                        p1_q || p2_q || p3_q || p4_q || running || drain_q != 5'd0;
+
+    // ---- planes and their Z links ----
+    /* verilator lint_off UNUSEDSIGNAL */ // unconnected when DIM_Z = 1
+    wire [ZW-1:0] zout [0:DIM_Z-1];
     /* verilator lint_on UNUSEDSIGNAL */
-    wire [N-1:0]  nerr;
-    wire [31:0]   seq_rdata;
-
-    tn_seq #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
-             .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RW(RW), .N(N), .ALPHA(ALPHA),
-             .CW(CW), .PRE(INREG == 0), .LIMITS({(CW < 32) ? CW[7:0] : 8'd0, SLIM_T ? TW[7:0] : 8'd0, 10'd0, EPIPE != 0, STAT_PIPE != 0, REC_BRAM != 0,
-                               GATHER == 0, MEM_BRAM != 0, RELAY == 0})) u_seq (
-        .clk_i(clk_i), .rst_i(rst_i),
-        .bwe_n_i(s_bwe_n), .baddr_n_i(s_baddr_n), .baddr_a_i(bus_addr_i), .bwdata_n_i(s_bwdata_n),
-        .bwdata_a_i(bus_wdata_i),
-        .bwe_i(s_bwe), .bre_i(s_bre), .baddr_i(s_baddr), .bwdata_i(s_bwdata),
-        .brdata_o(seq_rdata), .nerr_i(nerr),
-        .run_n_o(run_n), .sw_n_o(sw_n), .fin_n_o(fin_n), .clr_n_o(clr_n),
-        .round_n_o(round_n), .cycle_n_o(cycle_n), .cycle_o(cycle_q));
-
-    // ---- node inputs: registered in each node (INREG = 1) or here, once ----
-    wire          n_run, n_sw, n_fin, n_clr, n_bwe, n_bre;
-    wire          n_go;               // running and not a switch (run && !sw)
-    wire [RW-1:0] n_round;
-    wire [47:0]   n_cycle;
-    wire [31:0]   n_baddr, n_bwdata;
-    wire [4:0]    n_bwf;
-    generate
-        if (INREG != 0) begin : gen_nin
-            assign {n_run, n_sw, n_fin, n_clr, n_bwe, n_bre} = {run_n, sw_n, fin_n, clr_n, bwe_q, bre_q};
-            assign n_go = run_n && !sw_n;
-            assign n_round  = round_n;
-            assign n_cycle  = cycle_n;
-            assign n_baddr  = baddr_q;
-            assign n_bwdata = bwdata_q;
-            assign n_bwf    = bwf_q;
-            assign {s_bwe_n, s_baddr_n, s_bwdata_n} = {wacc, bus_addr_i, bus_wdata_i};
-            assign {s_bwe, s_bre, s_baddr, s_bwdata} = {bwe_q, bre_q, baddr_q, bwdata_q};
-        end else begin : gen_nreg
-            reg          run_r, sw_r, fin_r, clr_r, bwe_r, bre_r, go_r;
-            reg [RW-1:0] round_r;
-            reg [31:0]   baddr_r, bwdata_r;
-            reg [4:0]    bwf_r;
-            always @(posedge clk_i) begin
-                run_r    <= run_n;
-                go_r     <= run_n && !sw_n;
-                sw_r     <= sw_n;
-                fin_r    <= fin_n;
-                clr_r    <= clr_n;
-                round_r  <= round_n;
-                bwe_r    <= bwe_q;
-                bre_r    <= bre_q;
-                baddr_r  <= baddr_q;
-                bwdata_r <= bwdata_q;
-                bwf_r    <= bwf_q;
-                if (rst_i) begin
-                    run_r <= 1'b0;
-                    go_r  <= 1'b0;
-                    sw_r  <= 1'b0;
-                    fin_r <= 1'b0;
-                    clr_r <= 1'b0;
-                    bwe_r <= 1'b0;
-                    bre_r <= 1'b0;
-                end
-            end
-            assign {n_run, n_sw, n_fin, n_clr, n_bwe, n_bre} = {run_r, sw_r, fin_r, clr_r, bwe_r, bre_r};
-            assign n_go = go_r;
-            assign n_round  = round_r;
-            assign n_cycle  = cycle_q;     // = cycle_n registered
-            assign n_baddr  = baddr_r;
-            assign n_bwdata = bwdata_r;
-            assign n_bwf    = bwf_r;
-            assign {s_bwe_n, s_baddr_n, s_bwdata_n} = {bwe_q, baddr_q, bwdata_q};
-            assign {s_bwe, s_bre, s_baddr, s_bwdata} = {bwe_r, bre_r, baddr_r, bwdata_r};
-        end
-    endgenerate
-
-    // ---- nodes and links ----
-    // Per-node arrays, not N-wide flat vectors (those cost O(N) per access
-    // in simulation). Read data of the nodes is an OR chain: only the
-    // addressed node drives non-zero data.
-    /* verilator lint_off UNUSEDSIGNAL */ // outputs of size-1 dimensions are unconnected
-    wire [LW-1:0] lout [0:N-1];
-    /* verilator lint_on UNUSEDSIGNAL */
-    wire [LW-1:0] lin [0:N-1];
-    wire [31:0]   rdata [0:N-1];   // node read data
-    wire [31:0]   rchain [0:N-1] /* verilator split_var */;  // OR of read data 0..n
-    /* verilator lint_off UNUSEDSIGNAL */ // TW < 48 only
-    wire [31:0]   rrec [0:N-1];    // node read data of eject record reads
-    wire [31:0]   rrchain [0:N-1] /* verilator split_var */;
-    /* verilator lint_on UNUSEDSIGNAL */
-
-    genvar gx, gy, gz;
+    wire [P-1:0]  perr [0:DIM_Z-1];
+    wire [DIM_Z-1:0] pact;
+    genvar gz, gk;
     generate
         for (gz = 0; gz < DIM_Z; gz = gz + 1) begin : gen_z
-            for (gy = 0; gy < DIM_Y; gy = gy + 1) begin : gen_y
-                for (gx = 0; gx < DIM_X; gx = gx + 1) begin : gen_x
-                    localparam ID = gx + DIM_X * (gy + DIM_Y * gz);
-                    // input p comes from the node one step against direction p
-                    localparam XM = (gx + DIM_X - 1) % DIM_X, XP = (gx + 1) % DIM_X;
-                    localparam YM = (gy + DIM_Y - 1) % DIM_Y, YP = (gy + 1) % DIM_Y;
-                    localparam ZM = (gz + DIM_Z - 1) % DIM_Z, ZP = (gz + 1) % DIM_Z;
-                    localparam XMI = XM + DIM_X * (gy + DIM_Y * gz), XPI = XP + DIM_X * (gy + DIM_Y * gz);
-                    localparam YMI = gx + DIM_X * (YM + DIM_Y * gz), YPI = gx + DIM_X * (YP + DIM_Y * gz);
-                    localparam ZMI = gx + DIM_X * (gy + DIM_Y * ZM), ZPI = gx + DIM_X * (gy + DIM_Y * ZP);
-                    if (DIM_X > 1) begin : gen_xl
-                        assign lin[ID][0*FW +: FW] = lout[XMI][0*FW +: FW];
-                        assign lin[ID][1*FW +: FW] = lout[XPI][1*FW +: FW];
-                    end else begin : gen_xn
-                        assign lin[ID][0*FW +: 2*FW] = {2*FW{1'b0}};
-                    end
-                    if (DIM_Y > 1) begin : gen_yl
-                        assign lin[ID][2*FW +: FW] = lout[YMI][2*FW +: FW];
-                        assign lin[ID][3*FW +: FW] = lout[YPI][3*FW +: FW];
-                    end else begin : gen_yn
-                        assign lin[ID][2*FW +: 2*FW] = {2*FW{1'b0}};
-                    end
-                    if (DIM_Z > 1) begin : gen_zl
-                        assign lin[ID][4*FW +: FW] = lout[ZMI][4*FW +: FW];
-                        assign lin[ID][5*FW +: FW] = lout[ZPI][5*FW +: FW];
-                    end else begin : gen_zn
-                        assign lin[ID][4*FW +: 2*FW] = {2*FW{1'b0}};
-                    end
-                    if (ID > 0) begin : gen_rc
-                        assign rchain[ID]  = rdata[ID] | rchain[ID-1];
-                        assign rrchain[ID] = rrec[ID] | rrchain[ID-1];
-                    end else begin : gen_r0
-                        assign rchain[ID]  = rdata[ID];
-                        assign rrchain[ID] = rrec[ID];
-                    end
-                    tn_node #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
-                              .MEM_DEPTH(MEM_DEPTH), .AW(AW), .ROUNDS(ROUNDS), .RW(RW),
-                              .RELAY(RELAY), .MEM_BRAM(MEM_BRAM), .CW(CW), .TW(TW),
-                              .GATHER(GATHER), .REC_BRAM(REC_BRAM), .INREG(INREG),
-                              .STAT_PIPE(STAT_PIPE), .EPIPE(EPIPE)) u_node (
-                        .clk_i(clk_i), .rst_i(rst_i),
-                        .id_i(ID[11:0]), .coord_i({gz[3:0], gy[3:0], gx[3:0]}),
-                        .run_n_i(n_run), .go_n_i(n_go), .sw_n_i(n_sw), .fin_n_i(n_fin), .clr_n_i(n_clr),
-                        .round_n_i(n_round), .cycle_n_i(n_cycle),
-                        .lin_i(lin[ID]), .lout_o(lout[ID]),
-                        .bwe_i(n_bwe), .bre_i(n_bre), .baddr_i(n_baddr), .bwdata_i(n_bwdata), .bwf_i(n_bwf),
-                        .baddr_e_i(baddr_q), .baddr_a_i(bus_addr_i), .bacc_i(wacc || racc),
-                        .brdata_o(rdata[ID]), .brrec_o(rrec[ID]), .err_o(nerr[ID]));
+            // Z links: a node's input 4 (from Z+ travel) is the output 4 of
+            // the node below it, its input 5 the output 5 of the node above
+            localparam ZM = (gz + DIM_Z - 1) % DIM_Z, ZP = (gz + 1) % DIM_Z;
+            wire [ZW-1:0] zin;
+            for (gk = 0; gk < P; gk = gk + 1) begin : gen_k
+                if (DIM_Z > 1) begin : gen_zl
+                    assign zin[gk*2*FW +: FW]      = zout[ZM][gk*2*FW +: FW];
+                    assign zin[gk*2*FW + FW +: FW] = zout[ZP][gk*2*FW + FW +: FW];
+                end else begin : gen_zn
+                    assign zin[gk*2*FW +: 2*FW] = {2*FW{1'b0}};
                 end
+                assign nerr[gz*P + gk] = perr[gz][gk];
             end
-        end
-    endgenerate
-
-    // ---- read data: the addressed node, or the global registers ----
-    wire [31:0] node_rdata = rchain[N-1];
-    /* verilator lint_off UNUSEDSIGNAL */ // TW < 48 only
-    wire [31:0] node_rrec  = rrchain[N-1];  // = node_rdata in a record read (bts_q)
-    /* verilator lint_on UNUSEDSIGNAL */
-    reg  [31:0] rdata3;
-    always @* begin
-        rdata3 = 32'd0;
-        if (rd3_q)
-            rdata3 = bglob_q ? seq_rdata : node_rdata;
-    end
-
-    generate
-        if (SLIM_T) begin : gen_ts
-            // Eject record fields 0..3 carry {counted, low 31 bits} of a
-            // TW-bit timestamp t: the full value is the latest cycle c <= now
-            // with c = t mod 2**TW, i.e. {now_hi - (t > now_lo), t} (0 when no
-            // flit was counted). Two register stages: compare, then the
-            // high part, so no long carry chain sits in one cycle. now is
-            // the sequencer's cycle register.
-            reg            gt_q, sx_q, slo_q, shi_q;
-            reg  [31:0]    x_q;
-            reg  [47-TW:0] hi_q;
-            reg  [31:0]    rfix_q;
-            // now_hi - gt, as now_hi + (gt ? all ones : 0): no inverter in
-            // front of the carry chain
-            wire [47:0]    full = {hi_q + {(48-TW){gt_q}}, x_q[TW-1:0]};
-            // t > now_lo: the borrow of now_lo - t (one carry chain)
-            /* verilator lint_off UNUSEDSIGNAL */
-            // (node_rrec: fewer terms than node_rdata in board builds)
-            wire [TW:0]    tdif = {1'b0, cycle_q[TW-1:0]} - {1'b0, node_rrec[TW-1:0]};
-            /* verilator lint_on UNUSEDSIGNAL */
-            always @(posedge clk_i) begin
-                // rd3: the node's word, compared with the counter (gt_q is
-                // used for timestamps only, which are node reads)
-                sx_q   <= !bts_q;
-                slo_q  <= bts_q && node_rrec[31] && !baddr_q[0];
-                shi_q  <= bts_q && node_rrec[31] && baddr_q[0];
-                x_q    <= rdata3;
-                gt_q   <= tdif[TW];
-                hi_q   <= cycle_q[47:TW];
-                // rd4: the full value
-                rfix_q <= ({32{sx_q}} & x_q) | ({32{slo_q}} & full[31:0]) |
-                          ({32{shi_q}} & {16'd0, full[47:32]});
-            end
-            always @* begin
-                bus_rdata_o = 32'd0;
-                if (rd5_q)
-                    bus_rdata_o = rfix_q;
-            end
-        end else begin : gen_nots
-            always @*
-                bus_rdata_o = rdata3;
+            tn_plane #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
+                       .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY)) u_plane (
+                .nclk_i(nclk_i), .nrst_i(nrst), .z_i(gz[3:0]),
+                .run_n_i(run_n), .sw_n_i(sw_n), .fin_n_i(fin_n), .prep_n_i(prep_n), .clr_n_i(clr_n),
+                .round_n_i(round11), .rcyc_n_i(rcyc16),
+                .zin_i(zin), .zout_o(zout[gz]),
+                .nb_we_i(nb_we_q), .nb_re_i(nb_re_q), .nb_hit_i(nb_hit_q[gz*P +: P]),
+                .nb_addr_i(caddr_q[19:0]), .nb_wdata_i(cwdata_q), .nb_rdata_o(pnrd[gz]),
+                .bclk_i(bclk_i), .tw_hit_i(tw_hit_q[gz*P +: P]), .tw_addr_i(tw_addr_q),
+                .tw_data_i(tw_data_q),
+                .rr_i(rr_q), .rr_hit_i(rr_hit_q[gz*P +: P]), .rr_off_i(rr_off_q), .rr_data_o(prr[gz]),
+                .err_o(perr[gz]), .act_o(pact[gz]));
         end
     endgenerate
 endmodule

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Benchmark: personalised all-to-all on the simulated torus, liquid schedule
 # against round-robin, measured cycles (every step one circuit round) next
-# to the model, the closed form, Lambda and the throughputs. 3x3x3 on the
-# 32-round model, 4x4x4 on the 256-round model (single-port traffic runs on
-# the LANES=6 model there: a single-port schedule uses one lane per node).
+# to the model, the closed form, Lambda and the throughputs, on the 3x3x3
+# and 4x4x4 models (1024-round tables; single-port traffic runs on the
+# LANES=6 model: a single-port schedule uses one lane per node).
 # Usage: tests/e2e/bench_a2a.sh TORUSCTL
 set -u
 T=${1:?usage: bench_a2a.sh TORUSCTL}
@@ -12,10 +12,10 @@ trap 'rm -rf "$tmp"' EXIT
 printf '%-6s %-5s %-11s %2s %9s %6s %6s %9s %9s %9s %10s %10s %8s %s\n' dims ports schedule L \
     transfers Lambda steps measured model formula 'thr meas' 'thr liquid' 'wall s' verdict
 row() {
-    local dims=$1 rounds=$2 ports=$3 sch=$4 L=$5 f=$tmp/$1-$3-$4-$5.json
+    local dims=$1 ports=$2 sch=$3 L=$4 f=$tmp/$1-$2-$3-$4.json
     local t0
     t0=$(date +%s%N)
-    "$T" run alltoall --dims "$dims" --rounds "$rounds" --ports "$ports" --schedule "$sch" \
+    "$T" run alltoall --dims "$dims" --ports "$ports" --schedule "$sch" \
         --msg-flits "$L" --json >"$f" 2>"$tmp/err"
     local rc=$? wall
     wall=$(( ($(date +%s%N) - t0) / 1000000 ))
@@ -34,13 +34,13 @@ row() {
 }
 for ports in 6 1; do
     for sch in liquid round-robin; do
-        row 3x3x3 32 "$ports" "$sch" 1
-        row 3x3x3 32 "$ports" "$sch" 8
+        row 3x3x3 "$ports" "$sch" 1
+        row 3x3x3 "$ports" "$sch" 8
     done
 done
 for ports in 6 1; do
     for sch in liquid round-robin; do
-        row 4x4x4 256 "$ports" "$sch" 1
+        row 4x4x4 "$ports" "$sch" 1
     done
 done
 echo "thr = flits delivered per cycle; liquid = #(X)/Lambda(X) transfers per step"

@@ -11,8 +11,8 @@ T=${1:?usage: bench_run.sh TORUSCTL FT_EMU_RUN}
 EMU=${2:?usage: bench_run.sh TORUSCTL FT_EMU_RUN}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf '%-8s %-6s %3s %10s %9s %9s %9s %9s %9s %10s %s\n' backend dims L image_words \
-    schedule compile load run readback cycles verdict
+printf '%-8s %-6s %3s %10s %7s %9s %9s %9s %9s %9s %10s %s\n' backend dims L image_words \
+    bursts schedule compile load run readback cycles verdict
 row() {
     local backend=$1 dims=$2 L=$3 f=$tmp/$1-$2-$3.json
     if [ "$backend" = usb ]; then
@@ -26,11 +26,11 @@ row() {
         printf '%-8s %-6s %3s failed (exit %s): %s\n' "$backend" "$dims" "$L" "$rc" "$(head -1 "$tmp/err")"
         return
     fi
-    jq -r --arg b "$backend" '[$b, .dims, .msg_flits, .image_words, .wall_s.schedule,
+    jq -r --arg b "$backend" '[$b, .dims, .msg_flits, .image_words, .image_bursts, .wall_s.schedule,
         .wall_s.compile, .wall_s.load, .wall_s.run, .wall_s.readback, .cycles_measured,
         (if .data_ok and .cycles_ok then "ok" else "MISMATCH" end)] | @tsv' "$f" |
-        awk -F'\t' '{printf "%-8s %-6s %3s %10s %8.3fs %8.3fs %8.3fs %8.3fs %8.3fs %10s %s\n",
-                     $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11}'
+        awk -F'\t' '{printf "%-8s %-6s %3s %10s %7s %8.3fs %8.3fs %8.3fs %8.3fs %8.3fs %10s %s\n",
+                     $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12}'
 }
 row sim 7x7x7 1
 row sim 7x7x7 8

@@ -15,10 +15,17 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 . "$(dirname "$0")/tap.sh"
 
-# The device's alpha, as INFO reports it.
+# The device's alpha, as INFO reports it, and its PARAMS (docs/hardware.md:
+# BANKS = 2^ceil(log2 LANES), DW = log2(MEM_DEPTH) + 2, relay hardware).
 "$T" info --dims 3x3x3 --json >"$tmp/info.json" 2>"$tmp/info.err"
 check "info on the 3x3x3 model answers with its geometry" \
     "$([ "$(jq -c .dims "$tmp/info.json" 2>/dev/null)" = "[3,3,3]" ]; echo $?)"
+check "info on the 3x3x3 model: ROUNDS 1024, 8 banks, DW 14 (MEM_DEPTH 4096), relay" \
+    "$([ "$(jq -c '[.rounds, .banks, .dw, .relay, .mem_depth]' "$tmp/info.json" 2>/dev/null)" = \
+         "[1024,8,14,true,4096]" ]; echo $?)"
+"$T" info --dims 3x3x3 --lanes 1 --json >"$tmp/info1.json" 2>/dev/null
+check "info on the 3x3x3 LANES=1 model: 1 bank" \
+    "$([ "$(jq -c '[.lanes, .banks]' "$tmp/info1.json" 2>/dev/null)" = "[1,1]" ]; echo $?)"
 alpha=$(field .alpha "$tmp/info.json")
 
 # run NAME ARGS...: runs torusctl run --json, keeps rc, output and stderr.
@@ -53,7 +60,7 @@ for dims in 3x3x3 7x7x7; do
     done
 done
 
-# The long-message variant: colour pieces leave through inject gathers.
+# The long-message variant: colour pieces leave through inject chains.
 name=g-long
 run "$name" gossip --dims 7x7x7 --msg-flits 3 --algo dp-long
 f="$tmp/$name.json"
@@ -92,6 +99,13 @@ check "a corrupted payload is reported with round, node and lane" \
 r=$?
 check "a round table one cycle short exits 3 with node, round and lane named" \
     "$([ $r = 3 ] && grep -Eq '^MISMATCH round 1 node [0-9]+ lane [0-9]+' "$tmp/fd.out"; echo $?)"
+
+# Only the first round run (NROUNDS 1): the later rounds' records keep the
+# epoch of an earlier run and are reported as not filed.
+"$T" run gossip --dims 3x3x3 --fault rounds:1 >"$tmp/fr.out" 2>&1
+r=$?
+check "a run cut short exits 3 and reports round 2's records as not filed, node and lane named" \
+    "$([ $r = 3 ] && grep -Eq '^MISMATCH round 2 node [0-9]+ lane [0-9]+: not filed' "$tmp/fr.out"; echo $?)"
 
 # A corrupted schedule file (round 1's second circuit reuses the first's
 # arcs) is refused by the verifier before anything is loaded.

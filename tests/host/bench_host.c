@@ -58,7 +58,7 @@ static void bench_model(const char *dims, const char *algo, uint32_t L, enum tn_
                         int reps)
 {
     struct tn_sched *s = build(dims, TN_GOSSIP, algo, L);
-    struct tn_plan_params par = {6, 0, 16, 1};
+    struct tn_plan_params par = {.lanes = 6, .width = 16, .alpha = 1};
     struct tn_plan *p;
     char err[200];
     if (!s || tn_plan_lower(&p, s, &par, err, sizeof err)) {
@@ -102,7 +102,8 @@ int main(void)
     bench_model("7x7x7", "dp", 64, TN_ENGINE_STREAM, 20);
     bench_model("49x49x49", "dp", 1, TN_ENGINE_STREAM, 1);
     bench_model("7x7x7", "dp-long", 1, TN_ENGINE_CYCLE, 20);
-    bench_model("49x49x49", "dp-long", 1, TN_ENGINE_STREAM, 1);
-    bench_model("7x7x7", "dp-long", 64, TN_ENGINE_STREAM, 20);
+    /* 49x49x49 dp-long is not lowered: its gathers need 2.8e8 inject
+     * descriptors; dp-long needs odd L on 8 banks (docs/host.md, "Banks") */
+    bench_model("7x7x7", "dp-long", 63, TN_ENGINE_STREAM, 20);
     return 0;
 }

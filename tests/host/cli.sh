@@ -110,7 +110,14 @@ t "schedule scatter: dims above 15 refused (4-bit head coordinates)" 1 - "dims u
 t "schedule gather 3x3x3 verifies" 0 - "certificates: 26 messages" -- \
     "$T" schedule gather --dims 3x3x3 --msg-flits 2
 t "run scatter: bad --tree" 1 - "bad --tree 'bfs'" -- "$T" run scatter --tree bfs
-t "run: bad --rounds" 1 - "bad --rounds '20'" -- "$T" run alltoall --rounds 20
+t "run: --rounds is gone and says why (every model has 1024 rounds)" 1 - \
+    "--rounds is gone: every simulator model has a 1024-round table" -- "$T" run alltoall --rounds 32
+t "run: bad --fault lists the kinds" 1 - "use payload:NODE, duration:ROUND or rounds:N" -- \
+    "$T" run gossip --fault rounds
+t "info --help names the PARAMS constants" 0 - - -- "$T" info --help
+grep -q "MEM_DEPTH and its banks, ROUNDS, DW, relay hardware" "$tmp/out" ||
+    { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - info --help lists banks, DW, relay"; }
+t "dump without --node is a usage error" 1 - "--node N is required" -- "$T" dump
 t "run alltoall: a file as --schedule is refused" 1 - "bad --schedule 'x.json' for alltoall" -- \
     "$T" run alltoall --schedule x.json
 t "svg to an unwritable path: exit 1" 1 - "cannot write /nonexistent/a.svg" -- \

@@ -1,70 +1,327 @@
 /* SPDX-License-Identifier: MIT */
-/* The image compiler writes every plan field at the address docs/hardware.md
- * gives it (decoded here with the document's formula, not the compiler's
- * macros), loads the initial memory and the round table, and refuses, with
- * a message naming what is needed, plans the device cannot run. */
+/* The image compiler loads a plan exactly as docs/hardware.md lays the
+ * device out. The image is played into a model of the configuration bus
+ * written here from the document (its own shifts, not the compiler's
+ * macros), including the two-word entries (a write of word 1 commits the
+ * entry with word 0 from the previous write), broadcasts and tables full
+ * of stale entries; then every round setting, descriptor list, terminator,
+ * record position, memory word (with head and tail flags), duration and
+ * NROUNDS is compared with the plan. Devices that cannot run a plan are
+ * refused with a message that says what to do. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "a2a.h"
 #include "image.h"
 #include "plan.h"
 #include "sched.h"
+#include "sg.h"
 #include "tap.h"
 #include "tn_error.h"
 
-/* Sparse decode of an image: the last word written at each address. */
-struct wmap {
-    uint32_t *addr, *val;
-    size_t n;
+/* A fake device's INFO and PARAMS: the 3x3x3 simulator model with a
+ * shallower round table (rw = 4 keeps the list offsets readable). */
+static struct tn_info fake_info(unsigned x, unsigned y, unsigned z, unsigned lanes, uint32_t rounds)
+{
+    struct tn_info d = {.version = 0x00020000u, .dims = {x, y, z}, .w = 16, .lanes = lanes,
+                        .mem_depth = 4096, .rounds = rounds, .alpha = 1, .max_payload = 1024,
+                        .proto_version = 1};
+    /* PARAMS: log2 BANKS in bits 3:0, DW in 12:8, RELAY in 16 */
+    tn_info_set_params(&d, (lanes > 1 ? 3u : 0u) | 14u << 8 | 1u << 16);
+    return d;
+}
+
+/* ---- the device's bus, from docs/hardware.md ---- */
+
+struct bus {
+    uint32_t n, lanes, rounds, rw, mem;
+    uint32_t *cfg;            /* [node][round] */
+    uint32_t *inj, *ej;       /* [node][lane][index][word] */
+    uint32_t *memw;           /* [node][word] */
+    uint32_t *dur, nrounds;
+    uint32_t kept;            /* data of the last write */
+    unsigned stray;           /* writes the map does not have */
 };
 
-/* Writes in order; a write to node 0xFFE (broadcast) reaches every node. */
-static void decode(const struct tn_image *img, uint32_t nodes, struct wmap *m)
+static uint32_t *entry(const struct bus *b, uint32_t *tab, uint32_t v, uint32_t l, uint32_t i)
 {
-    m->n = 0;
-    size_t cap = img->nwords * nodes;
-    m->addr = malloc(cap * sizeof *m->addr);
-    m->val = malloc(cap * sizeof *m->val);
-    uint64_t *pairs = malloc(cap * sizeof *pairs);
-    size_t k = 0;
-    for (size_t i = 0; i < img->nbursts; i++)
-        for (uint32_t j = 0; j < img->bursts[i].n; j++) {
-            uint32_t a = img->bursts[i].addr + j, w = img->words[img->bursts[i].off + j];
-            if (a >> 20 == 0xFFE)
-                for (uint32_t n = 0; n < nodes; n++)
-                    pairs[k++] = (uint64_t)(n << 20 | (a & 0xFFFFF)) << 32 | w;
-            else
-                pairs[k++] = (uint64_t)a << 32 | w;
-        }
-    /* stable: keep the last write per address */
-    for (size_t i = 0; i < k; i++) {
-        uint32_t a = (uint32_t)(pairs[i] >> 32);
-        size_t j;
-        for (j = 0; j < m->n && m->addr[j] != a; j++)
-            ;
-        if (j == m->n)
-            m->addr[m->n++] = a;
-        m->val[j] = (uint32_t)pairs[i];
+    return tab + (((size_t)v * b->lanes + l) * b->rounds + i) * 2;
+}
+
+static void bus_init(struct bus *b, const struct tn_info *d, uint32_t n)
+{
+    unsigned rw = 0;
+    while ((1u << rw) < d->rounds)
+        rw++;
+    *b = (struct bus){n, d->lanes, d->rounds, rw, d->mem_depth, NULL, NULL, NULL, NULL, NULL,
+                      0, 0, 0};
+    size_t lists = (size_t)n * d->lanes * d->rounds * 2;
+    b->cfg = malloc((size_t)n * d->rounds * sizeof *b->cfg);
+    b->inj = malloc(lists * sizeof *b->inj);
+    b->ej = malloc(lists * sizeof *b->ej);
+    b->memw = calloc((size_t)n * d->mem_depth, sizeof *b->memw);
+    b->dur = calloc(d->rounds, sizeof *b->dur);
+    /* stale state of an earlier load: every entry valid, every select set */
+    for (size_t k = 0; k < (size_t)n * d->rounds; k++)
+        b->cfg[k] = 0x00999999u;
+    for (size_t k = 0; k < lists; k += 2) {
+        b->inj[k] = b->ej[k] = 0x80000000u | (uint32_t)(k / 2 % d->rounds) << 16;
+        b->inj[k + 1] = b->ej[k + 1] = 1u << 16;
     }
-    free(pairs);
 }
 
-static bool lookup(const struct wmap *m, uint32_t a, uint32_t *v)
+static void bus_free(struct bus *b)
 {
-    for (size_t j = 0; j < m->n; j++)
-        if (m->addr[j] == a) {
-            *v = m->val[j];
-            return true;
+    free(b->cfg);
+    free(b->inj);
+    free(b->ej);
+    free(b->memw);
+    free(b->dur);
+}
+
+static void node_write(struct bus *b, uint32_t v, uint32_t addr, uint32_t data)
+{
+    uint32_t region = addr >> 16 & 0xF, off = addr & 0xFFFF;
+    uint32_t lane = off >> (b->rw + 1), index = off >> 1 & (b->rounds - 1);
+    if (region == 0 && off < b->mem)
+        b->memw[(size_t)v * b->mem + off] = data;
+    else if (region == 1 && off < b->rounds)
+        b->cfg[(size_t)v * b->rounds + off] = data;
+    else if ((region == 2 || region == 3) && lane < b->lanes) {
+        if (off & 1) { /* word 1 commits the entry, word 0 = the kept data */
+            uint32_t *e = entry(b, region == 2 ? b->inj : b->ej, v, lane, index);
+            e[0] = b->kept;
+            e[1] = data;
         }
-    return false;
+    } else
+        b->stray++;
 }
 
-static uint32_t cfg(uint32_t node, uint32_t r, uint32_t field)
+static void bus_write(struct bus *b, uint32_t addr, uint32_t data)
 {
-    return node << 20 | 2u << 16 | (r * 64 + field);
+    uint32_t node = addr >> 20, off = addr & 0xFFFFF;
+    if (node == 0xFFF && off == 0x011)
+        b->nrounds = data;
+    else if (node == 0xFFF && off >= 0x8000 && off < 0x8000 + b->rounds)
+        b->dur[off - 0x8000] = data;
+    else if (node == 0xFFE)
+        for (uint32_t v = 0; v < b->n; v++)
+            node_write(b, v, addr, data);
+    else if (node < b->n)
+        node_write(b, node, addr, data);
+    else
+        b->stray++;
+    b->kept = data;
 }
 
-int main(void)
+/* Play the image as the bridge executes it: bursts in order, each cut into
+ * WRITE frames of max_payload / 4 - 1 words. Returns false if a frame would
+ * split a descriptor entry (word 0 and word 1 in different frames). */
+static bool play(struct bus *b, const struct tn_image *img, const struct tn_info *d)
+{
+    uint32_t frame = d->max_payload / 4 - 1;
+    bool whole = true;
+    for (size_t i = 0; i < img->nbursts; i++) {
+        const struct tn_image_burst *bu = &img->bursts[i];
+        uint32_t region = bu->addr >> 16 & 0xF;
+        if ((bu->addr >> 20) < 0xFFF && (region == 2 || region == 3))
+            whole &= (bu->addr & 1) == 0 && bu->n % 2 == 0 && bu->n <= frame;
+        for (uint32_t k = 0; k < bu->n; k++)
+            bus_write(b, bu->addr + k, img->words[bu->off + k]);
+    }
+    return whole;
+}
+
+/* The broadcast burst (node 0xFFE) at index 0 of lane's list in region
+ * (RW 4), or NULL. */
+static const struct tn_image_burst *broadcast_ends(const struct tn_image *img, uint32_t region,
+                                                   uint32_t lane)
+{
+    for (size_t i = 0; i < img->nbursts; i++)
+        if (img->bursts[i].addr == (0xFFEu << 20 | region << 16 | lane << 5))
+            return &img->bursts[i];
+    return NULL;
+}
+
+/* ---- the plan's lists, as the document orders them ---- */
+
+/* Expected words of lane l's inject list of node v: the plan's
+ * descriptors in increasing (round, start) order, encoded per the tables of
+ * docs/hardware.md. Returns the count. */
+static uint32_t expect_list(const struct tn_plan *p, uint32_t v, uint32_t l, uint32_t *w,
+                            uint32_t cap)
+{
+    uint32_t n = 0;
+    for (uint32_t r = 0; r < p->nrounds; r++) {
+        const struct tn_plan_round *pr = &p->rounds[r];
+        uint32_t first = n;
+        for (uint32_t i = 0; i < pr->ninj && n < cap; i++) {
+            const struct tn_inject *in = &pr->inj[i];
+            if (in->node != v || in->lane != l)
+                continue;
+            uint32_t start = in->start;
+            uint32_t w0 = 1u << 31 | (uint32_t)in->relay << 30 | r << 16 | in->start;
+            uint32_t w1 = in->len << 16 | in->addr;
+            /* insert in start order within the round (chains) */
+            uint32_t k = n;
+            while (k > first && (w[2 * (k - 1)] & 0xFFFF) > start) {
+                w[2 * k] = w[2 * (k - 1)];
+                w[2 * k + 1] = w[2 * (k - 1) + 1];
+                k--;
+            }
+            w[2 * k] = w0;
+            w[2 * k + 1] = w1;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Every lane's inject list on the bus equals the plan's, ended by an
+ * invalid entry (or full). */
+static bool lists_match(const struct bus *b, const struct tn_plan *p)
+{
+    uint32_t *want = malloc((size_t)b->rounds * 2 * sizeof *want);
+    bool same = true;
+    for (uint32_t v = 0; v < b->n; v++)
+        for (uint32_t l = 0; l < b->lanes; l++) {
+            uint32_t n = expect_list(p, v, l, want, b->rounds);
+            const uint32_t *e = entry(b, b->inj, v, l, 0);
+            same &= n == 0 || memcmp(e, want, (size_t)n * 2 * sizeof *e) == 0;
+            same &= n == b->rounds || !(e[2 * n] >> 31);
+        }
+    free(want);
+    return same;
+}
+
+/* Every lane's eject table on the bus: the plan's descriptor of each round
+ * of the run at index round (valid | relay << 30 | port, len << 16 |
+ * addr), and invalid where the plan has none. */
+static bool ejects_match(const struct bus *b, const struct tn_plan *p)
+{
+    bool same = true;
+    for (uint32_t v = 0; v < b->n; v++)
+        for (uint32_t l = 0; l < b->lanes; l++)
+            for (uint32_t r = 0; r < p->nrounds; r++) {
+                uint32_t w0 = 0, w1 = 0;
+                for (uint32_t i = 0; i < p->rounds[r].nej; i++) {
+                    const struct tn_eject *e = &p->rounds[r].ej[i];
+                    if (e->node != v || e->lane != l)
+                        continue;
+                    bool relay = e->port == TN_PORT_RELAY;
+                    w0 = 1u << 31 | (uint32_t)relay << 30 | (relay ? 0 : e->port);
+                    w1 = e->len << 16 | e->addr;
+                }
+                const uint32_t *e = entry(b, b->ej, v, l, r);
+                same &= e[0] == w0 && (!(w0 >> 31) || e[1] == w1);
+            }
+    return same;
+}
+
+static bool cfg_match(const struct bus *b, const struct tn_plan *p)
+{
+    bool same = true;
+    for (uint32_t r = 0; r < p->nrounds; r++)
+        for (uint32_t v = 0; v < b->n; v++) {
+            uint32_t w = (uint32_t)(p->rounds[r].mode & TN_MODE_DOR) << 24;
+            for (uint32_t o = 0; o < 6; o++)
+                w |= (uint32_t)p->rounds[r].xbar[(size_t)v * 12 + o] << (4 * o);
+            same &= b->cfg[(size_t)v * b->rounds + r] == w;
+        }
+    return same;
+}
+
+/* The record index of each eject descriptor is its round. */
+static bool records_match(const struct bus *b, const struct tn_plan *p, const struct tn_info *d)
+{
+    uint32_t *index;
+    if (tn_image_records(p, &index) != 0)
+        return false;
+    bool same = true;
+    for (uint32_t r = 0, k = 0; r < p->nrounds; r++)
+        for (uint32_t i = 0; i < p->rounds[r].nej; i++, k++) {
+            const struct tn_eject *e = &p->rounds[r].ej[i];
+            const uint32_t *en = entry(b, b->ej, e->node, e->lane, index[k]);
+            same &= index[k] == r && (en[0] >> 31) && (en[1] & 0xFFFF) == e->addr;
+            same &= tn_rec_off(d, e->lane, index[k]) ==
+                    ((uint32_t)e->lane << (b->rw + 2) | index[k] << 2);
+        }
+    free(index);
+    return same;
+}
+
+static bool durations_match(const struct bus *b, const struct tn_plan *p)
+{
+    bool same = b->nrounds == p->nrounds;
+    for (uint32_t r = 0; r < p->nrounds; r++)
+        same &= b->dur[r] == p->rounds[r].duration;
+    return same;
+}
+
+static struct tn_plan *lower(struct tn_sched *s, const struct tn_info *d)
+{
+    struct tn_plan_params par = {.lanes = d->lanes, .mem_depth = d->mem_depth, .width = d->w,
+                                 .alpha = d->alpha, .banks = d->banks};
+    struct tn_plan *p = NULL;
+    char err[256];
+    if (tn_plan_lower(&p, s, &par, err, sizeof err) != 0)
+        diag("lowering failed: %s", err);
+    return p;
+}
+
+/* ---- tests ---- */
+
+static void test_formats(void)
+{
+    struct tn_info d = fake_info(3, 3, 3, 6, 16);
+    is(d.banks, 8, "PARAMS bits 3:0 = 3: 8 banks");
+    is(d.dw, 14, "PARAMS bits 12:8: DW 14");
+    is(d.relay, 1, "PARAMS bit 16: relay hardware");
+    is(tn_list_off(&d, 5, 3), 5 << 5 | 3 << 1, "list offset lane << (RW+1) | index << 1 (RW 4)");
+    is(tn_rec_off(&d, 5, 3), 5 << 6 | 3 << 2, "record offset lane << (RW+2) | index << 2");
+    uint32_t w[4] = {0x3u << 28 | 0x5u << 16 | 0x1FFF, 0x0123u << 16 | 0x0045, 0xDEADBEEF, 0};
+    struct tn_record rec;
+    tn_record_decode(w, &rec);
+    ok(rec.epoch == 3 && rec.err == 5 && rec.count == 0x1FFF && rec.last == 0x123 &&
+       rec.first == 0x45 && rec.crc == 0xDEADBEEF,
+       "a record decodes as epoch 31:28, errors 18:16, count 15:0, last/first, CRC");
+    is(tn_record_count_mask(&d), 0x1FFF, "MEM_DEPTH 4096: 13-bit record counts");
+    uint32_t st[TN_ST_WORDS] = {0};
+    char buf[256];
+    st[0] = 1u << 7 | 1u;
+    st[1] = 2;
+    st[9] = 3;
+    tn_status_describe(st, buf, sizeof buf);
+    ok(strcmp(buf, "overrun, bank conflict (3 flits lost)") == 0,
+       "status FLAGS bit 7 is a bank conflict, shown with its counter: %s", buf);
+}
+
+/* Compile p for d, play it into a stale device, check every table. */
+static void check_load(const char *what, const struct tn_plan *p, const struct tn_info *d,
+                       uint64_t seed)
+{
+    struct tn_image img;
+    char err[256] = "";
+    struct bus b;
+    is(tn_image_compile(&img, p, d, seed, err, sizeof err), 0, "%s: compiles (%s)", what, err);
+    bus_init(&b, d, p->topo.n);
+    ok(play(&b, &img, d), "%s: descriptor bursts hold whole entries within one WRITE frame",
+       what);
+    is(b.stray, 0, "%s: every write lands on a mapped address", what);
+    ok(cfg_match(&b, p), "%s: CFG word of every node and round = selects << 4o | mode << 24",
+       what);
+    ok(lists_match(&b, p), "%s: inject lists = the plan's in (round, start) order, "
+       "valid | relay << 30 | round << 16 | start, len << 16 | addr, then a terminator", what);
+    ok(ejects_match(&b, p), "%s: eject tables = the plan's at index round, valid | relay << "
+       "30 | port, len << 16 | addr; invalid in the run's other rounds", what);
+    ok(records_match(&b, p, d), "%s: each eject descriptor's record index is its round",
+       what);
+    ok(durations_match(&b, p), "%s: DURATION[r] at 0xFFF08000 + r and NROUNDS", what);
+    bus_free(&b);
+    tn_image_free(&img);
+}
+
+static void test_gossip(void)
 {
     struct tn_topo t;
     tn_topo_parse(&t, "3x3x3");
@@ -72,163 +329,267 @@ int main(void)
     struct tn_sched *s;
     if (tn_build(&s, TN_GOSSIP, &t, &ao) != 0) {
         ok(0, "build the 3x3x3 ring gossip");
-        return tap_done();
+        return;
     }
-    struct tn_plan_params par = {6, 4096, 16, 1};
-    struct tn_plan *p;
-    char err[256];
-    is(tn_plan_lower(&p, s, &par, err, sizeof err), 0, "lower the gossip for LANES=6");
-    struct tn_info dev = {1, {3, 3, 3}, 16, 6, 4096, 16, 1, 1024, 1, 0};
+    struct tn_info d = fake_info(3, 3, 3, 6, 16);
+    struct tn_plan *p = lower(s, &d);
+    if (p == NULL) {
+        ok(0, "lower the 3x3x3 gossip");
+        tn_sched_free(s);
+        return;
+    }
+    check_load("3x3x3 ring gossip L=2", p, &d, 7);
+
     struct tn_image img;
-    is(tn_image_compile(&img, p, &dev, 7, err, sizeof err), 0, "compile it for a matching device");
-    struct wmap m;
-    decode(&img, t.n, &m);
-
-    /* Crossbar and eject sources of every node and round. */
-    bool xok = true, iok = true, eok = true, zok = true;
-    uint32_t v;
-    for (uint32_t r = 0; r < p->nrounds; r++) {
-        const struct tn_plan_round *pr = &p->rounds[r];
-        for (uint32_t n = 0; n < t.n; n++)
-            for (int o = 0; o < 6; o++) {
-                xok &= lookup(&m, cfg(n, r, (uint32_t)o), &v) && v == pr->xbar[n * 12 + o];
-                xok &= lookup(&m, cfg(n, r, 8 + (uint32_t)o), &v) && v == pr->xbar[n * 12 + 6 + o];
-            }
-        /* Lanes with a descriptor carry it; every other lane is invalid. */
-        uint8_t used_i[27][6] = {{0}}, used_e[27][6] = {{0}};
-        for (uint32_t i = 0; i < pr->ninj; i++) {
-            const struct tn_inject *d = &pr->inj[i];
-            used_i[d->node][d->lane] = 1;
-            uint32_t w0, w1, w2;
-            iok &= lookup(&m, cfg(d->node, r, 16 + 3u * d->lane), &w0) &&
-                   lookup(&m, cfg(d->node, r, 17 + 3u * d->lane), &w1) &&
-                   lookup(&m, cfg(d->node, r, 18 + 3u * d->lane), &w2) &&
-                   w0 == (0x80000000u | d->start) && w1 == d->addr && w2 == d->len;
-        }
-        for (uint32_t i = 0; i < pr->nej; i++) {
-            const struct tn_eject *d = &pr->ej[i];
-            used_e[d->node][d->lane] = 1;
-            uint32_t w0, w1, w2;
-            eok &= lookup(&m, cfg(d->node, r, 40 + 3u * d->lane), &w0) &&
-                   lookup(&m, cfg(d->node, r, 41 + 3u * d->lane), &w1) &&
-                   lookup(&m, cfg(d->node, r, 42 + 3u * d->lane), &w2) &&
-                   w0 == 0x80000000u && w1 == d->addr && w2 == d->len;
-        }
-        for (uint32_t n = 0; n < t.n; n++)
-            for (uint32_t l = 0; l < 6; l++) {
-                if (!used_i[n][l])
-                    zok &= lookup(&m, cfg(n, r, 16 + 3 * l), &v) && v == 0;
-                if (!used_e[n][l])
-                    zok &= lookup(&m, cfg(n, r, 40 + 3 * l), &v) && v == 0;
-            }
+    char err[256] = "";
+    tn_image_compile(&img, p, &d, 7, err, sizeof err);
+    const struct tn_image_burst *b0 = &img.bursts[0];
+    ok(b0->addr == (0xFFEu << 20 | 1u << 16) && b0->n == p->nrounds,
+       "first burst: one broadcast (node 0xFFE) of the used rounds' CFG words");
+    const struct tn_image_burst *bt = broadcast_ends(&img, 2, 0);
+    bool term = true;
+    for (uint32_t k = 0; k < 2 * d.lanes; k++) {
+        const struct tn_image_burst *b = broadcast_ends(&img, 2 + k / d.lanes, k % d.lanes);
+        term &= b != NULL && b->n >= 2 && b->n % 2 == 0;
+        for (uint32_t i = 0; b != NULL && i < b->n; i++)
+            term &= img.words[b->off + i] == 0;
     }
-    ok(xok, "every output select and eject source is written at node<<20 | 2<<16 | r*64+field");
-    ok(iok, "every inject descriptor: valid bit, start, first word and length at fields 16+3l..");
-    ok(eok, "every eject descriptor: valid bit, first word and length at fields 40+3l..");
-    ok(zok, "lanes without a descriptor are written invalid (no stale descriptor survives)");
-
-    /* Initial memory and round table. */
+    ok(term, "a broadcast of zero entries from index 0 of every lane's INJ list (terminators) "
+       "and EJ table (no descriptor)");
+    ok(bt != NULL && bt->n == 2 * 4, "lists of at most 3 entries: the broadcast ends them all "
+       "(indices 0..3)");
+    struct bus bus;
+    bus_init(&bus, &d, t.n);
+    play(&bus, &img, &d);
     bool mok = true;
-    uint32_t words[4096];
-    for (uint32_t n = 0; n < t.n; n++) {
-        uint32_t k = tn_plan_init_mem(p, 7, n, words, 4096);
-        mok &= k == 2; /* one message of L = 2 flits */
+    uint32_t words[16];
+    for (uint32_t v = 0; v < t.n; v++) {
+        uint32_t k = tn_plan_init_mem(p, 7, v, words, 16);
+        mok &= k == 2;
         for (uint32_t i = 0; i < k; i++)
-            mok &= lookup(&m, n << 20 | i, &v) && v == words[i] && v == tn_payload(7, n, i, 16);
+            mok &= bus.memw[(size_t)v * 4096 + i] == tn_payload(7, v, i, 16);
     }
-    ok(mok, "each node's memory starts with its own message's payload (seed 7)");
-    bool dok = true;
-    for (uint32_t r = 0; r < p->nrounds; r++)
-        dok &= lookup(&m, 0xFFF00100u + r, &v) && v == p->rounds[r].duration;
-    ok(dok, "DURATION[r] holds each round's duration");
-    ok(lookup(&m, 0xFFF00011u, &v) && v == p->nrounds, "NROUNDS holds the number of rounds");
+    ok(mok, "each node's memory starts with its own message's payload (seed 7), no flags");
+    bus_free(&bus);
+    size_t words_cfg = 0;
+    for (size_t i = 0; i < img.nbursts; i++)
+        if ((img.bursts[i].addr >> 16 & 0xF) == 1 && img.bursts[i].addr >> 20 < 0xFFE)
+            words_cfg += img.bursts[i].n;
+    ok(words_cfg <= (size_t)t.n * p->nrounds, "per node at most one CFG word per round (%zu)",
+       words_cfg);
     is(tn_image_bytes(&img), img.nwords * 4, "image size is 4 bytes per word");
-    size_t full = (size_t)p->nrounds * t.n * (40 + 3 * 6);
-    ok(img.nwords - img.mem_words < full / 2,
-       "only non-zero settings are written per node (%zu words, not %zu)",
-       img.nwords - img.mem_words, full);
-    free(m.addr);
-    free(m.val);
     tn_image_free(&img);
 
     /* Devices that cannot run it. */
-    struct tn_info d2 = dev;
-    d2.rounds = p->nrounds - 1;
-    is(tn_image_compile(&img, p, &d2, 7, err, sizeof err), TN_ECAPACITY, "too few ROUNDS: TN_ECAPACITY");
-    ok(strstr(err, "ROUNDS >=") != NULL, "the message says how many rounds are needed: %s", err);
-    d2 = dev;
-    d2.mem_depth = 2;
-    is(tn_image_compile(&img, p, &d2, 7, err, sizeof err), TN_ECAPACITY, "too little memory: TN_ECAPACITY");
-    ok(strstr(err, "MEM_DEPTH >=") != NULL, "the message says how much memory is needed: %s", err);
-    d2 = dev;
-    d2.dims[2] = 4;
-    is(tn_image_compile(&img, p, &d2, 7, err, sizeof err), TN_ENOTSUP, "other dims: TN_ENOTSUP");
-    ok(strstr(err, "3x3x4") != NULL, "the message names the device's geometry: %s", err);
-    d2 = dev;
-    d2.lanes = 1;
-    is(tn_image_compile(&img, p, &d2, 7, err, sizeof err), TN_ECAPACITY,
-       "an all-port plan on a LANES=1 device: TN_ECAPACITY");
-    ok(strstr(err, "lanes") != NULL, "the message names the lanes: %s", err);
-    /* Board builds (INFO LIMITS) keep CW bits of durations, offsets,
-     * addresses and lengths: the fewest bits that hold every value of the
-     * plan compile, one fewer is refused; no relay and no gather fields
-     * do not matter to this plan (circuits, contiguous streams). */
-    uint64_t vmax = 0, dmax = 0;
-    for (uint32_t r = 0; r < p->nrounds; r++) {
-        const struct tn_plan_round *pr = &p->rounds[r];
-        if (pr->duration > dmax)
-            dmax = pr->duration;
-        for (uint32_t i = 0; i < pr->ninj; i++) {
-            const struct tn_inject *in = &pr->inj[i];
-            uint64_t m = in->start > in->len ? in->start : in->len;
-            vmax = m > vmax ? m : vmax;
-            vmax = in->addr > vmax ? in->addr : vmax;
-        }
-        for (uint32_t i = 0; i < pr->nej; i++) {
-            vmax = pr->ej[i].addr > vmax ? pr->ej[i].addr : vmax;
-            vmax = pr->ej[i].len > vmax ? pr->ej[i].len : vmax;
-        }
+    struct {
+        const char *what;
+        struct tn_info d;
+        int rc;
+        const char *says;
+    } bad[] = {
+        {"an older design", d, TN_ENOTSUP, "rebuild the simulator models"},
+        {"too few ROUNDS", d, TN_ECAPACITY, "ROUNDS >= 3"},
+        {"too little memory", d, TN_ECAPACITY, "MEM_DEPTH >= 54"},
+        {"other dims", d, TN_ENOTSUP, "3x3x4"},
+        {"LANES=1", d, TN_ECAPACITY, "--ports 1"},
+        {"other banks", d, TN_EINVAL, "4 banks"},
+        {"other W", d, TN_EINVAL, "W=8"},
+        {"DW 2 (rounds of at most 3 cycles)", d, TN_ECAPACITY, "2-bit round table"},
+    };
+    bad[0].d.version = 0x00010000u;
+    bad[1].d.rounds = 2;
+    bad[2].d.mem_depth = 32;
+    bad[3].d.dims[2] = 4;
+    bad[4].d.lanes = 1;
+    bad[5].d.banks = 4;
+    bad[6].d.w = 8;
+    bad[7].d.dw = 2;
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        err[0] = '\0';
+        is(tn_image_check(p, &bad[k].d, err, sizeof err), bad[k].rc, "%s: refused", bad[k].what);
+        ok(strstr(err, bad[k].says) != NULL, "%s: the message says '%s': %s", bad[k].what,
+           bad[k].says, err);
     }
-    uint64_t need = dmax > vmax ? dmax : vmax;
-    unsigned cwb = 1;
-    while ((1ull << cwb) <= need)
-        cwb++;                        /* the fewest bits that hold every value */
-    d2 = dev;
-    d2.limits = (uint32_t)cwb << 24 | 5u;
-    is(tn_image_compile(&img, p, &d2, 7, err, sizeof err), 0,
-       "a board build with %u-bit fields (largest value %llu), no relay, no gather: compiles",
-       cwb, (unsigned long long)need);
+    /* start offsets beyond DW bits (durations kept within) */
+    struct tn_info d2 = d;
+    d2.dw = 8;
+    uint32_t s0 = p->rounds[0].inj[0].start;
+    p->rounds[0].inj[0].start = 256;
+    is(tn_image_check(p, &d2, err, sizeof err), TN_ECAPACITY, "a start offset of 2^DW "
+       "beyond DW bits: refused");
+    ok(strstr(err, "offset 256") != NULL, "the message names the offset: %s", err);
+    p->rounds[0].inj[0].start = s0;
+    /* a lane with more descriptors than the lists hold (a chain of every
+     * stream of round 0 on node 0 lane 0) */
+    d2 = d;
+    d2.rounds = 4;
+    for (uint32_t i = 0; i < p->rounds[0].ninj; i++) {
+        p->rounds[0].inj[i].node = 0;
+        p->rounds[0].inj[i].lane = 0;
+        p->rounds[0].inj[i].start = i;
+    }
+    is(tn_image_check(p, &d2, err, sizeof err), TN_ECAPACITY,
+       "an inject list longer than ROUNDS: refused");
+    ok(strstr(err, "node 0 inject lane 0 needs") != NULL, "the message names node and lane: %s",
+       err);
+    /* the same chain in lists of 64: one long list among short ones ends
+     * each list on its own */
+    d2.rounds = 64;
+    check_load("one long chain", p, &d2, 7);
+    tn_image_compile(&img, p, &d2, 7, err, sizeof err);
+    const struct tn_image_burst *b1 = broadcast_ends(&img, 2, 0);
+    ok(b1 != NULL && b1->n == 2, "a list far longer than the others: lane 0's broadcast ends "
+       "only index 0, each list gets its own terminator");
     tn_image_free(&img);
-    d2.limits = (uint32_t)(cwb - 1) << 24;
-    is(tn_image_compile(&img, p, &d2, 7, err, sizeof err), TN_ECAPACITY,
-       "one bit fewer: TN_ECAPACITY");
-    ok(strstr(err, "this board build keeps") != NULL, "the message names the width: %s", err);
-    /* durations alone: round 0 made 2^CW cycles long (every other value
-     * still fits CW bits) */
-    uint64_t d0 = p->rounds[0].duration;
-    p->rounds[0].duration = 1ull << cwb;
-    d2.limits = (uint32_t)cwb << 24;
-    is(tn_image_compile(&img, p, &d2, 7, err, sizeof err), TN_ECAPACITY,
-       "a round of 2^%u cycles on a %u-bit build: TN_ECAPACITY", cwb, cwb);
-    ok(strstr(err, "round 0 lasts") != NULL && strstr(err, "-bit durations") != NULL,
-       "the message names the round and the durations: %s", err);
-    p->rounds[0].duration = d0;
-    /* a relay stream or a gather on a build without them (LIMITS bits 0, 2) */
-    struct tn_inject *i0 = &p->rounds[0].inj[0];
-    i0->relay = 1;
-    d2.limits = 1u;
-    is(tn_image_compile(&img, p, &d2, 7, err, sizeof err), TN_ENOTSUP,
-       "a relay stream on a build without relay hardware: TN_ENOTSUP");
-    ok(strstr(err, "no relay hardware") != NULL, "the message says so: %s", err);
-    i0->relay = 0;
-    i0->run = 1;
-    d2.limits = 4u;
-    is(tn_image_compile(&img, p, &d2, 7, err, sizeof err), TN_ENOTSUP,
-       "a gather on a build without the gather field: TN_ENOTSUP");
-    ok(strstr(err, "no gather field") != NULL, "the message says so: %s", err);
-    i0->run = 0;
-
     tn_plan_free(p);
     tn_sched_free(s);
+}
+
+/* Lists exactly ROUNDS long get no terminator (it would be the next
+ * lane's entry 0): ring gossip on 3x3x1 uses lanes 0 and 1 in both rounds
+ * of a 2-round table. */
+static void test_full_lists(void)
+{
+    struct tn_topo t;
+    tn_topo_parse(&t, "3x3x1");
+    struct tn_algo_opts ao = {"ring", 1, 6, 1, 0};
+    struct tn_sched *s;
+    if (tn_build(&s, TN_GOSSIP, &t, &ao) != 0) {
+        ok(0, "build the 3x3x1 ring gossip");
+        return;
+    }
+    struct tn_info d = fake_info(3, 3, 1, 6, 2);
+    struct tn_plan *p = lower(s, &d);
+    if (p != NULL) {
+        is(p->nrounds, 2, "3x3x1 ring gossip: 2 rounds");
+        check_load("3x3x1 ring gossip, full 2-entry lists", p, &d, 3);
+    }
+    tn_plan_free(p);
+    tn_sched_free(s);
+}
+
+/* A relay plan: staged packets carry head and tail in bits 30 and 31, the
+ * DOR mode bit is set, relay descriptors have bit 30. A device without
+ * relay hardware refuses it. */
+static void test_relay(void)
+{
+    struct tn_topo t;
+    tn_topo_parse(&t, "3x3x3");
+    uint32_t len[27];
+    for (uint32_t v = 0; v < 27; v++)
+        len[v] = v % 3 + 1;
+    struct tn_sg_opts so = {0, 1, len, 1, 0};
+    struct tn_sg_info si;
+    struct tn_sched *s;
+    if (tn_scatter_build(&s, &t, &so, &si) != 0) {
+        ok(0, "build the 3x3x3 scatter");
+        return;
+    }
+    struct tn_info d = fake_info(3, 3, 3, 6, 16);
+    struct tn_plan *p = lower(s, &d);
+    if (p == NULL) {
+        ok(0, "lower the scatter");
+        tn_sched_free(s);
+        return;
+    }
+    check_load("3x3x3 scatter (relay)", p, &d, 5);
+    struct tn_image img;
+    char err[256] = "";
+    struct bus b;
+    tn_image_compile(&img, p, &d, 5, err, sizeof err);
+    bus_init(&b, &d, t.n);
+    play(&b, &img, &d);
+    bool fok = p->nstage > 0;
+    for (uint32_t i = 0; i < p->nstage; i++) {
+        uint32_t data[64];
+        uint8_t fl[64];
+        uint32_t n = tn_plan_stage_words(p, i, 5, data, fl, 64);
+        const uint32_t *m = &b.memw[(size_t)p->stage[i].node * 4096 + p->stage[i].addr];
+        for (uint32_t k = 0; k < n && k < 64; k++)
+            fok &= m[k] == (data[k] | (uint32_t)(k == 0) << 30 | (uint32_t)(k == n - 1) << 31);
+    }
+    ok(fok, "staged packets: data, head at bit 30 of the first word, tail at bit 31 of the last");
+    bool dor = true;
+    for (uint32_t r = 0; r < p->nrounds; r++)
+        dor &= !(p->rounds[r].mode & TN_MODE_DOR) || (b.cfg[r] >> 24 & 1);
+    ok(dor, "relay rounds set the DOR mode bit 24 (node 0)");
+    bus_free(&b);
+    tn_image_free(&img);
+    d.relay = 0;
+    is(tn_image_check(p, &d, err, sizeof err), TN_ENOTSUP, "no relay hardware: refused");
+    ok(strstr(err, "RELAY=1") != NULL, "the message says what to use: %s", err);
+    tn_plan_free(p);
+    tn_sched_free(s);
+}
+
+/* Long lists in small frames: the 26-step round-robin all-to-all fills
+ * lists of up to 26 entries; a bridge with 64-byte frames (15 words per
+ * WRITE) gets them in bursts of at most 7 whole entries. */
+static void test_small_frames(void)
+{
+    struct tn_topo t;
+    tn_topo_parse(&t, "3x3x3");
+    struct tn_a2a_opts o = {TN_A2A_RR, 1, 1, 1, 1.0, 1};
+    struct tn_a2a_info ai;
+    struct tn_sched *s;
+    if (tn_a2a_build(&s, &t, &o, &ai) != 0) {
+        ok(0, "build the round-robin all-to-all");
+        return;
+    }
+    struct tn_info d = fake_info(3, 3, 3, 6, 32);
+    d.max_payload = 64;
+    struct tn_plan *p = lower(s, &d);
+    if (p != NULL)
+        check_load("3x3x3 round-robin all-to-all, 64-byte frames", p, &d, 9);
+    tn_plan_free(p);
+    tn_sched_free(s);
+}
+
+/* The 7x7x7 paper gossip: the image stays small. */
+static void test_size(void)
+{
+    struct tn_topo t;
+    tn_topo_parse(&t, "7x7x7");
+    struct tn_info d = fake_info(7, 7, 7, 6, 1024);
+    const char *algo[] = {"dp", "dp-long"};
+    for (int a = 0; a < 2; a++) {
+        struct tn_algo_opts ao = {algo[a], 1, 6, 1, 0};
+        struct tn_sched *s;
+        struct tn_plan *p = NULL;
+        struct tn_image img;
+        char err[256] = "";
+        if (tn_build(&s, TN_GOSSIP, &t, &ao) != 0 || (p = lower(s, &d)) == NULL ||
+            tn_image_compile(&img, p, &d, 1, err, sizeof err) != 0) {
+            ok(0, "7x7x7 %s: build, lower, compile (%s)", algo[a], err);
+            tn_plan_free(p);
+            continue;
+        }
+        size_t words[5] = {0}, bursts[5] = {0};
+        for (size_t i = 0; i < img.nbursts; i++) {
+            uint32_t addr = img.bursts[i].addr, k = addr >> 20 == 0xFFF ? 4 : addr >> 16 & 3;
+            words[k] += img.bursts[i].n;
+            bursts[k]++;
+        }
+        diag("7x7x7 %s L=1: %zu words (%zu bytes) in %zu bursts: MEM %zu/%zu, CFG %zu/%zu, "
+             "INJ %zu/%zu, EJ %zu/%zu, globals %zu/%zu (words/bursts)", algo[a], img.nwords,
+             tn_image_bytes(&img), img.nbursts, words[0], bursts[0], words[1], bursts[1],
+             words[2], bursts[2], words[3], bursts[3], words[4], bursts[4]);
+        if (a == 0)
+            ok(img.nwords <= 12364 / 2, "7x7x7 dp L=1: %zu words, at most half the 12364 of "
+               "the old per-round tables", img.nwords);
+        tn_image_free(&img);
+        tn_plan_free(p);
+        tn_sched_free(s);
+    }
+}
+
+int main(void)
+{
+    test_formats();
+    test_gossip();
+    test_full_lists();
+    test_relay();
+    test_small_frames();
+    test_size();
     return tap_done();
 }

@@ -102,7 +102,7 @@ static void scatter_checks(const char *dims, unsigned ports, uint32_t lmax, unsi
     struct tn_report rep;
     is(tn_verify(s, &vo, &rep), 0, "scatter %s ports %u: verifier finds no collision", dims, ports);
     tn_report_free(&rep);
-    struct tn_plan_params par = {ports, 4096, 16, alpha};
+    struct tn_plan_params par = {.lanes = ports, .mem_depth = 4096, .width = 16, .alpha = alpha};
     struct tn_plan *p = NULL;
     char err[256] = "";
     is(tn_plan_lower(&p, s, &par, err, sizeof err), 0, "scatter %s lowered %s", dims, err);
@@ -201,7 +201,7 @@ int main(void)
         struct tn_sg_info gi;
         struct tn_sched *s = NULL;
         struct tn_plan *p = NULL;
-        struct tn_plan_params par = {1, 0, 16, 1};
+        struct tn_plan_params par = {.lanes = 1, .width = 16, .alpha = 1};
         struct tn_model_out m;
         char err[128];
         if (tn_scatter_build(&s, &t, &o, &gi) || tn_plan_lower(&p, s, &par, err, sizeof err) ||
@@ -236,7 +236,7 @@ int main(void)
         struct tn_sg_info g;
         struct tn_sched *s = NULL;
         struct tn_plan *p = NULL;
-        struct tn_plan_params par = {1, 4096, 16, 1};
+        struct tn_plan_params par = {.lanes = 1, .mem_depth = 4096, .width = 16, .alpha = 1};
         struct tn_model_out m;
         struct tn_report rep;
         char err[128] = "";
@@ -287,7 +287,7 @@ int main(void)
             seen |= rep.viol[i].kind == TN_V_COLLISION && rep.viol[i].node == 1;
         ok(seen, "the verifier names the collision on node 1's X+ arc");
         tn_report_free(&rep);
-        struct tn_plan_params par = {6, 0, 16, 1};
+        struct tn_plan_params par = {.lanes = 6, .width = 16, .alpha = 1};
         struct tn_plan *p = NULL;
         char err[128];
         is(tn_plan_lower(&p, s, &par, err, sizeof err), 0, "the colliding schedule lowers");
@@ -334,6 +334,49 @@ int main(void)
         is(tn_plan_lower(&p, s, &par, err, sizeof err), 0, "back-to-back packets share a lane");
         ok(p && p->rounds[0].ninj == 1 && p->rounds[0].inj[0].len == 8,
            "one inject descriptor of 2 x 4 flits");
+        tn_plan_free(p);
+        tn_sched_free(s);
+    }
+
+    /* Banks: on a 5-ring nodes 1 and 4 send node 0 a packet of 8 flits
+     * (head + 7) at once; they arrive together on two relay eject lanes.
+     * Areas back to back (8 words apart) would put both lanes' writes in
+     * one bank in every cycle: the lowering leaves a gap between them. */
+    {
+        struct tn_topo t;
+        tn_topo_parse(&t, "5");
+        struct tn_sched *s;
+        tn_sched_new(&s, &t, TN_GOSSIP, "banks", 7, 6, 1, 0);
+        tn_sched_add_round(s);
+        uint32_t a = 1, b = 4;
+        tn_sched_add_relay(s, 0, 1, 0, 0, 1, &a, 1, 0);
+        tn_sched_add_relay(s, 0, 4, 0, 0, 1, &b, 1, 0);
+        struct tn_plan_params par = {.lanes = 6, .width = 16, .alpha = 1};
+        struct tn_plan *p = NULL;
+        char err[300] = "";
+        is(tn_plan_lower(&p, s, &par, err, sizeof err), 0, "two packets into node 0 at once "
+           "lowered %s", err);
+        struct tn_plan_round *pr = p ? &p->rounds[0] : NULL;
+        struct tn_eject *e0 = pr && pr->nej == 2 ? &pr->ej[0] : NULL, *e1 = e0 ? e0 + 1 : NULL;
+        ok(e0 && e0->node == 0 && e1->node == 0 && e1->addr - e0->addr > 8 &&
+               (e1->addr - e0->addr) % 8 != 0,
+           "their receive areas start %u words apart, not a multiple of 8 banks",
+           e0 ? e1->addr - e0->addr : 0);
+        struct tn_model_out m;
+        is(p ? tn_model_run(p, 2, TN_ENGINE_CYCLE, &m) : -1, 0, "model runs");
+        ok(p && m.nstats == 2 && m.errors == 0 && m.stats[0].first == m.stats[1].first &&
+               m.stats[0].count == 8 && m.stats[1].count == 8,
+           "both arrive whole in the same cycles, on two lanes");
+        struct tn_bank_conflict c;
+        if (p) {
+            uint64_t first = m.stats[0].first;
+            tn_model_free(&m);
+            e1->addr = e0->addr + 8;
+            is(tn_plan_bank_check(p, &c, err, sizeof err), TN_ECAPACITY,
+               "areas 8 words apart: the bank check refuses");
+            ok(c.write && c.node == 0 && c.round == 0 && c.lane[0] == 0 && c.lane[1] == 1 &&
+                   c.cycle == first, "%s", err);
+        }
         tn_plan_free(p);
         tn_sched_free(s);
     }

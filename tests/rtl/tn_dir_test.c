@@ -1,12 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* Directed router and NI test (needs dims >= 3 in every dimension):
- * rounds 0..NS-1: every output of a centre node selects, over the rounds,
- * every source (each inject lane, each input port), one stream per output,
- * all starting at offset 0 so that flit 0 leaves in T_r + alpha exactly and
- * round durations are tight (the previous round's last flit is ejected in
- * T_r - 1); then a gather round (an inject descriptor with run/skip reads
- * equally spaced runs of words); then, last, an error round: overrun, short
- * stream, eject and inject memory bounds, and a flit after the run's end.
+/* Directed router and NI test (needs dims >= 3 in every dimension), one run:
+ * - select rounds 0..NS-1: every output of a centre node selects, over the
+ *   rounds, every source (each inject lane, each input port), one stream per
+ *   output, all at offset 0 with tight durations, so that each round's last
+ *   flit is ejected in its last cycle T_r + D_r - 1 and the next round's
+ *   first flit leaves in T_{r+1} + 1;
+ * - a chain round: a lane with three descriptors in one round sends one
+ *   gap-free stream from three places of its memory, and a descriptor cut
+ *   by its successor on another node;
+ * - a round whose stream is cut by the round switch (the flit that reaches
+ *   its receiver in the switch cycle is an overrun with timestamp D_r), and
+ *   a lane whose next entry is never reached;
+ * - the last round: overrun, short stream, eject and inject memory bounds,
+ *   a flit after the run's end, the cut lane's next stream, the stopped
+ *   lane's next entry, injected flits no output takes; then node status
+ *   (FLAGS, DROP, ERRMAP), write-1-to-clear, counter clear, CTRL clear,
+ *   and the FST trace window.
  * Usage: tn_dir_test model.so */
 #include <inttypes.h>
 #include <unistd.h>
@@ -14,52 +23,93 @@
 #include "../tap.h"
 #include "tn_simlib.h"
 
+#define MAXN 4096
+#define MAXC 256
+
 static struct simlib L;
 static uint64_t rng = 0xD1EC7ULL;
-static unsigned memtop[4096];
+static unsigned memtop[MAXN], nidx[MAXN][6];
+static uint32_t marker;
 
+/* An expected record and the words stored from addr. */
 struct chk {
-    unsigned round, node, lane, hops, n, s, addr;
-    uint32_t crc;
-    uint32_t data[16];
+    unsigned round, node, lane, addr, nstore;
+    struct sl_rec want;
+    uint32_t data[32];
     const char *what;
 };
-static struct chk C[256];
+static struct chk C[MAXC];
 static unsigned nc;
 
-static unsigned stream(unsigned r, unsigned src, unsigned lane, unsigned s, unsigned n,
-                       uint32_t *data)
+static unsigned alloc_mem(unsigned node, unsigned len, unsigned phase)
 {
-    unsigned a = memtop[src];
-    memtop[src] += n;
-    uint32_t mask = L.w >= 32 ? 0xFFFFFFFFu : (1u << L.w) - 1;
-    for (unsigned k = 0; k < n; k++) {
-        data[k] = sl_rand(&rng) & mask;
-        sl_wr(&L, A_NODE(src, 0, a + k), data[k]);
-        sl_wr(&L, A_NODE(src, 1, a + k), 0);
-    }
-    sl_wr(&L, A_NODE(src, 2, r * 64 + 16 + 3 * lane), 0x80000000u | s);
-    sl_wr(&L, A_NODE(src, 2, r * 64 + 17 + 3 * lane), a);
-    sl_wr(&L, A_NODE(src, 2, r * 64 + 18 + 3 * lane), n);
+    unsigned a = memtop[node];
+    a += (phase + L.banks - a % L.banks) % L.banks;
+    memtop[node] = a + len;
     return a;
 }
 
-static struct chk *eject(unsigned r, unsigned node, unsigned lane, unsigned port, unsigned expect,
-                         unsigned addr)
+/* n random words at node (bank phase s + lane), and the lane's next inject
+ * entry (round, s): the address. */
+static unsigned stream(unsigned r, unsigned node, unsigned lane, unsigned s, unsigned n,
+                       uint32_t *data)
 {
-    sl_wr(&L, A_NODE(node, 2, r * 64 + 8 + lane), 8 + port);
-    sl_wr(&L, A_NODE(node, 2, r * 64 + 40 + 3 * lane), 0x80000000u);
-    sl_wr(&L, A_NODE(node, 2, r * 64 + 41 + 3 * lane), addr);
-    sl_wr(&L, A_NODE(node, 2, r * 64 + 42 + 3 * lane), expect);
-    for (unsigned k = 0; k < expect + 2 && addr + k < L.mem_depth; k++)
-        sl_wr(&L, A_NODE(node, 0, addr + k), 0xABCD);
+    unsigned a = alloc_mem(node, n, s + lane);
+    for (unsigned k = 0; k < n; k++) {
+        data[k] = sl_rand(&rng) & sl_wmask(&L);
+        sl_wr(&L, A_NODE(node, RG_MEM, a + k), data[k]);
+    }
+    sl_inj(&L, node, lane, nidx[node][lane]++, r, s, n, a, 0);
+    return a;
+}
+
+/* Eject lane of node listens to port in round r expecting n flits at addr
+ * (marker words in n + 2 words from there); the check to fill in. */
+static struct chk *eject(unsigned r, unsigned node, unsigned lane, unsigned port, unsigned n,
+                         unsigned addr, const char *what)
+{
+    sl_ej(&L, node, lane, r, port, 0, n, addr);
+    for (unsigned k = 0; k < n + 2 && addr + k < L.mem_depth; k++)
+        sl_wr(&L, A_NODE(node, RG_MEM, addr + k), marker);
     struct chk *c = &C[nc++];
     memset(c, 0, sizeof(*c));
     c->round = r;
     c->node = node;
     c->lane = lane;
     c->addr = addr;
+    c->what = what;
     return c;
+}
+
+/* The record of a stream of n flits (data) whose first flit arrives in
+ * round-relative cycle first, all stored. */
+static void expect(struct chk *c, unsigned first, unsigned n, unsigned err, unsigned nstore)
+{
+    c->want.err = err;
+    c->want.count = n;
+    c->want.first = n ? first : 0;
+    c->want.last = n ? first + n - 1 : 0;
+    c->want.crc = sl_crc(c->data, n, L.w);
+    c->nstore = nstore;
+}
+
+static int check(struct chk *c, unsigned epoch, int quiet)
+{
+    struct sl_rec got;
+    c->want.epoch = epoch;
+    sl_rec_read(&L, c->node, c->lane, c->round, &got);
+    int good = sl_rec_eq(&got, &c->want);
+    unsigned badw = 0;
+    for (unsigned k = 0; k < c->nstore; k++)
+        badw += sl_rd(&L, A_NODE(c->node, RG_MEM, c->addr + k)) != c->data[k];
+    if (!good || badw) {
+        char g[128], w[128];
+        if (!quiet || nc < 1000)
+            diag("%s, round %u node %u lane %u: %s, want %s; %u stored words differ", c->what,
+                 c->round, c->node, c->lane, sl_rec_str(&got, g, sizeof(g)),
+                 sl_rec_str(&c->want, w, sizeof(w)), badw);
+    }
+    return good && !badw;
 }
 
 int main(int argc, char **argv)
@@ -71,46 +121,46 @@ int main(int argc, char **argv)
     if (sl_open(&L, argv[1]))
         return 2;
     diag("model %s: %s", argv[1], L.build_info());
-    if (L.dim[0] < 3 || L.dim[1] < 3 || L.dim[2] < 3 || L.n > 4096) {
+    if (L.dim[0] < 3 || L.dim[1] < 3 || L.dim[2] < 3 || L.n > MAXN) {
         diag("skipped: needs every dimension >= 3");
         return tap_done();
     }
+    marker = 0xABCD & sl_wmask(&L);
     unsigned c = sl_id(&L, 1, 1, 1);
-    unsigned ns = 6 + L.lanes; /* sources: inject lanes, then input ports */
-    unsigned R = ns + 2, dur[16];
+    unsigned ns = 6 + L.lanes;  /* sources: inject lanes, then input ports */
+    unsigned G = ns, X = ns + 1, E = ns + 2, R = ns + 3, dur[32];
     for (unsigned i = 0; i < L.n; i++)
         memtop[i] = 64;
-    sl_wr(&L, A_GLOB(0x010), 4);
-    for (unsigned r = 0; r < R; r++)
-        for (unsigned f = 0; f < 64; f++)
-            sl_wr(&L, A_BCAST(2, r * 64 + f), 0);
+    sl_wr(&L, A_GLOB(G_CTRL), CTRL_CLEAR);
+    sl_clear_tables(&L, R);
 
-    /* Rounds 0..ns-1: output o of c selects source (o + r) % ns. */
-    unsigned cover[6][12] = {{0}};
+    /* Select rounds: output o of c selects source (o + r) % ns. */
+    unsigned cover[6][12] = {{0}}, nsel = 0;
     for (unsigned r = 0; r < ns; r++) {
         unsigned need = 0;
+        uint32_t cfg_c = 0;
         for (unsigned o = 0; o < 6; o++) {
-            unsigned src = (o + r) % ns, n = 3 + sl_rand(&rng) % 6;
+            unsigned src = (o + r) % ns, n = 3 + sl_rand(&rng) % 6, hops;
             unsigned d = sl_nbr(&L, c, (int)o);
-            struct chk *k = eject(r, d, 0, o, n, memtop[d]);
-            memtop[d] += n + 2;
-            k->n = n;
+            struct chk *k = eject(r, d, 0, o, n, alloc_mem(d, n + 2, L.alpha + 2), "select");
             if (src < L.lanes) {
                 stream(r, c, src, 0, n, k->data);
-                sl_wr(&L, A_NODE(c, 2, r * 64 + o), 1 + src);
-                k->hops = 1;
+                cfg_c |= CFG_SEL(o, SEL_LANE(src));
+                hops = 1;
             } else {
                 unsigned p = src - L.lanes, u = sl_nbr(&L, c, (int)(p ^ 1));
                 stream(r, u, 0, 0, n, k->data);
-                sl_wr(&L, A_NODE(u, 2, r * 64 + p), 1);
-                sl_wr(&L, A_NODE(c, 2, r * 64 + o), 8 + p);
-                k->hops = 2;
+                sl_cfg(&L, u, r, CFG_SEL(p, SEL_LANE(0)));
+                cfg_c |= CFG_SEL(o, SEL_PORT(p));
+                hops = 2;
             }
+            expect(k, L.alpha + hops, n, 0, n);
             cover[o][src] = 1;
-            k->what = "select";
-            if (k->hops + n > need)
-                need = k->hops + n;
+            nsel++;
+            if (hops + n > need)
+                need = hops + n;
         }
+        sl_cfg(&L, c, r, cfg_c);
         dur[r] = L.alpha + need;
     }
     unsigned covered = 0;
@@ -119,151 +169,179 @@ int main(int argc, char **argv)
             covered += cover[o][k];
     is(covered, 6 * ns, "every output is given every source (%u inject lanes, 6 inputs)", L.lanes);
 
-    /* Error round E: one pair of nodes along X per case. */
-    unsigned E = ns + 1, yz[5][2] = {{0, 0}, {0, 2}, {2, 0}, {2, 2}, {2, 1}};
-    unsigned a[5], b[5];
-    for (unsigned i = 0; i < 5; i++) {
+    /* Chain round G: c's highest lane sends 3 + 2 + 4 flits from three
+     * places with entries at s = 0, 3, 5 (one gap-free stream to X+);
+     * c2's lane 0 has entries at s = 0 (5 flits) and s = 3 (3 flits): the
+     * second cuts the first after 3 flits. */
+    unsigned glane = L.lanes - 1, gd = sl_nbr(&L, c, 0);
+    struct chk *gc = eject(G, gd, 0, 0, 9, alloc_mem(gd, 11, 0), "chain of three entries");
+    unsigned part[3] = {3, 2, 4}, s = 0, m = 0;
+    for (unsigned i = 0; i < 3; i++) {
+        memtop[c] += 5; /* the parts are apart in memory */
+        stream(G, c, glane, s, part[i], gc->data + m);
+        s += part[i];
+        m += part[i];
+    }
+    expect(gc, L.alpha + 1, 9, 0, 9);
+    sl_cfg(&L, c, G, CFG_SEL(0, SEL_LANE(glane)));
+    unsigned c2 = sl_id(&L, 0, 1, 2), c2d = sl_nbr(&L, c2, 0);
+    struct chk *cc = eject(G, c2d, 0, 0, 6, alloc_mem(c2d, 8, 0), "entry cut by its successor");
+    uint32_t cut5[5];
+    stream(G, c2, 0, 0, 5, cut5);
+    stream(G, c2, 0, 3, 3, cc->data + 3);
+    memcpy(cc->data, cut5, 3 * sizeof(uint32_t));
+    expect(cc, L.alpha + 1, 6, 0, 6);
+    sl_cfg(&L, c2, G, CFG_SEL(0, SEL_LANE(0)));
+    dur[G] = L.alpha + 1 + 9;
+
+    /* Rows (y, z) of x = 0 -> 1 (-> 2) pairs for the last two rounds. */
+    enum { OV, SH, EB, IB, LT, CUT, STOP, DRP, NCASE };
+    static const unsigned yz[NCASE][2] = {{0, 0}, {0, 2}, {2, 0}, {2, 2}, {2, 1}, {1, 0}, {0, 1}, {1, 2}};
+    unsigned a[NCASE], b[NCASE];
+    for (unsigned i = 0; i < NCASE; i++) {
         a[i] = sl_id(&L, 0, yz[i][0], yz[i][1]);
         b[i] = sl_id(&L, 1, yz[i][0], yz[i][1]);
-        sl_wr(&L, A_NODE(a[i], 2, E * 64 + 0), 1); /* X+ from inject lane 0 */
+        if (i == DRP)
+            continue;
+        sl_cfg(&L, a[i], X, CFG_SEL(0, SEL_LANE(0)));
+        sl_cfg(&L, a[i], E, CFG_SEL(0, SEL_LANE(0)));
     }
+
+    /* Round X (D = 8): a[CUT] starts 10 flits at s = 0: flits 0..6 leave
+     * in T+1..T+7, flit 7 would leave in the switch cycle: the stream is
+     * cut there. b[CUT] expects 6: flits 0..5 arrive in 2..7, flit 6 in
+     * the switch cycle T+8 (an overrun, timestamp 8, not stored).
+     * a[STOP]'s entry starts at s = 200, beyond the round: never reached,
+     * it stops the lane for the rest of the run. */
+    dur[X] = 8;
+    struct chk *cx = eject(X, b[CUT], 0, 0, 6, alloc_mem(b[CUT], 8, 0), "stream cut by the round switch");
+    uint32_t cutd[10];
+    stream(X, a[CUT], 0, 0, 10, cutd);
+    memcpy(cx->data, cutd, 7 * sizeof(uint32_t));
+    expect(cx, L.alpha + 1, 7, REC_OVERRUN, 6);
+    uint32_t stopd[4];
+    stream(X, a[STOP], 0, 200, 2, stopd);
+
+    /* Round E, the last (D = alpha + 1 + 6 + 1 = 9). */
     dur[E] = L.alpha + 1 + 6 + 1;
-    struct chk *ov = eject(E, b[0], 0, 0, 4, 200);
-    stream(E, a[0], 0, 0, 6, ov->data);
-    ov->n = 6; ov->hops = 1; ov->what = "overrun";
-    struct chk *sh = eject(E, b[1], 0, 0, 5, 200);
-    stream(E, a[1], 0, 0, 3, sh->data);
-    sh->n = 3; sh->hops = 1; sh->what = "short";
-    struct chk *eb = eject(E, b[2], 0, 0, 4, L.mem_depth - 2);
-    stream(E, a[2], 0, 0, 4, eb->data);
-    eb->n = 4; eb->hops = 1; eb->what = "eject bounds";
+    /* the cut lane's next entry, at s = 3: nothing of the cut stream leaks */
+    struct chk *cn = eject(E, b[CUT], 0, 0, 2, alloc_mem(b[CUT], 4, 0), "next stream after a cut one");
+    stream(E, a[CUT], 0, 3, 2, cn->data);
+    expect(cn, L.alpha + 3 + 1, 2, 0, 2);
+    /* the stopped lane's next entry never starts */
+    struct chk *cs = eject(E, b[STOP], 0, 0, 3, alloc_mem(b[STOP], 5, 0), "entry after an unreached one");
+    stream(E, a[STOP], 0, 0, 3, stopd);
+    expect(cs, 0, 0, REC_SHORT, 0);
+    /* overrun: 6 flits, 4 expected */
+    struct chk *ov = eject(E, b[OV], 0, 0, 4, alloc_mem(b[OV], 4 + 2, 0), "overrun");
+    stream(E, a[OV], 0, 0, 6, ov->data);
+    expect(ov, L.alpha + 1, 6, REC_OVERRUN, 4);
+    /* short: 3 flits, 5 expected */
+    struct chk *sh = eject(E, b[SH], 0, 0, 5, alloc_mem(b[SH], 5 + 2, 0), "short stream");
+    stream(E, a[SH], 0, 0, 3, sh->data);
+    expect(sh, L.alpha + 1, 3, REC_SHORT, 3);
+    /* eject bounds: 4 flits from MEM_DEPTH - 2: 2 stored, 2 beyond */
+    struct chk *eb = eject(E, b[EB], 0, 0, 4, L.mem_depth - 2, "eject bounds");
+    stream(E, a[EB], 0, 0, 4, eb->data);
+    expect(eb, L.alpha + 1, 4, REC_BOUNDS, 2);
     /* inject bounds: 3 flits from the last word: only the first exists */
-    uint32_t ib_data = 0x77 & ((1u << (L.w < 32 ? L.w : 31)) - 1);
-    sl_wr(&L, A_NODE(a[3], 0, L.mem_depth - 1), ib_data);
-    sl_wr(&L, A_NODE(a[3], 1, L.mem_depth - 1), 0);
-    sl_wr(&L, A_NODE(a[3], 2, E * 64 + 16), 0x80000000u);
-    sl_wr(&L, A_NODE(a[3], 2, E * 64 + 17), L.mem_depth - 1);
-    sl_wr(&L, A_NODE(a[3], 2, E * 64 + 18), 3);
-    struct chk *ib = eject(E, b[3], 0, 0, 1, 200);
-    ib->data[0] = ib_data;
-    ib->n = 1; ib->hops = 1; ib->what = "inject bounds (receiver)";
-    /* late: 2 hops, flit 0 injected in the round's last cycle -> arrives after the end */
-    unsigned c4 = sl_nbr(&L, b[4], 0);
-    sl_wr(&L, A_NODE(b[4], 2, E * 64 + 0), 8 + 0);
-    struct chk *lt = eject(E, c4, 0, 0, 1, 200);
-    lt->s = dur[E] - 1 - L.alpha;
-    stream(E, a[4], 0, lt->s, 1, lt->data);
-    lt->n = 1; lt->hops = 2; lt->what = "late";
+    struct chk *ib = eject(E, b[IB], 0, 0, 1, alloc_mem(b[IB], 1 + 2, 0), "inject bounds (receiver)");
+    ib->data[0] = 0x77;
+    sl_wr(&L, A_NODE(a[IB], RG_MEM, L.mem_depth - 1), ib->data[0]);
+    sl_inj(&L, a[IB], 0, nidx[a[IB]][0]++, E, 0, 3, L.mem_depth - 1, 0);
+    expect(ib, L.alpha + 1, 1, 0, 1);
+    /* dropped: 3 flits injected that no output takes */
+    uint32_t drpd[3];
+    stream(E, a[DRP], 0, 0, 3, drpd);
+    /* late: 2 hops, flit 0 on the lane in the round's last cycle: on the
+     * receiver's input in END_CYCLE + 1, after the run: an overrun
+     * (timestamp D + 1, not stored) after the short stream filed at the end */
+    unsigned c4 = sl_nbr(&L, b[LT], 0);
+    sl_cfg(&L, b[LT], E, CFG_SEL(0, SEL_PORT(0)));
+    struct chk *lt = eject(E, c4, 0, 0, 1, alloc_mem(c4, 3, 0), "flit after the run's end");
+    stream(E, a[LT], 0, dur[E] - 1 - L.alpha, 1, lt->data);
+    expect(lt, dur[E] + 1, 1, REC_OVERRUN | REC_SHORT, 0);
 
-    /* Gather round G: the highest inject lane of c sends 8 flits with run 3,
-     * skip 2 to X+: words 0,1,2, 5,6,7, 10,11 of its block. */
-    unsigned G = ns, glane = L.lanes - 1, gn = 8, grun = 3, gskip = 2;
-    unsigned gd = sl_nbr(&L, c, 0);
-    struct chk *gt = eject(G, gd, 0, 0, gn, memtop[gd]);
-    memtop[gd] += gn + 2;
-    unsigned ga = memtop[c];
-    memtop[c] += 16;
-    uint32_t gmask = L.w >= 32 ? 0xFFFFFFFFu : (1u << L.w) - 1, gw[16];
-    for (unsigned k = 0; k < 16; k++) {
-        gw[k] = sl_rand(&rng) & gmask;
-        sl_wr(&L, A_NODE(c, 0, ga + k), gw[k]);
-        sl_wr(&L, A_NODE(c, 1, ga + k), 0);
-    }
-    for (unsigned k = 0; k < gn; k++)
-        gt->data[k] = gw[k + (k / grun) * gskip];
-    sl_wr(&L, A_NODE(c, 2, G * 64 + 16 + 3 * glane), 0x80000000u);
-    sl_wr(&L, A_NODE(c, 2, G * 64 + 17 + 3 * glane), ga);
-    sl_wr(&L, A_NODE(c, 2, G * 64 + 18 + 3 * glane), gn);
-    sl_wr(&L, A_NODE(c, 2, G * 64 + 58 + glane), gskip << 16 | grun);
-    sl_wr(&L, A_NODE(c, 2, G * 64 + 0), 1 + glane);
-    gt->n = gn;
-    gt->hops = 1;
-    gt->what = "gather";
-    dur[G] = L.alpha + 1 + gn;
-    is(sl_rd(&L, A_NODE(c, 2, G * 64 + 58 + glane)), gskip << 16 | grun,
-       "gather field (round config field 58+l) reads back");
-
+    for (unsigned v = 0; v < L.n; v++)
+        for (unsigned l = 0; l < L.lanes; l++)
+            if (nidx[v][l])
+                sl_inj_end(&L, v, l, nidx[v][l]);
     uint64_t total = 0;
     for (unsigned r = 0; r < R; r++) {
-        sl_wr(&L, A_GLOB(0x100 + r), dur[r]);
+        sl_dur(&L, r, dur[r]);
         total += dur[r];
     }
-    sl_wr(&L, A_GLOB(0x011), R);
-    sl_wr(&L, A_GLOB(0x010), 1);
-    L.step(L.s, total + 10);
-    uint32_t status = sl_rd(&L, A_GLOB(0x012));
-    ok((status & 3) == 2, "run done (STATUS 0x%x)", status);
-    uint64_t t0 = sl_rd48(&L, A_GLOB(0x016));
+    uint32_t status = sl_run(&L, R, total, 16);
+    ok((status & 0xB) == STATUS_DONE && (status & STATUS_ERROR), "run done with errors (STATUS 0x%x)",
+       status);
+    unsigned epoch = sl_epoch(&L);
+    is(sl_rd48(&L, A_GLOB(G_END)) - sl_rd48(&L, A_GLOB(G_START)), total,
+       "END_CYCLE - START_CYCLE is the sum of the durations");
 
-    unsigned bad = 0, nsel = 0;
+    unsigned bad = 0;
     for (unsigned i = 0; i < nc; i++) {
         struct chk *k = &C[i];
-        uint64_t tr = t0;
-        for (unsigned r = 0; r < k->round; r++)
-            tr += dur[r];
-        uint64_t first = tr + L.alpha + k->s + k->hops, last = first + k->n - 1;
-        uint32_t crc = 0xFFFFFFFFu;
-        for (unsigned j = 0; j < k->n; j++)
-            crc = sl_crc_flit(crc, k->data[j], L.w);
-        crc ^= 0xFFFFFFFFu;
-        uint32_t base = k->round * 64 + k->lane * 8;
-        uint64_t gf = sl_rd48(&L, A_NODE(k->node, 3, base));
-        uint64_t gl = sl_rd48(&L, A_NODE(k->node, 3, base + 2));
-        uint32_t gc = sl_rd(&L, A_NODE(k->node, 3, base + 4));
-        uint32_t gcrc = sl_rd(&L, A_NODE(k->node, 3, base + 5));
-        uint32_t ge = sl_rd(&L, A_NODE(k->node, 3, base + 6));
-        int isgat = !strcmp(k->what, "gather");
-        if (!strcmp(k->what, "select") || isgat) {
-            nsel += !isgat;
-            int good = gf == first && gl == last && gc == k->n && gcrc == crc && !ge;
-            for (unsigned j = 0; j < k->n; j++)
-                good &= sl_rd(&L, A_NODE(k->node, 0, k->addr + j)) == k->data[j];
-            if (!good && bad < 8)
-                diag("round %u node %u: first %" PRIu64 "/%" PRIu64 " count %u/%u crc %08x/%08x err %u",
-                     k->round, k->node, gf, first, gc, k->n, gcrc, crc, ge);
-            if (isgat)
-                ok(good, "gather (run %u, skip %u, lane %u): flit k from address + k + "
-                   "floor(k/run)*skip, back to back from T_r + alpha", grun, gskip, glane);
-            else if (!good)
-                bad++;
+        if (!strcmp(k->what, "select")) {
+            bad += !check(k, epoch, bad > 8);
             continue;
         }
-        is(gf, first, "%s: first flit at T_r + alpha + s + d", k->what);
-        is(gc, k->n, "%s: every arriving flit counted", k->what);
-        is(gcrc, crc, "%s: CRC-32 matches the software CRC", k->what);
-        if (k == ov) {
-            is(ge, 1, "overrun: error bit 0 only");
-            is(sl_rd(&L, A_NODE(k->node, 0, k->addr + 3)), k->data[3], "overrun: expected flits stored");
-            is(sl_rd(&L, A_NODE(k->node, 0, k->addr + 4)), 0xABCD & ((1u << L.w) - 1),
-               "overrun: no store past the expected length");
-            is(sl_rd(&L, A_NODE(k->node, 4, 1)), 2, "overrun: node counts 2 overrun flits");
-        } else if (k == sh) {
-            is(ge, 2, "short stream: error bit 1 only");
-            is(sl_rd(&L, A_NODE(k->node, 4, 2)), 1, "short stream: node counts 1 short stream");
-        } else if (k == eb) {
-            is(ge, 4, "eject bounds: error bit 2 only");
-            is(sl_rd(&L, A_NODE(k->node, 0, L.mem_depth - 1)), k->data[1], "eject bounds: in-range flits stored");
-            is(sl_rd(&L, A_NODE(k->node, 4, 3)), 2, "eject bounds: node counts 2 bounds errors");
-        } else if (k == ib) {
-            is(ge, 0, "inject bounds: the one in-range flit is delivered");
-        } else if (k == lt) {
-            is(ge, 3, "flit after the round's end: overrun, and short at the round's end");
-        }
+        ok(check(k, epoch, 0), "%s: record (count, round-relative first/last, CRC, error bits) "
+           "and stored words as modelled", k->what);
     }
     is(bad, 0, "all %u streams of the select rounds: exact cycles, count, CRC, data", nsel);
-    ok(sl_rd(&L, A_NODE(a[3], 4, 0)) & 8, "inject bounds: node flag bit 3");
-    is(sl_rd(&L, A_NODE(a[3], 4, 3)), 2, "inject bounds: 2 words outside the memory counted");
-    unsigned errs = 0;
+    is(sl_rd(&L, A_NODE(b[OV], RG_MEM, ov->addr + 4)), marker, "overrun: no store past the expected length");
+    is(sl_rd(&L, A_NODE(b[CUT], RG_MEM, cx->addr + 6)), marker, "cut stream: the flit in the switch cycle is not stored");
+    is(sl_rd(&L, A_NODE(b[OV], RG_ST, ST_FLAGS)), FL_OVERRUN, "overrun: node flag bit 0 only");
+    is(sl_rd(&L, A_NODE(b[SH], RG_ST, ST_FLAGS)), FL_SHORT, "short stream: node flag bit 1 only");
+    is(sl_rd(&L, A_NODE(b[EB], RG_ST, ST_FLAGS)), FL_EBOUNDS, "eject bounds: node flag bit 2 only");
+    is(sl_rd(&L, A_NODE(a[IB], RG_ST, ST_FLAGS)), FL_IBOUNDS, "inject bounds: node flag bit 3 only");
+    is(sl_rd(&L, A_NODE(c4, RG_ST, ST_FLAGS)), FL_OVERRUN | FL_SHORT, "late flit: overrun and short flags");
+    is(sl_rd(&L, A_NODE(b[CUT], RG_ST, ST_FLAGS)), FL_OVERRUN, "cut stream: overrun flag only at the receiver");
+    is(sl_rd(&L, A_NODE(a[CUT], RG_ST, ST_FLAGS)), 0, "cut stream: no error, drop or bounds at the sender");
+    is(sl_rd(&L, A_NODE(b[STOP], RG_ST, ST_FLAGS)), FL_SHORT, "unreached entry: the receiver of the next one is short");
+    is(sl_rd(&L, A_NODE(a[DRP], RG_ST, ST_FLAGS)), FL_DROP, "injected flits no output takes: drop flag");
+    is(sl_rd(&L, A_NODE(a[DRP], RG_ST, ST_DROP)), 3, "injected flits no output takes: 3 counted in DROP");
+    unsigned z13 = 0;
+    for (unsigned off = 1; off <= 3; off++)
+        z13 |= sl_rd(&L, A_NODE(b[OV], RG_ST, off)) | sl_rd(&L, A_NODE(b[SH], RG_ST, off)) |
+               sl_rd(&L, A_NODE(b[EB], RG_ST, off)) | sl_rd(&L, A_NODE(a[IB], RG_ST, off));
+    is(z13, 0, "status offsets 1..3 read 0 (the errors are in the records and FLAGS)");
+    is(sl_rd(&L, A_NODE(c, RG_ST, ST_AROUND)), E, "AROUND reads the last round after the run");
+    is(sl_rd(&L, A_GLOB(G_ROUND)), E, "ROUND reads the last round after the run");
+
+    unsigned errs = 0, mapbad = 0;
     for (unsigned v = 0; v < L.n; v++) {
-        int expect = v == b[0] || v == b[1] || v == b[2] || v == a[3] || v == c4;
-        uint32_t f = sl_rd(&L, A_NODE(v, 4, 0));
-        if ((f != 0) != expect && errs++ < 4)
-            diag("node %u flags 0x%x", v, f);
+        int want = v == b[OV] || v == b[SH] || v == b[EB] || v == a[IB] || v == c4 ||
+                   v == b[CUT] || v == b[STOP] || v == a[DRP];
+        uint32_t f = sl_rd(&L, A_NODE(v, RG_ST, ST_FLAGS));
+        if ((f != 0) != want && errs++ < 4)
+            diag("node %u flags 0x%x drop %u", v, f, sl_rd(&L, A_NODE(v, RG_ST, ST_DROP)));
+        uint32_t map = sl_rd(&L, A_GLOB(G_ERRMAP + v / 32));
+        mapbad += ((map >> (v % 32)) & 1) != (unsigned)want;
     }
     is(errs, 0, "exactly the nodes of the error cases report errors");
-    sl_wr(&L, A_GLOB(0x010), 4);
-    is(sl_rd(&L, A_NODE(b[0], 4, 0)) | sl_rd(&L, A_NODE(b[0], 3, E * 64 + 6)), 0,
-       "CTRL clear resets node flags and statistics");
+    is(mapbad, 0, "ERRMAP names exactly those nodes");
+
+    /* Status clears: FLAGS write-1-to-clear, counter writes, CTRL clear. */
+    sl_wr(&L, A_NODE(a[DRP], RG_ST, ST_FLAGS), FL_OVERRUN);
+    is(sl_rd(&L, A_NODE(a[DRP], RG_ST, ST_FLAGS)), FL_DROP, "FLAGS: writing a 1 to another bit keeps bit 6");
+    sl_wr(&L, A_NODE(a[DRP], RG_ST, ST_FLAGS), FL_DROP);
+    is(sl_rd(&L, A_NODE(a[DRP], RG_ST, ST_FLAGS)), 0, "FLAGS: writing 1 clears bit 6");
+    is(sl_rd(&L, A_NODE(a[DRP], RG_ST, ST_DROP)), 3, "FLAGS clear keeps the counters");
+    uint32_t map = sl_rd(&L, A_GLOB(G_ERRMAP + a[DRP] / 32));
+    is((map >> (a[DRP] % 32)) & 1, 0, "ERRMAP drops a node whose flags are cleared");
+    sl_wr(&L, A_NODE(a[DRP], RG_ST, ST_DROP), 0);
+    is(sl_rd(&L, A_NODE(a[DRP], RG_ST, ST_DROP)), 0, "a write to DROP clears it");
+    sl_wr(&L, A_GLOB(G_CTRL), CTRL_CLEAR);
+    unsigned left = 0;
+    for (unsigned w = 0; w < L.n; w++)
+        for (unsigned off = 0; off < 10; off++)
+            if (off != ST_AROUND)
+                left += sl_rd(&L, A_NODE(w, RG_ST, off)) != 0;
+    is(left, 0, "CTRL clear resets every node's flags, counters and latch");
+    is(sl_rd(&L, A_GLOB(G_STATUS)) & STATUS_ERROR, 0, "CTRL clear resets STATUS bit 2");
+    ok(check(ov, epoch, 0), "records survive CTRL clear");
+
     /* FST trace window */
     char fst[64];
     snprintf(fst, sizeof(fst), "/tmp/tn_dir_test_%d.fst", (int)getpid());

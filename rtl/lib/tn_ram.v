@@ -1,0 +1,36 @@
+`default_nettype none
+// SPDX-License-Identifier: MIT
+// tn_ram: simple dual-port RAM: one write port and one registered read port,
+// each on its own clock (they may be the same clock). This is the form Yosys
+// maps to block RAM on iCE40 (EBR), ECP5 (DP16KD) and Xilinx (RAMB18/36)
+// and Verilator keeps as a plain array. The array is not reset. A read of
+// the word written at the same edge is not defined on every family
+// (no_rw_check): callers never do it. The write is a blocking assignment:
+// with no such read, it means the same as a non-blocking one, and the
+// simulator then keeps no shadow copy of each write (docs/NOTES.md,
+// "Simulation cost").
+module tn_ram #(
+    parameter DW = 16, // word width
+    parameter AW = 8   // address bits: 2**AW words
+) (
+    input  wire          wclk_i,
+    input  wire          we_i,
+    input  wire [AW-1:0] waddr_i,
+    input  wire [DW-1:0] wdata_i,
+    input  wire          rclk_i,
+    input  wire          re_i,    // 0: rdata_o keeps its word
+    input  wire [AW-1:0] raddr_i,
+    output reg  [DW-1:0] rdata_o  // mem[raddr_i] of the last edge with re_i
+);
+    (* no_rw_check *) reg [DW-1:0] mem [0:(1 << AW) - 1];
+
+    /* verilator lint_off BLKSEQ */
+    always @(posedge wclk_i)
+        if (we_i)
+            mem[waddr_i] = wdata_i;
+    /* verilator lint_on BLKSEQ */
+
+    always @(posedge rclk_i)
+        if (re_i)
+            rdata_o <= mem[raddr_i];
+endmodule

@@ -1,0 +1,263 @@
+`default_nettype none
+// SPDX-License-Identifier: MIT
+// tn_plane: the DIM_X x DIM_Y nodes of one z plane of the torus and the
+// registers between them: every input of the plane is registered once
+// here (the sequencer's state, the buses, the Z links that arrive), and
+// so are the X and Y links (at the sender); the Z links leave unregistered
+// and are registered by the plane they reach. So every hop has exactly one
+// register, and the nodes work from registers only. Every plane is the
+// same module (its z is an input): Verilator compiles it once for all
+// planes (a hierarchical block, sim/tn_sim_build.sh), and no node logic
+// depends on a plane input directly. It also packs table writes for its
+// nodes' RAMs and returns the addressed node's read data and record word.
+module tn_plane #(
+    parameter DIM_X     = 3,    // torus size in X
+    parameter DIM_Y     = 3,    // torus size in Y
+    parameter DIM_Z     = 3,    // torus size in Z
+    parameter W         = 16,   // flit data width
+    parameter LANES     = 6,    // inject and eject lanes per node
+    parameter MEM_DEPTH = 4096, // flit memory words per node
+    parameter ROUNDS    = 1024, // round-table and list depth
+    parameter RELAY     = 1     // 1: relay hardware
+) (
+    input  wire                      nclk_i,
+    input  wire                      nrst_i,
+    input  wire [3:0]                z_i,       // this plane's z
+    // sequencer: the values its registers take at the next edge
+    input  wire                      run_n_i,
+    input  wire                      sw_n_i,
+    input  wire                      fin_n_i,
+    input  wire                      prep_n_i,
+    input  wire                      clr_n_i,
+    /* verilator lint_off UNUSEDSIGNAL */ // the low log2(ROUNDS), DW bits
+    input  wire [10:0]               round_n_i,
+    input  wire [15:0]               rcyc_n_i,
+    /* verilator lint_on UNUSEDSIGNAL */
+    // Z links, node k = x + DIM_X*y at [k*2*(W+3) +: 2*(W+3)]: {port 5, port 4}
+    input  wire [DIM_X*DIM_Y*2*(W+3)-1:0] zin_i,
+    output wire [DIM_X*DIM_Y*2*(W+3)-1:0] zout_o,
+    // network-clock bus: a one-cycle request for the nodes in nb_hit_i; the
+    // addressed node's read data in nb_rdata_o four cycles later (0 if the
+    // node is not in this plane)
+    input  wire                      nb_we_i,
+    input  wire                      nb_re_i,
+    input  wire [DIM_X*DIM_Y-1:0]    nb_hit_i,
+    input  wire [19:0]               nb_addr_i, // region and offset
+    input  wire [31:0]               nb_wdata_i,
+    output reg  [31:0]               nb_rdata_o,
+    // bus-clock table writes (a one-cycle pulse for the nodes in tw_hit_i)
+    input  wire                      bclk_i,
+    input  wire [DIM_X*DIM_Y-1:0]    tw_hit_i,
+    input  wire [19:0]               tw_addr_i, // region and offset
+    input  wire [63:0]               tw_data_i, // {this write, the write before}
+    // bus-clock record reads: a request (rr_i) for the node in rr_hit_i (if
+    // in this plane); its word in rr_data_o four cycles later (0 if not)
+    input  wire                      rr_i,
+    input  wire [DIM_X*DIM_Y-1:0]    rr_hit_i,
+    input  wire [15:0]               rr_off_i,
+    output reg  [31:0]               rr_data_o,
+    output wire [DIM_X*DIM_Y-1:0]    err_o,     // node k has a status flag set
+    output wire                      act_o      // a flit is on some link of the plane
+);
+    /* verilator hier_block */
+    function integer clog2(input integer v);
+        integer r;
+        begin
+            r = 0;
+            while ((1 << r) < v)
+                r = r + 1;
+            clog2 = r;
+        end
+    endfunction
+
+    // widths derived from the parameters (as in tn_torus)
+    localparam P   = DIM_X * DIM_Y;                 // nodes in the plane
+    localparam N   = P * DIM_Z;                     // nodes in the torus
+    localparam AW  = clog2(MEM_DEPTH);              // flit memory address bits
+    localparam RW  = clog2(ROUNDS);                 // round and list index bits
+    localparam DW  = (AW + 2 < 16) ? AW + 2 : 16;   // round-relative cycle bits
+    localparam BB  = clog2(LANES);                  // log2 of the flit memory banks
+    localparam LBW = (clog2(N) > 0) ? clog2(N) : 1; // interval routing label bits
+    localparam FW  = W + 3;                         // flit width
+    localparam LW  = 6 * FW;                        // one node's six links
+    localparam CFW = 24 + RELAY;                    // round settings {mode, output selects}
+    localparam IEW = 2 + RW + DW + 2 * AW + 1;      // inject entry
+    localparam EEW = 2 + 3 + 2 * AW + 1;            // eject descriptor
+
+    // ---- input registers: the sequencer's state as every node sees it ----
+    reg          run_q, sw_q, fin_q, prep_q, clr_q;
+    reg [RW-1:0] round_q;
+    reg [DW-1:0] rcyc_q;               // round-relative cycle: 0 in a switch cycle
+    reg [DW-1:0] rold_q;               // ... of the round before, in a switch cycle
+    reg [3:0]    epoch_q;              // runs started, mod 16
+    always @(posedge nclk_i) begin
+        run_q   <= run_n_i;
+        sw_q    <= sw_n_i;
+        fin_q   <= fin_n_i;
+        prep_q  <= prep_n_i;
+        clr_q   <= clr_n_i;
+        round_q <= round_n_i[RW-1:0];
+        rcyc_q  <= rcyc_n_i[DW-1:0];
+        rold_q  <= rcyc_q + 1'b1;
+        if (prep_n_i)
+            epoch_q <= epoch_q + 1'b1;
+        if (nrst_i) begin
+            run_q   <= 1'b0;
+            sw_q    <= 1'b0;
+            fin_q   <= 1'b0;
+            prep_q  <= 1'b0;
+            clr_q   <= 1'b0;
+            epoch_q <= 4'd0;
+        end
+    end
+    // a cycle relative to the active eject descriptors' round
+    wire [DW-1:0] ts = sw_q ? rold_q : rcyc_q;
+
+    // ---- input registers: the buses ----
+    reg         nbw_q, nbr_q;
+    reg [P-1:0] nbh_q;
+    reg [19:0]  nba_q;
+    reg [31:0]  nbd_q;
+    always @(posedge nclk_i) begin
+        nbw_q <= nb_we_i;
+        nbr_q <= nb_re_i;
+        if (nb_we_i || nb_re_i) begin
+            nbh_q <= nb_hit_i;
+            nba_q <= nb_addr_i;
+            nbd_q <= nb_wdata_i;
+        end
+        if (nrst_i) begin
+            nbw_q <= 1'b0;
+            nbr_q <= 1'b0;
+        end
+    end
+    reg [P-1:0]   twh_q, rrh_q;
+    reg [19:0]    twa_q;
+    reg [63:0]    twd_q;
+    reg           rr_q;
+    reg [15:0]    rro_q;
+    always @(posedge bclk_i) begin
+        twh_q <= tw_hit_i;
+        rr_q  <= rr_i;
+        rrh_q <= rr_hit_i;
+        if (|tw_hit_i) begin
+            twa_q <= tw_addr_i;
+            twd_q <= tw_data_i;
+        end
+        if (rr_i)
+            rro_q <= rr_off_i;
+    end
+
+    // ---- table writes, packed for the RAMs ----
+    wire [3:0]  tw_rg  = twa_q[19:16];
+    /* verilator lint_off UNUSEDSIGNAL */ // lane, index and word bits; the kept fields
+    wire [15:0] tw_off = twa_q[15:0];
+    wire [31:0] w0 = twd_q[31:0], w1 = twd_q[63:32];
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [2:0]  tw_kind = {tw_rg == 4'd3, tw_rg == 4'd2, tw_rg == 4'd1};
+    wire [RW-1:0] tw_idx = (tw_rg == 4'd1) ? tw_off[RW-1:0] : tw_off[RW:1];
+    wire [CFW-1:0] tw_cfg = w1[CFW-1:0];
+    wire [IEW-1:0] tw_inj = {w0[31:30], w0[16 +: RW], w0[0 +: DW], w1[16 +: AW + 1], w1[0 +: AW]};
+    wire [EEW-1:0] tw_ej  = {w0[31:30], w0[2:0], w1[16 +: AW + 1], w1[0 +: AW]};
+
+    // ---- the nodes and their links ----
+    wire [LW-1:0] lout [0:P-1];        // each node's outputs (unregistered)
+    reg  [4*FW-1:0] xy_q [0:P-1];      // its X and Y output links
+    reg  [2*FW-1:0] z_q  [0:P-1];      // the Z links that arrive at it
+    wire [LW-1:0] lin [0:P-1];
+    wire [31:0]   nrd [0:P-1];
+    wire [31:0]   nrr [0:P-1];
+    reg  [P-1:0]  nact;
+    // Each node's id and coordinates come from registers set in reset (the
+    // plane's z is an input).
+    reg [11:0] nid_q [0:P-1];
+    reg [11:0] nco_q [0:P-1];
+
+    genvar gx, gy;
+    generate
+        for (gy = 0; gy < DIM_Y; gy = gy + 1) begin : gen_y
+            for (gx = 0; gx < DIM_X; gx = gx + 1) begin : gen_x
+                localparam K = gx + DIM_X * gy;
+                // input p comes from the node one step against direction p
+                localparam XM = (gx + DIM_X - 1) % DIM_X, XP = (gx + 1) % DIM_X;
+                localparam YM = (gy + DIM_Y - 1) % DIM_Y, YP = (gy + 1) % DIM_Y;
+                localparam XMI = XM + DIM_X * gy, XPI = XP + DIM_X * gy;
+                localparam YMI = gx + DIM_X * YM, YPI = gx + DIM_X * YP;
+                always @(posedge nclk_i) begin
+                    if (nrst_i) begin
+                        nid_q[K] <= z_i * P[11:0] + K[11:0];
+                        nco_q[K] <= {z_i, gy[3:0], gx[3:0]};
+                        xy_q[K]  <= {4*FW{1'b0}};
+                        z_q[K]   <= {2*FW{1'b0}};
+                    end else begin
+                        xy_q[K] <= lout[K][0 +: 4*FW];
+                        z_q[K]  <= zin_i[K*2*FW +: 2*FW];
+                    end
+                    nact[K] <= xy_q[K][0*FW+W+2] | xy_q[K][1*FW+W+2] | xy_q[K][2*FW+W+2] |
+                               xy_q[K][3*FW+W+2] | z_q[K][0*FW+W+2] | z_q[K][1*FW+W+2];
+                end
+                if (DIM_X > 1) begin : gen_xl
+                    assign lin[K][0*FW +: FW] = xy_q[XMI][0*FW +: FW];
+                    assign lin[K][1*FW +: FW] = xy_q[XPI][1*FW +: FW];
+                end else begin : gen_xn
+                    assign lin[K][0*FW +: 2*FW] = {2*FW{1'b0}};
+                end
+                if (DIM_Y > 1) begin : gen_yl
+                    assign lin[K][2*FW +: FW] = xy_q[YMI][2*FW +: FW];
+                    assign lin[K][3*FW +: FW] = xy_q[YPI][3*FW +: FW];
+                end else begin : gen_yn
+                    assign lin[K][2*FW +: 2*FW] = {2*FW{1'b0}};
+                end
+                assign lin[K][4*FW +: 2*FW] = z_q[K];
+                assign zout_o[K*2*FW +: 2*FW] = lout[K][4*FW +: 2*FW];
+                tn_node #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
+                          .RELAY(RELAY), .AW(AW), .RW(RW), .DW(DW), .BB(BB), .LBW(LBW)) u_node (
+                    .nclk_i(nclk_i), .nrst_i(nrst_i), .id_i(nid_q[K]), .coord_i(nco_q[K]),
+                    .run_i(run_q), .sw_i(sw_q), .fin_i(fin_q), .prep_i(prep_q), .clr_i(clr_q),
+                    .round_i(round_q), .rcyc_i(rcyc_q), .ts_i(ts), .epoch_i(epoch_q),
+                    .lin_i(lin[K]), .lout_o(lout[K]),
+                    .nb_w_i(nbw_q && nbh_q[K]), .nb_r_i(nbr_q && nbh_q[K]),
+                    .nb_rg_i(nba_q[19:16]), .nb_off_i(nba_q[15:0]), .nb_wdata_i(nbd_q),
+                    .nb_rdata_o(nrd[K]),
+                    .bclk_i(bclk_i), .tw_i(twh_q[K]), .tw_kind_i(tw_kind),
+                    .tw_lane_i(tw_off[RW+3:RW+1]), .tw_idx_i(tw_idx),
+                    .tw_cfg_i(tw_cfg), .tw_inj_i(tw_inj), .tw_ej_i(tw_ej),
+                    .rr_i(rrh_q[K]), .rr_off_i(rro_q), .rr_data_o(nrr[K]), .err_o(err_o[K]));
+            end
+        end
+    endgenerate
+    assign act_o = |nact;
+
+    // ---- the addressed node's read data (network clock) and record word
+    // (bus clock), one register stage each ----
+    reg [1:0]   nbp_q;                // a read reached the nodes 1, 2 cycles ago
+    reg [P-1:0] nbs_q;                // its node
+    integer     k;
+    always @(posedge nclk_i) begin
+        nbp_q <= {nbp_q[0], nbr_q};
+        if (nbr_q)
+            nbs_q <= nbh_q;
+        if (nbp_q[1]) begin
+            nb_rdata_o <= 32'd0;
+            for (k = 0; k < P; k = k + 1)
+                if (nbs_q[k])
+                    nb_rdata_o <= nrd[k];
+        end
+    end
+
+    // the record word: the nodes answer two cycles after the request
+    // reached them; the addressed one's word is taken in the cycle after
+    reg [1:0]   rrp_q;
+    reg [P-1:0] rrs_q;
+    always @(posedge bclk_i) begin
+        rrp_q <= {rrp_q[0], rr_q};
+        if (rr_q)
+            rrs_q <= rrh_q;
+        if (rrp_q[1]) begin
+            rr_data_o <= 32'd0;
+            for (k = 0; k < P; k = k + 1)
+                if (rrs_q[k])
+                    rr_data_o <= nrr[k];
+        end
+    end
+endmodule

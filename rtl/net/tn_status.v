@@ -1,0 +1,111 @@
+`default_nettype none
+// SPDX-License-Identifier: MIT
+// tn_status: a node's error flags, the counters of the errors that no
+// eject record shows (collisions, unroutable heads, dropped flits, bank
+// conflicts) and the collision latch (node region 5). Events are
+// registered, then counted: flags and counters show an event one cycle
+// after it reaches this module. Counters are 16 bits and stop at 0xFFFF.
+module tn_status #(
+    parameter LANES = 6,  // inject and eject lanes
+    parameter RW    = 4   // round index bits
+) (
+    input  wire             clk_i,
+    input  wire             rst_i,
+    input  wire             clr_i,       // clear everything (CTRL bit 2)
+    input  wire [RW-1:0]    around_i,    // round of the active settings
+    // events
+    input  wire [LANES-1:0] overrun_i,
+    input  wire [LANES-1:0] short_i,
+    input  wire [LANES-1:0] ebounds_i,
+    input  wire [LANES-1:0] ibounds_i,
+    input  wire [3:0]       ncoll_i,
+    input  wire [3:0]       nunrt_i,
+    input  wire [3:0]       ndrop_i,
+    input  wire [3:0]       nconf_i,
+    input  wire             coll_i,
+    input  wire [3:0]       coll_port_i,
+    input  wire [2:0]       coll_tgt_i,
+    // bus: write offset addr_i (0: 1s clear flags; 4, 5, 6, 7, 9: clear),
+    // read offset addr_i into rdata_o (the cycle after re_i)
+    input  wire             we_i,
+    input  wire             re_i,
+    input  wire [3:0]       addr_i,
+    input  wire [7:0]       wdata_i,
+    output reg  [31:0]      rdata_o,
+    output wire             err_o        // some flag is set
+);
+    reg [7:0]  flags_q;
+    reg [31:0] latch_q;
+    // counters, each with a sticky bit 16 "stopped at 0xFFFF"
+    reg [16:0] coll_q, unrt_q, drop_q, conf_q;
+    // the last cycle's events
+    reg        ev_q;
+    reg [3:0]  ncoll_q, nunrt_q, ndrop_q, nconf_q, cport_q;
+    reg        c1_q;
+    reg [2:0]  ctgt_q;
+    reg [RW-1:0] cround_q;
+    wire ev = |{overrun_i, short_i, ebounds_i, ibounds_i, ncoll_i, nunrt_i, ndrop_i, nconf_i};
+
+    assign err_o = |flags_q;
+
+    function [16:0] count(input [16:0] c, input [3:0] n);
+        count = c[16] ? c : {1'b0, c[15:0]} + {13'd0, n};
+    endfunction
+    function [31:0] shown(input [16:0] c);
+        shown = {16'd0, c[16] ? 16'hFFFF : c[15:0]};
+    endfunction
+
+    always @(posedge clk_i) begin
+        ev_q <= ev;
+        if (ev) begin
+            flags_q  <= flags_q | {nconf_i != 0, ndrop_i != 0, nunrt_i != 0, ncoll_i != 0,
+                                   |ibounds_i, |ebounds_i, |short_i, |overrun_i};
+            ncoll_q  <= ncoll_i;
+            nunrt_q  <= nunrt_i;
+            ndrop_q  <= ndrop_i;
+            nconf_q  <= nconf_i;
+            c1_q     <= coll_i;
+            cport_q  <= coll_port_i;
+            ctgt_q   <= coll_tgt_i;
+            cround_q <= around_i;
+        end
+        if (ev_q) begin
+            coll_q <= count(coll_q, ncoll_q);
+            unrt_q <= count(unrt_q, nunrt_q);
+            drop_q <= count(drop_q, ndrop_q);
+            conf_q <= count(conf_q, nconf_q);
+            if (c1_q && !latch_q[31])
+                latch_q <= {1'b1, 4'd0, {(11 - RW){1'b0}}, cround_q, 4'd0, cport_q, 5'd0, ctgt_q};
+        end
+        if (re_i)
+            case (addr_i)
+                4'd0:    rdata_o <= {24'd0, flags_q};
+                4'd4:    rdata_o <= shown(coll_q);
+                4'd5:    rdata_o <= latch_q;
+                4'd6:    rdata_o <= shown(unrt_q);
+                4'd7:    rdata_o <= shown(drop_q);
+                4'd8:    rdata_o <= {{(32 - RW){1'b0}}, around_i};
+                4'd9:    rdata_o <= shown(conf_q);
+                default: rdata_o <= 32'd0;
+            endcase
+        if (we_i)
+            case (addr_i)
+                4'd0:    flags_q <= flags_q & ~wdata_i;
+                4'd4:    coll_q  <= 17'd0;
+                4'd5:    latch_q <= 32'd0;
+                4'd6:    unrt_q  <= 17'd0;
+                4'd7:    drop_q  <= 17'd0;
+                4'd9:    conf_q  <= 17'd0;
+                default: ;
+            endcase
+        if (clr_i || rst_i) begin
+            ev_q    <= 1'b0;
+            flags_q <= 8'd0;
+            latch_q <= 32'd0;
+            coll_q  <= 17'd0;
+            unrt_q  <= 17'd0;
+            drop_q  <= 17'd0;
+            conf_q  <= 17'd0;
+        end
+    end
+endmodule

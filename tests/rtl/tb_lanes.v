@@ -1,0 +1,575 @@
+`default_nettype none
+// SPDX-License-Identifier: MIT
+// tb_lanes: testbench of a node's network interface alone, Icarus: LANES
+// inject lanes (rtl/ni/tn_inject.v) and LANES eject lanes (tn_eject.v)
+// around one banked flit memory (tn_flitmem.v, tn_ram.v). Eject lane l
+// listens, through a delay line of 1..3 cycles (the hops), to inject lane
+// l - 1 or l - 2 (mod LANES). The bench drives the sequencer's signals for runs
+// of random schedules (durations 0..12, 1 back to back) and compares the
+// lanes with its own model of docs/hardware.md, cycle by cycle:
+// - inject: flit k of entry (round r, start s, n, a) on the lane in
+//   T_r + 1 + s + k (word a + k, read in T_r + s + k); lists worked in
+//   order from entry 0 at each start; chains (a start cuts the running
+//   entry) and the round switch cut a stream (nothing is sent in a switch
+//   cycle, nothing of a cut stream after it); an entry never reached stops
+//   the lane; words beyond the memory are gaps (bounds events); the
+//   entry's relay flag while its stream runs;
+// - flit memory: word a in bank a mod BANKS; per bank and cycle one read
+//   and one write, the lowest lane first; losers send a gap / store
+//   nothing; every loss counted;
+// - eject: the round's descriptor loaded at its switch; every flit
+//   counted, the first n stored from a, round-relative first/last
+//   timestamps (a flit in the next switch cycle has timestamp D_r), CRC-32
+//   of all counted flits; overrun (beyond n, in a switch cycle, after the
+//   run), short (fewer than n at the round's end), bounds (a word beyond
+//   the memory); the record filed at the round's end under its round with
+//   the run's epoch, filed again by overrun flits after the run; rounds
+//   without a descriptor keep their old record.
+// At the end of each run every record filed so far and every memory word
+// are compared. Prints TAP lines; tests/rtl/tn_tb_run.sh numbers them.
+// Parameters: LANES, W, AW (MEM_DEPTH = 2^AW), RUNS, SEED.
+module tb_lanes;
+    parameter LANES = 2;       // inject and eject lanes
+    parameter W     = 16;      // flit data width
+    parameter AW    = 8;       // flit memory address bits
+    parameter RUNS  = 60;      // random runs
+    parameter SEED  = 1;
+    localparam RW    = 4;                              // 16 rounds, 16 list entries
+    localparam ROUNDS = 1 << RW;
+    localparam DEPTH = 1 << AW;
+    localparam DW    = (AW + 2 < 16) ? AW + 2 : 16;
+    localparam BB    = $clog2(LANES);
+    localparam NBK   = 1 << BB;
+    localparam FW    = W + 3;
+    localparam MW    = W + 2;
+    localparam IEW   = 2 + RW + DW + 2 * AW + 1;       // inject entry
+    localparam EEW   = 2 + 3 + 2 * AW + 1;             // eject descriptor
+    localparam RCW   = 4 + 3 + AW + 1 + 2 * DW + 32;   // record
+
+    reg clk = 0, rst = 1;
+    always #5 clk = !clk;
+
+    // ---- the sequencer's signals, as a node registers them ----
+    reg          run = 0, sw = 0, fin = 0, prep = 0;
+    reg [RW-1:0] round = 0;
+    reg [DW-1:0] rcyc = 0, ts = 0;
+    reg [3:0]    epoch = 0;
+
+    // ---- DUT ----
+    reg  [LANES-1:0]     ilw = 0, elw = 0, irr = 0;
+    reg  [RW-1:0]        lw_idx = 0, rr_idx = 0;
+    reg  [IEW-1:0]       irow = 0;
+    reg  [EEW-1:0]       erow = 0;
+    wire [LANES-1:0]     mrd, mok, mwr, irelay, ibounds, eovr, eshort, ebounds;
+    wire [LANES*AW-1:0]  mraddr, mwaddr;
+    wire [LANES*MW-1:0]  mrdata, mwdata;
+    wire [LANES*FW-1:0]  iflit;
+    reg  [LANES*FW-1:0]  eflit;
+    wire [LANES*RCW-1:0] rec;
+    reg                  bre = 0, bwe = 0;
+    reg  [AW-1:0]        baddr = 0;
+    reg  [MW-1:0]        bwdata = 0;
+    wire [MW-1:0]        brdata;
+    wire [3:0]           nconf;
+
+    genvar g;
+    generate
+        for (g = 0; g < LANES; g = g + 1) begin : gen_lane
+            /* the lanes' table read ports and eject sources are not under test here */
+            wire [IEW-1:0] ientry;
+            wire [EEW-1:0] edesc;
+            tn_inject #(.W(W), .AW(AW), .RW(RW), .DW(DW)) u_inj (
+                .bclk_i(clk), .lw_i(ilw[g]), .lw_idx_i(lw_idx), .lw_row_i(irow),
+                .nclk_i(clk), .nrst_i(rst), .run_i(run), .sw_i(sw), .prep_i(prep),
+                .round_i(round), .rcyc_i(rcyc), .lr_i(1'b0), .lr_idx_i({RW{1'b0}}), .entry_o(ientry),
+                .mrd_o(mrd[g]), .maddr_o(mraddr[g*AW +: AW]), .mdata_i(mrdata[g*MW +: MW]),
+                .mok_i(mok[g]), .flit_o(iflit[g*FW +: FW]), .relay_o(irelay[g]),
+                .bounds_o(ibounds[g]));
+            tn_eject #(.W(W), .AW(AW), .RW(RW), .DW(DW)) u_ej (
+                .bclk_i(clk), .lw_i(elw[g]), .lw_idx_i(lw_idx), .lw_row_i(erow),
+                .rr_i(irr[g]), .rr_idx_i(rr_idx), .rec_o(rec[g*RCW +: RCW]),
+                .nclk_i(clk), .nrst_i(rst), .run_i(run), .sw_i(sw), .fin_i(fin), .prep_i(prep),
+                .round_i(round), .ts_i(ts), .epoch_i(epoch),
+                .lr_i(1'b0), .lr_idx_i({RW{1'b0}}), .desc_o(edesc),
+                .flit_i(eflit[g*FW +: FW]),
+                .mwr_o(mwr[g]), .mwaddr_o(mwaddr[g*AW +: AW]), .mwdata_o(mwdata[g*MW +: MW]),
+                .overrun_o(eovr[g]), .short_o(eshort[g]), .bounds_o(ebounds[g]));
+        end
+    endgenerate
+    tn_flitmem #(.W(W), .LANES(LANES), .AW(AW), .BB(BB)) u_mem (
+        .clk_i(clk), .rd_i(mrd), .raddr_i(mraddr), .rdata_o(mrdata), .rok_o(mok),
+        .wr_i(mwr), .waddr_i(mwaddr), .wdata_i(mwdata),
+        .bre_i(bre), .bwe_i(bwe), .baddr_i(baddr), .bwdata_i(bwdata), .brdata_o(brdata),
+        .nconf_o(nconf));
+
+    integer nfail = 0;
+    reg [8*140-1:0] msg;
+    task ok(input c, input [8*140-1:0] what);
+        begin
+            if (c)
+                $display("ok - %0s", what);
+            else begin
+                $display("not ok - %0s", what);
+                nfail = nfail + 1;
+            end
+        end
+    endtask
+
+    integer seed = SEED;
+    function integer rnd(input integer k);
+        rnd = (k > 0) ? ({$random(seed)} % k) : 0;
+    endfunction
+
+    // ---- the schedule of a run ----
+    integer nr;                          // rounds
+    integer dur [0:ROUNDS-1];            // as written (0 counts as 1)
+    integer tr  [0:ROUNDS];              // T_r relative to T_0; tr[nr] = the end
+    // inject lists: entry i of lane l
+    reg          ev  [0:LANES-1][0:ROUNDS-1];
+    reg          erl [0:LANES-1][0:ROUNDS-1];
+    integer      ern [0:LANES-1][0:ROUNDS-1];
+    integer      es  [0:LANES-1][0:ROUNDS-1];
+    integer      en  [0:LANES-1][0:ROUNDS-1];
+    integer      ea  [0:LANES-1][0:ROUNDS-1];
+    // eject descriptors: lane l, round r
+    reg          dv  [0:LANES-1][0:ROUNDS-1];
+    integer      dn  [0:LANES-1][0:ROUNDS-1];
+    integer      da  [0:LANES-1][0:ROUNDS-1];
+    integer      hop [0:LANES-1];        // eject lane l's delay
+    integer      prm [0:LANES-1];        // ... from inject lane prm[l]
+
+    // ---- the model ----
+    reg [MW-1:0] mem [0:DEPTH-1];        // the flit memory
+    // inject lanes
+    integer      iptr [0:LANES-1], iadr [0:LANES-1], irem [0:LANES-1];
+    reg          iact [0:LANES-1], irdq [0:LANES-1], irel [0:LANES-1], ibusy [0:LANES-1];
+    reg [MW-1:0] iword [0:LANES-1];      // the word read last cycle
+    // eject lanes
+    reg          xact [0:LANES-1];
+    integer      xadr [0:LANES-1], xrem [0:LANES-1], xcnt [0:LANES-1], xidx [0:LANES-1];
+    integer      xfirst [0:LANES-1], xlast [0:LANES-1];
+    reg [31:0]   xcrc [0:LANES-1];
+    reg [2:0]    xerr [0:LANES-1];
+    // filed records, [lane][round]
+    reg [RCW-1:0] mrec [0:LANES-1][0:ROUNDS-1];
+    reg           mfiled [0:LANES-1][0:ROUNDS-1];
+    integer       n_ib = 0, n_eo = 0, n_es = 0, n_eb = 0, n_conf = 0;
+    // coverage
+    integer cov_chain = 0, cov_cut_sw = 0, cov_cut_next = 0, cov_ib = 0, cov_eb = 0, cov_eo = 0,
+            cov_es = 0, cov_conf_r = 0, cov_conf_w = 0, cov_late = 0, cov_swflit = 0, cov_stop = 0,
+            cov_d1 = 0, cov_refile = 0;
+
+    function [31:0] crc_step(input [31:0] c, input [W-1:0] d);
+        integer b, k;
+        reg [31:0] x;
+        begin
+            x = c;
+            for (b = 0; b < (W + 7) / 8; b = b + 1) begin
+                x = x ^ ((d >> (8 * b)) & 8'hFF);
+                for (k = 0; k < 8; k = k + 1)
+                    x = x[0] ? (x >> 1) ^ 32'hEDB88320 : x >> 1;
+            end
+            crc_step = x;
+        end
+    endfunction
+
+    // this cycle's expectations and next state
+    reg [LANES*FW-1:0] x_iflit;
+    reg [LANES-1:0]    x_irel;
+    integer            x_conf;
+    reg [NBK-1:0]      rbank, wbank;
+    integer            l, k, b;
+    reg                st, busy_was;
+    reg [FW-1:0]       f;
+    reg                late;
+    // next-state shadows
+    reg [MW-1:0]       nword [0:LANES-1];
+    reg                nrdq [0:LANES-1];
+    reg                wdo [0:LANES-1];
+    integer            wad [0:LANES-1];
+    reg [MW-1:0]       wdat [0:LANES-1];
+
+    task model_cycle;
+        begin
+            x_conf = 0;
+            rbank = 0;
+            wbank = 0;
+            // inject lanes: the flit now, the read now
+            for (l = 0; l < LANES; l = l + 1) begin
+                x_iflit[l*FW +: FW] = {irdq[l] && !sw, iword[l]};
+                x_irel[l] = irel[l];
+                nrdq[l] = 0;
+                nword[l] = iword[l];
+                st = run && iptr[l] < ROUNDS && ev[l][iptr[l]] && ern[l][iptr[l]] == round &&
+                     es[l][iptr[l]] == rcyc;
+                k = -1;                    // the word read now
+                busy_was = ibusy[l];
+                ibusy[l] = 0;              // the lane sends a word of a stream now
+                if (st) begin
+                    if (iact[l]) cov_cut_next = cov_cut_next + 1;
+                    if (!iact[l] && busy_was) cov_chain = cov_chain + 1;
+                    ibusy[l] = en[l][iptr[l]] > 0;
+                    if (en[l][iptr[l]] > 0) k = ea[l][iptr[l]];
+                    iadr[l] = ea[l][iptr[l]] + 1;
+                    irem[l] = en[l][iptr[l]] - 1;
+                    iact[l] = en[l][iptr[l]] > 1;
+                    irel[l] = erl[l][iptr[l]];
+                    iptr[l] = iptr[l] + 1;
+                end else if (sw) begin
+                    if (iact[l]) cov_cut_sw = cov_cut_sw + 1;
+                    iact[l] = 0;
+                    irel[l] = 0;
+                end else if (iact[l]) begin
+                    ibusy[l] = 1;
+                    if (iadr[l] < DEPTH)
+                        k = iadr[l];
+                    else begin
+                        n_ib = n_ib + 1;
+                        cov_ib = cov_ib + 1;
+                    end
+                    iadr[l] = iadr[l] + 1;
+                    irem[l] = irem[l] - 1;
+                    iact[l] = irem[l] != 0;
+                end
+                if (k >= 0) begin
+                    b = k % NBK;
+                    if (rbank[b]) begin
+                        x_conf = x_conf + 1;
+                        cov_conf_r = cov_conf_r + 1;
+                    end else begin
+                        rbank[b] = 1;
+                        nrdq[l] = 1;
+                        nword[l] = mem[k];
+                    end
+                end
+            end
+            // eject lanes: the flit on the input now
+            for (l = 0; l < LANES; l = l + 1) begin
+                wdo[l] = 0;
+                f = eflit[l*FW +: FW];
+                late = !run || sw || xrem[l] == 0;
+                if (f[W+2] && xact[l]) begin
+                    xcrc[l] = crc_step(xcrc[l], f[W-1:0]);
+                    if (xcnt[l] == 0) xfirst[l] = ts;
+                    xlast[l] = ts;
+                    xcnt[l] = xcnt[l] + 1;
+                    if (sw) cov_swflit = cov_swflit + 1;
+                    if (!run) cov_late = cov_late + 1;
+                    if (late) begin
+                        xerr[l][0] = 1;
+                        n_eo = n_eo + 1;
+                        cov_eo = cov_eo + 1;
+                    end else begin
+                        xrem[l] = xrem[l] - 1;
+                        if (xadr[l] >= DEPTH) begin
+                            xerr[l][2] = 1;
+                            n_eb = n_eb + 1;
+                            cov_eb = cov_eb + 1;
+                        end else begin
+                            b = xadr[l] % NBK;
+                            if (wbank[b]) begin
+                                x_conf = x_conf + 1;
+                                cov_conf_w = cov_conf_w + 1;
+                            end else begin
+                                wbank[b] = 1;
+                                wdo[l] = 1;
+                                wad[l] = xadr[l];
+                                wdat[l] = f[W+1:0];
+                            end
+                        end
+                    end
+                    xadr[l] = xadr[l] + 1;
+                end
+                if (fin && xact[l] && xrem[l] != 0) begin
+                    xerr[l][1] = 1;
+                    n_es = n_es + 1;
+                    cov_es = cov_es + 1;
+                end
+                if (xact[l] && (fin || (f[W+2] && !run && !sw))) begin
+                    if (!fin) cov_refile = cov_refile + 1;
+                    mrec[l][xidx[l]] = {epoch, xerr[l], xcnt[l][AW:0], xlast[l][DW-1:0], xfirst[l][DW-1:0],
+                                        ~xcrc[l]};
+                    mfiled[l][xidx[l]] = 1;
+                end
+                if (sw) begin
+                    xact[l] = dv[l][round];
+                    xidx[l] = round;
+                    xadr[l] = da[l][round];
+                    xrem[l] = dn[l][round];
+                    xcnt[l] = 0;
+                    xfirst[l] = 0;
+                    xlast[l] = 0;
+                    xcrc[l] = 32'hFFFFFFFF;
+                    xerr[l] = 0;
+                end
+            end
+            if (prep)
+                for (l = 0; l < LANES; l = l + 1)
+                    iptr[l] = 0;
+        end
+    endtask
+    // at the edge: the memory takes this cycle's writes, the read words move on
+    task model_edge;
+        begin
+            for (l = 0; l < LANES; l = l + 1) begin
+                if (wdo[l]) mem[wad[l]] = wdat[l];
+                irdq[l] = nrdq[l];
+                iword[l] = nword[l];
+            end
+        end
+    endtask
+
+    // ---- the bench's node: delay lines, sequencer signals ----
+    // (each always block has its own loop variables)
+    reg [FW-1:0] dl [0:LANES-1][0:3];
+    integer      dla, dlp, dlb;
+    always @(posedge clk)
+        for (dla = 0; dla < LANES; dla = dla + 1) begin
+            for (dlp = 3; dlp > 0; dlp = dlp - 1)
+                dl[dla][dlp] <= dl[dla][dlp-1];
+            dl[dla][0] <= iflit[prm[dla]*FW +: FW];
+        end
+    always @* for (dlb = 0; dlb < LANES; dlb = dlb + 1) eflit[dlb*FW +: FW] = dl[dlb][hop[dlb] - 1];
+
+    integer bad_i = 0, bad_c = 0, bad_rel = 0, tot_ib = 0, tot_eo = 0, tot_es = 0, tot_eb = 0;
+    integer cyc = 0;
+    always @(posedge clk) if (!rst) begin
+        tot_ib = tot_ib + count1(ibounds);
+        tot_eo = tot_eo + count1(eovr);
+        tot_es = tot_es + count1(eshort);
+        tot_eb = tot_eb + count1(ebounds);
+    end
+    function integer count1(input [LANES-1:0] v);
+        integer j;
+        begin
+            count1 = 0;
+            for (j = 0; j < LANES; j = j + 1) count1 = count1 + (v[j] === 1'b1);
+        end
+    endfunction
+
+    // One cycle: this cycle's sequencer signals, the model, the comparison.
+    task cycle(input r_run, input r_sw, input r_fin, input r_prep, input integer r_round,
+               input integer r_rcyc, input integer r_ts);
+        begin
+            run = r_run; sw = r_sw; fin = r_fin; prep = r_prep;
+            round = r_round; rcyc = r_rcyc; ts = r_ts;
+            if (r_prep) epoch = epoch + 1;
+            #2;
+            model_cycle;
+            m = 0;
+            for (l = 0; l < LANES; l = l + 1)
+                if (iflit[l*FW+W+2] !== x_iflit[l*FW+W+2] ||
+                    (x_iflit[l*FW+W+2] && iflit[l*FW +: FW] !== x_iflit[l*FW +: FW]))
+                    m = 1;
+            if (m) begin
+                bad_i = bad_i + 1;
+                if (bad_i < 8)
+                    $display("# cycle %0d (round %0d rcyc %0d sw %0d): inject flits %h, model %h", cyc, round,
+                             rcyc, sw, iflit, x_iflit);
+            end
+            if (nconf != x_conf) begin
+                bad_c = bad_c + 1;
+                if (bad_c < 8) $display("# cycle %0d: conflicts %0d, model %0d", cyc, nconf, x_conf);
+            end
+            for (l = 0; l < LANES; l = l + 1)
+                if (iflit[l*FW+W+2] && irelay[l] != x_irel[l]) bad_rel = bad_rel + 1;
+            @(posedge clk);
+            model_edge;
+            cyc = cyc + 1;
+            #1;
+        end
+    endtask
+
+    // ---- loading ----
+    task load_tables;
+        integer r, i;
+        begin
+            for (l = 0; l < LANES; l = l + 1) begin
+                for (i = 0; i < ROUNDS; i = i + 1) begin
+                    @(negedge clk);
+                    lw_idx = i;
+                    irow = {ev[l][i], erl[l][i], ern[l][i][RW-1:0], es[l][i][DW-1:0], en[l][i][AW:0],
+                            ea[l][i][AW-1:0]};
+                    ilw = 0;
+                    ilw[l] = 1;
+                    @(posedge clk);
+                    #1 ilw = 0;
+                end
+                for (r = 0; r < ROUNDS; r = r + 1) begin
+                    @(negedge clk);
+                    lw_idx = r;
+                    erow = {dv[l][r], 1'b0, 3'd0, dn[l][r][AW:0], da[l][r][AW-1:0]};
+                    elw = 0;
+                    elw[l] = 1;
+                    @(posedge clk);
+                    #1 elw = 0;
+                end
+            end
+        end
+    endtask
+    task mem_write(input integer a, input [MW-1:0] d);
+        begin
+            @(negedge clk);
+            bwe = 1; baddr = a; bwdata = d;
+            @(posedge clk);
+            #1 bwe = 0;
+            mem[a] = d;
+        end
+    endtask
+
+    // A random schedule: 2..8 rounds; per lane random entries (chains, cuts,
+    // starts beyond the round, words beyond the memory), random eject
+    // descriptors; the inject words in the lower half of the memory, the
+    // eject areas in the upper half (bounds: at the very top).
+    task new_schedule(input integer bounds_kind);
+        integer r, i, s, t;
+        begin
+            nr = 2 + rnd(7);
+            tr[0] = 0;
+            for (r = 0; r < nr; r = r + 1) begin
+                t = rnd(8);
+                dur[r] = (t == 0) ? 1 : (t == 1) ? 0 : (t == 2) ? 2 : 3 + rnd(10);
+                if (dur[r] <= 1) cov_d1 = cov_d1 + 1;
+                tr[r + 1] = tr[r] + ((dur[r] == 0) ? 1 : dur[r]);
+            end
+            for (l = 0; l < LANES; l = l + 1) begin
+                hop[l] = 1 + rnd(3);
+                prm[l] = (l + LANES - 1 - rnd(2)) % LANES;
+                i = 0;
+                for (r = 0; r < nr && i < ROUNDS - 1; r = r + 1) begin
+                    s = rnd(3);
+                    while (rnd(3) != 0 && i < ROUNDS - 1 && s < ((dur[r] == 0) ? 1 : dur[r]) + 1) begin
+                        ev[l][i] = 1;
+                        erl[l][i] = rnd(2);
+                        ern[l][i] = r;
+                        es[l][i] = s;
+                        en[l][i] = rnd(7);
+                        // the last round's streams end in it (no stream runs past the run)
+                        if (r == nr - 1 && s + en[l][i] > ((dur[r] == 0) ? 1 : dur[r]) - 1)
+                            en[l][i] = (s < ((dur[r] == 0) ? 1 : dur[r]) - 1) ? ((dur[r] == 0) ? 1 : dur[r]) - 1 - s : 0;
+                        ea[l][i] = (bounds_kind == 1 && rnd(6) == 0) ? DEPTH - 1 - rnd(3) : rnd(DEPTH / 2);
+                        // next: back to back (a chain), later, or earlier than the end (a cut)
+                        t = rnd(3);
+                        s = s + ((t == 0) ? en[l][i] : (t == 1) ? en[l][i] + 1 + rnd(3) : 1 + rnd(en[l][i] + 1));
+                        i = i + 1;
+                    end
+                end
+                for (i = i; i < ROUNDS; i = i + 1) begin
+                    ev[l][i] = 0; erl[l][i] = 0; ern[l][i] = 0; es[l][i] = 0; en[l][i] = 0; ea[l][i] = 0;
+                end
+                for (r = 0; r < ROUNDS; r = r + 1) begin
+                    dv[l][r] = r < nr && rnd(5) != 0;
+                    dn[l][r] = rnd(9);
+                    da[l][r] = (bounds_kind == 2 && rnd(4) != 0) ? DEPTH - 1 - rnd(4)
+                                                                 : DEPTH / 2 + rnd(DEPTH / 2 - 16);
+                end
+            end
+        end
+    endtask
+
+    // Clock a run: prep, rounds, then quiet cycles.
+    task do_run;
+        integer t, r, rc;
+        begin
+            // before the start: quiet (the relative cycle keeps counting)
+            cycle(0, 0, 0, 0, round, rcyc + 1, rcyc + 1);
+            cycle(0, 0, 0, 1, round, rcyc + 1, rcyc + 1);      // prep
+            r = 0;
+            for (t = 0; t < tr[nr] + 12; t = t + 1) begin
+                while (r + 1 < nr && t >= tr[r + 1]) r = r + 1;
+                rc = t - tr[r];
+                cycle(t < tr[nr],
+                      t == tr[r] && t < tr[nr],
+                      (t > 0 && t == tr[r] && t < tr[nr]) || t == tr[nr],
+                      0, r, rc, (t == tr[r] && t > 0 && t < tr[nr]) ? t - tr[r - 1] : rc);
+            end
+        end
+    endtask
+
+    // Compare every record filed so far and the whole memory.
+    integer bad_rec, bad_mem, r2;
+    task compare;
+        begin
+            bad_rec = 0;
+            for (l = 0; l < LANES; l = l + 1)
+                for (r2 = 0; r2 < ROUNDS; r2 = r2 + 1)
+                    if (mfiled[l][r2]) begin
+                        @(negedge clk);
+                        irr = 0;
+                        irr[l] = 1;
+                        rr_idx = r2;
+                        @(posedge clk);
+                        #1 irr = 0;
+                        if (rec[l*RCW +: RCW] !== mrec[l][r2]) begin
+                            bad_rec = bad_rec + 1;
+                            if (bad_rec < 6)
+                                $display("# lane %0d round %0d: record %h, model %h", l, r2, rec[l*RCW +: RCW],
+                                         mrec[l][r2]);
+                        end
+                    end
+            bad_mem = 0;
+            for (k = 0; k < DEPTH; k = k + 1) begin
+                @(negedge clk);
+                bre = 1;
+                baddr = k;
+                @(posedge clk);
+                #1 bre = 0;
+                if (brdata !== mem[k]) begin
+                    bad_mem = bad_mem + 1;
+                    if (bad_mem < 6) $display("# word %0d: %h, model %h", k, brdata, mem[k]);
+                end
+            end
+        end
+    endtask
+
+    integer run_i, bad_r = 0, bad_m = 0, m;
+    initial begin
+        $display("# tb_lanes LANES=%0d W=%0d MEM_DEPTH=%0d BANKS=%0d ROUNDS=%0d SEED=%0d", LANES, W, DEPTH, NBK,
+                 ROUNDS, SEED);
+        for (l = 0; l < LANES; l = l + 1) begin
+            iptr[l] = 0; iadr[l] = 0; irem[l] = 0; iact[l] = 0; irdq[l] = 0; irel[l] = 0; iword[l] = 0;
+            ibusy[l] = 0;
+            xact[l] = 0; xadr[l] = 0; xrem[l] = 0; xcnt[l] = 0; xidx[l] = 0; xfirst[l] = 0; xlast[l] = 0;
+            xcrc[l] = 0; xerr[l] = 0; hop[l] = 1; prm[l] = l;
+            for (m = 0; m < ROUNDS; m = m + 1) mfiled[l][m] = 0;
+            for (m = 0; m < 4; m = m + 1) dl[l][m] = 0;
+        end
+        repeat (3) @(posedge clk);
+        #1 rst = 0;
+        for (k = 0; k < DEPTH; k = k + 1)
+            mem_write(k, {$random(seed)} & {MW{1'b1}});
+        for (run_i = 0; run_i < RUNS; run_i = run_i + 1) begin
+            new_schedule(run_i % 3);
+            load_tables;
+            do_run;
+            compare;
+            bad_r = bad_r + bad_rec;
+            bad_m = bad_m + bad_mem;
+            // fresh data in the inject half for the next run
+            for (k = 0; k < 8; k = k + 1)
+                mem_write(rnd(DEPTH / 2), {$random(seed)} & {MW{1'b1}});
+        end
+        $sformat(msg, "%0d runs, %0d cycles: every inject lane's flit in every cycle as modelled", RUNS, cyc);
+        ok(bad_i == 0, msg);
+        ok(bad_rel == 0, "inject lanes: the relay flag of the running entry with every flit");
+        ok(bad_c == 0, "flit memory: bank conflicts (lowest lane first) counted every cycle as modelled");
+        ok(bad_r == 0, "eject records (epoch, errors, count, first, last, CRC) filed as modelled");
+        ok(bad_m == 0, "flit memory contents as modelled after every run (stores, no stores past n or on conflicts)");
+        $sformat(msg, "event totals: inject bounds %0d/%0d, overrun %0d/%0d, short %0d/%0d, eject bounds %0d/%0d",
+                 tot_ib, n_ib, tot_eo, n_eo, tot_es, n_es, tot_eb, n_eb);
+        ok(tot_ib == n_ib && tot_eo == n_eo && tot_es == n_es && tot_eb == n_eb, msg);
+        $sformat(msg, "coverage: chains %0d, cuts by a start %0d, by a switch %0d, rounds of duration 0 or 1 %0d",
+                 cov_chain, cov_cut_next, cov_cut_sw, cov_d1);
+        ok(cov_chain > 0 && cov_cut_next > 0 && cov_cut_sw > 0 && cov_d1 > 0, msg);
+        $sformat(msg, "coverage: overruns %0d (in a switch cycle %0d, after a run %0d, refiled %0d), shorts %0d, bounds %0d/%0d",
+                 cov_eo, cov_swflit, cov_late, cov_refile, cov_es, cov_ib, cov_eb);
+        ok(cov_eo > 0 && cov_swflit > 0 && cov_late > 0 && cov_refile > 0 && cov_es > 0 && cov_ib > 0 && cov_eb > 0,
+           msg);
+        if (LANES > 1) begin
+            $sformat(msg, "coverage: lost reads %0d, lost writes %0d", cov_conf_r, cov_conf_w);
+            ok(cov_conf_r > 0 && cov_conf_w > 0, msg);
+        end
+        $display("# done tb_lanes, %0d failed", nfail);
+        $finish;
+    end
+endmodule

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/* Clock test: the simulator clocks the network only while it has work,
+ * a board's network clock runs always (tn_sim_free_run); both must give
+ * the same cycles between START_CYCLE and any timestamp (docs/hardware.md,
+ * "Clocks and reset"). The same schedule (streams in several rounds, one
+ * flit arriving after the run's end) runs with free running off, on (with
+ * idle network cycles before the start), and off again: every record
+ * (count, round-relative first/last, CRC, error bits) and END_CYCLE -
+ * START_CYCLE are identical, the epoch counts the runs. Also: the cycle
+ * counter counts network clocks only, an idle network is not clocked
+ * unless free running, START_CYCLE is absolute.
+ * Usage: tn_clock_test model.so [seed] */
+#include <inttypes.h>
+
+#include "../tap.h"
+#include "tn_simlib.h"
+
+#define NR 4
+#define MAXS 256
+
+struct stream {
+    unsigned round, src, lane, idx, s, n, hops, dst, elane, port;
+};
+
+static struct simlib L;
+static uint64_t rng = 0xC10CCULL;
+static struct stream st[MAXS];
+static unsigned nst;
+
+static unsigned rnd(unsigned k)
+{
+    return k ? sl_rand(&rng) % k : 0;
+}
+
+/* every record of the schedule */
+static void read_all(struct sl_rec *out)
+{
+    for (unsigned i = 0; i < nst; i++)
+        sl_rec_read(&L, st[i].dst, st[i].elane, st[i].round, &out[i]);
+}
+
+static uint64_t cycle_now(void)
+{
+    return sl_rd48(&L, A_GLOB(G_CYCLE));
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: tn_clock_test model.so [seed]\n");
+        return 1;
+    }
+    if (argc > 2)
+        rng = strtoull(argv[2], NULL, 0);
+    if (sl_open(&L, argv[1]))
+        return 2;
+    diag("model %s: %s", argv[1], L.build_info());
+    unsigned *memtop = calloc(L.n, sizeof(unsigned)), *nidx = calloc((size_t)L.n * 6, sizeof(unsigned));
+    unsigned char *arc = calloc((size_t)L.n * 6, 1), *il = calloc(L.n, 1), *el = calloc(L.n, 1);
+    uint32_t *cfg = calloc((size_t)NR * L.n, sizeof(uint32_t));
+    if (!memtop || !nidx || !arc || !il || !el || !cfg)
+        return 2;
+
+    /* Straight streams, random lanes, offsets and lengths; the last round
+     * ends when its last flit is injected: flits still on the way arrive
+     * after the run's end. */
+    unsigned dur[NR];
+    for (unsigned r = 0; r < NR; r++) {
+        memset(arc, 0, (size_t)L.n * 6);
+        memset(il, 0, L.n);
+        memset(el, 0, L.n);
+        unsigned need = 0, inj = 0;
+        for (unsigned t = 0; t < 4 * L.n && nst < MAXS; t++) {
+            int d = (int)rnd(6);
+            if (!sl_dir_ok(&L, d))
+                continue;
+            unsigned src = rnd(L.n), h = 1 + rnd(L.dim[d / 2] - 1), v = src, okp = il[src] < L.lanes;
+            for (unsigned i = 0; i < h && okp; i++) {
+                okp = !arc[v * 6 + (unsigned)d];
+                v = sl_nbr(&L, v, d);
+            }
+            if (!okp || el[v] >= L.lanes)
+                continue;
+            struct stream *S = &st[nst++];
+            S->round = r;
+            S->src = src;
+            S->dst = v;
+            S->hops = h;
+            S->port = (unsigned)d;
+            S->lane = il[src]++;
+            S->idx = nidx[src * 6 + S->lane]++;
+            S->elane = el[v]++;
+            S->s = rnd(5);
+            S->n = 1 + rnd(20);
+            v = src;
+            for (unsigned i = 0; i < h; i++) {
+                arc[v * 6 + (unsigned)d] = 1;
+                cfg[r * L.n + v] |= CFG_SEL(d, i ? SEL_PORT(d) : SEL_LANE(S->lane));
+                v = sl_nbr(&L, v, d);
+            }
+            if (S->s + h + S->n > need)
+                need = S->s + h + S->n;
+            if (S->s + S->n > inj)
+                inj = S->s + S->n;
+        }
+        dur[r] = L.alpha + (r == NR - 1 ? inj : need);
+    }
+    diag("%u streams in %u rounds", nst, NR);
+
+    sl_clear_tables(&L, NR);
+    for (unsigned r = 0; r < NR; r++) {
+        for (unsigned v = 0; v < L.n; v++)
+            if (cfg[r * L.n + v])
+                sl_cfg(&L, v, r, cfg[r * L.n + v]);
+        sl_dur(&L, r, dur[r]);
+    }
+    for (unsigned i = 0; i < nst; i++) {
+        struct stream *S = &st[i];
+        unsigned a = memtop[S->src];
+        a += (S->s + S->lane + L.banks - a % L.banks) % L.banks;
+        memtop[S->src] = a + S->n;
+        for (unsigned k = 0; k < S->n; k++)
+            sl_wr(&L, A_NODE(S->src, RG_MEM, a + k), sl_rand(&rng) & sl_wmask(&L));
+        sl_inj(&L, S->src, S->lane, S->idx, S->round, S->s, S->n, a, 0);
+        unsigned b = 2048 + memtop[S->dst];
+        b += (L.alpha + S->s + S->hops + S->elane + L.banks - b % L.banks) % L.banks;
+        memtop[S->dst] = b - 2048 + S->n;
+        sl_ej(&L, S->dst, S->elane, S->round, S->port, 0, S->n, b);
+    }
+    for (unsigned v = 0; v < L.n; v++)
+        for (unsigned l = 0; l < L.lanes; l++)
+            if (nidx[v * 6 + l])
+                sl_inj_end(&L, v, l, nidx[v * 6 + l]);
+    unsigned total = 0;
+    for (unsigned r = 0; r < NR; r++)
+        total += dur[r];
+
+    /* The idle network is not clocked. */
+    L.step(L.s, 64);
+    uint64_t n0 = L.net_cycles(L.s);
+    L.step(L.s, 1000);
+    is(L.net_cycles(L.s) - n0, 0, "an idle network is not clocked (1000 bus cycles)");
+
+    /* The cycle counter counts network clocks, free running or not. */
+    uint64_t c1 = cycle_now(), m1 = L.net_cycles(L.s);
+    L.step(L.s, 500);
+    uint64_t c2 = cycle_now(), m2 = L.net_cycles(L.s);
+    is(c2 - c1, m2 - m1, "CYCLE advances by the network clocks between two reads (idle: %" PRIu64 ")",
+       m2 - m1);
+
+    /* Run A: clocked on demand. */
+    static struct sl_rec ra[MAXS], rb[MAXS], rc[MAXS];
+    uint32_t sa = sl_run(&L, NR, total, 32);
+    uint64_t la = sl_rd48(&L, A_GLOB(G_END)) - sl_rd48(&L, A_GLOB(G_START));
+    uint64_t enda = sl_rd48(&L, A_GLOB(G_END));
+    read_all(ra);
+    is(la, total, "on demand: END_CYCLE - START_CYCLE is the sum of the durations");
+    ok((sa & 0xB) == STATUS_DONE, "on demand: run done (STATUS 0x%x)", sa);
+    unsigned late = 0;
+    for (unsigned i = 0; i < nst; i++)
+        late += (ra[i].err & REC_OVERRUN) != 0;
+    ok(late > 0, "on demand: %u streams end after the run (overrun flits filed after the end)", late);
+
+    /* Run B: free running, idle network cycles before the start. */
+    L.free_run(L.s, 1);
+    uint64_t b0 = L.cycles(L.s), nb0 = L.net_cycles(L.s);
+    unsigned idle = 777 + rnd(100);
+    L.step(L.s, idle);
+    is(L.net_cycles(L.s) - nb0, L.cycles(L.s) - b0, "free running: a network clock on every bus clock");
+    c1 = cycle_now();
+    m1 = L.net_cycles(L.s);
+    L.step(L.s, 300);
+    c2 = cycle_now();
+    m2 = L.net_cycles(L.s);
+    is(c2 - c1, m2 - m1, "free running: CYCLE advances by the network clocks between two reads (%" PRIu64 ")",
+       m2 - m1);
+    uint32_t sb = sl_run(&L, NR, total, 32);
+    uint64_t startb = sl_rd48(&L, A_GLOB(G_START));
+    uint64_t lb = sl_rd48(&L, A_GLOB(G_END)) - startb;
+    read_all(rb);
+    L.free_run(L.s, 0);
+    is(sb, sa, "free running: the same STATUS");
+    is(lb, la, "free running: the same END_CYCLE - START_CYCLE");
+    ok(startb >= enda + idle + 300, "START_CYCLE is absolute: counts the idle free-running cycles (%" PRIu64
+       " after the last end)", startb - enda);
+
+    /* Run C: on demand again. */
+    uint32_t sc = sl_run(&L, NR, total, 32);
+    uint64_t lc = sl_rd48(&L, A_GLOB(G_END)) - sl_rd48(&L, A_GLOB(G_START));
+    read_all(rc);
+    is(sc, sa, "on demand again: the same STATUS");
+    is(lc, la, "on demand again: the same END_CYCLE - START_CYCLE");
+
+    unsigned diffb = 0, diffc = 0;
+    for (unsigned i = 0; i < nst; i++) {
+        struct sl_rec b = rb[i], c = rc[i];
+        diffb += b.epoch != ((ra[i].epoch + 1) & 15);
+        diffc += c.epoch != ((ra[i].epoch + 2) & 15);
+        b.epoch = c.epoch = ra[i].epoch;
+        if (!sl_rec_eq(&b, &ra[i]) && diffb++ < 4) {
+            char x[128], y[128];
+            diag("stream %u: free running %s, on demand %s", i, sl_rec_str(&b, x, sizeof(x)),
+                 sl_rec_str(&ra[i], y, sizeof(y)));
+        }
+        diffc += !sl_rec_eq(&c, &ra[i]);
+    }
+    is(diffb, 0, "free running: all %u records identical (epoch one more)", nst);
+    is(diffc, 0, "on demand again: all %u records identical (epoch two more)", nst);
+    is(L.bus_errors, 0, "every bus request completed");
+    sl_close(&L);
+    free(memtop);
+    free(nidx);
+    free(arc);
+    free(il);
+    free(el);
+    free(cfg);
+    return tap_done();
+}
