@@ -125,7 +125,7 @@ test-rtl-tb: $(RTL_TB_TESTS)
 
 # ---- lint ----
 RTL_LINT_PARAMS := "" "-GLANES=1" "-GDIM_X=5 -GDIM_Y=1 -GDIM_Z=1 -GW=8" \
-	"-GDIM_X=2 -GDIM_Y=2 -GDIM_Z=1 -GW=32 -GROUNDS=2 -GMEM_DEPTH=16" \
+	"-GDIM_X=2 -GDIM_Y=2 -GDIM_Z=1 -GW=30 -GROUNDS=2 -GMEM_DEPTH=128" \
 	"-GDIM_X=7 -GDIM_Y=7 -GDIM_Z=7"
 RTL_SYNTH_SMALL := -set DIM_X 2 -set DIM_Y 1 -set DIM_Z 1 -set W 8 -set LANES 1 \
 	-set MEM_DEPTH 16 -set ROUNDS 2
@@ -148,11 +148,13 @@ $(BUILD)/rtl/lint.ok: $(SIM_RTL_SRC) sim/tn_sim_top.v
 	touch $@
 
 # ---- bench ----
-RTL_BENCH_MODELS := 3x3x3 3x3x3_t2 7x7x7 7x7x7_t2
-$(RTL_TEST_DIR)/bench_rtl: tests/rtl/tn_bench.sh tests/rtl/tn_bench_tb.v $(RTL_TEST_DIR)/tn_bench_speed \
-		$(foreach m,$(RTL_BENCH_MODELS),$(SIM_DIR)/libtnsim_$(m).so)
+# The lean-node table (tests/rtl/tn_bench.sh): simulator cost (callgrind),
+# 7x7x7 speed, the gossip's whole command, area estimates (board-estimates).
+RTL_BENCH_EST := $(BUILD)/board/estimate/table.md
+$(RTL_TEST_DIR)/bench_rtl: tests/rtl/tn_bench.sh $(RTL_TEST_DIR)/tn_bench_speed $(BUILD)/torusctl \
+		$(SIM_DIR)/libtnsim_3x3x3.so $(SIM_DIR)/libtnsim_7x7x7.so $(RTL_BENCH_EST)
 	@mkdir -p $(@D)
-	printf '#!/bin/sh\nexec tests/rtl/tn_bench.sh %s\n' $(BUILD) >$@
+	printf '#!/bin/sh\nexec tests/rtl/tn_bench.sh %s %s\n' $(BUILD) $(dir $(RTL_BENCH_EST))raw.txt >$@
 	chmod +x $@
 BENCHES += $(RTL_TEST_DIR)/bench_rtl
 $(RTL_TEST_DIR)/tn_bench_speed: tests/rtl/tn_bench_speed.c tests/rtl/tn_simlib.h

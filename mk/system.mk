@@ -38,8 +38,7 @@ $(E2E_DIR)/bench_run: tests/e2e/bench_run.sh $(E2E_TORUSCTL) $(E2E_EMU) $(BUILD)
 
 BENCHES += $(E2E_DIR)/bench_run
 
-# All-to-all (issue 5): a step is a round, so these use models with deeper
-# round tables (_r32: 3x3x3, _r256: 4x4x4; sim/tn_sim_build.sh).
+# All-to-all (issue 5): a step is a round; every model has 1024 rounds.
 A2A_MODELS := 3x3x3 3x3x3_l1
 $(E2E_DIR)/alltoall.t: tests/e2e/alltoall.sh $(E2E_TORUSCTL) \
                        $(foreach m,$(A2A_MODELS),$(BUILD)/sim/libtnsim_$(m).so)

@@ -3,7 +3,7 @@
 # Usage: scripts/deps.sh [--check]   (--check: list what is missing, exit 1 if any)
 set -eu
 pkgs=(
-    build-essential pkg-config ccache perl jq libxml2-utils
+    build-essential pkg-config ccache perl jq libxml2-utils valgrind
     verilator iverilog yosys nextpnr-ice40 fpga-icestorm openfpgaloader
     libusb-1.0-0-dev libftdi1-dev libjansson-dev zlib1g-dev
     umockdev libumockdev-dev

@@ -19,6 +19,8 @@ module tn_node #(
     parameter BB    = 3,      // log2 of the flit memory banks
     parameter LBW   = 5,      // interval routing label bits
     parameter FW    = W + 3,  // flit width on links
+    parameter FS    = (FW <= 32) ? 32 : 64,    // a flit's slot on the link buses (tn_router)
+    parameter MS    = (W + 2 <= 32) ? 32 : 64, // a memory word's slot on the lane buses (tn_flitmem)
     parameter CFW   = 24 + RELAY,              // round settings {mode, output selects}
     parameter IEW   = 2 + RW + DW + 2 * AW + 1, // inject entry
     parameter EEW   = 2 + 3 + 2 * AW + 1,      // eject descriptor
@@ -38,9 +40,11 @@ module tn_node #(
     input  wire [DW-1:0]   rcyc_i,    // round-relative cycle: 0 in the switch cycle
     input  wire [DW-1:0]   ts_i,      // this cycle relative to the active eject descriptors' round
     input  wire [3:0]      epoch_i,   // runs started, mod 16
-    // links: lin_i from the link registers (tn_plane), lout_o to them
-    input  wire [6*FW-1:0] lin_i,
-    output wire [6*FW-1:0] lout_o,
+    // links, a flit per slot: lin_i from the link registers (tn_plane),
+    // lout_o to them
+    input  wire [6*FS-1:0] lin_i,
+    output wire [6*FS-1:0] lout_o,
+    output wire            lany_o,    // some output carries a flit
     // network-clock bus (a one-cycle request for this node; read data two
     // cycles later)
     input  wire            nb_w_i,
@@ -181,11 +185,16 @@ module tn_node #(
 
     // ---- flit memory and lanes ----
     wire [LANES-1:0]    mrd, mrok, mwr;
-    wire [LANES*AW-1:0] mraddr, mwaddr;
-    wire [LANES*MW-1:0] mrdata, mwdata;
+    // (one slot per lane: docs/NOTES.md, "Simulation cost")
+    wire [LANES*32-1:0] mraddr, mwaddr;
+    wire [LANES*MS-1:0] mwdata;
+    /* verilator lint_off UNUSEDSIGNAL */ // the slots' unused bits
+    wire [LANES*MS-1:0] mrdata;
+    wire [LANES*FS-1:0] ej;
+    /* verilator lint_on UNUSEDSIGNAL */
     wire [MW-1:0]       mbrd;
     wire [3:0]          nconf;
-    tn_flitmem #(.W(W), .LANES(LANES), .AW(AW), .BB(BB)) u_mem (
+    tn_flitmem #(.W(W), .LANES(LANES), .AW(AW), .BB(BB), .MS(MS)) u_mem (
         .clk_i(nclk_i),
         .rd_i(mrd), .raddr_i(mraddr), .rdata_o(mrdata), .rok_o(mrok),
         .wr_i(mwr), .waddr_i(mwaddr), .wdata_i(mwdata),
@@ -193,7 +202,7 @@ module tn_node #(
         .bwdata_i({nb_wdata_i[30], nb_wdata_i[31], nb_wdata_i[W-1:0]}), .brdata_o(mbrd),
         .nconf_o(nconf));
 
-    wire [LANES*FW-1:0] inj, ej;
+    wire [LANES*FS-1:0] inj;
     wire [LANES-1:0]    irelay, ibounds, eovr, eshort, ebounds;
     wire [IEW-1:0]      ient [0:LANES-1];  // the inject lanes' list entries read
     wire [EEW-1:0]      edsc [0:LANES-1];  // the eject lanes' descriptors read
@@ -207,8 +216,8 @@ module tn_node #(
                 .round_i(round_i), .rcyc_i(rcyc_i),
                 .lr_i(nb_r_i && nb_rg_i == 4'd2 && nb_lst && nb_lane == g), .lr_idx_i(nb_off_i[RW:1]),
                 .entry_o(ient[g]),
-                .mrd_o(mrd[g]), .maddr_o(mraddr[g*AW +: AW]), .mdata_i(mrdata[g*MW +: MW]),
-                .mok_i(mrok[g]), .flit_o(inj[g*FW +: FW]), .relay_o(irelay[g]),
+                .mrd_o(mrd[g]), .maddr_o(mraddr[g*32 +: AW]), .mdata_i(mrdata[g*MS +: MW]),
+                .mok_i(mrok[g]), .flit_o(inj[g*FS +: FW]), .relay_o(irelay[g]),
                 .bounds_o(ibounds[g]));
             tn_eject #(.W(W), .AW(AW), .RW(RW), .DW(DW)) u_ej (
                 .bclk_i(bclk_i), .lw_i(tw_i && tw_kind_i[2] && tw_lane_i == g),
@@ -217,10 +226,19 @@ module tn_node #(
                 .nclk_i(nclk_i), .nrst_i(nrst_i), .run_i(run_i), .sw_i(sw_i), .fin_i(fin_i),
                 .prep_i(prep_i), .round_i(round_i), .ts_i(ts_i), .epoch_i(epoch_i),
                 .lr_i(nb_r_i && nb_rg_i == 4'd3 && nb_lst && nb_lane == g), .lr_idx_i(nb_off_i[RW:1]),
-                .desc_o(edsc[g]), .flit_i(ej[g*FW +: FW]),
-                .mwr_o(mwr[g]), .mwaddr_o(mwaddr[g*AW +: AW]), .mwdata_o(mwdata[g*MW +: MW]),
+                .desc_o(edsc[g]), .flit_i(ej[g*FS +: FW]),
+                .mwr_o(mwr[g]), .mwaddr_o(mwaddr[g*32 +: AW]), .mwdata_o(mwdata[g*MS +: MW]),
                 .overrun_o(eovr[g]), .short_o(eshort[g]), .bounds_o(ebounds[g]));
             assign edesc[g*EEW +: EEW] = edsc[g];
+            // the slots' unused bits
+            assign mraddr[g*32+AW +: 32-AW] = {(32 - AW){1'b0}};
+            assign mwaddr[g*32+AW +: 32-AW] = {(32 - AW){1'b0}};
+            if (FW < FS) begin : gen_fpad
+                assign inj[g*FS+FW +: FS-FW] = {(FS - FW){1'b0}};
+            end
+            if (MW < MS) begin : gen_mpad
+                assign mwdata[g*MS+MW +: MS-MW] = {(MS - MW){1'b0}};
+            end
         end
     endgenerate
 
@@ -255,9 +273,9 @@ module tn_node #(
     wire [2:0] coll_tgt;
     wire       coll;
     tn_router #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
-                .RELAY(RELAY), .LBW(LBW), .SIW(SIW)) u_router (
+                .RELAY(RELAY), .LBW(LBW), .SIW(SIW), .FS(FS)) u_router (
         .clk_i(nclk_i), .rst_i(nrst_i), .sw_i(sw_i),
-        .lin_i(lin_i), .lout_o(lout_o), .inj_i(inj), .inj_relay_i(irelay), .ej_o(ej),
+        .lin_i(lin_i), .lout_o(lout_o), .lany_o(lany_o), .inj_i(inj), .inj_relay_i(irelay), .ej_o(ej),
         .osrc_i(osrc_q), .orel_i(orel_q), .esrc_i(esrc_q), .erel_i(erel_q),
         .dor_i(dor_q), .rin_i(rin_q), .iused_i(iused_q), .ron_i(ron), .lo_i(lo_q),
         .hi_i(hi_q), .ien_i(ien_q), .label_i(label_q), .coord_i(coord_i),

@@ -79,7 +79,6 @@ module tn_plane #(
     localparam BB  = clog2(LANES);                  // log2 of the flit memory banks
     localparam LBW = (clog2(N) > 0) ? clog2(N) : 1; // interval routing label bits
     localparam FW  = W + 3;                         // flit width
-    localparam LW  = 6 * FW;                        // one node's six links
     localparam CFW = 24 + RELAY;                    // round settings {mode, output selects}
     localparam IEW = 2 + RW + DW + 2 * AW + 1;      // inject entry
     localparam EEW = 2 + 3 + 2 * AW + 1;            // eject descriptor
@@ -161,17 +160,28 @@ module tn_plane #(
     wire [EEW-1:0] tw_ej  = {w0[31:30], w0[2:0], w1[16 +: AW + 1], w1[0 +: AW]};
 
     // ---- the nodes and their links ----
-    wire [LW-1:0] lout [0:P-1];        // each node's outputs (unregistered)
-    reg  [4*FW-1:0] xy_q [0:P-1];      // its X and Y output links
-    reg  [2*FW-1:0] z_q  [0:P-1];      // the Z links that arrive at it
-    wire [LW-1:0] lin [0:P-1];
-    wire [31:0]   nrd [0:P-1];
-    wire [31:0]   nrr [0:P-1];
-    reg  [P-1:0]  nact;
+    // Link registers: a node's X and Y outputs at the sender, the Z links
+    // where they arrive (so that the plane's inputs only feed registers);
+    // a flit per slot (tn_router). They change only while flits pass.
+    localparam FS = (FW <= 32) ? 32 : 64;  // a flit's slot
+    wire [6*FS-1:0] lout [0:P-1];       // each node's outputs (unregistered)
+    wire [P-1:0]    nany;               // ... carry a flit
+    (* mem2reg *) reg [4*FS-1:0] xy_q [0:P-1];       // its X and Y output links
+    (* mem2reg *) reg [2*FS-1:0] z_q  [0:P-1];       // the Z links that arrive at it
+    reg  [P-1:0]    xyv_q, zv_q;        // they may hold a flit
+    wire [6*FS-1:0] lin  [0:P-1];
+    wire [31:0]     nrd  [0:P-1];
+    wire [31:0]     nrr  [0:P-1];
     // Each node's id and coordinates come from registers set in reset (the
     // plane's z is an input).
-    reg [11:0] nid_q [0:P-1];
-    reg [11:0] nco_q [0:P-1];
+    (* mem2reg *) reg [11:0] nid_q [0:P-1];
+    (* mem2reg *) reg [11:0] nco_q [0:P-1];
+    function [FS-1:0] slot(input [FW-1:0] f);  // a flit in its slot
+        begin
+            slot = {FS{1'b0}};
+            slot[FW-1:0] = f;
+        end
+    endfunction
 
     genvar gx, gy;
     generate
@@ -184,38 +194,44 @@ module tn_plane #(
                 localparam XMI = XM + DIM_X * gy, XPI = XP + DIM_X * gy;
                 localparam YMI = gx + DIM_X * YM, YPI = gx + DIM_X * YP;
                 always @(posedge nclk_i) begin
+                    if (nany[K] || xyv_q[K]) begin
+                        xy_q[K]  <= lout[K][0 +: 4*FS];
+                        xyv_q[K] <= nany[K];
+                    end
+                    if (zin_i[K*2*FW+W+2] || zin_i[K*2*FW+FW+W+2] || zv_q[K]) begin
+                        z_q[K]  <= {slot(zin_i[K*2*FW + FW +: FW]), slot(zin_i[K*2*FW +: FW])};
+                        zv_q[K] <= zin_i[K*2*FW+W+2] || zin_i[K*2*FW+FW+W+2];
+                    end
                     if (nrst_i) begin
                         nid_q[K] <= z_i * P[11:0] + K[11:0];
                         nco_q[K] <= {z_i, gy[3:0], gx[3:0]};
-                        xy_q[K]  <= {4*FW{1'b0}};
-                        z_q[K]   <= {2*FW{1'b0}};
-                    end else begin
-                        xy_q[K] <= lout[K][0 +: 4*FW];
-                        z_q[K]  <= zin_i[K*2*FW +: 2*FW];
+                        xy_q[K]  <= {4*FS{1'b0}};
+                        z_q[K]   <= {2*FS{1'b0}};
+                        xyv_q[K] <= 1'b0;
+                        zv_q[K]  <= 1'b0;
                     end
-                    nact[K] <= xy_q[K][0*FW+W+2] | xy_q[K][1*FW+W+2] | xy_q[K][2*FW+W+2] |
-                               xy_q[K][3*FW+W+2] | z_q[K][0*FW+W+2] | z_q[K][1*FW+W+2];
                 end
                 if (DIM_X > 1) begin : gen_xl
-                    assign lin[K][0*FW +: FW] = xy_q[XMI][0*FW +: FW];
-                    assign lin[K][1*FW +: FW] = xy_q[XPI][1*FW +: FW];
+                    assign lin[K][0*FS +: FS] = xy_q[XMI][0*FS +: FS];
+                    assign lin[K][1*FS +: FS] = xy_q[XPI][1*FS +: FS];
                 end else begin : gen_xn
-                    assign lin[K][0*FW +: 2*FW] = {2*FW{1'b0}};
+                    assign lin[K][0*FS +: 2*FS] = {2*FS{1'b0}};
                 end
                 if (DIM_Y > 1) begin : gen_yl
-                    assign lin[K][2*FW +: FW] = xy_q[YMI][2*FW +: FW];
-                    assign lin[K][3*FW +: FW] = xy_q[YPI][3*FW +: FW];
+                    assign lin[K][2*FS +: FS] = xy_q[YMI][2*FS +: FS];
+                    assign lin[K][3*FS +: FS] = xy_q[YPI][3*FS +: FS];
                 end else begin : gen_yn
-                    assign lin[K][2*FW +: 2*FW] = {2*FW{1'b0}};
+                    assign lin[K][2*FS +: 2*FS] = {2*FS{1'b0}};
                 end
-                assign lin[K][4*FW +: 2*FW] = z_q[K];
-                assign zout_o[K*2*FW +: 2*FW] = lout[K][4*FW +: 2*FW];
+                assign lin[K][4*FS +: 2*FS] = z_q[K];
+                assign zout_o[K*2*FW +: FW]      = lout[K][4*FS +: FW];
+                assign zout_o[K*2*FW + FW +: FW] = lout[K][5*FS +: FW];
                 tn_node #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                           .RELAY(RELAY), .AW(AW), .RW(RW), .DW(DW), .BB(BB), .LBW(LBW)) u_node (
                     .nclk_i(nclk_i), .nrst_i(nrst_i), .id_i(nid_q[K]), .coord_i(nco_q[K]),
                     .run_i(run_q), .sw_i(sw_q), .fin_i(fin_q), .prep_i(prep_q), .clr_i(clr_q),
                     .round_i(round_q), .rcyc_i(rcyc_q), .ts_i(ts), .epoch_i(epoch_q),
-                    .lin_i(lin[K]), .lout_o(lout[K]),
+                    .lin_i(lin[K]), .lout_o(lout[K]), .lany_o(nany[K]),
                     .nb_w_i(nbw_q && nbh_q[K]), .nb_r_i(nbr_q && nbh_q[K]),
                     .nb_rg_i(nba_q[19:16]), .nb_off_i(nba_q[15:0]), .nb_wdata_i(nbd_q),
                     .nb_rdata_o(nrd[K]),
@@ -226,7 +242,7 @@ module tn_plane #(
             end
         end
     endgenerate
-    assign act_o = |nact;
+    assign act_o = |xyv_q || |zv_q;
 
     // ---- the addressed node's read data (network clock) and record word
     // (bus clock), one register stage each ----

@@ -4,9 +4,12 @@
 // flit from one source (an input link, an inject lane, or nothing) named by
 // an index set at the round switch (circuits), or allocated by a head flit
 // and held until its tail (relay). Link inputs come from registers (every
-// node registers its link outputs), so a flit crosses one router per cycle:
-// delta = 1. The relay logic (routing decision, allocation) runs only in
-// rounds that use it.
+// link has one register, tn_plane), so a flit crosses one router per
+// cycle: delta = 1. Flits travel in 32-bit slots (64-bit if the flit is
+// wider) with the bits above the flit 0: the simulator copies words
+// instead of shifting bit fields, and synthesis removes the constant bits
+// (docs/NOTES.md, "Simulation cost"). The relay logic (routing decision,
+// allocation) runs only in rounds that use it.
 module tn_router #(
     parameter DIM_X = 3,        // torus size in X
     parameter DIM_Y = 3,        // torus size in Y
@@ -17,16 +20,22 @@ module tn_router #(
     parameter LBW   = 5,        // interval routing label bits
     parameter SIW   = 4,        // source index bits: 2**SIW >= 7 + LANES
     parameter FW    = W + 3,    // flit: {valid, head, tail, data}
+    parameter FS    = (FW <= 32) ? 32 : 64, // a flit's slot
     parameter NIN   = 6 + LANES // sources: links 0..5, then inject lanes; NIN means none
 ) (
     input  wire                clk_i,
     input  wire                rst_i,
     input  wire                sw_i,        // round switch cycle: relay paths released
-    input  wire [6*FW-1:0]     lin_i,       // link inputs, port p at [p*FW+:FW]
-    output reg  [6*FW-1:0]     lout_o,      // link outputs (registered by tn_node)
-    input  wire [LANES*FW-1:0] inj_i,       // inject lanes
+    /* verilator lint_off UNUSEDSIGNAL */ // the slots' unused bits
+    input  wire [6*FS-1:0]     lin_i,       // link inputs, port p in slot p
+    /* verilator lint_on UNUSEDSIGNAL */
+    output reg  [6*FS-1:0]     lout_o,      // link outputs (registered by tn_plane)
+    output reg                 lany_o,      // some link output carries a flit
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire [LANES*FS-1:0] inj_i,       // inject lanes, lane l in slot l
+    /* verilator lint_on UNUSEDSIGNAL */
     input  wire [LANES-1:0]    inj_relay_i, // inject lane l is head-routed
-    output reg  [LANES*FW-1:0] ej_o,        // eject lanes
+    output reg  [LANES*FS-1:0] ej_o,        // eject lanes (this cycle's flits)
     input  wire [6*SIW-1:0]    osrc_i,      // output o's circuit source (NIN: none)
     input  wire [5:0]          orel_i,      // output o is relay
     input  wire [LANES*SIW-1:0] esrc_i,     // eject lane l's circuit source
@@ -50,19 +59,24 @@ module tn_router #(
     localparam [4:0] DX = DIM_X[4:0], DY = DIM_Y[4:0], DZ = DIM_Z[4:0];
 
     // The sources by index: links, inject lanes, then nothing.
-    wire [FW-1:0] src [0:(1 << SIW) - 1];
+    wire [FW-1:0]  src [0:(1 << SIW) - 1];
+    wire [NIN-1:0] srcv;                // each source's valid bit
     genvar gs;
     generate
         for (gs = 0; gs < (1 << SIW); gs = gs + 1) begin : gen_src
             if (gs < 6) begin : gen_link
-                assign src[gs] = lin_i[gs*FW +: FW];
+                assign src[gs] = lin_i[gs*FS +: FW];
             end else if (gs < NIN) begin : gen_lane
-                assign src[gs] = inj_i[(gs-6)*FW +: FW];
+                assign src[gs] = inj_i[(gs-6)*FS +: FW];
             end else begin : gen_none
                 assign src[gs] = {FW{1'b0}};
             end
+            if (gs < NIN) begin : gen_v
+                assign srcv[gs] = src[gs][W+2];
+            end
         end
     endgenerate
+    wire any = |srcv;                   // a flit on some source
 
     // Distance in the + direction from coordinate a to b on a ring of size n.
     function [4:0] fwd(input [3:0] a, input [3:0] b, input [4:0] n);
@@ -125,16 +139,19 @@ module tn_router #(
     wire             ron = RELAY != 0 && (ron_i || |irel);
 
     // Relay paths: output o (eject lane l) is held for source own (eown).
+    // (owners are indices, not states: no FSM extraction in Yosys)
     reg [5:0]         busy_q, busy_d;
-    reg [6*SIW-1:0]   own_q, own_d;
+    (* fsm_encoding = "none" *) reg [6*SIW-1:0]   own_q;
+    reg [6*SIW-1:0]   own_d;
     reg [LANES-1:0]   ebusy_q, ebusy_d;
-    reg [LANES*SIW-1:0] eown_q, eown_d;
+    (* fsm_encoding = "none" *) reg [LANES*SIW-1:0] eown_q;
+    reg [LANES*SIW-1:0] eown_d;
 
     reg [NIN-1:0] claimed;
     reg [FW-1:0]  f;
     reg [2:0]     t;
     reg           found;
-    integer       o, l, i, ti;
+    integer       o, l, i;
 
     // The allocation of this cycle's relay heads (relay rounds only).
     always @* begin
@@ -150,8 +167,10 @@ module tn_router #(
         claimed = {NIN{1'b0}};
         f       = {FW{1'b0}};
         t       = 3'd0;
-        ti      = 0;
         found   = 1'b0;
+        o       = 0;
+        l       = 0;
+        i       = 0;
         if (ron) begin
             // Sources already carried by a held path.
             for (o = 0; o < 6; o = o + 1)
@@ -162,13 +181,12 @@ module tn_router #(
                     claimed = claimed | ({{(NIN-1){1'b0}}, 1'b1} << eown_q[l*SIW +: SIW]);
             // New heads, lowest source first.
             for (i = 0; i < NIN; i = i + 1) begin
-                f = (i < 6) ? lin_i[i*FW +: FW] : inj_i[(i-6)*FW +: FW];
+                f = src[i];
                 if (isrel[i] && f[W+2] && f[W+1] && !claimed[i]) begin
                     t = route(f[W-1:0], dor_i, lo_i, hi_i, ien_i, label_i, coord_i);
-                    ti = {29'd0, t};
-                    if (t < 3'd6 && !orel_i[ti]) begin
+                    if (t < 3'd6 && !orel_i[t]) begin
                         nunrt_o = nunrt_o + 4'd1;
-                    end else if (t < 3'd6 && busy_d[ti]) begin
+                    end else if (t < 3'd6 && busy_d[t]) begin
                         ncoll_o = ncoll_o + 4'd1;
                         if (!coll_o) begin
                             coll_o = 1'b1;
@@ -176,8 +194,12 @@ module tn_router #(
                             coll_tgt_o = t;
                         end
                     end else if (t < 3'd6) begin
-                        busy_d[ti] = 1'b1;
-                        own_d[ti*SIW +: SIW] = i[SIW-1:0];
+                        // (constant indices: Yosys' proc stays fast)
+                        for (o = 0; o < 6; o = o + 1)
+                            if (t == o[2:0]) begin
+                                busy_d[o] = 1'b1;
+                                own_d[o*SIW +: SIW] = i[SIW-1:0];
+                            end
                     end else if (t == 3'd6 && !(|erel_i)) begin
                         nunrt_o = nunrt_o + 4'd1;
                     end else if (t == 3'd6) begin
@@ -205,32 +227,45 @@ module tn_router #(
     end
 
     // The crossbar: each output and eject lane from its source, a held
-    // relay path's source in place of the circuit's.
-    reg [FW-1:0] g;
+    // relay path's source in place of the circuit's (only while a flit is
+    // on some source). Flits that go nowhere.
+    reg [FS-1:0] g;
+    integer      xo, xl, xi;
     always @* begin
+        lout_o  = {6*FS{1'b0}};
+        ej_o    = {LANES*FS{1'b0}};
+        lany_o  = 1'b0;
         ndrop_o = 4'd0;
-        g = {FW{1'b0}};
-        for (o = 0; o < 6; o = o + 1)
-            lout_o[o*FW +: FW] = src[busy_d[o] ? own_d[o*SIW +: SIW] : osrc_i[o*SIW +: SIW]];
-        for (l = 0; l < LANES; l = l + 1)
-            ej_o[l*FW +: FW] = src[ebusy_d[l] ? eown_d[l*SIW +: SIW] : esrc_i[l*SIW +: SIW]];
-        if (ron) begin
-            // a body flit on a relay source that no held path carries
-            for (i = 0; i < NIN; i = i + 1) begin
-                g = (i < 6) ? lin_i[i*FW +: FW] : inj_i[(i-6)*FW +: FW];
-                if (isrel[i] && g[W+2] && !g[W+1] && !claimed[i])
-                    ndrop_o = ndrop_o + 4'd1;
+        g = {FS{1'b0}};
+        xo = 0;
+        xl = 0;
+        xi = 0;
+        if (any) begin
+            for (xo = 0; xo < 6; xo = xo + 1) begin
+                g[FW-1:0] = src[busy_d[xo] ? own_d[xo*SIW +: SIW] : osrc_i[xo*SIW +: SIW]];
+                lout_o[xo*FS +: FS] = g;
+                lany_o = lany_o | g[W+2];
             end
-        end else begin
-            // no relay: a flit on a link input no circuit uses goes nowhere
-            for (i = 0; i < 6; i = i + 1)
-                if (rin_i[i] && lin_i[i*FW+W+2])
+            for (xl = 0; xl < LANES; xl = xl + 1) begin
+                g[FW-1:0] = src[ebusy_d[xl] ? eown_d[xl*SIW +: SIW] : esrc_i[xl*SIW +: SIW]];
+                ej_o[xl*FS +: FS] = g;
+            end
+            if (ron) begin
+                // a body flit on a relay source that no held path carries
+                for (xi = 0; xi < NIN; xi = xi + 1)
+                    if (isrel[xi] && srcv[xi] && !src[xi][W+1] && !claimed[xi])
+                        ndrop_o = ndrop_o + 4'd1;
+            end else begin
+                // no relay: a flit on a link input no circuit uses goes nowhere
+                for (xi = 0; xi < 6; xi = xi + 1)
+                    if (rin_i[xi] && srcv[xi])
+                        ndrop_o = ndrop_o + 4'd1;
+            end
+            // an injected flit that no circuit output takes and no relay routes
+            for (xl = 0; xl < LANES; xl = xl + 1)
+                if (!iused_i[xl] && !irel[xl] && srcv[6 + xl])
                     ndrop_o = ndrop_o + 4'd1;
         end
-        // an injected flit that no circuit output takes and no relay routes
-        for (l = 0; l < LANES; l = l + 1)
-            if (!iused_i[l] && !irel[l] && inj_i[l*FW+W+2])
-                ndrop_o = ndrop_o + 4'd1;
     end
 
     // Relay path state is control state (reset): taken by heads, released
@@ -243,10 +278,10 @@ module tn_router #(
             ebusy_q <= ebusy_d;
             eown_q  <= eown_d;
             for (ro = 0; ro < 6; ro = ro + 1)
-                if (lout_o[ro*FW+W+2] && lout_o[ro*FW+W] && busy_d[ro])
+                if (lout_o[ro*FS+W+2] && lout_o[ro*FS+W] && busy_d[ro])
                     busy_q[ro] <= 1'b0;
             for (ro = 0; ro < LANES; ro = ro + 1)
-                if (ej_o[ro*FW+W+2] && ej_o[ro*FW+W] && ebusy_d[ro])
+                if (ej_o[ro*FS+W+2] && ej_o[ro*FS+W] && ebusy_d[ro])
                     ebusy_q[ro] <= 1'b0;
             if (sw_i) begin
                 busy_q  <= 6'd0;

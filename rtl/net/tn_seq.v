@@ -125,7 +125,6 @@ module tn_seq #(
             abrt_q    <= 1'b0;
             start_q   <= 48'd0;
             end_q     <= 48'd0;
-            hi_q      <= 16'd0;
             runs_q    <= 16'd0;
         end
     end
@@ -143,6 +142,8 @@ module tn_seq #(
             if (roff_q == 20'h00014)
                 hi_q <= cycle_q[47:32];
         end
+        if (nrst_i)
+            hi_q <= 16'd0;
     end
 
     function [31:0] greg(input [19:0] a);

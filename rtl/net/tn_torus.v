@@ -139,6 +139,7 @@ module tn_torus #(
     always @* begin
         bus_ready_o = 1'b0;
         bus_rdata_o = 32'd0;
+        kz = 0;
         case (st_q)
             S_IDLE:  bus_ready_o = bus_we_i && !a_xw;
             S_RWAIT:

@@ -87,7 +87,8 @@ module tn_eject #(
     // flit arrives; docs/NOTES.md, "Simulation cost").
     reg [AW:0]     cnt_d;
     reg [DW-1:0]   first_d;
-    reg [31:0]     crc_d, t;
+    reg [31:0]     crc_d;
+    reg [3:0]      x;
     reg [2:0]      err_d;
     reg [4*NN-1:0] d;
     integer        k;
@@ -103,29 +104,14 @@ module tn_eject #(
             crc_d   = crc_q;
             err_d   = err_q;
             if (fv) begin
-                // CRC-32 (reflected 0xEDB88320), a 4-bit table step per nibble
+                // CRC-32 (reflected 0xEDB88320), a nibble per step: the
+                // table entry of a nibble is the XOR of its bits' entries
                 d = {4*NN{1'b0}};
                 d[W-1:0] = flit_i[W-1:0];
                 for (k = 0; k < NN; k = k + 1) begin
-                    case (crc_d[3:0] ^ d[4*k +: 4])
-                        4'h0: t = 32'h00000000;
-                        4'h1: t = 32'h1DB71064;
-                        4'h2: t = 32'h3B6E20C8;
-                        4'h3: t = 32'h26D930AC;
-                        4'h4: t = 32'h76DC4190;
-                        4'h5: t = 32'h6B6B51F4;
-                        4'h6: t = 32'h4DB26158;
-                        4'h7: t = 32'h5005713C;
-                        4'h8: t = 32'hEDB88320;
-                        4'h9: t = 32'hF00F9344;
-                        4'hA: t = 32'hD6D6A3E8;
-                        4'hB: t = 32'hCB61B38C;
-                        4'hC: t = 32'h9B64C2B0;
-                        4'hD: t = 32'h86D3D2D4;
-                        4'hE: t = 32'hA00AE278;
-                        default: t = 32'hBDBDF21C;
-                    endcase
-                    crc_d = (crc_d >> 4) ^ t;
+                    x = crc_d[3:0] ^ d[4*k +: 4];
+                    crc_d = (crc_d >> 4) ^ ({32{x[0]}} & 32'h1DB71064) ^ ({32{x[1]}} & 32'h3B6E20C8) ^
+                            ({32{x[2]}} & 32'h76DC4190) ^ ({32{x[3]}} & 32'hEDB88320);
                 end
                 if (cnt_q == 0)
                     first_d = ts_i;

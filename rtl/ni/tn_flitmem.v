@@ -6,24 +6,29 @@
 // lane that asks. A lane that asks for a bank already taken loses that
 // access (an inject lane gets no word, an eject lane's flit is not stored)
 // and the loss is counted (nconf_o); the host places words so that this
-// does not happen (docs/hardware.md, "Flit memory banks").
+// does not happen (docs/hardware.md, "Flit memory banks"). A lane's
+// address is in a 32-bit slot of its bus, its word in a 32-bit slot (64 if
+// wider) (docs/NOTES.md, "Simulation cost").
 module tn_flitmem #(
     parameter W     = 16,        // flit data width
     parameter LANES = 6,         // inject and eject lanes
     parameter AW    = 12,        // address bits: 2**AW words
     parameter BB    = 3,         // log2 of the number of banks
-    parameter MW    = W + 2      // word: {head, tail, data}
+    parameter MW    = W + 2,     // word: {head, tail, data}
+    parameter MS    = (MW <= 32) ? 32 : 64 // a word's slot on the lane buses
 ) (
     input  wire                clk_i,
     // inject lanes: read raddr_i now, the word and the grant next cycle
     input  wire [LANES-1:0]    rd_i,
-    input  wire [LANES*AW-1:0] raddr_i,
-    output wire [LANES*MW-1:0] rdata_o,
+    /* verilator lint_off UNUSEDSIGNAL */ // the slots' unused bits
+    input  wire [LANES*32-1:0] raddr_i,
+    output wire [LANES*MS-1:0] rdata_o,
     output reg  [LANES-1:0]    rok_o,
     // eject lanes: write now
     input  wire [LANES-1:0]    wr_i,
-    input  wire [LANES*AW-1:0] waddr_i,
-    input  wire [LANES*MW-1:0] wdata_i,
+    input  wire [LANES*32-1:0] waddr_i,
+    input  wire [LANES*MS-1:0] wdata_i,
+    /* verilator lint_on UNUSEDSIGNAL */
     // the bus: read (word next cycle) or write one word
     input  wire                bre_i,
     input  wire                bwe_i,
@@ -37,13 +42,16 @@ module tn_flitmem #(
     localparam BW  = (BB > 0) ? BB : 1; // a bank index's width
     localparam [BW-1:0] BMASK = NBK - 1;
 
-    // per bank: the port requests of this cycle
-    reg [NBK-1:0]    bre, bwe;
-    reg [NBK*RA-1:0] bra, bwa;
-    reg [NBK*MW-1:0] bwd;
-    reg [LANES-1:0]  rok;
-    reg [BW-1:0]     b;
-    integer          l;
+    // per bank: the port requests of this cycle (arrays, one entry per
+    // bank: the simulator stores an entry instead of shifting a field into
+    // a wide vector; docs/NOTES.md, "Simulation cost")
+    reg [NBK-1:0]   bre, bwe;
+    (* mem2reg *) reg [RA-1:0]    bra [0:NBK-1];
+    (* mem2reg *) reg [RA-1:0]    bwa [0:NBK-1];
+    (* mem2reg *) reg [MW-1:0]    bwd [0:NBK-1];
+    reg [LANES-1:0] rok;
+    reg [BW-1:0]    b;
+    integer         l, k, rl;
 
     function [BW-1:0] bank_of(input [BW-1:0] a);   // the address's low bits
         bank_of = a & BMASK;
@@ -54,25 +62,28 @@ module tn_flitmem #(
         b = {BW{1'b0}};
         bre = {NBK{1'b0}};
         bwe = {NBK{1'b0}};
-        bra = {NBK*RA{1'b0}};
-        bwa = {NBK*RA{1'b0}};
-        bwd = {NBK*MW{1'b0}};
+        for (k = 0; k < NBK; k = k + 1) begin
+            bra[k] = {RA{1'b0}};
+            bwa[k] = {RA{1'b0}};
+            bwd[k] = {MW{1'b0}};
+        end
         rok = {LANES{1'b0}};
         nconf_o = 4'd0;
+        l = 0;
         if (bre_i || |rd_i) begin
             if (bre_i) begin
                 b = bank_of(baddr_i[BW-1:0]);
                 bre[b] = 1'b1;
-                bra[b*RA +: RA] = baddr_i[AW-1:BB];
+                bra[b] = baddr_i[AW-1:BB];
             end
             for (l = 0; l < LANES; l = l + 1)
                 if (rd_i[l]) begin
-                    b = bank_of(raddr_i[l*AW +: BW]);
+                    b = bank_of(raddr_i[l*32 +: BW]);
                     if (bre[b]) begin
                         nconf_o = nconf_o + 4'd1;
                     end else begin
                         bre[b] = 1'b1;
-                        bra[b*RA +: RA] = raddr_i[l*AW+BB +: RA];
+                        bra[b] = raddr_i[l*32+BB +: RA];
                         rok[l] = 1'b1;
                     end
                 end
@@ -81,18 +92,18 @@ module tn_flitmem #(
             if (bwe_i) begin
                 b = bank_of(baddr_i[BW-1:0]);
                 bwe[b] = 1'b1;
-                bwa[b*RA +: RA] = baddr_i[AW-1:BB];
-                bwd[b*MW +: MW] = bwdata_i;
+                bwa[b] = baddr_i[AW-1:BB];
+                bwd[b] = bwdata_i;
             end
             for (l = 0; l < LANES; l = l + 1)
                 if (wr_i[l]) begin
-                    b = bank_of(waddr_i[l*AW +: BW]);
+                    b = bank_of(waddr_i[l*32 +: BW]);
                     if (bwe[b]) begin
                         nconf_o = nconf_o + 4'd1;
                     end else begin
                         bwe[b] = 1'b1;
-                        bwa[b*RA +: RA] = waddr_i[l*AW+BB +: RA];
-                        bwd[b*MW +: MW] = wdata_i[l*MW +: MW];
+                        bwa[b] = waddr_i[l*32+BB +: RA];
+                        bwd[b] = wdata_i[l*MS +: MW];
                     end
                 end
         end
@@ -103,8 +114,8 @@ module tn_flitmem #(
     generate
         for (gb = 0; gb < NBK; gb = gb + 1) begin : gen_bank
             tn_ram #(.DW(MW), .AW(RA)) u_bank (
-                .wclk_i(clk_i), .we_i(bwe[gb]), .waddr_i(bwa[gb*RA +: RA]), .wdata_i(bwd[gb*MW +: MW]),
-                .rclk_i(clk_i), .re_i(bre[gb]), .raddr_i(bra[gb*RA +: RA]), .rdata_o(brd[gb]));
+                .wclk_i(clk_i), .we_i(bwe[gb]), .waddr_i(bwa[gb]), .wdata_i(bwd[gb]),
+                .rclk_i(clk_i), .re_i(bre[gb]), .raddr_i(bra[gb]), .rdata_o(brd[gb]));
         end
     endgenerate
 
@@ -115,15 +126,18 @@ module tn_flitmem #(
         rok_o <= rok;
         if (bre_i)
             bb_q <= bank_of(baddr_i[BW-1:0]);
-        for (l = 0; l < LANES; l = l + 1)
-            if (rd_i[l])
-                rb_q[l*BW +: BW] <= bank_of(raddr_i[l*AW +: BW]);
+        for (rl = 0; rl < LANES; rl = rl + 1)
+            if (rd_i[rl])
+                rb_q[rl*BW +: BW] <= bank_of(raddr_i[rl*32 +: BW]);
     end
 
     genvar gl;
     generate
         for (gl = 0; gl < LANES; gl = gl + 1) begin : gen_rd
-            assign rdata_o[gl*MW +: MW] = brd[rb_q[gl*BW +: BW]];
+            assign rdata_o[gl*MS +: MW] = brd[rb_q[gl*BW +: BW]];
+            if (MW < MS) begin : gen_pad
+                assign rdata_o[gl*MS+MW +: MS-MW] = {(MS - MW){1'b0}};
+            end
         end
     endgenerate
     assign brdata_o = brd[bb_q];

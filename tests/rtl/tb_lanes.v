@@ -96,9 +96,22 @@ module tb_lanes;
                 .overrun_o(eovr[g]), .short_o(eshort[g]), .bounds_o(ebounds[g]));
         end
     endgenerate
+    // The flit memory's lane buses carry each address in a 32-bit slot and
+    // each word in an MS-bit slot (bits above them 0).
+    localparam MS = (MW <= 32) ? 32 : 64;
+    wire [LANES*32-1:0] mraddr_s, mwaddr_s;
+    wire [LANES*MS-1:0] mrdata_s, mwdata_s;
+    generate
+        for (g = 0; g < LANES; g = g + 1) begin : gen_slot
+            assign mraddr_s[g*32 +: 32] = {{(32 - AW){1'b0}}, mraddr[g*AW +: AW]};
+            assign mwaddr_s[g*32 +: 32] = {{(32 - AW){1'b0}}, mwaddr[g*AW +: AW]};
+            assign mwdata_s[g*MS +: MS] = {{(MS - MW){1'b0}}, mwdata[g*MW +: MW]};
+            assign mrdata[g*MW +: MW] = mrdata_s[g*MS +: MW];
+        end
+    endgenerate
     tn_flitmem #(.W(W), .LANES(LANES), .AW(AW), .BB(BB)) u_mem (
-        .clk_i(clk), .rd_i(mrd), .raddr_i(mraddr), .rdata_o(mrdata), .rok_o(mok),
-        .wr_i(mwr), .waddr_i(mwaddr), .wdata_i(mwdata),
+        .clk_i(clk), .rd_i(mrd), .raddr_i(mraddr_s), .rdata_o(mrdata_s), .rok_o(mok),
+        .wr_i(mwr), .waddr_i(mwaddr_s), .wdata_i(mwdata_s),
         .bre_i(bre), .bwe_i(bwe), .baddr_i(baddr), .bwdata_i(bwdata), .brdata_o(brdata),
         .nconf_o(nconf));
 

@@ -32,6 +32,7 @@ module tb_router;
     localparam FW   = W + 3;
     localparam NIN  = 6 + LANES;
     localparam [SIW-1:0] NONE = 6 + LANES;
+    localparam FS   = (FW <= 32) ? 32 : 64;   // the router's flit slot
 
     reg clk = 0, rst = 1, sw = 0;
     always #5 clk = !clk;
@@ -55,11 +56,36 @@ module tb_router;
     wire [3:0]           ncoll, nunrt, ndrop, cport;
     wire [2:0]           ctgt;
     wire                 coll;
+    wire                 lany;
+
+    // The router's buses carry each flit in an FS-bit slot, the bits above
+    // the flit 0 (checked every cycle below).
+    wire [6*FS-1:0]      lin_s, lout_s;
+    wire [LANES*FS-1:0]  inj_s, ej_s;
+    genvar gp;
+    generate
+        for (gp = 0; gp < 6 + LANES; gp = gp + 1) begin : gen_slot
+            if (gp < 6) begin : gen_link
+                assign lin_s[gp*FS +: FS] = {{(FS - FW){1'b0}}, lin[gp*FW +: FW]};
+                assign lout[gp*FW +: FW] = lout_s[gp*FS +: FW];
+            end else begin : gen_lane
+                assign inj_s[(gp-6)*FS +: FS] = {{(FS - FW){1'b0}}, inj[(gp-6)*FW +: FW]};
+                assign ej[(gp-6)*FW +: FW] = ej_s[(gp-6)*FS +: FW];
+            end
+        end
+    endgenerate
+    reg xlany;                // some modelled link output is valid
+    reg slot_pad_ok = 1'b1;   // every slot's bits above the flit stayed 0
+    integer sp;
+    always @(negedge clk)
+        for (sp = 0; sp < 6 + LANES; sp = sp + 1)
+            if ((sp < 6 ? lout_s[sp*FS +: FS] >> FW : ej_s[(sp-6)*FS +: FS] >> FW) != 0)
+                slot_pad_ok = 1'b0;
 
     tn_router #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES), .RELAY(RELAY),
                 .LBW(LBW), .SIW(SIW)) dut (
         .clk_i(clk), .rst_i(rst), .sw_i(sw),
-        .lin_i(lin), .lout_o(lout), .inj_i(inj), .inj_relay_i(irel), .ej_o(ej),
+        .lin_i(lin_s), .lout_o(lout_s), .lany_o(lany), .inj_i(inj_s), .inj_relay_i(irel), .ej_o(ej_s),
         .osrc_i(osrc), .orel_i(orel), .esrc_i(esrc), .erel_i(erel), .dor_i(dor), .rin_i(rin),
         .iused_i(iused), .ron_i(ron), .lo_i(lo), .hi_i(hi), .ien_i(ien), .label_i(label),
         .coord_i(coord), .ncoll_o(ncoll), .nunrt_o(nunrt), .ndrop_o(ndrop),
@@ -150,6 +176,7 @@ module tb_router;
     reg [5:0]   freed_q = 0;     // outputs released by a tail last cycle
 
     integer i, o, l, t;
+    reg     anyv;
     reg [FW-1:0] f;
     reg          got;
     task model;
@@ -205,6 +232,15 @@ module tb_router;
                 xlout[o*FW +: FW] = nbusy[o] ? srcf(nown[o]) : srcf(osrc[o*SIW +: SIW]);
             for (l = 0; l < LANES; l = l + 1)
                 xej[l*FW +: FW] = nebusy[l] ? srcf(neown[l]) : srcf(esrc[l*SIW +: SIW]);
+            // a cycle without any valid source flit: every output is all 0
+            // (docs/hardware.md, "Link")
+            anyv = 1'b0;
+            for (i = 0; i < NIN; i = i + 1)
+                anyv = anyv | srcf(i) >> (W + 2);
+            if (!anyv) begin
+                xlout = {6*FW{1'b0}};
+                xej = {LANES*FW{1'b0}};
+            end
             if (mron) begin
                 for (i = 0; i < NIN; i = i + 1) begin
                     f = srcf(i);
@@ -364,7 +400,10 @@ module tb_router;
             new_flits;
             #3;
             model;
-            if (lout !== xlout || ej !== xej) begin
+            xlany = 1'b0;
+            for (o = 0; o < 6; o = o + 1)
+                xlany = xlany | xlout[o*FW+W+2];
+            if (lout !== xlout || ej !== xej || lany !== xlany) begin
                 bad_out = bad_out + 1;
                 if (bad_out < 6)
                     $display("# cycle %0d: outputs %h ej %h, model %h ej %h", cyc, lout, ej, xlout, xej);
@@ -390,8 +429,9 @@ module tb_router;
                 rlen = 0;
             end
         end
-        $sformat(msg, "%0d cycles: every output and eject lane carries the modelled flit", CYCLES);
+        $sformat(msg, "%0d cycles: every output and eject lane carries the modelled flit, lany_o their valid bits' OR", CYCLES);
         ok(bad_out == 0, msg);
+        ok(slot_pad_ok, "every output and eject slot's bits above the flit stay 0");
         ok(bad_cnt == 0, "collision, unroutable and drop counts as modelled every cycle");
         ok(bad_coll == 0, "the first collision of a cycle reported with its input and wanted output");
         bad = 0;
