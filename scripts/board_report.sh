@@ -74,12 +74,12 @@ if [ -n "$bus_name" ]; then
 fi
 if [ -n "$goal" ]; then
     if awk -v f="$fmax" -v t="$goal" 'BEGIN { exit !(f + 0 < t + 0) }'; then
-        echo "$board: the goal of $goal MHz is not met (network clock Fmax $fmax MHz): docs/boards.md lists the RTL changes it needs"
+        printf '%s: the goal of %s MHz is not met (network clock Fmax %.2f MHz): docs/boards.md says what fails\n' "$board" "$goal" "$fmax"
     else
         echo "$board: the network clock meets the goal of $goal MHz"
     fi
 fi
 if [ -n "$miss" ]; then
-    echo "board_report: $board misses timing:$miss choose a smaller torus (docs/boards.md)" >&2
+    echo "board_report: $board misses timing:$miss lower BOARD_FREQ_$board in mk/board.mk or choose a smaller torus (docs/boards.md)" >&2
     exit 1
 fi

@@ -9,9 +9,10 @@ of every cell (--write: the routed netlist), runs a static timing analysis
 of one clock's register-to-register paths, and lists every endpoint that
 misses the period, worst first, grouped by register (the cell name up to
 yosys' "_SB_" suffixes), with the worst path of each group cell by cell.
-Paths between clocks are not analysed (the board's crossings are
-handshakes, docs/boards.md). Its worst slack equals nextpnr's critical path
-to within rounding (the tool checks this when given nextpnr's log).
+Paths between clocks are not analysed (tn_torus crosses between the bus
+and the network clock with a toggle handshake, docs/hardware.md). Its
+worst slack equals nextpnr's critical path to within rounding (the tool
+checks this when given nextpnr's log).
 
 Usage: scripts/board_sta.py DIR [--clock clk] [--mhz 48] [--paths N]
            [--match REGEX] [--all]

@@ -1,33 +1,27 @@
 `default_nettype none
 // SPDX-License-Identifier: MIT
 // tn_top_hx8k: iCE40-HX8K breakout (iCE40HX8K-CT256) top. 12 MHz oscillator
-// (pin J3, a global-buffer pin but not a PLL pad) -> SB_PLL40_CORE -> the network clock
-// (CLK_HZ); UART on the FT2232H interface B (RX B10, TX B12); LEDs
-// D2..D4: running, done, error (active high); D5 blinks while the clock runs.
-// No user button: the bridge's RESET command resets the torus.
-// constraints/hx8k-breakout.pcf.
+// (pin J3, a global-buffer pin but not a PLL pad) -> SB_PLL40_CORE -> one
+// clock (CLK_HZ) for everything: the UART, the host bridge and tn_torus's
+// bus port (its bus clock) and the network (its network clock; tn_torus's
+// crossing works with one clock on both sides). UART on the FT2232H
+// interface B (RX B10, TX B12); LEDs D2..D4: running, done, error (active
+// high); D5 blinks while the clock runs. No user button: the bridge's
+// RESET command resets the torus. constraints/hx8k-breakout.pcf.
 module tn_top_hx8k #(
-    parameter DIM_X     = 1,    // torus fitted to the HX8K (docs/boards.md)
-    parameter DIM_Y     = 1,
-    parameter DIM_Z     = 1,
+    parameter DIM_X     = 2,    // the torus fitted to the HX8K (docs/boards.md;
+    parameter DIM_Y     = 1,    //   mk/board.mk sets it): product parameters
+    parameter DIM_Z     = 1,    //   of tn_torus
     parameter W         = 8,
     parameter LANES     = 1,
     parameter MEM_DEPTH = 256,
-    parameter ROUNDS    = 2,
-    parameter RELAY     = 0,    // board reductions (docs/hardware.md, "Board builds")
-    parameter MEM_BRAM  = 1,
-    parameter CW        = 16,
-    parameter TW        = 31,
-    parameter GATHER    = 0,
-    parameter REC_BRAM  = 1,
-    parameter INREG     = 0,
-    parameter STAT_PIPE = 1,
-    parameter EPIPE     = 1,
-    parameter CLK_HZ    = 48000000, // network clock: 12 MHz * (DIVF+1) / 2**DIVQ
+    parameter ROUNDS    = 16,
+    parameter RELAY     = 0,
+    parameter CLK_HZ    = 48000000, // the clock: 12 MHz * (DIVF+1) / 2**DIVQ
     parameter [6:0] DIVF = 7'd63,   // PLL feedback divider (icepll -i 12 -o MHz)
     parameter [2:0] DIVQ = 3'd4,    // PLL output divider
-    parameter BAUD      = 12000000, // UART rate, CLK_HZ/BAUD >= 4 clocks per bit
-    parameter MAX_WORDS = 256,      // bridge payload bound in words
+    parameter BAUD      = 12000000, // UART rate, CLK_HZ / BAUD >= 4 clocks per bit
+    parameter MAX_WORDS = 128,      // bridge payload bound in words
     parameter FIFO_AW   = 9         // log2 of the bridge input FIFO bytes
 ) (
     input  wire       CLK,    // 12 MHz
@@ -54,12 +48,12 @@ module tn_top_hx8k #(
 
     wire [3:0] status;
     tn_board_system #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
-                      .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY), .MEM_BRAM(MEM_BRAM),
-                      .CW(CW), .TW(TW), .GATHER(GATHER), .REC_BRAM(REC_BRAM), .INREG(INREG), .STAT_PIPE(STAT_PIPE), .EPIPE(EPIPE), .CLK_HZ(CLK_HZ), .BAUD(BAUD),
-                      .MAX_WORDS(MAX_WORDS), .FIFO_AW(FIFO_AW)) u_sys (
-        .clk_i(clk), .bclk_i(clk), .rst_i(rst), .uart_rx_i(RX), .uart_tx_o(TX), .status_o(status));
+                      .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY),
+                      .BUS_HZ(CLK_HZ), .BAUD(BAUD), .MAX_WORDS(MAX_WORDS), .FIFO_AW(FIFO_AW)) u_sys (
+        .bclk_i(clk), .rst_i(rst), .nclk_i(clk),
+        .uart_rx_i(RX), .uart_tx_o(TX), .status_o(status));
 
-    reg [24:0] beat_q = 25'd0;    // CLK_HZ / 2**25: about 0.5 Hz at 18 MHz
+    reg [24:0] beat_q = 25'd0;    // CLK_HZ / 2**25: about 1.4 Hz at 48 MHz
     always @(posedge clk)
         beat_q <= beat_q + 1'b1;
 

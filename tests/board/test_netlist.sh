@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Post-synthesis simulation test: runs tests/board/tb_netlist.v on the RTL
-# and on the synth_ice40 netlist of the same torus, passes their TAP lines
-# on (each checks the eject statistics against the timing model and an
-# independent CRC), and checks that both produced the same records.
+# and on the synth_ice40 netlist of the same torus (both built for the
+# board's clocks, mk/board.mk), passes their TAP lines on (each checks the
+# eject records against the timing model, its own memory model and an
+# independent CRC), and checks that both printed the same records and run
+# cycles ("# rec" lines).
 # Usage: tests/board/test_netlist.sh VVP NAME RTL.vvp NETLIST.vvp
 set -u
 vvp=$1 name=$2 rtl=$3 nl=$4
