@@ -95,7 +95,7 @@ define rtl_tb
 	@mkdir -p $(@D)/$(1)
 	@set -e; runs=; for g in $(2); do \
 		label=$${g%%:*}; ps=$${g#*:}; \
-		$(IVERILOG) -g2005 -o $(@D)/$(1)/$$label.vvp -s $(1) $$(printf -- '-P$(1).%s ' $${ps//,/ }) \
+		$(IVERILOG) -g2005 -I tests/rtl -o $(@D)/$(1)/$$label.vvp -s $(1) $$(printf -- '-P$(1).%s ' $${ps//,/ }) \
 			tests/rtl/$(1).v $(3); \
 		runs="$$runs $$label=$(@D)/$(1)/$$label.vvp"; \
 	done; \
@@ -103,13 +103,13 @@ define rtl_tb
 	chmod +x $@
 endef
 
-$(RTL_TEST_DIR)/tb_seq.t: tests/rtl/tb_seq.v tests/rtl/tn_tb_run.sh $(RTL_TB_SEQ_SRC)
+$(RTL_TEST_DIR)/tb_seq.t: tests/rtl/tb_seq.v tests/rtl/tn_tb_run.sh tests/rtl/tb_tap.vh $(RTL_TB_SEQ_SRC)
 	$(call rtl_tb,tb_seq,$(RTL_TB_SEQ),$(RTL_TB_SEQ_SRC))
-$(RTL_TEST_DIR)/tb_router.t: tests/rtl/tb_router.v tests/rtl/tn_tb_run.sh $(RTL_TB_ROUTER_SRC)
+$(RTL_TEST_DIR)/tb_router.t: tests/rtl/tb_router.v tests/rtl/tn_tb_run.sh tests/rtl/tb_tap.vh $(RTL_TB_ROUTER_SRC)
 	$(call rtl_tb,tb_router,$(RTL_TB_ROUTER),$(RTL_TB_ROUTER_SRC))
-$(RTL_TEST_DIR)/tb_lanes.t: tests/rtl/tb_lanes.v tests/rtl/tn_tb_run.sh $(RTL_TB_LANES_SRC)
+$(RTL_TEST_DIR)/tb_lanes.t: tests/rtl/tb_lanes.v tests/rtl/tn_tb_run.sh tests/rtl/tb_tap.vh tests/rtl/tb_crc.vh $(RTL_TB_LANES_SRC)
 	$(call rtl_tb,tb_lanes,$(RTL_TB_LANES),$(RTL_TB_LANES_SRC))
-$(RTL_TEST_DIR)/tb_torus.t: tests/rtl/tb_torus.v tests/rtl/tn_tb_run.sh $(RTL_TB_TORUS_SRC)
+$(RTL_TEST_DIR)/tb_torus.t: tests/rtl/tb_torus.v tests/rtl/tn_tb_run.sh tests/rtl/tb_tap.vh tests/rtl/tb_crc.vh $(RTL_TB_TORUS_SRC)
 	$(call rtl_tb,tb_torus,$(RTL_TB_TORUS),$(RTL_TB_TORUS_SRC))
 RTL_TB_TESTS := $(RTL_TEST_DIR)/tb_seq.t $(RTL_TEST_DIR)/tb_router.t $(RTL_TEST_DIR)/tb_lanes.t \
 	$(RTL_TEST_DIR)/tb_torus.t

@@ -115,18 +115,8 @@ module tb_lanes;
         .bre_i(bre), .bwe_i(bwe), .baddr_i(baddr), .bwdata_i(bwdata), .brdata_o(brdata),
         .nconf_o(nconf));
 
-    integer nfail = 0;
-    reg [8*140-1:0] msg;
-    task ok(input c, input [8*140-1:0] what);
-        begin
-            if (c)
-                $display("ok - %0s", what);
-            else begin
-                $display("not ok - %0s", what);
-                nfail = nfail + 1;
-            end
-        end
-    endtask
+    `include "tb_tap.vh"
+    `include "tb_crc.vh"
 
     integer seed = SEED;
     function integer rnd(input integer k);
@@ -172,19 +162,6 @@ module tb_lanes;
             cov_es = 0, cov_conf_r = 0, cov_conf_w = 0, cov_late = 0, cov_swflit = 0, cov_stop = 0,
             cov_d1 = 0, cov_refile = 0;
 
-    function [31:0] crc_step(input [31:0] c, input [W-1:0] d);
-        integer b, k;
-        reg [31:0] x;
-        begin
-            x = c;
-            for (b = 0; b < (W + 7) / 8; b = b + 1) begin
-                x = x ^ ((d >> (8 * b)) & 8'hFF);
-                for (k = 0; k < 8; k = k + 1)
-                    x = x[0] ? (x >> 1) ^ 32'hEDB88320 : x >> 1;
-            end
-            crc_step = x;
-        end
-    endfunction
 
     // this cycle's expectations and next state
     reg [LANES*FW-1:0] x_iflit;

@@ -91,18 +91,7 @@ module tb_router;
         .coord_i(coord), .ncoll_o(ncoll), .nunrt_o(nunrt), .ndrop_o(ndrop),
         .coll_o(coll), .coll_port_o(cport), .coll_tgt_o(ctgt));
 
-    integer nfail = 0;
-    reg [8*120-1:0] msg;
-    task ok(input c, input [8*120-1:0] what);
-        begin
-            if (c)
-                $display("ok - %0s", what);
-            else begin
-                $display("not ok - %0s", what);
-                nfail = nfail + 1;
-            end
-        end
-    endtask
+    `include "tb_tap.vh"
 
     // ---- the model ----
     function [FW-1:0] srcf(input integer i);   // source i's flit

@@ -69,18 +69,7 @@ module tb_seq;
         end
     // (entry k: the value the registers hold in cycle log0 + k + 1)
 
-    integer nfail = 0;
-    reg [8*120-1:0] msg;
-    task ok(input c, input [8*120-1:0] what);
-        begin
-            if (c)
-                $display("ok - %0s", what);
-            else begin
-                $display("not ok - %0s", what);
-                nfail = nfail + 1;
-            end
-        end
-    endtask
+    `include "tb_tap.vh"
     task is(input [63:0] got, input [63:0] want, input [8*120-1:0] what);
         begin
             ok(got == want, what);

@@ -30,17 +30,9 @@ module tb_torus;
         .bus_we_i(we), .bus_re_i(re), .bus_rdata_o(rdata), .bus_ready_o(ready),
         .nclk_i(clk), .net_busy_o(busy), .status_o(status));
 
-    integer nfail = 0, hung = 0;
-    task ok(input c, input [8*120-1:0] what);
-        begin
-            if (c)
-                $display("ok - %0s", what);
-            else begin
-                $display("not ok - %0s", what);
-                nfail = nfail + 1;
-            end
-        end
-    endtask
+    integer hung = 0;
+    `include "tb_tap.vh"
+    `include "tb_crc.vh"
 
     // one request, held until bus_ready_o is 1 before an edge (at most 100 cycles)
     task req(input w, input [31:0] a, input [31:0] d, output [31:0] q);
@@ -64,19 +56,6 @@ module tb_torus;
         req(1, a, d, q);
     endtask
 
-    function [31:0] crc(input [31:0] c, input [W-1:0] d);
-        integer b, k;
-        reg [31:0] x;
-        begin
-            x = c;
-            for (b = 0; b < (W + 7) / 8; b = b + 1) begin
-                x = x ^ ((d >> (8 * b)) & 8'hFF);
-                for (k = 0; k < 8; k = k + 1)
-                    x = x[0] ? (x >> 1) ^ 32'hEDB88320 : x >> 1;
-            end
-            crc = x;
-        end
-    endfunction
 
     integer k;
     reg [31:0] c, st, w0, w1, w2;
@@ -114,7 +93,7 @@ module tb_torus;
         req(0, 32'h00140002, 0, w2);
         c = 32'hFFFFFFFF;
         for (k = 0; k < 3; k = k + 1)
-            c = crc(c, 8'h31 + 16 * k);
+            c = crc_step(c, 8'h31 + 16 * k);
         ok(w0 === 32'h10000003 && w1 === {16'd5, 16'd3} && w2 === ~c,
            "the record: epoch 1, 3 flits, first 3 and last 5 (1 + s + 1 hop), CRC-32");
         req(0, 32'h00100009, 0, q);
