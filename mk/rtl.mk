@@ -126,9 +126,16 @@ test-rtl-tb: $(RTL_TB_TESTS)
 # ---- lint ----
 RTL_LINT_PARAMS := "" "-GLANES=1" "-GDIM_X=5 -GDIM_Y=1 -GDIM_Z=1 -GW=8" \
 	"-GDIM_X=2 -GDIM_Y=2 -GDIM_Z=1 -GW=30 -GROUNDS=2 -GMEM_DEPTH=128" \
-	"-GDIM_X=7 -GDIM_Y=7 -GDIM_Z=7"
+	"-GDIM_X=5 -GDIM_Y=4 -GDIM_Z=2"
 RTL_SYNTH_SMALL := -set DIM_X 2 -set DIM_Y 1 -set DIM_Z 1 -set W 8 -set LANES 1 \
 	-set MEM_DEPTH 16 -set ROUNDS 2
+
+# make test runs every lint target as a test (tests/rtl/tn_lint_test.sh).
+$(RTL_TEST_DIR)/lint.t: tests/rtl/tn_lint_test.sh
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/rtl/tn_lint_test.sh "%s"\n' '$(MAKE)' >$@
+	chmod +x $@
+TESTS_RTL += $(RTL_TEST_DIR)/lint.t
 
 .PHONY: lint-rtl
 lint: lint-rtl
