@@ -227,12 +227,9 @@ static void bus_test(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: tn_bank_test model.so\n");
-        return 1;
-    }
-    if (sl_open(&L, argv[1]))
-        return 2;
+    int start = sl_start(&L, argc, argv, "model.so", 0, &rng);
+    if (start)
+        return start;
     diag("model %s: %s, %u banks", argv[1], L.build_info(), L.banks);
     if (L.dim[0] < 3 || L.dim[1] < 3 || L.dim[2] < 3) {
         diag("skipped: needs every dimension >= 3");

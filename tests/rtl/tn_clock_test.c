@@ -46,14 +46,9 @@ static uint64_t cycle_now(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: tn_clock_test model.so [seed]\n");
-        return 1;
-    }
-    if (argc > 2)
-        rng = strtoull(argv[2], NULL, 0);
-    if (sl_open(&L, argv[1]))
-        return 2;
+    int start = sl_start(&L, argc, argv, "model.so [seed]", 2, &rng);
+    if (start)
+        return start;
     diag("model %s: %s", argv[1], L.build_info());
     unsigned *memtop = calloc(L.n, sizeof(unsigned)), *nidx = calloc((size_t)L.n * 6, sizeof(unsigned));
     unsigned char *arc = calloc((size_t)L.n * 6, 1), *il = calloc(L.n, 1), *el = calloc(L.n, 1);

@@ -159,19 +159,14 @@ static int make_stream(unsigned r, unsigned src, int forced_dir, unsigned forced
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: tn_net_test model.so [rounds] [seed] [attempts]\n");
-        return 1;
-    }
+    int start = sl_start(&L, argc, argv, "model.so [rounds] [seed] [attempts] [stride]", 3, &rng);
+    if (start)
+        return start;
     unsigned nrounds = argc > 2 ? (unsigned)atoi(argv[2]) : 3;
-    if (argc > 3)
-        rng = strtoull(argv[3], NULL, 0);
     unsigned attempts = argc > 4 ? (unsigned)atoi(argv[4]) : 0;
     unsigned stride = argc > 5 ? (unsigned)atoi(argv[5]) : 1;
     if (stride < 1)
         stride = 1;
-    if (sl_open(&L, argv[1]))
-        return 2;
     diag("model %s: %s, alpha %u, %u banks", argv[1], L.build_info(), L.alpha, L.banks);
     is(L.alpha, 1, "INFO reports alpha 1");
     if (nrounds > L.rounds)

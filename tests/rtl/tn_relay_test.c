@@ -302,15 +302,10 @@ static void load_injects(unsigned from, unsigned to, unsigned *idx)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: tn_relay_test model.so [seed] [attempts]\n");
-        return 1;
-    }
-    if (argc > 2)
-        rng = strtoull(argv[2], NULL, 0);
+    int start = sl_start(&L, argc, argv, "model.so [seed] [attempts]", 2, &rng);
+    if (start)
+        return start;
     unsigned attempts = argc > 3 ? (unsigned)atoi(argv[3]) : 0;
-    if (sl_open(&L, argv[1]))
-        return 2;
     diag("model %s: %s", argv[1], L.build_info());
     if (L.n > MAXN || L.n < 4)
         return 2;

@@ -168,15 +168,10 @@ static unsigned check_all(unsigned nrounds, const unsigned *ep, unsigned abort_r
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: tn_rounds_test model.so [seed] [attempts]\n");
-        return 1;
-    }
-    if (argc > 2)
-        rng = strtoull(argv[2], NULL, 0);
+    int start = sl_start(&L, argc, argv, "model.so [seed] [attempts]", 2, &rng);
+    if (start)
+        return start;
     unsigned attempts = argc > 3 ? (unsigned)atoi(argv[3]) : 4;
-    if (sl_open(&L, argv[1]))
-        return 2;
     diag("model %s: %s", argv[1], L.build_info());
     unsigned R = L.rounds, LONG = R / 2, DMAX = (1u << L.dw) - 1;
     if (R > MAXR)

@@ -196,6 +196,22 @@ static inline int sl_open(struct simlib *L, const char *path)
     return 0;
 }
 
+/* The opening of an RTL test's main: its usage line when the model path
+ * is missing (exit code 1), the seed from argv[seed_arg] when given
+ * (seed_arg 0: the test takes none), the model opened (2 if it cannot be).
+ * Returns 0 or that exit code. */
+static inline int sl_start(struct simlib *L, int argc, char **argv, const char *args, int seed_arg,
+                           uint64_t *seed)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s %s\n", argv[0], args);
+        return 1;
+    }
+    if (seed_arg > 0 && argc > seed_arg)
+        *seed = strtoull(argv[seed_arg], NULL, 0);
+    return sl_open(L, argv[1]) ? 2 : 0;
+}
+
 static inline void sl_close(struct simlib *L)
 {
     if (L->s)

@@ -27,14 +27,9 @@ static uint32_t rnd(uint32_t k)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: tn_table_test model.so [seed]\n");
-        return 1;
-    }
-    if (argc > 2)
-        rng = strtoull(argv[2], NULL, 0);
-    if (sl_open(&L, argv[1]))
-        return 2;
+    int start = sl_start(&L, argc, argv, "model.so [seed]", 2, &rng);
+    if (start)
+        return start;
     diag("model %s: %s", argv[1], L.build_info());
 
     /* INFO */
