@@ -20,7 +20,6 @@ module tn_node #(
     parameter LBW   = 5,      // interval routing label bits
     parameter FW    = W + 3,  // flit width on links
     parameter FS    = (FW <= 32) ? 32 : 64,    // a flit's slot on the link buses (tn_router)
-    parameter MS    = (W + 2 <= 32) ? 32 : 64, // a memory word's slot on the lane buses (tn_flitmem)
     parameter CFW   = 24 + RELAY,              // round settings {mode, output selects}
     parameter IEW   = 2 + RW + DW + 2 * AW + 1, // inject entry
     parameter EEW   = 2 + 3 + 2 * AW + 1,      // eject descriptor
@@ -186,15 +185,14 @@ module tn_node #(
     // ---- flit memory and lanes ----
     wire [LANES-1:0]    mrd, mrok, mwr;
     // (one slot per lane: docs/NOTES.md, "Simulation cost")
-    wire [LANES*32-1:0] mraddr, mwaddr;
-    wire [LANES*MS-1:0] mwdata;
+    wire [LANES*32-1:0] mraddr, mwaddr, mwdata;
     /* verilator lint_off UNUSEDSIGNAL */ // the slots' unused bits
-    wire [LANES*MS-1:0] mrdata;
+    wire [LANES*32-1:0] mrdata;
     wire [LANES*FS-1:0] ej;
     /* verilator lint_on UNUSEDSIGNAL */
     wire [MW-1:0]       mbrd;
     wire [3:0]          nconf;
-    tn_flitmem #(.W(W), .LANES(LANES), .AW(AW), .BB(BB), .MS(MS)) u_mem (
+    tn_flitmem #(.W(W), .LANES(LANES), .AW(AW), .BB(BB)) u_mem (
         .clk_i(nclk_i),
         .rd_i(mrd), .raddr_i(mraddr), .rdata_o(mrdata), .rok_o(mrok),
         .wr_i(mwr), .waddr_i(mwaddr), .wdata_i(mwdata),
@@ -216,7 +214,7 @@ module tn_node #(
                 .round_i(round_i), .rcyc_i(rcyc_i),
                 .lr_i(nb_r_i && nb_rg_i == 4'd2 && nb_lst && nb_lane == g), .lr_idx_i(nb_off_i[RW:1]),
                 .entry_o(ient[g]),
-                .mrd_o(mrd[g]), .maddr_o(mraddr[g*32 +: AW]), .mdata_i(mrdata[g*MS +: MW]),
+                .mrd_o(mrd[g]), .maddr_o(mraddr[g*32 +: AW]), .mdata_i(mrdata[g*32 +: MW]),
                 .mok_i(mrok[g]), .flit_o(inj[g*FS +: FW]), .relay_o(irelay[g]),
                 .bounds_o(ibounds[g]));
             tn_eject #(.W(W), .AW(AW), .RW(RW), .DW(DW)) u_ej (
@@ -227,7 +225,7 @@ module tn_node #(
                 .prep_i(prep_i), .round_i(round_i), .ts_i(ts_i), .epoch_i(epoch_i),
                 .lr_i(nb_r_i && nb_rg_i == 4'd3 && nb_lst && nb_lane == g), .lr_idx_i(nb_off_i[RW:1]),
                 .desc_o(edsc[g]), .flit_i(ej[g*FS +: FW]),
-                .mwr_o(mwr[g]), .mwaddr_o(mwaddr[g*32 +: AW]), .mwdata_o(mwdata[g*MS +: MW]),
+                .mwr_o(mwr[g]), .mwaddr_o(mwaddr[g*32 +: AW]), .mwdata_o(mwdata[g*32 +: MW]),
                 .overrun_o(eovr[g]), .short_o(eshort[g]), .bounds_o(ebounds[g]));
             assign edesc[g*EEW +: EEW] = edsc[g];
             // the slots' unused bits
@@ -236,8 +234,8 @@ module tn_node #(
             if (FW < FS) begin : gen_fpad
                 assign inj[g*FS+FW +: FS-FW] = {(FS - FW){1'b0}};
             end
-            if (MW < MS) begin : gen_mpad
-                assign mwdata[g*MS+MW +: MS-MW] = {(MS - MW){1'b0}};
+            if (MW < 32) begin : gen_mpad
+                assign mwdata[g*32+MW +: 32-MW] = {(32 - MW){1'b0}};
             end
         end
     endgenerate

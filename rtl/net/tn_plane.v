@@ -60,24 +60,14 @@ module tn_plane #(
     output wire                      act_o      // a flit is on some link of the plane
 );
     /* verilator hier_block */
-    function integer clog2(input integer v);
-        integer r;
-        begin
-            r = 0;
-            while ((1 << r) < v)
-                r = r + 1;
-            clog2 = r;
-        end
-    endfunction
-
     // widths derived from the parameters (as in tn_torus)
     localparam P   = DIM_X * DIM_Y;                 // nodes in the plane
     localparam N   = P * DIM_Z;                     // nodes in the torus
-    localparam AW  = clog2(MEM_DEPTH);              // flit memory address bits
-    localparam RW  = clog2(ROUNDS);                 // round and list index bits
+    localparam AW  = $clog2(MEM_DEPTH);              // flit memory address bits
+    localparam RW  = $clog2(ROUNDS);                 // round and list index bits
     localparam DW  = (AW + 2 < 16) ? AW + 2 : 16;   // round-relative cycle bits
-    localparam BB  = clog2(LANES);                  // log2 of the flit memory banks
-    localparam LBW = (clog2(N) > 0) ? clog2(N) : 1; // interval routing label bits
+    localparam BB  = $clog2(LANES);                  // log2 of the flit memory banks
+    localparam LBW = ($clog2(N) > 0) ? $clog2(N) : 1; // interval routing label bits
     localparam FW  = W + 3;                         // flit width
     localparam CFW = 24 + RELAY;                    // round settings {mode, output selects}
     localparam IEW = 2 + RW + DW + 2 * AW + 1;      // inject entry
@@ -248,16 +238,16 @@ module tn_plane #(
     // (bus clock), one register stage each ----
     reg [1:0]   nbp_q;                // a read reached the nodes 1, 2 cycles ago
     reg [P-1:0] nbs_q;                // its node
-    integer     k;
+    integer     nk, rk;
     always @(posedge nclk_i) begin
         nbp_q <= {nbp_q[0], nbr_q};
         if (nbr_q)
             nbs_q <= nbh_q;
         if (nbp_q[1]) begin
             nb_rdata_o <= 32'd0;
-            for (k = 0; k < P; k = k + 1)
-                if (nbs_q[k])
-                    nb_rdata_o <= nrd[k];
+            for (nk = 0; nk < P; nk = nk + 1)
+                if (nbs_q[nk])
+                    nb_rdata_o <= nrd[nk];
         end
     end
 
@@ -271,9 +261,9 @@ module tn_plane #(
             rrs_q <= rrh_q;
         if (rrp_q[1]) begin
             rr_data_o <= 32'd0;
-            for (k = 0; k < P; k = k + 1)
-                if (rrs_q[k])
-                    rr_data_o <= nrr[k];
+            for (rk = 0; rk < P; rk = rk + 1)
+                if (rrs_q[rk])
+                    rr_data_o <= nrr[rk];
         end
     end
 endmodule

@@ -29,21 +29,11 @@ module tn_torus #(
     output wire        net_busy_o,  // the network has work (the simulator clocks it only then)
     output wire [3:0]  status_o     // STATUS bits 3:0, network domain (board LEDs)
 );
-    function integer clog2(input integer v);
-        integer r;
-        begin
-            r = 0;
-            while ((1 << r) < v)
-                r = r + 1;
-            clog2 = r;
-        end
-    endfunction
-
     localparam N   = DIM_X * DIM_Y * DIM_Z;      // nodes
-    localparam AW  = clog2(MEM_DEPTH);           // memory address bits
-    localparam RW  = clog2(ROUNDS);              // round and list index bits
+    localparam AW  = $clog2(MEM_DEPTH);           // memory address bits
+    localparam RW  = $clog2(ROUNDS);              // round and list index bits
     localparam DW  = (AW + 2 < 16) ? AW + 2 : 16; // durations, offsets, timestamps
-    localparam BB  = clog2(LANES);               // log2 of the memory banks
+    localparam BB  = $clog2(LANES);               // log2 of the memory banks
     localparam [11:0] NN = N[11:0];
     localparam [15:0] NL = LANES[15:0];
     localparam FW  = W + 3;                      // flit width

@@ -7,27 +7,26 @@
 // access (an inject lane gets no word, an eject lane's flit is not stored)
 // and the loss is counted (nconf_o); the host places words so that this
 // does not happen (docs/hardware.md, "Flit memory banks"). A lane's
-// address is in a 32-bit slot of its bus, its word in a 32-bit slot (64 if
-// wider) (docs/NOTES.md, "Simulation cost").
+// address and word are each in a 32-bit slot of their bus (docs/NOTES.md,
+// "Simulation cost").
 module tn_flitmem #(
     parameter W     = 16,        // flit data width
     parameter LANES = 6,         // inject and eject lanes
     parameter AW    = 12,        // address bits: 2**AW words
     parameter BB    = 3,         // log2 of the number of banks
-    parameter MW    = W + 2,     // word: {head, tail, data}
-    parameter MS    = (MW <= 32) ? 32 : 64 // a word's slot on the lane buses
+    parameter MW    = W + 2      // word: {head, tail, data} (W <= 30: fits a slot)
 ) (
     input  wire                clk_i,
     // inject lanes: read raddr_i now, the word and the grant next cycle
     input  wire [LANES-1:0]    rd_i,
     /* verilator lint_off UNUSEDSIGNAL */ // the slots' unused bits
     input  wire [LANES*32-1:0] raddr_i,
-    output wire [LANES*MS-1:0] rdata_o,
+    output wire [LANES*32-1:0] rdata_o,
     output reg  [LANES-1:0]    rok_o,
     // eject lanes: write now
     input  wire [LANES-1:0]    wr_i,
     input  wire [LANES*32-1:0] waddr_i,
-    input  wire [LANES*MS-1:0] wdata_i,
+    input  wire [LANES*32-1:0] wdata_i,
     /* verilator lint_on UNUSEDSIGNAL */
     // the bus: read (word next cycle) or write one word
     input  wire                bre_i,
@@ -103,7 +102,7 @@ module tn_flitmem #(
                     end else begin
                         bwe[b] = 1'b1;
                         bwa[b] = waddr_i[l*32+BB +: RA];
-                        bwd[b] = wdata_i[l*MS +: MW];
+                        bwd[b] = wdata_i[l*32 +: MW];
                     end
                 end
         end
@@ -134,9 +133,9 @@ module tn_flitmem #(
     genvar gl;
     generate
         for (gl = 0; gl < LANES; gl = gl + 1) begin : gen_rd
-            assign rdata_o[gl*MS +: MW] = brd[rb_q[gl*BW +: BW]];
-            if (MW < MS) begin : gen_pad
-                assign rdata_o[gl*MS+MW +: MS-MW] = {(MS - MW){1'b0}};
+            assign rdata_o[gl*32 +: MW] = brd[rb_q[gl*BW +: BW]];
+            if (MW < 32) begin : gen_pad
+                assign rdata_o[gl*32+MW +: 32-MW] = {(32 - MW){1'b0}};
             end
         end
     endgenerate

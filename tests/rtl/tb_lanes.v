@@ -96,17 +96,15 @@ module tb_lanes;
                 .overrun_o(eovr[g]), .short_o(eshort[g]), .bounds_o(ebounds[g]));
         end
     endgenerate
-    // The flit memory's lane buses carry each address in a 32-bit slot and
-    // each word in an MS-bit slot (bits above them 0).
-    localparam MS = (MW <= 32) ? 32 : 64;
-    wire [LANES*32-1:0] mraddr_s, mwaddr_s;
-    wire [LANES*MS-1:0] mrdata_s, mwdata_s;
+    // The flit memory's lane buses carry each address and each word in a
+    // 32-bit slot (bits above them 0).
+    wire [LANES*32-1:0] mraddr_s, mwaddr_s, mrdata_s, mwdata_s;
     generate
         for (g = 0; g < LANES; g = g + 1) begin : gen_slot
             assign mraddr_s[g*32 +: 32] = {{(32 - AW){1'b0}}, mraddr[g*AW +: AW]};
             assign mwaddr_s[g*32 +: 32] = {{(32 - AW){1'b0}}, mwaddr[g*AW +: AW]};
-            assign mwdata_s[g*MS +: MS] = {{(MS - MW){1'b0}}, mwdata[g*MW +: MW]};
-            assign mrdata[g*MW +: MW] = mrdata_s[g*MS +: MW];
+            assign mwdata_s[g*32 +: 32] = {{(32 - MW){1'b0}}, mwdata[g*MW +: MW]};
+            assign mrdata[g*MW +: MW] = mrdata_s[g*32 +: MW];
         end
     endgenerate
     tn_flitmem #(.W(W), .LANES(LANES), .AW(AW), .BB(BB)) u_mem (
