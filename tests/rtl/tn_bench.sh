@@ -38,17 +38,20 @@ wall() { # command... -> seconds
     t0=$(date +%s.%N); "$@" >/dev/null 2>&1; t1=$(date +%s.%N)
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'
 }
-row() { printf '%-58s %-26s %s\n' "$1" "$2" "$3"; }
-est() { # config key
-    [ -s "$RAW" ] && awk -v c="$1" -v k="$2" '$1 == c { for (i = 4; i <= NF; i++) {
-        split($i, kv, "="); if (kv[1] == k) print kv[2] } }' "$RAW"
+row() { printf '%-58s %-38s %s\n' "$1" "$2" "$3"; }
+# the estimate's figures (scripts/board_estimate_table.sh --values):
+# est node CONFIG KEY, est part "CONFIG PART" KEY
+VALS=""
+[ -s "$RAW" ] && VALS=$(scripts/board_estimate_table.sh "$RAW" --values)
+est() {
+    awk -v kind="$1" -v who="$2" -v k="$3" '$1 == kind && index($0, kind " " who " ") == 1 {
+        for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) print kv[2] } }' <<<"$VALS"
 }
-est_total() { # config key: 343 x node + sequencer
-    [ -s "$RAW" ] && awk -v c="$1" -v k="$2" '
-        function v(s, k,  a, i, n, kv) { n = split(s, a, " ")
-            for (i = 4; i <= n; i++) { split(a[i], kv, "="); if (kv[1] == k) return kv[2] } return 0 }
-        { l[$1] = $0 } END { s = (c == "ecp5") ? "seq_ecp5" : "seq_xilinx"
-            print 343 * v(l[c], k) + v(l[s], k) }' "$RAW"
+# the parts the configuration fits (or "none")
+fits() {
+    awk -v c="$1" '$1 == "part" && $2 == c && /fits=yes/ {
+        sub(/^part [^ ]+ /, ""); sub(/ lut=.*/, ""); s = s (s == "" ? "" : ", ") $0 }
+        END { print (s == "" ? "none" : s) }' <<<"$VALS"
 }
 
 echo "Lean node: today's figure beside the goal"
@@ -73,23 +76,39 @@ if [ -f "$SIM/libtnsim_7x7x7.so" ]; then
 else
     row "7x7x7 figures" "(model not built)" ""
 fi
-if [ -s "$RAW" ]; then
+if [ -n "$VALS" ]; then
     row "per node, xilinx W=16 LANES=6 RELAY=1 ROUNDS=512" \
-        "$(est xil6 lut) LUT6, $(est xil6 ff) FF," "<= 2,000 LUT6, <= 1,500 FF,"
-    row "  MEM_DEPTH=4096 (synth_xilinx, UltraScale+)" "$(est xil6 bram) RAMB18" "<= 12 RAMB18"
+        "$(est node xil6 lut) LUT6, $(est node xil6 ff) FF," "<= 2,000 LUT6, <= 1,500 FF,"
+    row "  MEM_DEPTH=4096 (synth_xilinx, UltraScale+)" "$(est node xil6 bram) RAMB18" "<= 12 RAMB18"
     row "7x7x7 on a VU9P, LANES=6: logic / block RAM" \
-        "$(awk -v l="$(est_total xil6 lut)" -v b="$(est_total xil6 bram)" \
-            'BEGIN { printf "%.0f %% / %.0f %%", 100 * l / 1182240, 100 * b / 4320 }')" "<= 60 % / <= 80 %"
+        "$(est part "xil6 VU9P" lut) % / $(est part "xil6 VU9P" ram) %" "<= 60 % / <= 80 %"
     row "7x7x7 on a VU9P, LANES=1: logic / block RAM" \
-        "$(awk -v l="$(est_total xil1 lut)" -v b="$(est_total xil1 bram)" \
-            'BEGIN { printf "%.0f %% / %.0f %%", 100 * l / 1182240, 100 * b / 4320 }')" "(smaller parts: below)"
+        "$(est part "xil1 VU9P" lut) % / $(est part "xil1 VU9P" ram) %" "<= 60 % / <= 80 %"
+    row "parts that fit 7x7x7 with LANES=1" "$(fits xil1)" "name them"
     row "per node, ice40 W=8 LANES=1 circuits only (ROUNDS 16)" \
-        "$(est ice40 lut) LUT4, $(est ice40 ff) FF, $(est ice40 bram) EBR" "<= 700 LC"
+        "$(est node ice40 lut) LUT4, $(est node ice40 ff) FF, $(est node ice40 bram) EBR" "<= 700 LC"
     echo
     scripts/board_estimate_table.sh "$RAW"
 else
     row "area per node and 7x7x7 fit" "(make board-estimates)" ""
 fi
-echo
-echo "Boards (network clock, nodes, rounds): the board benchmark's table."
-echo "make test from a fresh clone: docs/NOTES.md (measured by hand, goal <= 8 min)."
+# boards: the last build (make bitstream) and its seeds (make board-seeds)
+for b in hx8k icebreaker; do
+    d=$B/board/$b
+    goal="HX8K 2x2x2"; [ "$b" = icebreaker ] && goal="iCEBreaker 2x2x1"
+    if [ ! -s "$d/summary.txt" ]; then
+        row "board $b" "(make bitstream BOARD=$b)" "$goal, >= 16 rounds, >= 48 MHz"
+        continue
+    fi
+    torus=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^(DIM_[XYZ]|ROUNDS)=/) { split($i, kv, "="); v[kv[1]] = kv[2] } }
+        END { printf "%sx%sx%s, %s rounds", v["DIM_X"], v["DIM_Y"], v["DIM_Z"], v["ROUNDS"] }' "$d/config.txt")
+    clk=$(awk -F= '$1 == "freq" { f = $2 } $1 == "fmax" { m = $2 }
+        END { printf "%s MHz (Fmax %.2f)", f, m }' "$d/summary.txt")
+    seeds="(make board-seeds BOARD=$b)"
+    [ -s "$d/seeds.txt" ] && seeds=$(awk '/clk:/ { for (i = 1; i <= NF; i++) if ($i == "clk:") v = $(i + 1) + 0
+        if (n == 0 || v < lo) lo = v; if (v > hi) hi = v; n++ }
+        END { if (n) printf "%.2f to %.2f MHz over %d seeds", lo, hi, n }' "$d/seeds.txt")
+    row "board $b: torus, network clock (seed 1)" "$torus, $clk" "$goal, >= 16 rounds,"
+    row "  network Fmax, seeds 1-5" "$seeds" ">= 48 MHz on every seed"
+done
+echo "make test from a fresh clone (goal <= 8 min): measured by hand, docs/NOTES.md."
