@@ -11,6 +11,7 @@ enum {
     TN_EXIT_USAGE = 1,   /* usage or file error */
     TN_EXIT_DEVICE = 2,  /* device or communication error */
     TN_EXIT_VERIFY = 3,  /* verification failed */
+    TN_EXIT_INTERRUPTED = 130, /* Ctrl-C (SIGINT) or SIGTERM: stopped cleanly */
 };
 
 /* Command flags. */

@@ -2,9 +2,11 @@
 /* Device options and opening (see cmd_dev.h). */
 #include "cmd_dev.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "image.h"
@@ -121,6 +123,34 @@ int tn_dev_arg(struct tn_dev_args *a, int c, const char *arg, const char *cmd)
     }
 }
 
+/* Ctrl-C or SIGTERM while a device is open: the first stops the exchange
+ * with the device at the next reply it waits for (TN_EINTR), so the
+ * command closes it as usual (a simulator's waveform complete, no
+ * half-written output); a second one ends the process at once. */
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (tn_proto_interrupted())
+        _exit(TN_EXIT_INTERRUPTED);
+    tn_proto_interrupt();
+}
+
+/* (a signal ignored when torusctl started, as in a background job of a
+ * script, stays ignored) */
+static void stop_on_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction sa, old;
+        if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
 int tn_dev_open(struct tn_dev *d, struct tn_dev_args *a, const char *cmd)
 {
     char err[512] = "";
@@ -143,6 +173,7 @@ int tn_dev_open(struct tn_dev *d, struct tn_dev_args *a, const char *cmd)
         fprintf(stderr, "%s: %s\n", cmd, err[0] ? err : tn_strerror(rc));
         return TN_EXIT_DEVICE;
     }
+    stop_on_signals();
     struct tn_proto_opts po = {0};
     po.timeout_ms = a->timeout_ms ? a->timeout_ms
                     : strcmp(a->t.backend, "sim") == 0 ? 20000 : 500;

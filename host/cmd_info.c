@@ -15,8 +15,8 @@ static void help(FILE *f)
     fprintf(f,
         "usage: torusctl info [options]\n"
         "Print the device's constants (INFO and PARAMS): version, dims, W, LANES,\n"
-        "MEM_DEPTH and its banks, ROUNDS, DW, relay hardware, alpha and the bridge's\n"
-        "frame size.\n\n"
+        "MEM_DEPTH and its banks, ROUNDS, DW, relay and fault injection hardware,\n"
+        "alpha and the bridge's frame size.\n\n"
         "  --json            one JSON object\n"
         "%s"
         "  --help            this text\n"
@@ -62,12 +62,13 @@ int cmd_info(int argc, char **argv)
     const struct tn_info *i = &dev.info;
     if (json) {
         json_t *o = json_pack("{s:s, s:i, s:[i,i,i], s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:b,"
-                              " s:i, s:i}",
+                              " s:b, s:i, s:i}",
                               "backend", da.t.backend, "version", (int)i->version, "dims",
                               (int)i->dims[0], (int)i->dims[1], (int)i->dims[2], "w", (int)i->w,
                               "lanes", (int)i->lanes, "mem_depth", (int)i->mem_depth, "rounds",
                               (int)i->rounds, "alpha", (int)i->alpha, "banks", (int)i->banks,
-                              "dw", (int)i->dw, "relay", i->relay != 0, "max_payload",
+                              "dw", (int)i->dw, "relay", i->relay != 0, "fault",
+                              i->fault != 0, "max_payload",
                               (int)i->max_payload, "proto_version", (int)i->proto_version);
         json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
         printf("\n");
@@ -85,6 +86,8 @@ int cmd_info(int argc, char **argv)
         printf("DW           %u bits: a round lasts at most %llu cycles\n", i->dw,
                (1ull << i->dw) - 1);
         printf("RELAY        %s\n", i->relay ? "yes (head-routed flits)" : "no (circuits only)");
+        printf("FAULT        %s\n", i->fault ? "yes (link fault injection, run --fault link:...)"
+                                               : "no");
         printf("alpha        %u cycles per round switch\n", i->alpha);
         printf("frame        %u payload bytes, protocol version %u\n", i->max_payload,
                i->proto_version);

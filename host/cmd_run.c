@@ -18,6 +18,7 @@
 #include "sg.h"
 #include "svg.h"
 #include "cmd_dev.h"
+#include "fault.h"
 #include "image.h"
 #include "plan.h"
 #include "sched.h"
@@ -60,17 +61,25 @@ static void help(FILE *f)
         "                    payload:NODE (flip a bit of NODE's first message),\n"
         "                    duration:ROUND (load ROUND one cycle short) or rounds:N\n"
         "                    (run only the first N rounds: the others' records are not filed)\n"
+        "                    or, on the simulator, link:NODE:DIR:CYCLE:BIT (flip BIT of the\n"
+        "                    flit NODE sends on link DIR, X+..Z-, in run CYCLE; BIT 'drop'\n"
+        "                    drops it) and report whether the records catch and locate it\n"
+        "  --fault-campaign K  simulator: K runs, each with one random link fault on a\n"
+        "                    flit the schedule sends (half a data bit, half a drop; from\n"
+        "                    --seed), fault-free runs between: injected, detected, located\n"
         "%s"
         "  --help            this text\n"
         "exit codes: 0 data and cycles as predicted, 1 usage or file error,\n"
         "2 device or communication error, 3 verification failed (schedule, data\n"
-        "or cycles; the report names node, round and lane)\n",
+        "or cycles; the report names node, round and lane), 130 interrupted\n"
+        "(Ctrl-C: the device is closed cleanly; a second Ctrl-C exits at once)\n",
         tn_dev_help);
 }
 
 struct fault {
-    enum { F_NONE, F_PAYLOAD, F_DURATION, F_ROUNDS } kind;
+    enum { F_NONE, F_PAYLOAD, F_DURATION, F_ROUNDS, F_LINK } kind;
     uint32_t arg;
+    struct tn_link_fault link;
 };
 
 static double now_s(void)
@@ -139,6 +148,8 @@ struct result {
     uint32_t status;
     uint64_t net_cycles;                /* network clocks simulated (0: not known) */
     bool data_ok, cycles_ok;
+    uint8_t *bad;                       /* per eject descriptor (model order): its record
+                                         * differs from the model (NULL: not kept) */
 };
 
 static void add_mismatch(struct result *res, uint32_t r, uint32_t v, uint32_t l,
@@ -161,6 +172,10 @@ static void add_mismatch(struct result *res, uint32_t r, uint32_t v, uint32_t l,
 
 static int parse_fault(const char *s, struct fault *f)
 {
+    if (strncmp(s, "link:", 5) == 0) {
+        f->kind = F_LINK;
+        return tn_link_fault_parse(s + 5, &f->link);
+    }
     unsigned long v;
     const char *c = strchr(s, ':');
     if (c == NULL || !tn_cmd_uint(c + 1, 0, UINT32_MAX, &v))
@@ -260,8 +275,9 @@ static int wait_done(struct tn_dev *d, struct tn_status *st, uint64_t expect, bo
  * filed by it). */
 static void compare_stat(const struct tn_plan *p, const struct tn_info *info,
                          const struct tn_stat *e, const uint32_t *w, uint32_t runs,
-                         struct result *res)
+                         struct result *res, uint32_t i)
 {
+    uint32_t nmis = res->nmis;
     const struct tn_plan_round *pr = &p->rounds[e->round];
     struct tn_record rec;
     tn_record_decode(w, &rec);
@@ -272,6 +288,8 @@ static void compare_stat(const struct tn_plan *p, const struct tn_info *info,
         add_mismatch(res, e->round, e->node, e->lane,
                      "not filed: the record's epoch is %u, the run's %u (RUNS %u): its round "
                      "did not run", rec.epoch, runs % 16, runs);
+        if (res->bad != NULL)
+            res->bad[i] = 1;
         return;
     }
     if (rec.err)
@@ -291,6 +309,8 @@ static void compare_stat(const struct tn_plan *p, const struct tn_info *info,
         res->round_meas[e->round] = (uint64_t)rec.last + 1;
     if (e->count > 0 && e->last + 1 - pr->t0 > res->round_model[e->round])
         res->round_model[e->round] = e->last + 1 - pr->t0;
+    if (res->bad != NULL)
+        res->bad[i] = res->nmis != nmis;
 }
 
 /* Where the records are read: one span per (node, lane) eject list, its
@@ -395,7 +415,7 @@ static int readback(struct tn_dev *d, const struct tn_plan *p, const struct tn_m
         const struct tn_stat *e = &mo->stats[i];
         size_t at = rs.at[(size_t)e->node * TN_MAX_LANES + e->lane] +
                     (size_t)rs.index[i] * TN_REC_WORDS;
-        compare_stat(p, &d->info, e, buf + at, runs, res);
+        compare_stat(p, &d->info, e, buf + at, runs, res, i);
     }
     if (st->status & 4) {
         rc = read_error_nodes(d, p, res);
@@ -652,6 +672,250 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
     json_decref(o);
 }
 
+/* Start the loaded schedule, wait for the end and compare every record
+ * and the total with the model into res (its arrays kept, the rest
+ * cleared): 0 or a TN_E* code (a transport error, TN_ENOMEM). The run's
+ * and the readback's seconds go to tm[0], tm[1]. An aborted run (status
+ * bit 3) is not read back. */
+static int run_once(struct tn_dev *d, const struct tn_plan *p, const struct tn_model_out *mo,
+                    struct result *res, bool quiet, double tm[2])
+{
+    struct tn_status st;
+    double t = now_s();
+    int rc = tn_proto_start(d->p);
+    if (rc == 0)
+        rc = wait_done(d, &st, p->total, quiet);
+    tm[0] = now_s() - t;
+    if (rc != 0)
+        return rc;
+    t = now_s();
+    size_t nr = p->nrounds ? p->nrounds : 1;
+    memset(res->round_meas, 0, nr * sizeof *res->round_meas);
+    memset(res->round_model, 0, nr * sizeof *res->round_model);
+    if (res->bad != NULL)
+        memset(res->bad, 0, mo->nstats);
+    res->nmis = res->hw_err_desc = res->err_nodes = 0;
+    res->data_ok = res->cycles_ok = true;
+    res->status = st.status;
+    res->measured = st.end_cycle - st.start_cycle;
+    res->model = mo->total;
+    if (st.status & 8)
+        return 0;
+    rc = readback(d, p, mo, &st, res, quiet);
+    tm[1] = now_s() - t;
+    if (rc == 0 && res->measured != res->model) {
+        res->cycles_ok = false;
+        add_mismatch(res, UINT32_MAX, 0, UINT32_MAX,
+                     "total: measured %" PRIu64 " cycles, model %" PRIu64, res->measured,
+                     res->model);
+    }
+    return rc;
+}
+
+/* A link fault's outcome: detected (any record, the total or a node's
+ * status differs) and located (the records of the fault's round that
+ * differ are exactly those of the descriptors its link feeds, and none
+ * of an earlier round differs; later rounds may differ: the data was
+ * forwarded). */
+struct fault_outcome {
+    uint32_t round, rcyc, reached, flagged;
+    bool detected, located;
+};
+
+static void judge_fault(const struct tn_plan *p, const struct tn_model_out *mo,
+                        const struct result *res, const struct tn_link_fault *f, uint8_t *reach,
+                        struct fault_outcome *o)
+{
+    o->reached = tn_link_fault_reach(p, f, reach, mo->nstats);
+    o->detected = !res->data_ok || !res->cycles_ok || res->err_nodes > 0 || (res->status & 8);
+    o->located = o->reached > 0;
+    o->flagged = 0;
+    for (uint32_t i = 0; i < mo->nstats; i++) {
+        uint32_t r = mo->stats[i].round;
+        o->flagged += res->bad[i];
+        if (r < o->round ? res->bad[i] : r == o->round && res->bad[i] != reach[i])
+            o->located = false;
+    }
+}
+
+/* The report's line for a single link fault. */
+static void print_link_fault(const struct tn_plan *p, const struct tn_model_out *mo,
+                             const struct result *res, const struct tn_link_fault *f,
+                             struct fault_outcome *o)
+{
+    char name[80];
+    struct tn_link_fault *tg = NULL;
+    size_t ntg = 0;
+    uint8_t *reach = malloc(mo->nstats ? mo->nstats : 1);
+    if (reach == NULL || tn_link_fault_targets(p, &tg, &ntg) != 0) {
+        free(reach);
+        return;
+    }
+    bool passes = false;
+    for (size_t i = 0; i < ntg && !passes; i++)
+        passes = tg[i].node == f->node && tg[i].dir == f->dir && tg[i].cycle == f->cycle;
+    judge_fault(p, mo, res, f, reach, o);
+    tn_link_fault_format(f, name, sizeof name);
+    printf("link fault          %s (round %u, its cycle %u): %s; %s, %u descriptor records "
+           "differ, the link feeds %u in its round: %s\n", name, o->round + 1, o->rcyc,
+           passes ? "a flit passes" : "no flit passes (the schedule leaves the link idle)",
+           o->detected ? "detected" : "NOT detected", o->flagged, o->reached,
+           o->located ? "located" : "not located");
+    free(tg);
+    free(reach);
+}
+
+/* Arm f (placed in round, rcyc) in the device: region 7 of the sending
+ * node (docs/hardware.md "Link faults"); f NULL disarms every fault. 0 or
+ * a TN_E* code. */
+static int set_link_fault(struct tn_dev *d, const struct tn_link_fault *f, uint32_t round,
+                          uint32_t rcyc)
+{
+    bool drop = f != NULL && f->bit == TN_FAULT_DROP;
+    uint32_t words[3] = {round | rcyc << 16, f != NULL && !drop ? 1u << f->bit : 0,
+                         f != NULL ? 1u | (uint32_t)f->dir << 1 | (uint32_t)drop << 4 : 0};
+    return tn_proto_write(d->p, TN_ADDR_NODE(f != NULL ? f->node : 0, TN_REGION_FAULT, 0),
+                          words, 3);
+}
+
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Fault campaign totals: row 0 data bits, row 1 drops. */
+struct campaign {
+    uint64_t injected[2], detected[2], located[2];
+    uint64_t clean_runs, false_alarms;
+    size_t targets;
+    char first_miss[200];
+};
+
+static void print_campaign(const struct campaign *c, const struct tn_plan *p, uint64_t seed,
+                           bool json)
+{
+    static const char *kind[2] = {"data bit", "drop"};
+    if (json) {
+        json_t *o = json_object(), *rows = json_array();
+        for (int k = 0; k < 2; k++)
+            json_array_append_new(rows, json_pack("{s:s, s:I, s:I, s:I}", "kind", kind[k],
+                                                  "injected", (json_int_t)c->injected[k],
+                                                  "detected", (json_int_t)c->detected[k],
+                                                  "located", (json_int_t)c->located[k]));
+        json_object_set_new(o, "faults", rows);
+        json_object_set_new(o, "flits", json_integer((json_int_t)c->targets));
+        json_object_set_new(o, "rounds", json_integer(p->nrounds));
+        json_object_set_new(o, "seed", json_integer((json_int_t)seed));
+        json_object_set_new(o, "fault_free_runs", json_integer((json_int_t)c->clean_runs));
+        json_object_set_new(o, "false_alarms", json_integer((json_int_t)c->false_alarms));
+        json_object_set_new(o, "first_miss", c->first_miss[0] ? json_string(c->first_miss)
+                                                              : json_null());
+        json_dumpf(o, stdout, JSON_INDENT(2));
+        printf("\n");
+        json_decref(o);
+        return;
+    }
+    printf("link fault campaign: %zu flits on links in %u rounds, seed %" PRIu64 "\n",
+           c->targets, p->nrounds, seed);
+    printf("%-10s %9s %9s %9s\n", "fault", "injected", "detected", "located");
+    for (int k = 0; k < 2; k++)
+        printf("%-10s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 "\n", kind[k], c->injected[k],
+               c->detected[k], c->located[k]);
+    printf("fault-free runs %" PRIu64 ", false alarms %" PRIu64 "\n", c->clean_runs,
+           c->false_alarms);
+    if (c->first_miss[0])
+        printf("first fault missed or misplaced: %s\n", c->first_miss);
+}
+
+/* K runs of the loaded schedule, each with one random link fault on a
+ * flit the schedule sends (half of them a data bit, half a drop), and a
+ * fault-free run before the first and after every 100th: exit 0 when
+ * every fault is detected and located and no fault-free run differs. */
+static int fault_campaign(struct tn_dev *d, const struct tn_plan *p, const struct tn_model_out *mo,
+                          struct result *res, uint64_t runs, uint64_t seed, bool json)
+{
+    struct campaign c;
+    memset(&c, 0, sizeof c);
+    struct tn_link_fault *tg = NULL;
+    uint8_t *reach = malloc(mo->nstats ? mo->nstats : 1);
+    int rc = reach == NULL ? TN_ENOMEM : tn_link_fault_targets(p, &tg, &c.targets);
+    if (rc == 0 && c.targets == 0) {
+        fprintf(stderr, CMD ": the schedule sends no flit on a link in a circuit round: no "
+                "link fault to inject\n");
+        free(reach);
+        return TN_EXIT_USAGE;
+    }
+    struct progress pr = {"fault runs", now_s(), 0, false, json};
+    uint64_t rng = seed;
+    unsigned w = d->info.w;
+    int ex = TN_EXIT_OK;
+    double tm[2];
+    for (uint64_t k = 0; rc == 0 && ex == TN_EXIT_OK && k <= runs; k++) {
+        uint32_t clear = TN_CTRL_CLEAR;
+        if (k % 100 == 0 || k == runs) {           /* a fault-free run */
+            if ((rc = set_link_fault(d, NULL, 0, 0)) != 0 ||
+                (rc = tn_proto_write(d->p, TN_G_CTRL, &clear, 1)) != 0 ||
+                (rc = run_once(d, p, mo, res, true, tm)) != 0)
+                break;
+            c.clean_runs++;
+            c.false_alarms += !res->data_ok || !res->cycles_ok || res->err_nodes > 0 ||
+                              (res->status & 8);
+            if (k == runs)
+                break;
+        }
+        struct tn_link_fault f = tg[splitmix(&rng) % c.targets];
+        f.bit = splitmix(&rng) % 2 ? TN_FAULT_DROP : (int)(splitmix(&rng) % w);
+        struct fault_outcome o;
+        char err[256];
+        if (tn_link_fault_place(p, w, &f, &o.round, &o.rcyc, err, sizeof err) != 0) {
+            fprintf(stderr, CMD ": %s\n", err);     /* a target of the model: cannot happen */
+            ex = TN_EXIT_USAGE;
+            break;
+        }
+        if ((rc = set_link_fault(d, &f, o.round, o.rcyc)) != 0 ||
+            (rc = tn_proto_write(d->p, TN_G_CTRL, &clear, 1)) != 0 ||
+            (rc = run_once(d, p, mo, res, true, tm)) != 0)
+            break;
+        judge_fault(p, mo, res, &f, reach, &o);
+        int kind = f.bit == TN_FAULT_DROP;
+        c.injected[kind]++;
+        c.detected[kind] += o.detected;
+        c.located[kind] += o.detected && o.located;
+        if (!(o.detected && o.located) && !c.first_miss[0]) {
+            char name[80];
+            tn_link_fault_format(&f, name, sizeof name);
+            snprintf(c.first_miss, sizeof c.first_miss,
+                     "%s (round %u, its cycle %u): %s, %u descriptors flagged, %u reached",
+                     name, o.round + 1, o.rcyc, o.detected ? "detected" : "not detected", o.flagged,
+                     o.reached);
+        }
+        progress(&pr, k + 1, runs);
+    }
+    progress_end(&pr);
+    free(tg);
+    free(reach);
+    if (rc != 0) {
+        if (rc == TN_ENOMEM || rc == TN_ECAPACITY) {
+            fprintf(stderr, CMD ": cannot list the schedule's flits: %s\n", tn_strerror(rc));
+            return TN_EXIT_USAGE;
+        }
+        if (rc == TN_EINTR) {
+            fprintf(stderr, CMD ": interrupted: the campaign stopped and the device is "
+                    "closed\n");
+            return TN_EXIT_INTERRUPTED;
+        }
+        fprintf(stderr, CMD ": device error: %s\n", tn_proto_errmsg(d->p));
+        return TN_EXIT_DEVICE;
+    }
+    if (ex != TN_EXIT_OK)
+        return ex;
+    print_campaign(&c, p, seed, json);
+    return c.first_miss[0] || c.false_alarms ? TN_EXIT_VERIFY : TN_EXIT_OK;
+}
+
 int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -662,11 +926,14 @@ int cmd_run(int argc, char **argv)
         {"fault", required_argument, NULL, 'F'}, {"time", required_argument, NULL, 'T'},
         {"tree", required_argument, NULL, 't'}, {"lengths", required_argument, NULL, 'l'},
         {"random-lengths", no_argument, NULL, 'R'}, {"svg", required_argument, NULL, 'V'},
+        {"fault-campaign", required_argument, NULL, 'K'},
         TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
     struct tn_topo topo;
     struct tn_dev_args da;
     struct tn_algo_opts ao = {NULL, 1, 0, 1, 0};
-    struct fault fault = {F_NONE, 0};
+    struct fault fault = {F_NONE, 0, {0, 0, 0, 0}};
+    struct fault_outcome link_at = {0, 0, 0, 0, false, false};
+    uint64_t campaign = 0;
     const char *sched_file = NULL;
     uint64_t seed = 1;
     double search_s = 10.0;
@@ -748,10 +1015,18 @@ int cmd_run(int argc, char **argv)
             break;
         case 'F':
             if (parse_fault(optarg, &fault) != 0) {
-                fprintf(stderr, CMD ": bad --fault '%s': use payload:NODE, duration:ROUND or "
-                        "rounds:N\n", optarg);
+                fprintf(stderr, CMD ": bad --fault '%s': use payload:NODE, duration:ROUND, "
+                        "rounds:N or link:NODE:DIR:CYCLE:BIT|drop\n", optarg);
                 return TN_EXIT_USAGE;
             }
+            break;
+        case 'K':
+            if (!tn_cmd_uint(optarg, 1, 100000000, &v)) {
+                fprintf(stderr, CMD ": bad --fault-campaign '%s': use 1..100000000 runs\n",
+                        optarg);
+                return TN_EXIT_USAGE;
+            }
+            campaign = v;
             break;
         case 'h':
             help(stdout);
@@ -792,6 +1067,10 @@ int cmd_run(int argc, char **argv)
     }
     if (optind < argc) {
         fprintf(stderr, CMD ": unexpected argument '%s'\n", argv[optind]);
+        return TN_EXIT_USAGE;
+    }
+    if (campaign > 0 && fault.kind != F_NONE) {
+        fprintf(stderr, CMD ": --fault-campaign draws its own faults: leave out --fault\n");
         return TN_EXIT_USAGE;
     }
 
@@ -969,7 +1248,20 @@ int cmd_run(int argc, char **argv)
         ex = TN_EXIT_USAGE;
         goto out_dev;
     }
-    if (fault.kind != F_NONE && apply_fault(&img, &fault, p) != 0) {
+    if ((fault.kind == F_LINK || campaign > 0) && !info->fault) {
+        fprintf(stderr, CMD ": this device has no link fault injection (PARAMS bit 17, "
+                "FAULT = 1: the simulator models)\n");
+        ex = TN_EXIT_USAGE;
+        goto out_dev;
+    }
+    if (fault.kind == F_LINK &&
+        tn_link_fault_place(p, info->w, &fault.link, &link_at.round, &link_at.rcyc, err,
+                            sizeof err) != 0) {
+        fprintf(stderr, CMD ": %s\n", err);
+        ex = TN_EXIT_USAGE;
+        goto out_dev;
+    }
+    if (fault.kind != F_NONE && fault.kind != F_LINK && apply_fault(&img, &fault, p) != 0) {
         fprintf(stderr, CMD ": --fault names nothing in this image (node without initial "
                 "data, no such round, or rounds:N not below the schedule's %u rounds)\n",
                 p->nrounds);
@@ -987,34 +1279,23 @@ int cmd_run(int argc, char **argv)
     if (rc != 0)
         goto out_comm;
 
-    t = now_s();
-    struct tn_status st;
-    rc = tn_proto_start(dev.p);
-    if (rc == 0)
-        rc = wait_done(&dev, &st, p->total, json);
-    tm[3] = now_s() - t;
-    if (rc != 0)
-        goto out_comm;
-    if (st.status & 8) {
-        fprintf(stderr, CMD ": the run was aborted\n");
-        goto out_dev;
-    }
-
-    t = now_s();
     res.round_meas = calloc(p->nrounds ? p->nrounds : 1, sizeof *res.round_meas);
     res.round_model = calloc(p->nrounds ? p->nrounds : 1, sizeof *res.round_model);
-    if (res.round_meas == NULL || res.round_model == NULL) {
+    res.bad = calloc(mo.nstats ? mo.nstats : 1, 1);
+    if (res.round_meas == NULL || res.round_model == NULL || res.bad == NULL) {
         fprintf(stderr, CMD ": out of memory\n");
         ex = TN_EXIT_USAGE;
         goto out_dev;
     }
-    res.data_ok = res.cycles_ok = true;
-    res.status = st.status;
-    res.measured = st.end_cycle - st.start_cycle;
-    res.model = mo.total;
+    if (campaign > 0) {
+        ex = fault_campaign(&dev, p, &mo, &res, campaign, seed, json);
+        goto out_dev;
+    }
+    if (fault.kind == F_LINK &&
+        (rc = set_link_fault(&dev, &fault.link, link_at.round, link_at.rcyc)) != 0)
+        goto out_comm;
+    rc = run_once(&dev, p, &mo, &res, json, tm + 3);
     res.flit_hops = flit_hops(s);
-    rc = readback(&dev, p, &mo, &st, &res, json);
-    tm[4] = now_s() - t;
     res.net_cycles = dev.ops->net_cycles ? dev.ops->net_cycles(dev.t) : 0;
     if (rc == TN_ENOMEM) {
         fprintf(stderr, CMD ": out of memory\n");
@@ -1023,11 +1304,10 @@ int cmd_run(int argc, char **argv)
     }
     if (rc != 0)
         goto out_comm;
-    if (res.measured != res.model) {
-        res.cycles_ok = false;
-        add_mismatch(&res, UINT32_MAX, 0, UINT32_MAX,
-                     "total: measured %" PRIu64 " cycles, model %" PRIu64, res.measured,
-                     res.model);
+    if (res.status & 8) {
+        fprintf(stderr, CMD ": the run was aborted\n");
+        ex = TN_EXIT_DEVICE;
+        goto out_dev;
     }
     if (have_formula && formula.cycles != res.model) {
         res.cycles_ok = false;
@@ -1043,14 +1323,22 @@ int cmd_run(int argc, char **argv)
         print_text(s, p, &rep, info, &res, &formula, have_formula, lower, tm, &img,
                    da.t.backend, a2a, sg);
     ex = res.data_ok && res.cycles_ok ? TN_EXIT_OK : TN_EXIT_VERIFY;
+    if (fault.kind == F_LINK && !json)
+        print_link_fault(p, &mo, &res, &fault.link, &link_at);
     goto out_dev;
 
 out_comm:
+    if (rc == TN_EINTR) {
+        fprintf(stderr, CMD ": interrupted: the run stopped and the device is closed\n");
+        ex = TN_EXIT_INTERRUPTED;
+        goto out_dev;
+    }
     fprintf(stderr, CMD ": device error: %s\n", tn_proto_errmsg(dev.p));
     ex = TN_EXIT_DEVICE;
 out_dev:
     free(res.round_meas);
     free(res.round_model);
+    free(res.bad);
     tn_image_free(&img);
     tn_model_free(&mo);
     tn_plan_free(p);

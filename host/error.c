@@ -21,6 +21,7 @@ const char *tn_strerror(int rc)
     case TN_EPROTO:    return "protocol error";
     case TN_ECAPACITY: return "exceeds device capacity";
     case TN_ENOTSUP:   return "not supported";
+    case TN_EINTR:     return "interrupted";
     default:           return "unknown error";
     }
 }

@@ -16,6 +16,7 @@ void tn_info_set_params(struct tn_info *i, uint32_t params)
     i->banks = 1u << (params & 0xFu);
     i->dw = params >> 8 & 0x1Fu;
     i->relay = params >> 16 & 1u;
+    i->fault = params >> 17 & 1u;
 }
 
 unsigned tn_info_rw(const struct tn_info *dev)

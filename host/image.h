@@ -26,6 +26,7 @@
 #define TN_REGION_REC 4             /* eject records (tn_rec_off) */
 #define TN_REGION_STATUS 5          /* node status (enum tn_node_status) */
 #define TN_REGION_ROUTE 6           /* relay routing tables */
+#define TN_REGION_FAULT 7           /* link fault injection (PARAMS bit 17) */
 
 /* MEM word: data in bits W-1:0, then the flags relay routing reads. */
 #define TN_MEM_HEAD (1u << 30)
@@ -78,8 +79,8 @@ enum tn_node_status {
 /* VERSION of the design this host loads (bits 31:16 must match). */
 #define TN_DESIGN_VERSION 0x00020000u
 
-/* Fill banks, dw and relay of i from the PARAMS register (bits 3:0 log2
- * BANKS, 12:8 DW, 16 RELAY). */
+/* Fill banks, dw, relay and fault of i from the PARAMS register (bits 3:0
+ * log2 BANKS, 12:8 DW, 16 RELAY, 17 FAULT). */
 void tn_info_set_params(struct tn_info *i, uint32_t params);
 /* Is dev the design this host loads (VERSION bits 31:16)? 0, or
  * TN_ENOTSUP with a message saying what to rebuild. */

@@ -134,7 +134,9 @@ static void chains_step(struct lane_chains *ch, const struct tn_plan *p,
     }
 }
 
-static int run_cycle(const struct tn_plan *p, uint64_t seed, struct tn_model_out *out)
+/* probe (may be NULL) is told every flit a router output sends. */
+static int run_cycle(const struct tn_plan *p, uint64_t seed, struct tn_model_out *out,
+                     const struct tn_model_probe *probe)
 {
     const struct tn_topo *t = &p->topo;
     uint32_t N = t->n;
@@ -204,6 +206,8 @@ static int run_cycle(const struct tn_plan *p, uint64_t seed, struct tn_model_out
                     nxt[i] = lane[v * TN_NDIRS + (sel - TN_SEL_LANE(0))];
                 else
                     nxt[i].valid = 0;
+                if (probe && nxt[i].valid)
+                    probe->on_flit(probe->ctx, r, c, v, (int)(i % TN_NDIRS));
             }
             for (uint32_t k = 0; k < nact; k++)
                 cur[active[k]] = nxt[active[k]];
@@ -577,5 +581,14 @@ int tn_model_run(const struct tn_plan *p, uint64_t seed, enum tn_engine engine,
         engine = work <= 400000000ull && p->mem_max * p->topo.n <= (1u << 26)
                      ? TN_ENGINE_CYCLE : TN_ENGINE_STREAM;
     }
-    return engine == TN_ENGINE_CYCLE ? run_cycle(p, seed, out) : run_stream(p, seed, out);
+    return engine == TN_ENGINE_CYCLE ? run_cycle(p, seed, out, NULL) : run_stream(p, seed, out);
+}
+
+int tn_model_probe_links(const struct tn_plan *p, uint64_t seed, const struct tn_model_probe *probe)
+{
+    struct tn_model_out out;
+    int rc = run_cycle(p, seed, &out, probe);
+    if (rc == 0)
+        tn_model_free(&out);
+    return rc;
 }

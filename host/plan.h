@@ -231,4 +231,15 @@ int tn_model_run(const struct tn_plan *p, uint64_t seed, enum tn_engine engine,
                  struct tn_model_out *out);
 void tn_model_free(struct tn_model_out *out);
 
+/* Every flit that a router output sends in the circuit rounds (relay
+ * rounds are not probed): on_flit(ctx, round, c, node, dir) for the flit
+ * that output dir of node sends in round-relative cycle c (it is on the
+ * link, in the receiver's input, in cycle c + 1). Runs the cycle engine:
+ * 0, TN_ENOMEM or TN_ECAPACITY. */
+struct tn_model_probe {
+    void (*on_flit)(void *ctx, uint32_t round, uint64_t c, uint32_t node, int dir);
+    void *ctx;
+};
+int tn_model_probe_links(const struct tn_plan *p, uint64_t seed, const struct tn_model_probe *probe);
+
 #endif

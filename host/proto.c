@@ -4,6 +4,7 @@
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L  /* clock_gettime */
 #endif
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,6 +365,18 @@ static long long now_ms(void)
 }
 
 /* Outcomes of waiting for one reply. */
+static volatile sig_atomic_t interrupted;
+
+void tn_proto_interrupt(void)
+{
+    interrupted = 1;
+}
+
+int tn_proto_interrupted(void)
+{
+    return interrupted != 0;
+}
+
 enum { AWAIT_OK = 0, AWAIT_TIMEOUT = 1, AWAIT_DAMAGED = 2 };
 
 /* Wait for the reply to (type, seq): AWAIT_* or a TN_E* code. Stale
@@ -429,6 +442,9 @@ static int await_reply(struct tn_proto *p, uint8_t type, uint8_t seq)
                  tn_frame_type_str(type, tb, sizeof tb), seq, p->timeout_ms);
             return AWAIT_TIMEOUT;
         }
+        if (tn_proto_interrupted())
+            return fail(p, TN_EINTR, "interrupted while waiting for the reply to %s seq %u",
+                        tn_frame_type_str(type, tb, sizeof tb), seq);
         int n = p->ops->read(p->t, p->in, sizeof p->in, (int)left);
         if (n < 0)
             return fail(p, n, "reading the reply to %s seq %u failed: %s",

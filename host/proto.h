@@ -181,6 +181,7 @@ struct tn_info {
     uint32_t dw;             /* bits of durations, start offsets and
                               * round-relative timestamps */
     uint32_t relay;          /* 1: relay (head-routed) hardware present */
+    uint32_t fault;          /* 1: link fault injection (region 7) present */
 };
 
 /* STATUS and the cycle registers (48-bit counters). */
@@ -228,6 +229,13 @@ int tn_proto_writev(struct tn_proto *p, const struct tn_proto_wspan *s, size_t n
  * addresses without read side effects (not CYCLE low, which latches CYCLE
  * high): a READ may be executed again after a damaged frame. */
 int tn_proto_readv(struct tn_proto *p, const struct tn_proto_rspan *s, size_t ns);
+/* Ask every exchange with a device to stop: the next time a client waits
+ * for a reply it fails with TN_EINTR instead (the caller then closes the
+ * device as usual, so a simulator's waveform is complete). Process-wide;
+ * safe in a signal handler. */
+void tn_proto_interrupt(void);
+int tn_proto_interrupted(void);
+
 int tn_proto_start(struct tn_proto *p);
 int tn_proto_status(struct tn_proto *p, struct tn_status *st);
 int tn_proto_abort(struct tn_proto *p);

@@ -22,6 +22,7 @@ enum tn_err {
     TN_EPROTO = -10,   /* protocol error: bad frame, NAK, wrong sequence */
     TN_ECAPACITY = -11,/* the device cannot hold or run this schedule */
     TN_ENOTSUP = -12,  /* not supported for this geometry or backend */
+    TN_EINTR = -13,    /* interrupted by the user (tn_proto_interrupt) */
 };
 
 /* Text for a TN_E* code (never NULL). */

@@ -65,6 +65,31 @@ $(E2E_DIR)/scatter_gather.t: tests/e2e/scatter_gather.sh $(E2E_TORUSCTL) \
 
 TESTS_E2E += $(E2E_DIR)/scatter_gather.t
 
+# Link faults (issue 17): injected on the 3x3x3 models' links.
+$(E2E_DIR)/faults.t: tests/e2e/faults.sh $(E2E_TORUSCTL) \
+                     $(BUILD)/sim/libtnsim_3x3x3.so $(BUILD)/sim/libtnsim_3x3x3_l1.so
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/e2e/faults.sh %s\n' $(E2E_TORUSCTL) >$@
+	chmod +x $@
+
+TESTS_E2E += $(E2E_DIR)/faults.t
+
+# Ctrl-C during a run (issue 17): the 7x7x7 load is long enough to land in.
+$(E2E_DIR)/interrupt.t: tests/e2e/interrupt.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtnsim_7x7x7.so
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/e2e/interrupt.sh %s\n' $(E2E_TORUSCTL) >$@
+	chmod +x $@
+
+TESTS_E2E += $(E2E_DIR)/interrupt.t
+
+$(E2E_DIR)/bench_faults: tests/e2e/bench_faults.sh $(E2E_TORUSCTL) \
+                         $(BUILD)/sim/libtnsim_3x3x3.so $(BUILD)/sim/libtnsim_7x7x7.so
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/e2e/bench_faults.sh %s\n' $(E2E_TORUSCTL) >$@
+	chmod +x $@
+
+BENCHES += $(E2E_DIR)/bench_faults
+
 $(E2E_DIR)/bench_sg: tests/e2e/bench_sg.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtnsim_7x7x7.so
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec tests/e2e/bench_sg.sh %s\n' $(E2E_TORUSCTL) >$@

@@ -53,7 +53,7 @@ module tn_sim_top #(
         .rst_o(br_rst));
 
     tn_torus #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
-               .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY)) u_torus (
+               .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY), .FAULT(1)) u_torus (
         .bclk_i(bclk_i), .rst_i(rst_i | br_rst),
         .bus_addr_i(direct ? bus_addr_i : br_addr),
         .bus_wdata_i(direct ? bus_wdata_i : br_wdata),

@@ -18,7 +18,8 @@ module tn_plane #(
     parameter LANES     = 6,    // inject and eject lanes per node
     parameter MEM_DEPTH = 4096, // flit memory words per node
     parameter ROUNDS    = 1024, // round-table and list depth
-    parameter RELAY     = 1     // 1: relay hardware
+    parameter RELAY     = 1,    // 1: relay hardware
+    parameter FAULT     = 0     // 1: link fault injection (region 7)
 ) (
     input  wire                      nclk_i,
     input  wire                      nrst_i,
@@ -173,6 +174,52 @@ module tn_plane #(
         end
     endfunction
 
+    // ---- link fault injection (FAULT = 1; docs/hardware.md "Link
+    // faults"): region 7 of the node that sends. Word 0 {rcyc, round},
+    // word 1 the XOR mask of {head, tail, data}, word 2 {valid mask, port,
+    // enable}; writing word 2 of a node arms its fault and disarms any
+    // other (every plane sees the write, the others with no node hit). In
+    // the cycle of the round and round cycle named, the flit the port
+    // sends is XORed with the mask (its valid bit too: a drop, or a flit
+    // from nothing). fk is the faulty node in this cycle, registered from
+    // the sequencer's next-edge values, so that it costs nothing per node.
+    wire [P-1:0]    fk;                // node k's output is faulty in this cycle
+    /* verilator lint_off UNUSEDSIGNAL */ // the Z slots' padding
+    wire [6*FS-1:0] lflt;              // the mask in the faulty port's slot
+    /* verilator lint_on UNUSEDSIGNAL */
+    generate
+        if (FAULT != 0) begin : gen_fault
+            wire           fw = nbw_q && nba_q[19:16] == 4'd7;
+            reg [P-1:0]    fsel_q, fk_q;
+            reg [RW-1:0]   fround_q;
+            reg [DW-1:0]   frcyc_q;
+            reg [W+1:0]    fmask_q;
+            reg [6*FS-1:0] lflt_q;
+            always @(posedge nclk_i) begin
+                if (fw && nba_q[1:0] == 2'd0) begin
+                    fround_q <= nbd_q[RW-1:0];
+                    frcyc_q  <= nbd_q[16 +: DW];
+                end
+                if (fw && nba_q[1:0] == 2'd1)
+                    fmask_q <= nbd_q[W+1:0];
+                if (fw && nba_q[1:0] == 2'd2) begin
+                    fsel_q <= nbd_q[0] ? nbh_q : {P{1'b0}};
+                    lflt_q <= {6*FS{1'b0}};
+                    lflt_q[nbd_q[3:1]*FS +: FW] <= {nbd_q[4], fmask_q};
+                end
+                fk_q <= (run_n_i && round_n_i[RW-1:0] == fround_q && rcyc_n_i[DW-1:0] == frcyc_q)
+                        ? fsel_q : {P{1'b0}};
+                if (nrst_i)
+                    fsel_q <= {P{1'b0}};
+            end
+            assign fk   = fk_q;
+            assign lflt = lflt_q;
+        end else begin : gen_nofault
+            assign fk   = {P{1'b0}};
+            assign lflt = {6*FS{1'b0}};
+        end
+    endgenerate
+
     genvar gx, gy;
     generate
         for (gy = 0; gy < DIM_Y; gy = gy + 1) begin : gen_y
@@ -184,9 +231,10 @@ module tn_plane #(
                 localparam XMI = XM + DIM_X * gy, XPI = XP + DIM_X * gy;
                 localparam YMI = gx + DIM_X * YM, YPI = gx + DIM_X * YP;
                 always @(posedge nclk_i) begin
-                    if (nany[K] || xyv_q[K]) begin
-                        xy_q[K]  <= lout[K][0 +: 4*FS];
-                        xyv_q[K] <= nany[K];
+                    if (nany[K] || xyv_q[K] || fk[K]) begin
+                        xy_q[K]  <= fk[K] ? lout[K][0 +: 4*FS] ^ lflt[0 +: 4*FS]
+                                            : lout[K][0 +: 4*FS];
+                        xyv_q[K] <= nany[K] || fk[K];
                     end
                     if (zin_i[K*2*FW+W+2] || zin_i[K*2*FW+FW+W+2] || zv_q[K]) begin
                         z_q[K]  <= {slot(zin_i[K*2*FW + FW +: FW]), slot(zin_i[K*2*FW +: FW])};
@@ -214,8 +262,10 @@ module tn_plane #(
                     assign lin[K][2*FS +: 2*FS] = {2*FS{1'b0}};
                 end
                 assign lin[K][4*FS +: 2*FS] = z_q[K];
-                assign zout_o[K*2*FW +: FW]      = lout[K][4*FS +: FW];
-                assign zout_o[K*2*FW + FW +: FW] = lout[K][5*FS +: FW];
+                assign zout_o[K*2*FW +: FW]      = fk[K] ? lout[K][4*FS +: FW] ^ lflt[4*FS +: FW]
+                                                           : lout[K][4*FS +: FW];
+                assign zout_o[K*2*FW + FW +: FW] = fk[K] ? lout[K][5*FS +: FW] ^ lflt[5*FS +: FW]
+                                                           : lout[K][5*FS +: FW];
                 tn_node #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                           .RELAY(RELAY), .AW(AW), .RW(RW), .DW(DW), .BB(BB), .LBW(LBW)) u_node (
                     .nclk_i(nclk_i), .nrst_i(nrst_i), .id_i(nid_q[K]), .coord_i(nco_q[K]),

@@ -15,7 +15,8 @@ module tn_torus #(
     parameter LANES     = 6,    // inject / eject lanes per node (1..6)
     parameter MEM_DEPTH = 4096, // flit memory words per node (power of two)
     parameter ROUNDS    = 1024, // round-table and list depth (power of two, 2..2048)
-    parameter RELAY     = 1     // 1: relay (head-routed) hardware; 0: circuits only
+    parameter RELAY     = 1,    // 1: relay (head-routed) hardware; 0: circuits only
+    parameter FAULT     = 0     // 1: link fault injection, region 7 (simulation models)
 ) (
     input  wire        bclk_i,      // bus clock
     input  wire        rst_i,       // synchronous reset, bus clock domain
@@ -75,7 +76,8 @@ module tn_torus #(
     wire a_rec  = a_node && a_rg == 4'd4 && a_lane;
     // what crosses to the network clock
     wire a_nreg = (a_glob && !a_info && !a_dur) ||
-                  ((a_node || a_all) && (a_rg == 4'd0 || a_rg == 4'd5 || a_rg == 4'd6));
+                  ((a_node || a_all) && (a_rg == 4'd0 || a_rg == 4'd5 || a_rg == 4'd6)) ||
+                  (FAULT != 0 && a_node && a_rg == 4'd7);
     wire a_xw   = a_nreg;
     wire a_xr   = a_nreg || a_dur || ((a_cfg || a_list) && a_node);
 
@@ -107,7 +109,7 @@ module tn_torus #(
     wire [31:0]  prr [0:DIM_Z-1];     // each plane's record word (0 but the addressed one's)
     integer      k, kz;
 
-    localparam [31:0] PARAMS = {15'd0, RELAY != 0, 3'd0, DW[4:0], 4'd0, BB[3:0]};
+    localparam [31:0] PARAMS = {14'd0, FAULT != 0, RELAY != 0, 3'd0, DW[4:0], 4'd0, BB[3:0]};
     function [31:0] info(input [2:0] a);
         case (a)
             3'd0: info = 32'h00020000;
@@ -329,7 +331,8 @@ module tn_torus #(
                 assign nerr[gz*P + gk] = perr[gz][gk];
             end
             tn_plane #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
-                       .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY)) u_plane (
+                       .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY),
+                       .FAULT(FAULT)) u_plane (
                 .nclk_i(nclk_i), .nrst_i(nrst), .z_i(gz[3:0]),
                 .run_n_i(run_n), .sw_n_i(sw_n), .fin_n_i(fin_n), .prep_n_i(prep_n), .clr_n_i(clr_n),
                 .round_n_i(round11), .rcyc_n_i(rcyc16),

@@ -112,11 +112,12 @@ t "schedule gather 3x3x3 verifies" 0 - "certificates: 26 messages" -- \
 t "run scatter: bad --tree" 1 - "bad --tree 'bfs'" -- "$T" run scatter --tree bfs
 t "run: --rounds is gone and says why (every model has 1024 rounds)" 1 - \
     "--rounds is gone: every simulator model has a 1024-round table" -- "$T" run alltoall --rounds 32
-t "run: bad --fault lists the kinds" 1 - "use payload:NODE, duration:ROUND or rounds:N" -- \
+t "run: bad --fault lists the kinds" 1 - \
+    "use payload:NODE, duration:ROUND, rounds:N or link:NODE:DIR:CYCLE:BIT|drop" -- \
     "$T" run gossip --fault rounds
 t "info --help names the PARAMS constants" 0 - - -- "$T" info --help
-grep -q "MEM_DEPTH and its banks, ROUNDS, DW, relay hardware" "$tmp/out" ||
-    { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - info --help lists banks, DW, relay"; }
+grep -q "MEM_DEPTH and its banks, ROUNDS, DW, relay and fault injection hardware" "$tmp/out" ||
+    { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - info --help lists banks, DW, relay, fault"; }
 t "dump without --node is a usage error" 1 - "--node N is required" -- "$T" dump
 t "run alltoall: a file as --schedule is refused" 1 - "bad --schedule 'x.json' for alltoall" -- \
     "$T" run alltoall --schedule x.json
