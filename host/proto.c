@@ -377,6 +377,14 @@ int tn_proto_interrupted(void)
     return interrupted != 0;
 }
 
+/* What a transport failure rc met: the transport's own words when it
+ * has them. */
+static const char *transport_why(struct tn_proto *p, int rc)
+{
+    const char *why = p->ops->error ? p->ops->error(p->t) : NULL;
+    return why != NULL && why[0] != '\0' ? why : tn_strerror(rc);
+}
+
 enum { AWAIT_OK = 0, AWAIT_TIMEOUT = 1, AWAIT_DAMAGED = 2 };
 
 /* Wait for the reply to (type, seq): AWAIT_* or a TN_E* code. Stale
@@ -448,7 +456,7 @@ static int await_reply(struct tn_proto *p, uint8_t type, uint8_t seq)
         int n = p->ops->read(p->t, p->in, sizeof p->in, (int)left);
         if (n < 0)
             return fail(p, n, "reading the reply to %s seq %u failed: %s",
-                         tn_frame_type_str(type, tb, sizeof tb), seq, tn_strerror(n));
+                         tn_frame_type_str(type, tb, sizeof tb), seq, transport_why(p, n));
         p->in_pos = 0;
         p->in_end = (size_t)n;
         p->stats.bytes_in += (uint64_t)n;
@@ -484,7 +492,7 @@ int tn_proto_request(struct tn_proto *p, uint8_t type, const uint8_t *payload,
         int rc = p->ops->write(p->t, p->enc, n);
         if (rc < 0)
             return fail(p, rc, "sending %s seq %u failed: %s",
-                        tn_frame_type_str(type, tb, sizeof tb), seq, tn_strerror(rc));
+                        tn_frame_type_str(type, tb, sizeof tb), seq, transport_why(p, rc));
         p->stats.bytes_out += n;
         rc = await_reply(p, type, seq);
         if (rc < 0)
@@ -598,7 +606,7 @@ static int send_burst(struct tn_proto *p, const struct burst *b, uint8_t seq)
     int rc = p->ops->write(p->t, p->enc, n);
     if (rc < 0)
         return fail(p, rc, "sending %s seq %u failed: %s", type == TN_T_WRITE ? "WRITE" : "READ",
-                    seq, tn_strerror(rc));
+                    seq, transport_why(p, rc));
     p->stats.bytes_out += n;
     return 0;
 }

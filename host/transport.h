@@ -42,6 +42,10 @@ struct tn_transport_ops {
     /* Optional (NULL where it means nothing, as on a board): network
      * clocks the device has simulated since open. */
     uint64_t (*net_cycles)(struct tn_transport *t);
+    /* Optional: what the last failed write or read met, for the user
+     * ("usb 001/004 interface B: the board was unplugged; replug it"), or
+     * "" when nothing failed. */
+    const char *(*error)(struct tn_transport *t);
 };
 
 /* The backend named name, or NULL. */

@@ -39,6 +39,7 @@ struct termios2 {
 struct serial_port {
     int fd;
     char path[256];
+    char err[320];        /* the last failure (serial_error) */
 };
 
 static void msg(char *err, size_t errlen, const char *fmt, ...)
@@ -180,12 +181,17 @@ out_free:
 static int lost(struct serial_port *s, const char *what, int e)
 {
     if (e == EIO || e == ENXIO || e == ENODEV) {
-        fprintf(stderr, "torus: %s: %s failed: the port went away (board unplugged?)\n",
-                s->path, what);
+        msg(s->err, sizeof s->err, "%s: %s failed: the port went away (board unplugged?)",
+            s->path, what);
         return TN_ENODEV;
     }
-    fprintf(stderr, "torus: %s: %s failed: %s\n", s->path, what, strerror(e));
+    msg(s->err, sizeof s->err, "%s: %s failed: %s", s->path, what, strerror(e));
     return TN_EIO;
+}
+
+static const char *serial_error(struct tn_transport *t)
+{
+    return ((struct serial_port *)t)->err;
 }
 
 static int serial_write(struct tn_transport *t, const uint8_t *buf, size_t len)
@@ -208,8 +214,8 @@ static int serial_write(struct tn_transport *t, const uint8_t *buf, size_t len)
         struct pollfd p = { s->fd, POLLOUT, 0 };
         int r = poll(&p, 1, stall_ms);
         if (r == 0) {
-            fprintf(stderr, "torus: %s: write stalled for %d ms: the port "
-                    "takes no data; check the board\n", s->path, stall_ms);
+            msg(s->err, sizeof s->err, "%s: write stalled for %d ms: the port takes no data; "
+                "check the board", s->path, stall_ms);
             return TN_ETIMEDOUT;
         }
         if (r < 0 && errno != EINTR)
@@ -268,4 +274,5 @@ const struct tn_transport_ops tn_transport_serial_ops = {
     .write = serial_write,
     .read = serial_read,
     .close = serial_close,
+    .error = serial_error,
 };

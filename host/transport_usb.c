@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@
 struct usb_port {
     struct ftdi_context *ftdi;
     char where[64];       /* "usb 001/004 interface B", for messages */
+    char err[256];        /* the last failure (usb_error) */
 };
 
 static void msg(char *err, size_t errlen, const char *fmt, ...)
@@ -538,16 +540,30 @@ out_free:
     return rc;
 }
 
+/* Is the chip still there? libftdi reports every failed bulk write as
+ * -1, so ask with a GET_STATUS control request. */
+static bool usb_gone(struct usb_port *u)
+{
+    uint8_t st[2];
+    return libusb_control_transfer(u->ftdi->usb_dev, 0x80, 0x00, 0, 0, st, 2, 100) ==
+           LIBUSB_ERROR_NO_DEVICE;
+}
+
 static int usb_err(struct usb_port *u, const char *what, int rc)
 {
-    if (rc == LIBUSB_ERROR_NO_DEVICE) {
-        fprintf(stderr, "torus: %s: %s failed: the board was unplugged; replug it\n",
-                u->where, what);
+    if (rc == LIBUSB_ERROR_NO_DEVICE || usb_gone(u)) {
+        msg(u->err, sizeof u->err, "%s: %s failed: the board was unplugged; replug it",
+            u->where, what);
         return TN_ENODEV;
     }
-    fprintf(stderr, "torus: %s: %s failed: %s (%s)\n", u->where, what,
-            libusb_strerror(rc), ftdi_get_error_string(u->ftdi));
+    msg(u->err, sizeof u->err, "%s: %s failed: %s (%s)", u->where, what, libusb_strerror(rc),
+        ftdi_get_error_string(u->ftdi));
     return TN_EIO;
+}
+
+static const char *usb_error(struct tn_transport *t)
+{
+    return ((struct usb_port *)t)->err;
 }
 
 static int usb_write(struct tn_transport *t, const uint8_t *buf, size_t len)
@@ -561,9 +577,8 @@ static int usb_write(struct tn_transport *t, const uint8_t *buf, size_t len)
          * took the whole timeout is the chip not taking data. */
         if (n == LIBUSB_ERROR_TIMEOUT ||
             (n < 0 && now_ms() - t0 >= u->ftdi->usb_write_timeout)) {
-            fprintf(stderr, "torus: %s: write timed out after %d ms: the board "
-                    "stopped accepting data; power-cycle it\n", u->where,
-                    u->ftdi->usb_write_timeout);
+            msg(u->err, sizeof u->err, "%s: write timed out after %d ms: the board "
+                "stopped accepting data; power-cycle it", u->where, u->ftdi->usb_write_timeout);
             return TN_ETIMEDOUT;
         }
         if (n < 0)
@@ -623,4 +638,5 @@ const struct tn_transport_ops tn_transport_usb_ops = {
     .write = usb_write,
     .read = usb_read,
     .close = usb_close,
+    .error = usb_error,
 };

@@ -82,6 +82,16 @@ $(E2E_DIR)/interrupt.t: tests/e2e/interrupt.sh $(E2E_TORUSCTL) $(BUILD)/sim/libt
 
 TESTS_E2E += $(E2E_DIR)/interrupt.t
 
+# A board failing mid-load, mid-run, mid-readback (issue 17), through the
+# emulated FT2232H.
+$(E2E_DIR)/device_failures.t: tests/e2e/device_failures.sh $(E2E_TORUSCTL) $(E2E_EMU) \
+                              $(BUILD)/sim/libtnsim_3x3x3.so
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/e2e/device_failures.sh %s %s\n' $(E2E_TORUSCTL) $(E2E_EMU) >$@
+	chmod +x $@
+
+TESTS_E2E += $(E2E_DIR)/device_failures.t
+
 $(E2E_DIR)/bench_faults: tests/e2e/bench_faults.sh $(E2E_TORUSCTL) \
                          $(BUILD)/sim/libtnsim_3x3x3.so $(BUILD)/sim/libtnsim_7x7x7.so
 	@mkdir -p $(@D)

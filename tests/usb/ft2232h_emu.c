@@ -70,6 +70,7 @@ struct ft_emu_chip {
     pthread_mutex_t lock;      /* guards everything below */
     bool wedged;
     bool paced;
+    const volatile bool *unplug;  /* ft_emu_set_unplug_flag */
     struct urb *urbs;          /* submission order */
     struct chan ch[FT_CHANNELS];
     uint8_t config_value;
@@ -609,7 +610,15 @@ static gboolean on_ioctl(UMockdevIoctlBase *h, UMockdevIoctlClient *client, gpoi
     (void)h;
 
     pthread_mutex_lock(&c->lock);
-    switch (req) {
+    bool gone = c->unplug != NULL && *c->unplug;
+    if (gone)                  /* as the kernel on a disconnect: URBs end */
+        for (struct urb *u = c->urbs; u != NULL; u = u->next)
+            if (!u->done)
+                finish(u, -ESHUTDOWN, 0);
+    switch (gone && req != USBDEVFS_REAPURB && req != USBDEVFS_REAPURBNDELAY ? 0 : req) {
+    case 0:                    /* unplugged */
+        r = -ENODEV;
+        break;
     case USBDEVFS_GET_CAPABILITIES: {
         UMockdevIoctlData *d = umockdev_ioctl_data_resolve(arg, 0, sizeof(uint32_t), NULL);
         uint32_t caps = USBDEVFS_CAP_ZERO_PACKET | USBDEVFS_CAP_BULK_CONTINUATION |
@@ -679,6 +688,8 @@ static gboolean on_ioctl(UMockdevIoctlBase *h, UMockdevIoctlClient *client, gpoi
     case USBDEVFS_REAPURB:
     case USBDEVFS_REAPURBNDELAY:
         r = reap(c, client, arg);
+        if (gone && r == -EAGAIN)
+            r = -ENODEV;       /* nothing left to reap from a gone device */
         break;
     case USBDEVFS_DISCARDURB:
         r = discard(c, client, arg);
@@ -958,6 +969,13 @@ void ft_emu_set_wedged(struct ft_emu_chip *c, bool wedged)
 {
     pthread_mutex_lock(&c->lock);
     c->wedged = wedged;
+    pthread_mutex_unlock(&c->lock);
+}
+
+void ft_emu_set_unplug_flag(struct ft_emu_chip *c, const volatile bool *flag)
+{
+    pthread_mutex_lock(&c->lock);
+    c->unplug = flag;
     pthread_mutex_unlock(&c->lock);
 }
 

@@ -105,6 +105,11 @@ void ft_emu_connect_transport(struct ft_emu_chip *c, int channel,
  * libusb's own timeouts fire), or resume. */
 void ft_emu_set_wedged(struct ft_emu_chip *c, bool wedged);
 
+/* Unplug the chip when *flag becomes true (set by a port callback, which
+ * may not call this API): from then on every usbdevfs ioctl on its node
+ * fails with ENODEV, as after a real disconnect. NULL: never. */
+void ft_emu_set_unplug_flag(struct ft_emu_chip *c, const volatile bool *flag);
+
 /* Pace both directions of the UART at the configured baud rate (8N1, 10
  * bits per byte) behind the chip's 4 KiB buffers, as the wire would: bulk
  * OUT transfers wait for room in the TX buffer, bulk IN transfers end when

@@ -5,15 +5,21 @@
  *   build/usb/ft_emu_run -s TN0001 -s TN0002 -- torusctl list
  *   build/usb/ft_emu_run -m sim:3x3x3 -- torusctl run gossip --dims 3x3x3 --backend usb
  * Each -s adds a board with that serial (bus 1, devices 2, 3, ...); with no
- * -s one board without a serial is added. Exit status: the command's. */
+ * -s one board without a serial is added. -f makes the torus board fail
+ * on purpose (docs/usb.md, "Device failures"):
+ *   build/usb/ft_emu_run -m sim:3x3x3 -f unplug@load:20 -- torusctl run ...
+ * Exit status: the command's. */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ft2232h_emu.h"
+#include "../../host/proto.h"
 #include "../../host/transport.h"
 
 extern const struct tn_transport_ops tn_transport_sim_ops;
@@ -51,6 +57,136 @@ static size_t echo_tx(void *user, uint8_t *b, size_t cap)
     return n;
 }
 
+/* A torus board that fails on purpose (-f MODE@EVENT): the sim model
+ * behind the chip until EVENT, a request frame the host sends (the n-th
+ * WRITE of the load, the START of the run, the first READ after it: the
+ * readback); from then on (the frame itself reaches the board) it stays
+ * silent, sends noise, is unplugged (every ioctl fails with ENODEV), or
+ * delays every answer by slow_ms. */
+enum fail_mode { FAIL_QUIET, FAIL_GARBAGE, FAIL_UNPLUG, FAIL_SLOW };
+
+struct failing {
+    const struct tn_transport_ops *ops;
+    struct tn_transport *t;
+    enum fail_mode mode;
+    int slow_ms;
+    uint8_t type;             /* the frame type of EVENT */
+    unsigned nth;             /* ... its n-th occurrence */
+    bool after_start;         /* count only frames after the first START */
+    bool started;
+    unsigned seen;
+    int pos;                  /* byte of the current frame (0: its version) */
+    volatile bool tripped;
+    uint64_t rng;
+    uint8_t held[4096];       /* slow: an answer waiting since held_us */
+    size_t nheld;
+    int64_t held_us;
+};
+
+static int64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* The request frame types the host sends, from the second byte of each
+ * SLIP frame (version and type are never escaped). */
+static void watch_frames(struct failing *f, const uint8_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (b[i] == TN_SLIP_END) {
+            f->pos = 0;
+            continue;
+        }
+        if (f->pos++ != 1)
+            continue;
+        if (b[i] == f->type && (!f->after_start || f->started) && ++f->seen == f->nth)
+            f->tripped = true;
+        if (b[i] == TN_T_START)
+            f->started = true;
+    }
+}
+
+static void fail_rx(void *user, const uint8_t *b, size_t n)
+{
+    struct failing *f = user;
+    bool dead = f->tripped && f->mode != FAIL_SLOW;
+    watch_frames(f, b, n);
+    if (!dead && f->ops->write(f->t, b, n) != 0)
+        fprintf(stderr, "ft_emu_run: the model's transport failed: bytes lost\n");
+}
+
+static uint8_t noise(struct failing *f)
+{
+    f->rng = f->rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint8_t)(f->rng >> 56);
+}
+
+static size_t fail_tx(void *user, uint8_t *b, size_t cap)
+{
+    struct failing *f = user;
+    if (f->tripped && (f->mode == FAIL_QUIET || f->mode == FAIL_UNPLUG))
+        return 0;
+    if (f->tripped && f->mode == FAIL_GARBAGE) {
+        size_t n = cap < 64 ? cap : 64;
+        for (size_t i = 0; i < n; i++)
+            b[i] = noise(f);
+        return n;
+    }
+    if (!f->tripped || f->mode != FAIL_SLOW) {
+        int n = f->ops->read(f->t, b, cap, 1);
+        return n > 0 ? (size_t)n : 0;
+    }
+    if (f->nheld < sizeof f->held) {
+        int n = f->ops->read(f->t, f->held + f->nheld, sizeof f->held - f->nheld, 1);
+        if (n > 0 && f->nheld == 0)
+            f->held_us = now_us();
+        f->nheld += n > 0 ? (size_t)n : 0;
+    }
+    if (f->nheld == 0 || now_us() - f->held_us < (int64_t)f->slow_ms * 1000)
+        return 0;
+    size_t n = f->nheld < cap ? f->nheld : cap;
+    memcpy(b, f->held, n);
+    memmove(f->held, f->held + n, f->nheld - n);
+    f->nheld -= n;
+    f->held_us = now_us();
+    return n;
+}
+
+/* "MODE@EVENT": MODE quiet, garbage, unplug or slow:MS; EVENT load:N (the
+ * n-th WRITE), run (START) or readback (the first READ after START). */
+static int parse_failure(const char *s, struct failing *f)
+{
+    char mode[16], event[16];
+    unsigned v = 0;
+    if (sscanf(s, "%15[a-z:0-9]@%15[a-z:0-9]", mode, event) != 2)
+        return -1;
+    if (strcmp(mode, "quiet") == 0)
+        f->mode = FAIL_QUIET;
+    else if (strcmp(mode, "garbage") == 0)
+        f->mode = FAIL_GARBAGE;
+    else if (strcmp(mode, "unplug") == 0)
+        f->mode = FAIL_UNPLUG;
+    else if (sscanf(mode, "slow:%u", &v) == 1 && v > 0 && v < 100000) {
+        f->mode = FAIL_SLOW;
+        f->slow_ms = (int)v;
+    } else
+        return -1;
+    f->nth = 1;
+    if (sscanf(event, "load:%u", &f->nth) == 1 && f->nth > 0)
+        f->type = TN_T_WRITE;
+    else if (strcmp(event, "run") == 0)
+        f->type = TN_T_START;
+    else if (strcmp(event, "readback") == 0) {
+        f->type = TN_T_READ;
+        f->after_start = true;
+    } else
+        return -1;
+    f->rng = 1;
+    return 0;
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: ft_emu_run [-s SERIAL]... [-m echo|silent|sim:XxYxZ[:LANES]] [-p] "
@@ -59,7 +195,11 @@ static int usage(void)
             "  -m MODEL   what channel B does: echo (default), silent, or the\n"
             "             Verilated torus of that geometry (sim backend's model;\n"
             "             one board only)\n"
-            "  -p         pace the emulated UART at the configured baud rate\n");
+            "  -p         pace the emulated UART at the configured baud rate\n"
+            "  -f MODE@EVENT  with -m sim: the board fails from EVENT on (load:N, the\n"
+            "             N-th WRITE; run, the START; readback, the first READ after\n"
+            "             it): MODE quiet (no answer), garbage (noise), unplug (the\n"
+            "             chip disappears) or slow:MS (every answer MS late)\n");
     return 1;
 }
 
@@ -69,6 +209,8 @@ int main(int argc, char **argv)
     int nserial = 0, silent = 0, paced = 0, i;
     const char *sim = NULL;
     struct tn_transport *simt = NULL;
+    static struct failing fail;
+    bool failing = false;
     static struct echo models[MAX_BOARDS];
     struct ft_emu *e;
 
@@ -83,10 +225,17 @@ int main(int argc, char **argv)
             silent = strcmp(argv[++i], "silent") == 0;
         else if (strcmp(argv[i], "-p") == 0)
             paced = 1;
+        else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc) {
+            if (parse_failure(argv[++i], &fail) != 0) {
+                fprintf(stderr, "ft_emu_run: bad -f '%s'\n", argv[i]);
+                return usage();
+            }
+            failing = true;
+        }
         else
             return usage();
     }
-    if (i + 1 >= argc || (sim != NULL && nserial > 1))
+    if (i + 1 >= argc || (sim != NULL && nserial > 1) || (failing && sim == NULL))
         return usage();
     if (sim != NULL) {
         struct tn_transport_opts o;
@@ -126,7 +275,13 @@ int main(int argc, char **argv)
         }
         pthread_mutex_init(&models[b].lock, NULL);
         models[b].silent = silent;
-        if (simt != NULL)
+        if (simt != NULL && failing) {
+            fail.ops = &tn_transport_sim_ops;
+            fail.t = simt;
+            ft_emu_connect(c, 1, &(struct ft_emu_port){ fail_rx, fail_tx, &fail });
+            if (fail.mode == FAIL_UNPLUG)
+                ft_emu_set_unplug_flag(c, &fail.tripped);
+        } else if (simt != NULL)
             ft_emu_connect_transport(c, 1, &tn_transport_sim_ops, simt);
         else
             ft_emu_connect(c, 1, &(struct ft_emu_port){ echo_rx, echo_tx, &models[b] });
