@@ -31,6 +31,7 @@ int cmd_run(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_cdg(int argc, char **argv);
 
 /* Parse an unsigned decimal option value in [lo, hi]; false if invalid. */
 #include <stdbool.h>

@@ -21,6 +21,11 @@ void tn_traffic_free(struct tn_traffic *t)
         for (int l = 0; l < t->nlinks; l++)
             free(t->lname[l]);
     free(t->lname);
+    for (int v = 0; t->nname && v < t->nnodes; v++)
+        free(t->nname[v]);
+    free(t->nname);
+    free(t->lfrom);
+    free(t->lto);
     free(t->off);
     free(t->link);
     free(t->snd);
@@ -761,6 +766,12 @@ int tn_traffic_parse(struct tn_traffic *t, FILE *f, const char *name)
                 nt.links.s[l] = NULL;
             }
         }
+    }
+    if (!rc) { /* the network itself, for other users of the file */
+        t->nnodes = nt.nodes.n;
+        t->nname = nt.nodes.s, nt.nodes.s = NULL, nt.nodes.n = 0;
+        t->lfrom = nt.from, nt.from = NULL;
+        t->lto = nt.to, nt.to = NULL;
     }
 out_free:
     if (rc)

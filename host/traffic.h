@@ -23,6 +23,9 @@ struct tn_traffic {
     int *rcv;    /* round-robin receiver index, -1 if none */
     int nsnd, nrcv;
     char **lname;  /* link names (NULL when not named) */
+    int nnodes;    /* read from a file: its nodes, their names and */
+    char **nname;  /* every link's end nodes (NULL otherwise) */
+    int *lfrom, *lto;
     int capx, capl;
 };
 

@@ -123,5 +123,39 @@ t "run alltoall: a file as --schedule is refused" 1 - "bad --schedule 'x.json' f
 t "svg to an unwritable path: exit 1" 1 - "cannot write /nonexistent/a.svg" -- \
     "$T" schedule gather --dims 3x3x3 --svg /nonexistent/a.svg
 
+# issue 16: deadlock analysis (torusctl cdg, docs/deadlock.md)
+t "cdg --help exits 0" 0 - - -- "$T" cdg --help
+t "cdg 4x4 mesh XY: acyclic, exit 0" 0 cdg-mesh-4x4.out - -- "$T" cdg --dims 4x4 --mesh
+t "cdg ring of 5: the cycle channel by channel, exit 3" 3 cdg-ring-5.out - -- "$T" cdg --dims 5
+t "cdg 4x4x4 torus dor: cyclic, exit 3" 3 - - -- "$T" cdg --dims 4x4x4
+t "cdg 4x4x4 torus dor-dateline: acyclic, JSON" 0 cdg-dateline-4x4x4.json - -- \
+    "$T" cdg --dims 4x4x4 --routing dor-dateline --json
+t "cdg 3x3x3 dor: acyclic (a 3-ring never takes two hops in one dimension)" 0 - - -- \
+    "$T" cdg --dims 3x3x3
+t "cdg 7x7x7 interval: acyclic (tree routing)" 0 - - -- "$T" cdg --dims 7x7x7 --routing interval
+t "cdg updown on fig1-fig7.net: acyclic" 0 - - -- \
+    "$T" cdg --network data/fig1-fig7.net --routing updown
+t "cdg: dor on a network file is refused" 1 - "routing dor needs coordinates" -- \
+    "$T" cdg --network data/fig1-fig7.net
+t "cdg: neither --dims nor --network" 1 - "give either --dims" -- "$T" cdg
+t "cdg: both --dims and --network" 1 - "give either --dims" -- \
+    "$T" cdg --dims 3 --network data/fig1-fig7.net
+t "cdg: bad --routing" 1 - "bad --routing 'xy'" -- "$T" cdg --dims 3 --routing xy
+t "cdg: bad --dims" 1 - "bad --dims '0x3'" -- "$T" cdg --dims 0x3
+t "cdg: a mesh has no dateline" 1 - "no dateline" -- "$T" cdg --dims 4x4 --mesh --routing dor-dateline
+t "cdg: interval above 4096 nodes is refused" 1 - "at most 4096 nodes" -- \
+    "$T" cdg --dims 17x17x17 --routing interval
+t "cdg: missing network file" 1 - "cannot open /nonexistent.net" -- "$T" cdg --network /nonexistent.net --routing updown
+t "cdg --svg: the cycle drawn in red" 3 - - -- "$T" cdg --dims 5 --svg "$tmp/cdg.svg"
+grep -q 'stroke="#d62728"' "$tmp/cdg.svg" ||
+    { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - cdg --svg draws the cycle in red"; }
+t "cdg --svg to an unwritable path: exit 1" 1 - "cannot write /nonexistent/a.svg" -- \
+    "$T" cdg --dims 5 --svg /nonexistent/a.svg
+t "schedule scatter 4x4x4 (relay) to JSON" 0 - - -- \
+    "$T" schedule scatter --dims 4x4x4 --json "$tmp/scatter.json"
+t "verify reports the relay tables' CDG as information (exit 0)" 0 - - -- "$T" verify "$tmp/scatter.json"
+grep -q "relay routing tables (dor): CDG of 384 channels cyclic (information" "$tmp/out" ||
+    { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - verify names the relay CDG cycle"; }
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
