@@ -32,6 +32,14 @@ int cmd_info(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_cdg(int argc, char **argv);
+/* torusctl run p2p --sweep (cmd_p2p.c): every technique over distances
+ * 1..diameter of t, each point a child `torusctl run p2p --json` with
+ * argv's other options. */
+#include <stdbool.h>
+#include <stdint.h>
+struct tn_topo;
+int cmd_run_p2p_sweep(int argc, char **argv, const struct tn_topo *t, uint32_t mu, uint32_t P,
+                      const char *svg, bool json);
 
 /* Parse an unsigned decimal option value in [lo, hi]; false if invalid. */
 #include <stdbool.h>

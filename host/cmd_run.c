@@ -58,6 +58,10 @@ static void help(FILE *f)
         "                    relay (head-routed packets); default cs\n"
         "  --distance D      hops to the destination, 1..diameter (default 1)\n"
         "  --packet-flits P  cut the message into packets of P payload flits (sf, relay)\n"
+        "  --sweep           every technique (cs, sf, relay, and sf and relay in packets\n"
+        "                    of P, default the largest divisor of L up to L/4) over\n"
+        "                    distances 1..diameter of --dims: a table (--json: points,\n"
+        "                    --svg FILE: cycles against distance)\n"
         "  --seed S          payload seed (default 1)\n"
         "  --json            print one JSON object instead of the text report\n"
         "  --svg FILE        write the schedule's space-time diagram (time across, links\n"
@@ -701,7 +705,7 @@ int cmd_run(int argc, char **argv)
         {"tree", required_argument, NULL, 't'}, {"lengths", required_argument, NULL, 'l'},
         {"random-lengths", no_argument, NULL, 'R'}, {"svg", required_argument, NULL, 'V'},
         {"switching", required_argument, NULL, 'w'}, {"distance", required_argument, NULL, 'D'},
-        {"packet-flits", required_argument, NULL, 'P'},
+        {"packet-flits", required_argument, NULL, 'P'}, {"sweep", no_argument, NULL, 'X'},
         TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
     struct tn_topo topo;
     struct tn_dev_args da;
@@ -716,6 +720,7 @@ int cmd_run(int argc, char **argv)
     memset(&sg_rep, 0, sizeof sg_rep);
     struct tn_p2p_opts po = {TN_SW_CS, 0, 1, 1, 0, 1};
     struct tn_p2p_info p2p_info, *p2p = NULL;
+    bool sweep = false;
     const char *lengths_file = NULL, *svg_file = NULL;
     bool random_lengths = false;
     bool json = false;
@@ -794,6 +799,9 @@ int cmd_run(int argc, char **argv)
                 return TN_EXIT_USAGE;
             }
             break;
+        case 'X':
+            sweep = true;
+            break;
         case 'D':
         case 'P':
             if (!tn_cmd_uint(optarg, 1, 1u << 24, &v)) {
@@ -851,6 +859,12 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, CMD ": unexpected argument '%s'\n", argv[optind]);
         return TN_EXIT_USAGE;
     }
+    if (sweep && coll != TN_P2P) {
+        fprintf(stderr, CMD ": --sweep is for p2p\n");
+        return TN_EXIT_USAGE;
+    }
+    if (sweep)
+        return cmd_run_p2p_sweep(argc, argv, &topo, ao.msg_flits, po.packet_flits, svg_file, json);
 
     double tm[5] = {0};
     double t_start = now_s();

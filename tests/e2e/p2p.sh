@@ -63,4 +63,18 @@ check "distance above the diameter is refused (exit 1)" "$([ $? = 1 ]; echo $?)"
 "$T" run p2p --dims 3x3x3 --switching wormhole >/dev/null 2>"$tmp/err"
 check "unknown --switching: exit 1 naming the choices" \
     "$([ $? = 1 ] && grep -q 'use cs, sf or relay' "$tmp/err"; echo $?)"
+"$T" run p2p --dims 3x3x3 --msg-flits 8 --sweep --json --svg "$tmp/sweep.svg" >"$tmp/sweep.json" \
+    2>"$tmp/err"
+check "sweep 3x3x3 mu 8: exit 0, 5 techniques x 3 distances, every point measured = model = formula" \
+    "$([ $? = 0 ] && [ "$(jq '.points | length' "$tmp/sweep.json")" = 15 ] &&
+       [ "$(jq '[.points[] | select(.data_ok and .cycles_ok and
+                 .cycles_measured == .cycles_model and .cycles_model == .cycles_formula)] | length' \
+            "$tmp/sweep.json")" = 15 ]; echo $?)"
+check "sweep: sf grows with distance by alpha + 1 + mu a hop, cs and relay by 1 (lecture: SF is distance-sensitive)" \
+    "$(jq -e --argjson a "$alpha" '[.points[] | select(.switching == "sf")] | .[1].cycles_measured - .[0].cycles_measured == $a + 9' \
+        "$tmp/sweep.json" >/dev/null &&
+       jq -e '[.points[] | select(.switching == "relay" or .switching == "cs")] |
+              (.[1].cycles_measured - .[0].cycles_measured) == 1' "$tmp/sweep.json" >/dev/null; echo $?)"
+check "sweep --svg: a line per technique and the lecture's dashed" \
+    "$([ "$(grep -c '<polyline' "$tmp/sweep.svg")" = 10 ]; echo $?)"
 done_tap

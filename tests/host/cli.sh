@@ -151,6 +151,7 @@ grep -q 'stroke="#d62728"' "$tmp/cdg.svg" ||
     { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - cdg --svg draws the cycle in red"; }
 t "cdg --svg to an unwritable path: exit 1" 1 - "cannot write /nonexistent/a.svg" -- \
     "$T" cdg --dims 5 --svg /nonexistent/a.svg
+t "run --sweep is for p2p" 1 - "--sweep is for p2p" -- "$T" run gossip --sweep
 t "schedule scatter 4x4x4 (relay) to JSON" 0 - - -- \
     "$T" schedule scatter --dims 4x4x4 --json "$tmp/scatter.json"
 t "verify reports the relay tables' CDG as information (exit 0)" 0 - - -- "$T" verify "$tmp/scatter.json"
