@@ -103,4 +103,19 @@ void tn_cdg_channel_name(const struct tn_cdg *g, uint32_t c, char *buf, unsigned
 /* The network drawn with the cycle's channels in red: 0 or TN_EIO. */
 int tn_cdg_svg_save(const struct tn_cdg *g, const char *path);
 
+/* Interval routing depth: the relay mode's DFS-tree interval routing on
+ * the torus t against minimal routing over every ordered pair: 0,
+ * TN_ENOTSUP (more than TN_CDG_ROUTED_MAX nodes) or TN_ENOMEM. */
+struct tn_stretch {
+    uint64_t pairs, routed, minimal_pairs; /* minimal_pairs: routed in Lee distance hops */
+    double avg_hops, avg_minimal;          /* over routed pairs */
+    unsigned max_extra;                    /* hops above the Lee distance */
+};
+int tn_interval_stretch(const struct tn_topo *t, struct tn_stretch *st);
+/* Cyclic 1-interval tables on a ring of k nodes labelled by coordinate
+ * (output + holds the next floor(k/2) labels, - the rest), routed with the
+ * hardware's interval compare: the number of ordered pairs not routed in
+ * the ring distance (0: the tables are minimal). */
+unsigned tn_ring_interval_check(unsigned k);
+
 #endif

@@ -313,6 +313,37 @@ static uint64_t reachable_pairs(struct router *r)
     return pairs;
 }
 
+static void router_free(struct router *r)
+{
+    adj_free(&r->a);
+    free(r->parent);
+    free(r->label);
+    free(r->last);
+    free(r->depth);
+    free(r->dist);
+    free(r->queue);
+}
+
+static int router_init(struct router *r, const struct tn_net *n)
+{
+    size_t N = n->nnodes + 1;
+    memset(r, 0, sizeof *r);
+    r->n = n;
+    r->dist_for = NONE;
+    int rc = adj_build(&r->a, n);
+    r->parent = malloc(N * sizeof *r->parent);
+    r->label = malloc(N * sizeof *r->label);
+    r->last = malloc(N * sizeof *r->last);
+    r->depth = malloc(N * sizeof *r->depth);
+    r->dist = malloc(2 * N * sizeof *r->dist);
+    r->queue = malloc(2 * N * sizeof *r->queue);
+    if (rc || !r->parent || !r->label || !r->last || !r->depth || !r->dist || !r->queue) {
+        router_free(r);
+        return TN_ENOMEM;
+    }
+    return 0;
+}
+
 int tn_cdg_net(struct tn_cdg *g, const struct tn_net *n, enum tn_routing routing)
 {
     memset(g, 0, sizeof *g);
@@ -320,20 +351,11 @@ int tn_cdg_net(struct tn_cdg *g, const struct tn_net *n, enum tn_routing routing
         return TN_EINVAL;
     if (n->nnodes > TN_CDG_ROUTED_MAX)
         return TN_ENOTSUP;
-    struct router r = {.n = n, .dist_for = NONE};
-    size_t N = n->nnodes + 1;
-    int rc = TN_ENOMEM;
-    if (adj_build(&r.a, n))
+    struct router r;
+    if (router_init(&r, n))
         return TN_ENOMEM;
-    r.parent = malloc(N * sizeof *r.parent);
-    r.label = malloc(N * sizeof *r.label);
-    r.last = malloc(N * sizeof *r.last);
-    r.depth = malloc(N * sizeof *r.depth);
-    r.dist = malloc(2 * N * sizeof *r.dist);
-    r.queue = malloc(2 * N * sizeof *r.queue);
-    if (!r.parent || !r.label || !r.last || !r.depth || !r.dist || !r.queue)
-        goto out_free;
     uint64_t reachable = reachable_pairs(&r);
+    int rc;
     if (routing == TN_ROUTE_INTERVAL) {
         dfs_label(&r);
         rc = tn_cdg_from_routes(g, n->nnodes, n->nlinks, route_interval, &r);
@@ -350,13 +372,78 @@ int tn_cdg_net(struct tn_cdg *g, const struct tn_net *n, enum tn_routing routing
         for (uint32_t l = 0; l < n->nlinks; l++)
             g->channels += n->from[l] >= 0;
     }
-out_free:
-    adj_free(&r.a);
-    free(r.parent);
-    free(r.label);
-    free(r.last);
-    free(r.depth);
-    free(r.dist);
-    free(r.queue);
+    router_free(&r);
     return rc;
+}
+
+/* ---- interval routing depth ------------------------------------------ */
+
+int tn_interval_stretch(const struct tn_topo *t, struct tn_stretch *st)
+{
+    memset(st, 0, sizeof *st);
+    if (t->n > TN_CDG_ROUTED_MAX)
+        return TN_ENOTSUP;
+    struct tn_net n;
+    struct router r;
+    if (tn_net_from_topo(&n, t, false))
+        return TN_ENOMEM;
+    if (router_init(&r, &n)) {
+        tn_net_free(&n);
+        return TN_ENOMEM;
+    }
+    dfs_label(&r);
+    uint32_t *ch = malloc(((size_t)n.nlinks + 1) * sizeof *ch);
+    int rc = ch ? 0 : TN_ENOMEM;
+    uint64_t hops = 0, minimal = 0;
+    for (uint32_t s = 0; s < t->n && !rc; s++)
+        for (uint32_t d = 0; d < t->n; d++) {
+            if (s == d)
+                continue;
+            int len = route_interval(&r, s, d, ch, n.nlinks + 1);
+            unsigned lee = tn_distance(t, s, d);
+            st->pairs++;
+            if (len < 0)
+                continue;
+            st->routed++;
+            hops += (unsigned)len;
+            minimal += lee;
+            if ((unsigned)len - lee > st->max_extra)
+                st->max_extra = (unsigned)len - lee;
+            st->minimal_pairs += (unsigned)len == lee;
+        }
+    st->avg_hops = st->routed ? (double)hops / (double)st->routed : 0;
+    st->avg_minimal = st->routed ? (double)minimal / (double)st->routed : 0;
+    free(ch);
+    router_free(&r);
+    tn_net_free(&n);
+    return rc;
+}
+
+/* The hardware's interval compare: LO <= HI holds LO..HI, LO > HI is
+ * cyclic (LO..max and 0..HI). */
+static bool interval_holds(unsigned lo, unsigned hi, unsigned label)
+{
+    return lo <= hi ? lo <= label && label <= hi : label >= lo || label <= hi;
+}
+
+unsigned tn_ring_interval_check(unsigned k)
+{
+    unsigned bad = 0, half = k / 2;
+    for (unsigned a = 0; a < k; a++)
+        for (unsigned b = 0; b < k; b++) {
+            unsigned x = a, hops = 0, f = (b + k - a) % k, lee = f < k - f ? f : k - f;
+            while (x != b && hops <= k) {
+                /* + holds the next half of the ring, - (if the ring has
+                 * more than 2 nodes) the rest but the node itself */
+                if (interval_holds((x + 1) % k, (x + half) % k, b))
+                    x = (x + 1) % k;
+                else if (k > 2 && interval_holds((x + half + 1) % k, (x + k - 1) % k, b))
+                    x = (x + k - 1) % k;
+                else
+                    break;
+                hops++;
+            }
+            bad += x != b || hops != lee;
+        }
+    return bad;
 }

@@ -32,6 +32,7 @@ int cmd_info(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_cdg(int argc, char **argv);
+int cmd_routing(int argc, char **argv);
 /* torusctl run p2p --sweep (cmd_p2p.c): every technique over distances
  * 1..diameter of t, each point a child `torusctl run p2p --json` with
  * argv's other options. */

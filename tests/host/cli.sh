@@ -151,6 +151,10 @@ grep -q 'stroke="#d62728"' "$tmp/cdg.svg" ||
     { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - cdg --svg draws the cycle in red"; }
 t "cdg --svg to an unwritable path: exit 1" 1 - "cannot write /nonexistent/a.svg" -- \
     "$T" cdg --dims 5 --svg /nonexistent/a.svg
+t "routing 3x3x3: DFS-tree stretch and minimal cyclic ring tables" 0 routing-3x3x3.out - -- \
+    "$T" routing --dims 3x3x3
+t "routing: above 4096 nodes is refused" 1 - "at most 4096 nodes" -- "$T" routing --dims 17x17x17
+t "routing: bad --dims" 1 - "bad --dims '7x'" -- "$T" routing --dims 7x
 t "run --sweep is for p2p" 1 - "--sweep is for p2p" -- "$T" run gossip --sweep
 t "schedule scatter 4x4x4 (relay) to JSON" 0 - - -- \
     "$T" schedule scatter --dims 4x4x4 --json "$tmp/scatter.json"

@@ -296,6 +296,21 @@ int main(void)
         check_against_routes(dims[i], false, TN_ROUTE_DATELINE);
         check_against_routes(dims[i], true, TN_ROUTE_DOR);
     }
+    for (unsigned i = 0; i < 4; i++) {
+        static const char *const sdims[] = {"2", "5", "3x3x3", "4x4x4"};
+        struct tn_stretch st;
+        tn_topo_parse(&t, sdims[i]);
+        int rc = tn_interval_stretch(&t, &st);
+        ok(!rc && st.routed == st.pairs && st.avg_hops >= st.avg_minimal &&
+           (i == 0) == (st.minimal_pairs == st.pairs),
+           "%s: DFS-tree interval routing routes all %llu pairs, average %.2f hops vs %.2f "
+           "minimal, up to +%u (minimal only on a 2-ring)", sdims[i],
+           (unsigned long long)st.pairs, st.avg_hops, st.avg_minimal, st.max_extra);
+    }
+    unsigned ring_bad = 0;
+    for (unsigned k = 1; k <= 16; k++)
+        ring_bad += tn_ring_interval_check(k);
+    is(ring_bad, 0, "cyclic 1-interval tables route every pair of rings of 1..16 minimally");
     check_random_updown();
     check_hand_built();
     check_file();

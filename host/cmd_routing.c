@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/* torusctl routing: interval routing depth on the torus. The relay mode's
+ * DFS-tree interval routing against minimal routing (stretch), and whether
+ * cyclic 1-interval tables give minimal routing on each ring. */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cdg.h"
+#include "cmd.h"
+#include "tn_error.h"
+
+static void help(FILE *f)
+{
+    fprintf(f,
+        "usage: torusctl routing [--dims XxYxZ] [--json]\n"
+        "  --dims XxYxZ      the torus (default 7x7x7; at most %u nodes)\n"
+        "  --json            print the result as JSON\n"
+        "  --help            this text\n"
+        "Reports the stretch of 1-interval routing on a DFS spanning tree from node 0\n"
+        "(the relay mode's interval tables) against minimal (Lee distance) routing over\n"
+        "every ordered pair, and checks that cyclic 1-interval tables per dimension\n"
+        "(output + holds the next floor(k/2) coordinates, - the rest) route every pair\n"
+        "of each ring minimally with the router's interval compare (LO > HI wraps).\n"
+        "docs/deadlock.md, \"Interval routing depth\".\n"
+        "exit codes: 0 ok, 1 usage error\n", TN_CDG_ROUTED_MAX);
+}
+
+int cmd_routing(int argc, char **argv)
+{
+    static const struct option opts[] = {{"dims", required_argument, NULL, 'd'},
+                                         {"json", no_argument, NULL, 'j'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *dims = "7x7x7";
+    bool json = false;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == 'd') {
+            dims = optarg;
+        } else if (c == 'j') {
+            json = true;
+        } else if (c == 'h') {
+            help(stdout);
+            return TN_EXIT_OK;
+        } else {
+            fprintf(stderr, "torusctl routing: unknown or incomplete option '%s': see "
+                            "torusctl routing --help\n", argv[optind - 1]);
+            return TN_EXIT_USAGE;
+        }
+    }
+    struct tn_topo t;
+    if (optind != argc || tn_topo_parse(&t, dims)) {
+        fprintf(stderr, "torusctl routing: bad --dims '%s' or stray argument: use e.g. 7x7x7\n",
+                dims);
+        return TN_EXIT_USAGE;
+    }
+    struct tn_stretch st;
+    int rc = tn_interval_stretch(&t, &st);
+    if (rc) {
+        fprintf(stderr, "torusctl routing: %s\n", rc == TN_ENOTSUP
+                ? "interval routing walks every pair: at most 4096 nodes" : tn_strerror(rc));
+        return TN_EXIT_USAGE;
+    }
+    unsigned ring_bad[3];
+    for (int k = 0; k < 3; k++)
+        ring_bad[k] = tn_ring_interval_check(t.dim[k]);
+    char name[32];
+    tn_topo_format(&t, name, sizeof name);
+    if (json) {
+        json_t *rings = json_array();
+        for (int k = 0; k < 3; k++)
+            json_array_append_new(rings, json_pack("{s:i, s:b}", "size", t.dim[k], "minimal",
+                                                   ring_bad[k] == 0));
+        json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:f, s:f, s:f, s:i, s:o}", "dims", name,
+                              "pairs", (json_int_t)st.pairs, "routed", (json_int_t)st.routed,
+                              "minimal_pairs", (json_int_t)st.minimal_pairs, "avg_hops",
+                              st.avg_hops, "avg_minimal", st.avg_minimal, "avg_extra",
+                              st.avg_hops - st.avg_minimal, "max_extra", st.max_extra,
+                              "rings", rings);
+        json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        printf("\n");
+        json_decref(o);
+        return TN_EXIT_OK;
+    }
+    printf("interval routing on %s: 1-interval tables of a DFS spanning tree from node 0\n",
+           name);
+    printf("pairs routed        %llu of %llu\n", (unsigned long long)st.routed,
+           (unsigned long long)st.pairs);
+    printf("hops                average %.2f, minimal (Lee) %.2f: %+.2f on average, +%u at "
+           "most\n", st.avg_hops, st.avg_minimal, st.avg_hops - st.avg_minimal, st.max_extra);
+    printf("minimal pairs       %llu (%.1f%%)\n", (unsigned long long)st.minimal_pairs,
+           st.pairs ? 100.0 * (double)st.minimal_pairs / (double)st.pairs : 0.0);
+    for (int k = 0; k < 3; k++)
+        if (t.dim[k] > 1)
+            printf("ring %c (%2u nodes)   cyclic 1-interval tables: %s\n", "XYZ"[k], t.dim[k],
+                   ring_bad[k] ? "NOT minimal" : "minimal on every pair");
+    return TN_EXIT_OK;
+}
