@@ -9,6 +9,7 @@
 
 #include "cdg.h"
 #include "cmd.h"
+#include "cmd_dev.h"
 #include "tn_error.h"
 
 static void help(FILE *f)
@@ -152,9 +153,7 @@ int cmd_cdg(int argc, char **argv)
             help(stdout);
             return TN_EXIT_OK;
         default:
-            fprintf(stderr, "torusctl cdg: unknown or incomplete option '%s': see "
-                            "torusctl cdg --help\n", argv[optind - 1]);
-            return TN_EXIT_USAGE;
+            return tn_cmd_bad_option("torusctl cdg", argv);
         }
     }
     if (optind != argc || !dims == !file || (mesh && file)) {

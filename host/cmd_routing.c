@@ -9,6 +9,7 @@
 
 #include "cdg.h"
 #include "cmd.h"
+#include "cmd_dev.h"
 #include "tn_error.h"
 
 static void help(FILE *f)
@@ -47,9 +48,7 @@ int cmd_routing(int argc, char **argv)
             help(stdout);
             return TN_EXIT_OK;
         } else {
-            fprintf(stderr, "torusctl routing: unknown or incomplete option '%s': see "
-                            "torusctl routing --help\n", argv[optind - 1]);
-            return TN_EXIT_USAGE;
+            return tn_cmd_bad_option("torusctl routing", argv);
         }
     }
     struct tn_topo t;
