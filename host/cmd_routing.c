@@ -5,9 +5,11 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cdg.h"
+#include "perm.h"
 #include "cmd.h"
 #include "cmd_dev.h"
 #include "tn_error.h"
@@ -15,8 +17,16 @@
 static void help(FILE *f)
 {
     fprintf(f,
-        "usage: torusctl routing [--dims XxYxZ] [--json]\n"
+        "usage: torusctl routing [--dims XxYxZ] [--permutation P] [--json]\n"
         "  --dims XxYxZ      the torus (default 7x7x7; at most %u nodes)\n"
+        "  --permutation P   instead: every node sends --msg-flits flits to its image\n"
+        "                    under P (random, tornado, bit-reversal, transpose): packets\n"
+        "                    dropped by collisions when all go at once as relay packets\n"
+        "                    (reference model), against Lambda and the rounds of a\n"
+        "                    liquid circuit schedule (docs/switching.md)\n"
+        "  --msg-flits M     payload flits per transfer (default 8)\n"
+        "  --seed S          seed of the random permutation (default 1)\n"
+        "  --time SECONDS    bound of the liquid search (default 10)\n"
         "  --json            print the result as JSON\n"
         "  --help            this text\n"
         "Reports the stretch of 1-interval routing on a DFS spanning tree from node 0\n"
@@ -28,20 +38,84 @@ static void help(FILE *f)
         "exit codes: 0 ok, 1 usage error\n", TN_CDG_ROUTED_MAX);
 }
 
+/* --permutation: relay losses against circuit rounds. */
+static int permutation(const struct tn_topo *t, enum tn_perm pk, uint32_t mu, uint64_t seed,
+                       double seconds, bool json)
+{
+    uint32_t *dst = malloc((t->n + 1) * sizeof *dst);
+    struct tn_perm_report r;
+    char name[32];
+    int rc = dst ? tn_perm_build(t, pk, seed, dst) : TN_ENOMEM;
+    if (!rc)
+        rc = tn_perm_analyse(t, dst, mu, seconds, &r);
+    free(dst);
+    tn_topo_format(t, name, sizeof name);
+    if (rc) {
+        fprintf(stderr, "torusctl routing: %s on %s: %s\n", tn_perm_name(pk), name,
+                rc == TN_ENOTSUP ? "not applicable (bit-reversal needs N a power of 2, transpose "
+                "X = Y, relay dimensions up to 15)" : tn_strerror(rc));
+        return TN_EXIT_USAGE;
+    }
+    if (json) {
+        json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:b}", "dims", name,
+                              "permutation", tn_perm_name(pk), "msg_flits", (json_int_t)mu,
+                              "transfers", (json_int_t)r.transfers, "relay_lost",
+                              (json_int_t)r.relay_lost, "relay_cycles",
+                              (json_int_t)r.relay_cycles, "lambda", (json_int_t)r.lambda,
+                              "circuit_rounds", (json_int_t)r.circuit_rounds, "liquid", r.liquid);
+        json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+        printf("\n");
+        json_decref(o);
+        return TN_EXIT_OK;
+    }
+    printf("permutation %s on %s: %u transfers of %u flits (DOR routes)\n", tn_perm_name(pk),
+           name, r.transfers, mu);
+    printf("relay (all at once) %u of %u packets dropped by collisions (reference model), "
+           "round of %llu cycles\n", r.relay_lost, r.transfers,
+           (unsigned long long)r.relay_cycles);
+    printf("circuits            Lambda %u (most transfers on one arc), schedule of %u rounds%s\n",
+           r.lambda, r.circuit_rounds, r.liquid ? " (liquid: = Lambda, minimal)" : "");
+    return TN_EXIT_OK;
+}
+
 int cmd_routing(int argc, char **argv)
 {
     static const struct option opts[] = {{"dims", required_argument, NULL, 'd'},
                                          {"json", no_argument, NULL, 'j'},
+                                         {"permutation", required_argument, NULL, 'p'},
+                                         {"msg-flits", required_argument, NULL, 'L'},
+                                         {"seed", required_argument, NULL, 's'},
+                                         {"time", required_argument, NULL, 'T'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     const char *dims = "7x7x7";
-    bool json = false;
+    bool json = false, perm = false;
+    enum tn_perm pk = TN_PERM_RANDOM;
+    unsigned long mu = 8, seed = 1;
+    double seconds = 10;
     int c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (c == 'd') {
             dims = optarg;
+        } else if (c == 'p') {
+            perm = true;
+            if (tn_perm_parse(optarg, &pk)) {
+                fprintf(stderr, "torusctl routing: bad --permutation '%s': use random, tornado, "
+                                "bit-reversal or transpose\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+        } else if (c == 'L' || c == 's') {
+            if (!tn_cmd_uint(optarg, c == 'L', c == 'L' ? 1u << 16 : UINT32_MAX,
+                             c == 'L' ? &mu : &seed)) {
+                fprintf(stderr, "torusctl routing: bad --%s '%s'\n",
+                        c == 'L' ? "msg-flits" : "seed", optarg);
+                return TN_EXIT_USAGE;
+            }
+        } else if (c == 'T') {
+            if (!tn_cmd_seconds("torusctl routing", optarg, &seconds))
+                return TN_EXIT_USAGE;
         } else if (c == 'j') {
             json = true;
         } else if (c == 'h') {
@@ -57,6 +131,8 @@ int cmd_routing(int argc, char **argv)
                 dims);
         return TN_EXIT_USAGE;
     }
+    if (perm)
+        return permutation(&t, pk, (uint32_t)mu, seed, seconds, json);
     struct tn_stretch st;
     int rc = tn_interval_stretch(&t, &st);
     if (rc) {

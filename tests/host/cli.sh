@@ -155,6 +155,14 @@ t "routing 3x3x3: DFS-tree stretch and minimal cyclic ring tables" 0 routing-3x3
     "$T" routing --dims 3x3x3
 t "routing: above 4096 nodes is refused" 1 - "at most 4096 nodes" -- "$T" routing --dims 17x17x17
 t "routing: bad --dims" 1 - "bad --dims '7x'" -- "$T" routing --dims 7x
+t "routing --permutation tornado 4x4x4: no relay loss, one circuit round" 0 - - -- \
+    "$T" routing --dims 4x4x4 --permutation tornado --json
+grep -q '"relay_lost": 0' "$tmp/out" && grep -q '"circuit_rounds": 1' "$tmp/out" ||
+    { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - tornado 4x4x4 JSON: 0 lost, 1 round"; }
+t "routing: bad --permutation" 1 - "use random, tornado, bit-reversal or transpose" -- \
+    "$T" routing --permutation shuffle
+t "routing: bit-reversal on 27 nodes is refused" 1 - "not applicable" -- \
+    "$T" routing --dims 3x3x3 --permutation bit-reversal
 t "run --sweep is for p2p" 1 - "--sweep is for p2p" -- "$T" run gossip --sweep
 t "schedule scatter 4x4x4 (relay) to JSON" 0 - - -- \
     "$T" schedule scatter --dims 4x4x4 --json "$tmp/scatter.json"

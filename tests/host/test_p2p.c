@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "p2p.h"
+#include "perm.h"
 #include "plan.h"
 #include "tap.h"
 #include "tn_error.h"
@@ -108,8 +109,40 @@ static void closed_forms(void)
     is(tn_p2p_build(&s, &t, &bad, &in), TN_EINVAL, "sf refuses a short last packet");
 }
 
+/* Permutations: relay losses (reference model) against circuit rounds. */
+static void permutations(void)
+{
+    struct tn_topo t;
+    struct tn_perm_report r;
+    uint32_t dst[64];
+    tn_topo_parse(&t, "4x4x4");
+    tn_perm_build(&t, TN_PERM_TORNADO, 1, dst);
+    ok(tn_perm_analyse(&t, dst, 8, 2, &r) == 0 && r.relay_lost == 0 && r.lambda == 1 &&
+       r.circuit_rounds == 1,
+       "tornado on 4x4x4 (shift 1 in X, Y, Z): arc-disjoint, no relay loss, one circuit round");
+    tn_perm_build(&t, TN_PERM_BITREV, 1, dst);
+    int rc = tn_perm_analyse(&t, dst, 8, 2, &r);
+    ok(rc == 0 && r.relay_lost > 0 && r.lambda >= 2 &&
+       r.circuit_rounds == r.lambda,
+       "bit-reversal on 4x4x4: %u of %u relay packets lost, circuits in Lambda = %u rounds",
+       r.relay_lost, r.transfers, r.lambda);
+    unsigned bad = 0, lossy = 0;
+    tn_topo_parse(&t, "3x3x3");
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        tn_perm_build(&t, TN_PERM_RANDOM, seed, dst);
+        if (tn_perm_analyse(&t, dst, 4, 1, &r) != 0 || (r.lambda == 1) != (r.relay_lost == 0) ||
+            r.circuit_rounds < r.lambda)
+            bad++;
+        lossy += r.relay_lost > 0;
+    }
+    is(bad, 0, "30 random permutations on 3x3x3: relay loses packets iff two transfers share an "
+       "arc (Lambda >= 2; %u of them), circuit rounds >= Lambda", lossy);
+    is(tn_perm_build(&t, TN_PERM_BITREV, 1, dst), TN_ENOTSUP, "bit-reversal needs N a power of 2");
+}
+
 int main(void)
 {
+    permutations();
     closed_forms();
     sweep("3x3x3");
     sweep("4x4x4");
