@@ -156,6 +156,11 @@ int cmd_schedule(int argc, char **argv)
                 "alltoall\n", argv[optind]);
         return TN_EXIT_USAGE;
     }
+    if (coll == TN_P2P) {
+        fprintf(stderr, "torusctl schedule: p2p is one transfer on the device: use torusctl run "
+                "p2p (docs/switching.md)\n");
+        return TN_EXIT_USAGE;
+    }
     if ((coll == TN_SCATTER || coll == TN_GATHER) && t.n > 1 &&
         (t.dim[0] > 15 || t.dim[1] > 15 || t.dim[2] > 15)) {
         fprintf(stderr, "torusctl schedule: relay heads carry 4-bit coordinates: dims up to 15\n");

@@ -163,6 +163,7 @@ t "routing: bad --permutation" 1 - "use random, tornado, bit-reversal or transpo
     "$T" routing --permutation shuffle
 t "routing: bit-reversal on 27 nodes is refused" 1 - "not applicable" -- \
     "$T" routing --dims 3x3x3 --permutation bit-reversal
+t "schedule p2p points to run p2p" 1 - "use torusctl run p2p" -- "$T" schedule p2p
 t "run --sweep is for p2p" 1 - "--sweep is for p2p" -- "$T" run gossip --sweep
 t "schedule scatter 4x4x4 (relay) to JSON" 0 - - -- \
     "$T" schedule scatter --dims 4x4x4 --json "$tmp/scatter.json"
