@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "tn_error.h"
 
 /* ---- dependency list ------------------------------------------------- */
@@ -328,20 +329,20 @@ static int cdg_dor(struct tn_cdg *g, const struct tn_topo *t, bool mesh, bool da
 
 /* ---- entry points ---------------------------------------------------- */
 
+static const char *const routing_names[] = {"dor", "dor-dateline", "interval", "updown"};
+
 int tn_routing_parse(const char *s, enum tn_routing *r)
 {
-    for (int i = TN_ROUTE_DOR; i <= TN_ROUTE_UPDOWN; i++)
-        if (!strcmp(s, tn_routing_name((enum tn_routing)i))) {
-            *r = (enum tn_routing)i;
-            return 0;
-        }
-    return TN_EINVAL;
+    int i = tn_name_index(s, routing_names, TN_ROUTE_UPDOWN + 1);
+    if (i < 0)
+        return TN_EINVAL;
+    *r = (enum tn_routing)i;
+    return 0;
 }
 
 const char *tn_routing_name(enum tn_routing r)
 {
-    static const char *const names[] = {"dor", "dor-dateline", "interval", "updown"};
-    return r <= TN_ROUTE_UPDOWN ? names[r] : "?";
+    return r <= TN_ROUTE_UPDOWN ? routing_names[r] : "?";
 }
 
 int tn_cdg_topo(struct tn_cdg *g, const struct tn_topo *t, bool mesh, enum tn_routing r)

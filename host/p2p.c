@@ -7,18 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "names.h"
 #include "tn_error.h"
 
 static const char *const sw_names[] = {"cs", "sf", "relay"};
 
 int tn_switching_parse(const char *s, enum tn_switching *sw)
 {
-    for (int i = TN_SW_CS; i <= TN_SW_RELAY; i++)
-        if (!strcmp(s, sw_names[i])) {
-            *sw = (enum tn_switching)i;
-            return 0;
-        }
-    return TN_EINVAL;
+    int i = tn_name_index(s, sw_names, TN_SW_RELAY + 1);
+    if (i < 0)
+        return TN_EINVAL;
+    *sw = (enum tn_switching)i;
+    return 0;
 }
 
 const char *tn_switching_name(enum tn_switching sw)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "liquid.h"
+#include "names.h"
 #include "plan.h"
 #include "tn_error.h"
 #include "traffic.h"
@@ -15,12 +16,11 @@ static const char *const perm_names[] = {"random", "tornado", "bit-reversal", "t
 
 int tn_perm_parse(const char *s, enum tn_perm *p)
 {
-    for (int i = TN_PERM_RANDOM; i <= TN_PERM_TRANSPOSE; i++)
-        if (!strcmp(s, perm_names[i])) {
-            *p = (enum tn_perm)i;
-            return 0;
-        }
-    return TN_EINVAL;
+    int i = tn_name_index(s, perm_names, TN_PERM_TRANSPOSE + 1);
+    if (i < 0)
+        return TN_EINVAL;
+    *p = (enum tn_perm)i;
+    return 0;
 }
 
 const char *tn_perm_name(enum tn_perm p)
