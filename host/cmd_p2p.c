@@ -5,6 +5,7 @@
  * a single run does), gathered into a table, JSON or an SVG plot of
  * latency against distance (docs/switching.md). */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -39,23 +40,48 @@ struct point {
     bool data_ok, cycles_ok;
 };
 
-/* The options a point sets itself (with their values) and the ones that
- * must not reach it. */
-static bool dropped(const char *arg, bool *takes_value)
+/* The options a point sets itself or that must not reach it (a point that
+ * got --sweep would start a sweep of its own). */
+static bool per_point(const char *name)
 {
-    static const char *const with_value[] = {"--svg", "--switching", "--distance",
-                                             "--packet-flits", "--msg-flits"};
-    *takes_value = false;
-    if (!strcmp(arg, "--sweep") || !strcmp(arg, "--json"))
-        return true;
-    for (size_t i = 0; i < sizeof with_value / sizeof *with_value; i++) {
-        size_t n = strlen(with_value[i]);
-        if (!strncmp(arg, with_value[i], n) && (arg[n] == '=' || arg[n] == 0)) {
-            *takes_value = arg[n] == 0;
+    static const char *const names[] = {"sweep", "json", "svg", "switching", "distance",
+                                        "packet-flits", "msg-flits"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (!strcmp(name, names[i]))
             return true;
-        }
-    }
     return false;
+}
+
+/* A point's command line without its per-point options: argv parsed again
+ * with run's own option table, so every option a user may abbreviate
+ * (--swe) or write as --name=value is recognised, and each kept one is
+ * written back under its full name as a single word in words[] (freed by the
+ * caller). The number of words in base[], -1 when out of memory. */
+static int point_base(int argc, char **argv, const struct option *opts, char **base,
+                      char **words)
+{
+    int n = 0, nw = 0, c, li;
+    base[n++] = (char *)"torusctl";
+    base[n++] = argv[0];
+    optind = 1;
+    opterr = 0;
+    while (li = -1, (c = getopt_long(argc, argv, "hI:", opts, &li)) != -1) {
+        const char *name = li >= 0 ? opts[li].name : NULL;
+        if (name && per_point(name))
+            continue;
+        size_t len = (name ? strlen(name) : 1) + (optarg ? strlen(optarg) : 0) + 4;
+        char *w = malloc(len);
+        if (!w)
+            return -1;
+        if (name)
+            snprintf(w, len, "--%s%s%s", name, optarg ? "=" : "", optarg ? optarg : "");
+        else
+            snprintf(w, len, "-%c%s", c, optarg ? optarg : "");
+        base[n++] = words[nw++] = w;
+    }
+    while (optind < argc)
+        base[n++] = argv[optind++];
+    return n;
 }
 
 /* Reads all of fd into a string (NULL when out of memory). */
@@ -234,28 +260,24 @@ static int write_svg(const char *path, const struct point *pt, unsigned np, unsi
     return fclose(f) ? -1 : 0;
 }
 
-int cmd_run_p2p_sweep(int argc, char **argv, const struct tn_topo *t, uint32_t mu, uint32_t P,
-                      const char *svg, bool json)
+int cmd_run_p2p_sweep(int argc, char **argv, const struct option *opts, const struct tn_topo *t,
+                      uint32_t mu, uint32_t P, const char *svg, bool json)
 {
     char **base = malloc(((size_t)argc + 2) * sizeof *base);
+    char **words = calloc((size_t)argc + 1, sizeof *words);
     struct point *pt = calloc((size_t)NTECH * (tn_diameter(t) + 1), sizeof *pt);
     char dims[32];
-    int nbase = 0, ret = TN_EXIT_OK;
-    if (!base || !pt) {
+    int nbase = base && words ? point_base(argc, argv, opts, base, words) : -1, ret = TN_EXIT_OK;
+    if (nbase < 0 || !pt) {
+        for (int i = 0; words && words[i]; i++)
+            free(words[i]);
+        free(words);
         free(base);
         free(pt);
         fprintf(stderr, "torusctl run: out of memory\n");
         return TN_EXIT_USAGE;
     }
     tn_topo_format(t, dims, sizeof dims);
-    base[nbase++] = (char *)"torusctl";
-    for (int i = 0; i < argc; i++) {
-        bool takes_value;
-        if (dropped(argv[i], &takes_value))
-            i += takes_value;
-        else
-            base[nbase++] = argv[i];
-    }
     unsigned np = 0, diam = tn_diameter(t);
     if (P == 0 || P >= mu) /* default: the largest divisor of mu up to mu / 4 */
         for (P = mu / 4 ? mu / 4 : 1; mu % P; P--)
@@ -276,6 +298,9 @@ int cmd_run_p2p_sweep(int argc, char **argv, const struct tn_topo *t, uint32_t m
         fprintf(stderr, "torusctl run: cannot write %s: %s\n", svg, strerror(errno));
         ret = TN_EXIT_USAGE;
     }
+    for (int i = 0; words[i]; i++)
+        free(words[i]);
+    free(words);
     free(base);
     free(pt);
     return ret;

@@ -864,7 +864,8 @@ int cmd_run(int argc, char **argv)
         return TN_EXIT_USAGE;
     }
     if (sweep)
-        return cmd_run_p2p_sweep(argc, argv, &topo, ao.msg_flits, po.packet_flits, svg_file, json);
+        return cmd_run_p2p_sweep(argc, argv, opts, &topo, ao.msg_flits, po.packet_flits, svg_file,
+                                 json);
 
     double tm[5] = {0};
     double t_start = now_s();

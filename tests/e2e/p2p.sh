@@ -63,9 +63,11 @@ check "distance above the diameter is refused (exit 1)" "$([ $? = 1 ]; echo $?)"
 "$T" run p2p --dims 3x3x3 --switching wormhole >/dev/null 2>"$tmp/err"
 check "unknown --switching: exit 1 naming the choices" \
     "$([ $? = 1 ] && grep -q 'use cs, sf or relay' "$tmp/err"; echo $?)"
-"$T" run p2p --dims 3x3x3 --msg-flits 8 --sweep --json --svg "$tmp/sweep.svg" >"$tmp/sweep.json" \
-    2>"$tmp/err"
-check "sweep 3x3x3 mu 8: exit 0, 5 techniques x 3 distances, every point measured = model = formula" \
+# abbreviated options (--swe, --js, --dist=) must not reach a point: a point
+# given --sweep would start a sweep of its own, and so on without end
+timeout 300 "$T" run p2p --dims 3x3x3 --msg-flits 8 --swe --js --dist=2 --svg "$tmp/sweep.svg" \
+    >"$tmp/sweep.json" 2>"$tmp/err"
+check "sweep 3x3x3 mu 8 (options abbreviated): exit 0 without recursing, 5 techniques x 3 distances, every point measured = model = formula" \
     "$([ $? = 0 ] && [ "$(jq '.points | length' "$tmp/sweep.json")" = 15 ] &&
        [ "$(jq '[.points[] | select(.data_ok and .cycles_ok and
                  .cycles_measured == .cycles_model and .cycles_model == .cycles_formula)] | length' \
