@@ -844,13 +844,13 @@ int cmd_run(int argc, char **argv)
     }
     if (sched_file == NULL) {
         if (optind >= argc) {
-            fprintf(stderr, CMD ": which collective? use gossip, broadcast or alltoall "
-                    "(see --help)\n");
+            fprintf(stderr, CMD ": which collective? use gossip, broadcast, alltoall, scatter, "
+                    "gather or p2p (see --help)\n");
             return TN_EXIT_USAGE;
         }
         if (tn_coll_parse(argv[optind], &coll) != 0) {
-            fprintf(stderr, CMD ": unknown collective '%s': use gossip, broadcast or alltoall\n",
-                    argv[optind]);
+            fprintf(stderr, CMD ": unknown collective '%s': use gossip, broadcast, alltoall, "
+                    "scatter, gather or p2p\n", argv[optind]);
             return TN_EXIT_USAGE;
         }
         optind++;
