@@ -348,13 +348,15 @@ const char *tn_routing_name(enum tn_routing r)
 int tn_cdg_topo(struct tn_cdg *g, const struct tn_topo *t, bool mesh, enum tn_routing r)
 {
     int rc;
+    memset(g, 0, sizeof *g);
     if (r == TN_ROUTE_DATELINE && mesh)
         return TN_EINVAL;
     if (r == TN_ROUTE_DOR || r == TN_ROUTE_DATELINE) {
-        memset(g, 0, sizeof *g);
         g->classes = r == TN_ROUTE_DATELINE ? 2 : 1;
         g->nch = t->n * 6 * g->classes;
         rc = cdg_dor(g, t, mesh, r == TN_ROUTE_DATELINE);
+    } else if (t->n > TN_CDG_ROUTED_MAX) {
+        return TN_ENOTSUP; /* before building a network of n * 6 links */
     } else {
         struct tn_net n;
         rc = tn_net_from_topo(&n, t, mesh);

@@ -136,8 +136,11 @@ int cmd_routing(int argc, char **argv)
     struct tn_stretch st;
     int rc = tn_interval_stretch(&t, &st);
     if (rc) {
-        fprintf(stderr, "torusctl routing: %s\n", rc == TN_ENOTSUP
-                ? "interval routing walks every pair: at most 4096 nodes" : tn_strerror(rc));
+        if (rc == TN_ENOTSUP)
+            fprintf(stderr, "torusctl routing: interval routing walks every pair: at most %u "
+                    "nodes\n", TN_CDG_ROUTED_MAX);
+        else
+            fprintf(stderr, "torusctl routing: %s\n", tn_strerror(rc));
         return TN_EXIT_USAGE;
     }
     unsigned ring_bad[3];

@@ -143,8 +143,11 @@ t "cdg: both --dims and --network" 1 - "give either --dims" -- \
 t "cdg: bad --routing" 1 - "bad --routing 'xy'" -- "$T" cdg --dims 3 --routing xy
 t "cdg: bad --dims" 1 - "bad --dims '0x3'" -- "$T" cdg --dims 0x3
 t "cdg: a mesh has no dateline" 1 - "no dateline" -- "$T" cdg --dims 4x4 --mesh --routing dor-dateline
-t "cdg: interval above 4096 nodes is refused" 1 - "at most 4096 nodes" -- \
-    "$T" cdg --dims 17x17x17 --routing interval
+t "cdg: interval above 1024 nodes is refused" 1 - "at most 1024 nodes" -- \
+    "$T" cdg --dims 11x11x11 --routing interval
+t "cdg: updown on 256x256x256 is refused before building its network" 1 - "at most 1024 nodes" -- \
+    "$T" cdg --dims 256x256x256 --routing updown
+t "routing: above 1024 nodes is refused" 1 - "at most 1024 nodes" -- "$T" routing --dims 11x11x11
 t "cdg: missing network file" 1 - "cannot open /nonexistent.net" -- "$T" cdg --network /nonexistent.net --routing updown
 t "cdg --svg: the cycle drawn in red" 3 - - -- "$T" cdg --dims 5 --svg "$tmp/cdg.svg"
 grep -q 'stroke="#d62728"' "$tmp/cdg.svg" ||
@@ -153,7 +156,6 @@ t "cdg --svg to an unwritable path: exit 1" 1 - "cannot write /nonexistent/a.svg
     "$T" cdg --dims 5 --svg /nonexistent/a.svg
 t "routing 3x3x3: DFS-tree stretch and minimal cyclic ring tables" 0 routing-3x3x3.out - -- \
     "$T" routing --dims 3x3x3
-t "routing: above 4096 nodes is refused" 1 - "at most 4096 nodes" -- "$T" routing --dims 17x17x17
 t "routing: bad --dims" 1 - "bad --dims '7x'" -- "$T" routing --dims 7x
 t "routing --permutation tornado 4x4x4: no relay loss, one circuit round" 0 - - -- \
     "$T" routing --dims 4x4x4 --permutation tornado --json

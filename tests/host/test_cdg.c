@@ -281,7 +281,16 @@ int main(void)
     ok(g.ncycle == 5, "ring of 5: the cycle is the ring's 5 channels in one direction (%s ...)",
        name);
     tn_cdg_free(&g);
+    memset(&g, 0xA5, sizeof g); /* as an uninitialised struct: refusals leave it freeable */
     is(tn_cdg_topo(&g, &t, true, TN_ROUTE_DATELINE), TN_EINVAL, "a mesh has no dateline");
+    ok(!g.off && !g.succ && !g.cycle, "and the refused graph is empty (safe to free)");
+    tn_cdg_free(&g);
+    tn_topo_parse(&t, "11x11x11");
+    memset(&g, 0xA5, sizeof g);
+    is(tn_cdg_topo(&g, &t, false, TN_ROUTE_UPDOWN), TN_ENOTSUP,
+       "updown on 1,331 nodes: above TN_CDG_ROUTED_MAX (%u), refused", TN_CDG_ROUTED_MAX);
+    ok(!g.off && !g.succ && !g.cycle, "and the refused graph is empty (safe to free)");
+    tn_cdg_free(&g);
     for (int r = TN_ROUTE_INTERVAL; r <= TN_ROUTE_UPDOWN; r++) {
         tn_topo_parse(&t, "4x4x4");
         tn_cdg_topo(&g, &t, false, (enum tn_routing)r);
