@@ -106,8 +106,8 @@ static void formulas(const struct tn_p2p_opts *o, unsigned d, uint32_t k, uint32
         break;
     case TN_SW_RELAY:
         in->device = a + d + k + mu;
-        in->lecture = a + d + k + mu;
-        snprintf(in->formula, sizeof in->formula, "t_WH = t_s + delta(t_r+t_w+t_m) + (mu + k) max(t_w,t_m)");
+        in->lecture = a + d + mu; /* the lecture's mu is the payload: the k heads are the difference */
+        snprintf(in->formula, sizeof in->formula, "t_WH = t_s + delta(t_r+t_w+t_m) + mu max(t_w,t_m)");
         break;
     }
 }

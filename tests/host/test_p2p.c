@@ -83,21 +83,26 @@ static void closed_forms(void)
     tn_topo_parse(&t, "4x4x4");
     struct tn_p2p_opts cs = {TN_SW_CS, 0, 5, 16, 0, 1}, sf = {TN_SW_SF, 0, 5, 16, 0, 1},
                        sfp = {TN_SW_SF, 0, 5, 16, 4, 1}, rl = {TN_SW_RELAY, 0, 5, 16, 4, 1};
-    tn_p2p_build(&s, &t, &cs, &in);
+    if (!ok(tn_p2p_build(&s, &t, &cs, &in) == 0, "cs delta 5 mu 16 builds"))
+        return;
     ok(in.device == 1 + 5 + 16 && in.lecture == in.device + 5 && in.rounds == 1,
        "cs delta 5 mu 16: alpha + delta + mu = 22, the lecture's probe and ack add delta");
     tn_sched_free(s);
-    tn_p2p_build(&s, &t, &sf, &in);
+    if (!ok(tn_p2p_build(&s, &t, &sf, &in) == 0, "sf delta 5 mu 16 builds"))
+        return;
     ok(in.device == 5 * (1 + 1 + 16) && in.lecture == 1 + 5 * 16 && in.rounds == 5,
        "sf delta 5 mu 16: delta rounds of alpha + 1 + mu = 90 (lecture t_s + delta mu = 81)");
     tn_sched_free(s);
-    tn_p2p_build(&s, &t, &sfp, &in);
+    if (!ok(tn_p2p_build(&s, &t, &sfp, &in) == 0, "sf in 4 packets builds"))
+        return;
     ok(in.device == 8 * (1 + 1 + 4) && in.rounds == 8 && in.packets == 4,
        "sf in 4 packets of 4: delta + k - 1 = 8 rounds of 6 = 48 < 90: pipelining pays");
     tn_sched_free(s);
-    tn_p2p_build(&s, &t, &rl, &in);
-    ok(in.device == 1 + 5 + 4 + 16 && in.lecture == in.device,
-       "relay in 4 packets: alpha + delta + k + mu = 26 = the lecture's t_WH over mu + k flits");
+    if (!ok(tn_p2p_build(&s, &t, &rl, &in) == 0, "relay in 4 packets builds"))
+        return;
+    ok(in.device == 1 + 5 + 4 + 16 && in.lecture == 1 + 5 + 16 && in.device - in.lecture == 4,
+       "relay in 4 packets: alpha + delta + k + mu = 26; the lecture's t_WH = t_s + delta + mu "
+       "= 22: the difference is the k = 4 head flits");
     tn_sched_free(s);
     uint32_t dst;
     ok(tn_p2p_dst(&t, 0, 6, &dst) == 0 && tn_distance(&t, 0, dst) == 6 &&
