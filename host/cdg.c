@@ -219,7 +219,9 @@ static bool ring_hop(unsigned k, bool mesh, bool dateline, unsigned a, unsigned 
     unsigned f = (b + k - a) % k;
     *sign = 2 * f <= k ? 0 : 1;
     bool wrap_ahead = *sign == 0 ? b < a : b > a;
-    *cls = dateline && wrap_ahead;
+    /* the lecture's R'_d (Definition 7): decr channels in strictly
+     * decreasing order of (class, node), incr channels in increasing order */
+    *cls = dateline && (*sign == 1 ? wrap_ahead : !wrap_ahead);
     return true;
 }
 

@@ -14,10 +14,11 @@
  * Routing functions:
  * - dor: dimension order (X, Y, Z), minimal in each ring, a tie on an even
  *   ring goes + (the relay hardware's DOR, docs/hardware.md);
- * - dor-dateline: dor with two classes per link: a packet uses class 1 in
- *   a ring while the wrap link (k-1 -> 0 going +, 0 -> k-1 going -) is
- *   still ahead of it in that ring, class 0 otherwise (R'_d of the
- *   lecture: classes used in a strictly monotone order);
+ * - dor-dateline: the lecture's R'_d (Definition 7), dor with two classes
+ *   per link: going -, class 1 while the wrap link 0 -> k-1 is still
+ *   ahead (the wrap included), class 0 after it or without a wrap; going +,
+ *   class 0 while the wrap link k-1 -> 0 is ahead, class 1 otherwise (decr
+ *   channels in decreasing, incr channels in increasing order);
  * - interval: 1-interval routing on the DFS labelling of a spanning tree
  *   rooted at node 0 (the relay mode's interval tables: a child link
  *   holds its subtree's labels, the parent link the cyclic complement);

@@ -52,23 +52,40 @@ struct dor_ctx {
     bool mesh, dateline;
 };
 
-/* The torus DOR route of tn_dor_path; with the dateline, class 1 on a hop
- * while the rest of the route in its dimension still takes a wrap link. */
+/* The torus DOR route of tn_dor_path; with the dateline (the lecture's
+ * R'_d), a - hop is class 1 and a + hop class 0 while the rest of the route
+ * in its dimension still takes a wrap link, the other class after it. */
 static int route_dor(void *ctx, uint32_t s, uint32_t d, uint32_t *ch, uint32_t cap)
 {
     struct dor_ctx *c = ctx;
     struct tn_arc arcs[64];
     unsigned len = tn_dor_path(c->t, s, d, arcs, 64), classes = c->dateline ? 2 : 1;
     for (unsigned h = 0; h < len && h < cap; h++) {
-        unsigned cls = 0;
+        unsigned ahead = 0;
         for (unsigned j = h; c->dateline && j < len && arcs[j].dir == arcs[h].dir; j++) {
             unsigned x[3], dim = tn_dir_dim(arcs[j].dir);
             tn_coords(c->t, arcs[j].node, x);
-            cls |= (arcs[j].dir & 1) ? x[dim] == 0 : x[dim] == c->t->dim[dim] - 1;
+            ahead |= (arcs[j].dir & 1) ? x[dim] == 0 : x[dim] == c->t->dim[dim] - 1;
         }
+        unsigned cls = c->dateline && ((arcs[h].dir & 1) ? ahead : !ahead);
         ch[h] = (arcs[h].node * 6 + arcs[h].dir) * classes + cls;
     }
     return (int)len;
+}
+
+/* Channel of node u's link in direction dir, class cls, with two classes. */
+static uint32_t ch2(uint32_t u, unsigned dir, unsigned cls)
+{
+    return (u * 6 + dir) * 2 + cls;
+}
+
+/* Whether g has the dependency a -> b. */
+static bool has_dep(const struct tn_cdg *g, uint32_t a, uint32_t b)
+{
+    for (uint32_t i = g->off[a]; i < g->off[a + 1]; i++)
+        if (g->succ[i] == b)
+            return true;
+    return false;
 }
 
 /* XYZ on a mesh: walk the coordinates. */
@@ -281,6 +298,18 @@ int main(void)
     ok(g.ncycle == 5, "ring of 5: the cycle is the ring's 5 channels in one direction (%s ...)",
        name);
     tn_cdg_free(&g);
+    /* Definition 7 on a ring of 8: 6 -> 1 goes + over the wrap 7 -> 0 in
+     * the incr classes' increasing order (6 vc0, 7 vc0, then 0 vc1); 1 -> 6
+     * goes - over 0 -> 7 in decreasing order (1 vc1, 0 vc1, then 7 vc0) */
+    tn_topo_parse(&t, "8");
+    tn_cdg_topo(&g, &t, false, TN_ROUTE_DATELINE);
+    ok(has_dep(&g, ch2(6, 0, 0), ch2(7, 0, 0)) && has_dep(&g, ch2(7, 0, 0), ch2(0, 0, 1)) &&
+       !has_dep(&g, ch2(7, 0, 1), ch2(0, 0, 0)),
+       "dor-dateline, ring of 8, + over the wrap: class 0 up to and on the wrap link, 1 after");
+    ok(has_dep(&g, ch2(1, 1, 1), ch2(0, 1, 1)) && has_dep(&g, ch2(0, 1, 1), ch2(7, 1, 0)),
+       "dor-dateline, ring of 8, - over the wrap: class 1 up to and on the wrap link, 0 after");
+    tn_cdg_free(&g);
+    tn_topo_parse(&t, "5");
     memset(&g, 0xA5, sizeof g); /* as an uninitialised struct: refusals leave it freeable */
     is(tn_cdg_topo(&g, &t, true, TN_ROUTE_DATELINE), TN_EINVAL, "a mesh has no dateline");
     ok(!g.off && !g.succ && !g.cycle, "and the refused graph is empty (safe to free)");
