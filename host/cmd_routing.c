@@ -44,16 +44,16 @@ static int permutation(const struct tn_topo *t, enum tn_perm pk, uint32_t mu, ui
 {
     uint32_t *dst = malloc((t->n + 1) * sizeof *dst);
     struct tn_perm_report r;
-    char name[32];
+    char name[32], err[200] = "";
     int rc = dst ? tn_perm_build(t, pk, seed, dst) : TN_ENOMEM;
     if (!rc)
-        rc = tn_perm_analyse(t, dst, mu, seconds, &r);
+        rc = tn_perm_analyse(t, dst, mu, seconds, &r, err, sizeof err);
     free(dst);
     tn_topo_format(t, name, sizeof name);
     if (rc) {
         fprintf(stderr, "torusctl routing: %s on %s: %s\n", tn_perm_name(pk), name,
-                rc == TN_ENOTSUP ? "not applicable (bit-reversal needs N a power of 2, transpose "
-                "X = Y, relay dimensions up to 15)" : tn_strerror(rc));
+                err[0] ? err : rc == TN_ENOTSUP ? "not applicable (bit-reversal needs N a power "
+                "of 2, transpose X = Y)" : tn_strerror(rc));
         return TN_EXIT_USAGE;
     }
     if (json) {

@@ -75,12 +75,11 @@ int tn_perm_build(const struct tn_topo *t, enum tn_perm p, uint64_t seed, uint32
  * and mu flits) at offset 0; the reference model plays the routers'
  * allocation and counts the packets that arrive whole. */
 static int relay_losses(const struct tn_topo *t, const uint32_t *dst, uint32_t mu,
-                        struct tn_perm_report *r)
+                        struct tn_perm_report *r, char *err, size_t errlen)
 {
     struct tn_sched *s;
     struct tn_plan *p = NULL;
     struct tn_model_out mo;
-    char err[200];
     int rc = tn_sched_new(&s, t, TN_ALLTOALL, "relay", mu, 1, 1, 0);
     if (rc)
         return rc;
@@ -95,7 +94,7 @@ static int relay_losses(const struct tn_topo *t, const uint32_t *dst, uint32_t m
     if (!rc)
         rc = tn_sched_layout(s);
     if (!rc)
-        rc = tn_plan_lower(&p, s, &par, err, sizeof err);
+        rc = tn_plan_lower(&p, s, &par, err, errlen);
     if (!rc)
         rc = tn_model_run(p, 1, TN_ENGINE_AUTO, &mo);
     if (!rc) {
@@ -150,9 +149,13 @@ static int circuit_rounds(const struct tn_topo *t, const uint32_t *dst, double s
 }
 
 int tn_perm_analyse(const struct tn_topo *t, const uint32_t *dst, uint32_t mu, double seconds,
-                    struct tn_perm_report *r)
+                    struct tn_perm_report *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
-    int rc = circuit_rounds(t, dst, seconds, r);
-    return rc ? rc : relay_losses(t, dst, mu, r);
+    if (errlen)
+        err[0] = 0;
+    /* the relay first: its lowering refuses what relay heads cannot address
+     * before the liquid search spends its time */
+    int rc = relay_losses(t, dst, mu, r, err, errlen);
+    return rc ? rc : circuit_rounds(t, dst, seconds, r);
 }

@@ -10,6 +10,7 @@
 #define TN_PERM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "topo.h"
@@ -34,9 +35,9 @@ struct tn_perm_report {
     bool liquid;             /* circuit_rounds == lambda */
 };
 
-/* 0, TN_ENOTSUP (dims above 15: relay heads) or TN_ENOMEM; seconds bound
- * the liquid search. */
+/* 0, TN_ENOTSUP (dims above 15: relay heads; why in err, checked before
+ * the liquid search) or TN_ENOMEM; seconds bound the liquid search. */
 int tn_perm_analyse(const struct tn_topo *t, const uint32_t *dst, uint32_t mu, double seconds,
-                    struct tn_perm_report *r);
+                    struct tn_perm_report *r, char *err, size_t errlen);
 
 #endif

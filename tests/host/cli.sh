@@ -165,6 +165,9 @@ t "routing: bad --permutation" 1 - "use random, tornado, bit-reversal or transpo
     "$T" routing --permutation shuffle
 t "routing: bit-reversal on 27 nodes is refused" 1 - "not applicable" -- \
     "$T" routing --dims 3x3x3 --permutation bit-reversal
+t "routing: a dimension above 15 is refused with the relay lowering's reason" 1 - \
+    "relay heads carry 4-bit coordinates: dimension 0 has 16 nodes" -- \
+    "$T" routing --dims 16x4x4 --permutation random --time 60
 t "schedule p2p points to run p2p" 1 - "use torusctl run p2p" -- "$T" schedule p2p
 t "run --sweep is for p2p" 1 - "--sweep is for p2p" -- "$T" run gossip --sweep
 t "schedule scatter 4x4x4 (relay) to JSON" 0 - - -- \
