@@ -94,7 +94,7 @@ static int find_cycle(struct tn_cdg *g)
     if (!color || !stack || !next || !pos)
         goto out_free;
     rc = 0;
-    for (uint32_t r = 0; r < n && !g->ncycle; r++) {
+    for (uint32_t r = 0; r < n && !g->ncycle && !rc; r++) {
         if (color[r])
             continue;
         uint32_t sp = 0;

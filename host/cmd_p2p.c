@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "p2p.h"
 #include "topo.h"
 
 #define NTECH 5
@@ -279,9 +280,8 @@ int cmd_run_p2p_sweep(int argc, char **argv, const struct option *opts, const st
     }
     tn_topo_format(t, dims, sizeof dims);
     unsigned np = 0, diam = tn_diameter(t);
-    if (P == 0 || P >= mu) /* default: the largest divisor of mu up to mu / 4 */
-        for (P = mu / 4 ? mu / 4 : 1; mu % P; P--)
-            ;
+    if (P == 0 || P >= mu)
+        P = tn_p2p_sweep_packet(mu, t->n);
     for (unsigned k = 0; k < NTECH; k++)
         for (unsigned d = 1; d <= diam; d++) {
             pt[np] = (struct point){.tech = k, .distance = d};

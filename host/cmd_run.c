@@ -59,9 +59,11 @@ static void help(FILE *f)
         "  --distance D      hops to the destination, 1..diameter (default 1)\n"
         "  --packet-flits P  cut the message into packets of P payload flits (sf, relay)\n"
         "  --sweep           every technique (cs, sf, relay, and sf and relay in packets\n"
-        "                    of P, default the largest divisor of L up to L/4) over\n"
-        "                    distances 1..diameter of --dims: a table (--json: points,\n"
-        "                    --svg FILE: cycles against distance)\n"
+        "                    of P, default the largest divisor of L up to L/4, larger\n"
+        "                    when that makes more packets than nodes) over distances\n"
+        "                    1..diameter of --dims at one L: a table (--json: points,\n"
+        "                    --svg FILE: cycles against distance); only the distance\n"
+        "                    varies, sweep L by running it once per --msg-flits\n"
         "  --seed S          payload seed (default 1)\n"
         "  --json            print one JSON object instead of the text report\n"
         "  --svg FILE        write the schedule's space-time diagram (time across, links\n"
@@ -923,13 +925,14 @@ int cmd_run(int argc, char **argv)
         }
         tn_topo_init(&topo, info->dims[0], info->dims[1], info->dims[2]);
     }
+    if (s == NULL && (coll == TN_SCATTER || coll == TN_GATHER || coll == TN_P2P) &&
+        ao.root >= topo.n) {
+        fprintf(stderr, CMD ": --root %u is not a node of the %ux%ux%u torus (0..%u)\n",
+                ao.root, topo.dim[0], topo.dim[1], topo.dim[2], topo.n - 1);
+        ex = TN_EXIT_USAGE;
+        goto out_dev;
+    }
     if (s == NULL && (coll == TN_SCATTER || coll == TN_GATHER)) {
-        if (ao.root >= topo.n) {
-            fprintf(stderr, CMD ": --root %u is not a node of the %ux%ux%u torus (0..%u)\n",
-                    ao.root, topo.dim[0], topo.dim[1], topo.dim[2], topo.n - 1);
-            ex = TN_EXIT_USAGE;
-            goto out_dev;
-        }
         if (ao.ports == 0 || coll == TN_GATHER)
             ao.ports = coll == TN_GATHER ? 1 : info->lanes >= 6 ? 6 : 1;
         uint32_t *len = calloc(topo.n, sizeof *len);
@@ -969,7 +972,7 @@ int cmd_run(int argc, char **argv)
         po.src = ao.root;
         po.msg_flits = ao.msg_flits;
         po.alpha = info->alpha;
-        rc = po.src < topo.n ? tn_p2p_build(&s, &topo, &po, &p2p_info) : TN_EINVAL;
+        rc = tn_p2p_build(&s, &topo, &po, &p2p_info);
         if (rc != 0) {
             fprintf(stderr, CMD ": cannot build the p2p transfer: %s (distance 1..%u from a "
                     "node, at most %u packets, cs without packets, sf with equal packets)\n",

@@ -169,3 +169,14 @@ out_free:
         *out = s;
     return rc;
 }
+
+uint32_t tn_p2p_sweep_packet(uint32_t mu, uint32_t n)
+{
+    uint32_t P = mu / 4 ? mu / 4 : 1;
+    while (mu % P)
+        P--;
+    if (mu / P > n)
+        for (P = (mu + n - 1) / n; mu % P; P++)
+            ;
+    return P;
+}

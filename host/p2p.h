@@ -54,4 +54,10 @@ int tn_p2p_dst(const struct tn_topo *t, uint32_t src, unsigned distance, uint32_
 int tn_p2p_build(struct tn_sched **out, const struct tn_topo *t, const struct tn_p2p_opts *o,
                  struct tn_p2p_info *info);
 
+/* The sweep's packet size for mu payload flits on n nodes: the largest
+ * divisor of mu up to mu / 4 (4 or more packets) when that makes at most n
+ * packets, else the smallest divisor that does (mu itself at worst), so
+ * both sf and relay in packets can run. */
+uint32_t tn_p2p_sweep_packet(uint32_t mu, uint32_t n);
+
 #endif

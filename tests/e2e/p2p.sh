@@ -60,6 +60,9 @@ done
 check "cs with packets is refused (exit 1)" "$([ $? = 1 ] && grep -q 'cannot build the p2p' "$tmp/err"; echo $?)"
 "$T" run p2p --dims 3x3x3 --distance 4 >/dev/null 2>"$tmp/err"
 check "distance above the diameter is refused (exit 1)" "$([ $? = 1 ]; echo $?)"
+"$T" run p2p --dims 3x3x3 --root 27 >/dev/null 2>"$tmp/err"
+check "a root outside the torus: exit 1 naming the root" \
+    "$([ $? = 1 ] && grep -q -- '--root 27 is not a node' "$tmp/err"; echo $?)"
 "$T" run p2p --dims 3x3x3 --switching wormhole >/dev/null 2>"$tmp/err"
 check "unknown --switching: exit 1 naming the choices" \
     "$([ $? = 1 ] && grep -q 'use cs, sf or relay' "$tmp/err"; echo $?)"

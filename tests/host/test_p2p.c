@@ -113,6 +113,11 @@ static void closed_forms(void)
     bad.sw = TN_SW_SF;
     bad.packet_flits = 3;
     is(tn_p2p_build(&s, &t, &bad, &in), TN_EINVAL, "sf refuses a short last packet");
+    ok(tn_p2p_sweep_packet(8, 27) == 2 && tn_p2p_sweep_packet(64, 343) == 16 &&
+       tn_p2p_sweep_packet(1, 27) == 1, "sweep packets: the largest divisor up to mu / 4");
+    ok(tn_p2p_sweep_packet(31, 27) == 31 && tn_p2p_sweep_packet(16, 2) == 8 &&
+       tn_p2p_sweep_packet(12, 3) == 4, "sweep packets: at most N of them on a small torus "
+       "(mu 31 on 27 nodes: 1 packet, not 31; mu 16 on 2: 2 of 8)");
 }
 
 /* Permutations: relay losses (reference model) against circuit rounds. */
@@ -138,7 +143,8 @@ static void permutations(void)
     tn_topo_parse(&t, "3x3x3");
     for (uint64_t seed = 1; seed <= 30; seed++) {
         tn_perm_build(&t, TN_PERM_RANDOM, seed, dst);
-        if (tn_perm_analyse(&t, dst, 4, 1, &r, err, sizeof err) != 0 || (r.lambda == 1) != (r.relay_lost == 0) ||
+        if (tn_perm_analyse(&t, dst, 4, 1, &r, err, sizeof err) != 0 ||
+            (r.lambda == 1) != (r.relay_lost == 0) ||
             r.circuit_rounds < r.lambda)
             bad++;
         lossy += r.relay_lost > 0;
