@@ -75,11 +75,14 @@ check "sweep 3x3x3 mu 8 (options abbreviated): exit 0 without recursing, 5 techn
        [ "$(jq '[.points[] | select(.data_ok and .cycles_ok and
                  .cycles_measured == .cycles_model and .cycles_model == .cycles_formula)] | length' \
             "$tmp/sweep.json")" = 15 ]; echo $?)"
-check "sweep: sf grows with distance by alpha + 1 + mu a hop, cs and relay by 1 (lecture: SF is distance-sensitive)" \
-    "$(jq -e --argjson a "$alpha" '[.points[] | select(.switching == "sf")] | .[1].cycles_measured - .[0].cycles_measured == $a + 9' \
-        "$tmp/sweep.json" >/dev/null &&
-       jq -e '[.points[] | select(.switching == "relay" or .switching == "cs")] |
-              (.[1].cycles_measured - .[0].cycles_measured) == 1' "$tmp/sweep.json" >/dev/null; echo $?)"
+grows_by() { # TECHNIQUE CYCLES: every hop of the sweep adds CYCLES
+    jq -e --arg t "$1" --argjson c "$2" '[.points[] | select(.switching == $t) | .cycles_measured] |
+        . as $m | length == 3 and ([range(1; 3) | $m[.] - $m[. - 1] == $c] | all)' \
+        "$tmp/sweep.json" >/dev/null
+}
+check "sweep: sf grows with distance by alpha + 1 + mu a hop, sf/P by alpha + 1 + P, cs, relay and relay/P by 1 (lecture: SF is distance-sensitive)" \
+    "$(grows_by sf $((alpha + 9)) && grows_by sf/P $((alpha + 3)) && grows_by cs 1 &&
+       grows_by relay 1 && grows_by relay/P 1; echo $?)"
 check "sweep --svg: a line per technique and the lecture's dashed" \
     "$([ "$(grep -c '<polyline' "$tmp/sweep.svg")" = 10 ]; echo $?)"
 done_tap

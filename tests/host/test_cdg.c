@@ -293,10 +293,17 @@ int main(void)
     tn_cdg_free(&g);
     tn_topo_parse(&t, "5");
     tn_cdg_topo(&g, &t, false, TN_ROUTE_DOR);
-    char name[64];
-    tn_cdg_channel_name(&g, g.cycle[0], name, sizeof name);
-    ok(g.ncycle == 5, "ring of 5: the cycle is the ring's 5 channels in one direction (%s ...)",
-       name);
+    char name[64] = "no cycle";
+    bool ring = g.ncycle == 5; /* channel = node * 6 + direction, one class */
+    for (uint32_t i = 0; ring && i < 5; i++) {
+        uint32_t c = g.cycle[i], next = g.cycle[(i + 1) % 5];
+        ring = c % 6 == g.cycle[0] % 6 && c % 6 < 2 &&
+               next / 6 == tn_neighbor(&t, c / 6, (int)(c % 6));
+    }
+    if (g.ncycle)
+        tn_cdg_channel_name(&g, g.cycle[0], name, sizeof name);
+    ok(ring, "ring of 5: the cycle is the ring's 5 channels in one direction, each followed by "
+       "the next node's (%s ...)", name);
     tn_cdg_free(&g);
     /* Definition 7 on a ring of 8: 6 -> 1 goes + over the wrap 7 -> 0 in
      * the incr classes' increasing order (6 vc0, 7 vc0, then 0 vc1); 1 -> 6
