@@ -47,7 +47,7 @@ int tn_net_from_topo(struct tn_net *n, const struct tn_topo *t, bool mesh)
 int tn_net_read(struct tn_net *n, const char *path)
 {
     struct tn_traffic tr;
-    int rc = tn_traffic_read(&tr, path);
+    int rc = tn_traffic_read_network(&tr, path);
     if (rc)
         return rc;
     rc = net_alloc(n, (uint32_t)tr.nnodes, (uint32_t)tr.nlinks);

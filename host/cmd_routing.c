@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* torusctl routing: interval routing depth on the torus. The relay mode's
- * DFS-tree interval routing against minimal routing (stretch), and whether
- * cyclic 1-interval tables give minimal routing on each ring. */
+/* torusctl routing: interval routing depth on the torus. DFS-tree interval
+ * routing (tables for the hardware's interval mode; the host does not
+ * program them) against minimal routing (stretch), and whether cyclic
+ * 1-interval tables give minimal routing on each ring (with a C copy of the
+ * router's compare). */
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -30,10 +32,11 @@ static void help(FILE *f)
         "  --json            print the result as JSON\n"
         "  --help            this text\n"
         "Reports the stretch of 1-interval routing on a DFS spanning tree from node 0\n"
-        "(the relay mode's interval tables) against minimal (Lee distance) routing over\n"
-        "every ordered pair, and checks that cyclic 1-interval tables per dimension\n"
-        "(output + holds the next floor(k/2) coordinates, - the rest) route every pair\n"
-        "of each ring minimally with the router's interval compare (LO > HI wraps).\n"
+        "(tables for the hardware's interval mode) against minimal (Lee distance)\n"
+        "routing over every ordered pair, and checks that cyclic 1-interval tables per\n"
+        "dimension (output + holds the next floor(k/2) coordinates, - the rest) route\n"
+        "every pair of each ring minimally with a C copy of the router's interval\n"
+        "compare (LO > HI wraps; the RTL itself is not run).\n"
         "docs/deadlock.md, \"Interval routing depth\".\n"
         "exit codes: 0 ok, 1 usage error\n", TN_CDG_ROUTED_MAX);
 }

@@ -148,6 +148,10 @@ t "cdg: interval above 1024 nodes is refused" 1 - "at most 1024 nodes" -- \
 t "cdg: updown on 256x256x256 is refused before building its network" 1 - "at most 1024 nodes" -- \
     "$T" cdg --dims 256x256x256 --routing updown
 t "routing: above 1024 nodes is refused" 1 - "at most 1024 nodes" -- "$T" routing --dims 11x11x11
+printf 'node a b c\nlink ab a b\nlink ba b a\nlink bc b c\nlink cb c b\nlink ca c a\nlink ac a c\n' \
+    >"$tmp/links-only.net"
+t "cdg --network: a file with nodes and links only (no transfers) is read" 0 - - -- \
+    "$T" cdg --network "$tmp/links-only.net" --routing updown
 t "cdg: missing network file" 1 - "cannot open /nonexistent.net" -- "$T" cdg --network /nonexistent.net --routing updown
 t "cdg --svg: the cycle drawn in red" 3 - - -- "$T" cdg --dims 5 --svg "$tmp/cdg.svg"
 grep -q 'stroke="#d62728"' "$tmp/cdg.svg" ||
