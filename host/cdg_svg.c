@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 
+#include "svg.h"
 #include "tn_error.h"
 
 #define STEP 60 /* pixels between nodes */
@@ -72,8 +73,9 @@ static void draw_link(const struct tn_cdg *g, FILE *f, uint32_t l, uint32_t cols
             hot ? "hot" : "cold");
 }
 
-static int svg_write(const struct tn_cdg *g, FILE *f)
+static int svg_write(const void *ctx, FILE *f)
 {
+    const struct tn_cdg *g = ctx;
     uint32_t nodes = g->net ? g->net->nnodes : g->topo.n, nlinks = g->nch / g->classes, cols = 1;
     while (cols * cols < nodes)
         cols++;
@@ -102,9 +104,11 @@ static int svg_write(const struct tn_cdg *g, FILE *f)
         long x, y;
         node_xy(g, v, cols, &x, &y);
         fprintf(f, "<circle cx=\"%ld\" cy=\"%ld\" r=\"7\" fill=\"#fff\" stroke=\"#333\"/>\n", x, y);
-        if (g->net && g->net->node_name)
-            fprintf(f, "<text x=\"%ld\" y=\"%ld\">%s</text>\n", x + 8, y - 8, g->net->node_name[v]);
-        else
+        if (g->net && g->net->node_name) {
+            fprintf(f, "<text x=\"%ld\" y=\"%ld\">", x + 8, y - 8);
+            tn_svg_text(f, g->net->node_name[v]);
+            fprintf(f, "</text>\n");
+        } else
             fprintf(f, "<text x=\"%ld\" y=\"%ld\">%u</text>\n", x + 8, y - 8, v);
     }
     fprintf(f, "<text x=\"%d\" y=\"%ld\">%s: %u channels, %llu dependencies, %s%s</text>\n</svg>\n",
@@ -117,13 +121,5 @@ static int svg_write(const struct tn_cdg *g, FILE *f)
 
 int tn_cdg_svg_save(const struct tn_cdg *g, const char *path)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return TN_EIO;
-    int rc = svg_write(g, f);
-    if (fclose(f) && !rc)
-        rc = TN_EIO;
-    if (rc)
-        remove(path);
-    return rc;
+    return tn_svg_save_with(path, svg_write, g);
 }

@@ -171,11 +171,6 @@ int cmd_cdg(int argc, char **argv)
     char network[128];
     snprintf(network, sizeof network, "%s%s", file ? file : dims,
              file ? "" : mesh ? " mesh" : " torus");
-    if (svg && tn_cdg_svg_save(&g, svg)) {
-        fprintf(stderr, "torusctl cdg: cannot write %s\n", svg);
-        ret = TN_EXIT_USAGE;
-        goto out_cdg;
-    }
     if (json) {
         if (print_json(&g, network, r)) {
             fprintf(stderr, "torusctl cdg: out of memory\n");
@@ -186,6 +181,10 @@ int cmd_cdg(int argc, char **argv)
         print_text(&g, network, r);
     }
     ret = tn_cdg_acyclic(&g) ? TN_EXIT_OK : TN_EXIT_VERIFY;
+    if (svg && tn_cdg_svg_save(&g, svg)) { /* outputs last, through a temporary file */
+        fprintf(stderr, "torusctl cdg: cannot write %s\n", svg);
+        ret = TN_EXIT_USAGE;
+    }
 out_cdg:
     tn_cdg_free(&g);
 out_net:

@@ -152,6 +152,11 @@ printf 'node a b c\nlink ab a b\nlink ba b a\nlink bc b c\nlink cb c b\nlink ca 
     >"$tmp/links-only.net"
 t "cdg --network: a file with nodes and links only (no transfers) is read" 0 - - -- \
     "$T" cdg --network "$tmp/links-only.net" --routing updown
+printf 'node a<b&c d\nlink x a<b&c d\nlink y d a<b&c\n' >"$tmp/names.net"
+t "cdg --svg: node names escaped as XML" 0 - - -- \
+    "$T" cdg --network "$tmp/names.net" --routing updown --svg "$tmp/names.svg"
+grep -q '>a&lt;b&amp;c</text>' "$tmp/names.svg" && ! grep -q 'a<b' "$tmp/names.svg" ||
+    { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - cdg --svg escapes the name a<b&c"; }
 t "cdg: missing network file" 1 - "cannot open /nonexistent.net" -- "$T" cdg --network /nonexistent.net --routing updown
 t "cdg --svg: the cycle drawn in red" 3 - - -- "$T" cdg --dims 5 --svg "$tmp/cdg.svg"
 grep -q 'stroke="#d62728"' "$tmp/cdg.svg" ||
