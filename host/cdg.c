@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cdgi.h"
 #include "names.h"
 #include "tn_error.h"
 
@@ -129,29 +130,34 @@ out_free:
     return rc;
 }
 
+int tn_csr_build(uint32_t nkeys, const uint64_t *pairs, size_t n, uint32_t **off,
+                 uint32_t **list)
+{
+    *off = calloc((size_t)nkeys + 1, sizeof **off);
+    *list = malloc((n ? n : 1) * sizeof **list);
+    if (!*off || !*list)
+        return TN_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        (*off)[(pairs[i] >> 32) + 1]++;
+    for (uint32_t k = 0; k < nkeys; k++)
+        (*off)[k + 1] += (*off)[k];
+    for (size_t i = 0; i < n; i++)
+        (*list)[(*off)[pairs[i] >> 32]++] = (uint32_t)pairs[i];
+    for (uint32_t k = nkeys; k > 0; k--) /* shifted by one: restore */
+        (*off)[k] = (*off)[k - 1];
+    (*off)[0] = 0;
+    return 0;
+}
+
 /* Turns the list (duplicate-free) into successor lists, then searches a
  * cycle. Frees the list. */
 static int finish(struct tn_cdg *g, struct deps *d)
 {
-    int rc = TN_ENOMEM;
-    g->off = calloc((size_t)g->nch + 1, sizeof *g->off);
-    g->succ = malloc((d->n ? d->n : 1) * sizeof *g->succ);
-    if (!g->off || !g->succ)
-        goto out_free;
-    for (size_t i = 0; i < d->n; i++)
-        g->off[(d->e[i] >> 32) + 1]++;
-    for (uint32_t c = 0; c < g->nch; c++)
-        g->off[c + 1] += g->off[c];
-    for (size_t i = 0; i < d->n; i++) {
-        uint32_t c = (uint32_t)(d->e[i] >> 32);
-        g->succ[g->off[c]++] = (uint32_t)d->e[i];
+    int rc = tn_csr_build(g->nch, d->e, d->n, &g->off, &g->succ);
+    if (!rc) {
+        g->deps = d->n;
+        rc = find_cycle(g);
     }
-    for (uint32_t c = g->nch; c > 0; c--) /* shifted by one: restore */
-        g->off[c] = g->off[c - 1];
-    g->off[0] = 0;
-    g->deps = d->n;
-    rc = find_cycle(g);
-out_free:
     deps_free(d);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cdgi.h"
 #include "tn_error.h"
 #include "traffic.h"
 
@@ -83,24 +84,19 @@ struct adj {
     uint32_t *out_off, *out, *in_off, *in;
 };
 
+/* The links that exist by key[l] (their from or to node), in id order. */
 static int csr(const struct tn_net *n, const int32_t *key, uint32_t **off, uint32_t **list)
 {
-    *off = calloc((size_t)n->nnodes + 1, sizeof **off);
-    *list = malloc(((size_t)n->nlinks + 1) * sizeof **list);
-    if (!*off || !*list)
+    uint64_t *pairs = malloc(((size_t)n->nlinks + 1) * sizeof *pairs);
+    size_t np = 0;
+    if (!pairs)
         return TN_ENOMEM;
     for (uint32_t l = 0; l < n->nlinks; l++)
         if (n->from[l] >= 0)
-            (*off)[key[l] + 1]++;
-    for (uint32_t v = 0; v < n->nnodes; v++)
-        (*off)[v + 1] += (*off)[v];
-    for (uint32_t l = 0; l < n->nlinks; l++)
-        if (n->from[l] >= 0)
-            (*list)[(*off)[key[l]]++] = l;
-    for (uint32_t v = n->nnodes; v > 0; v--)
-        (*off)[v] = (*off)[v - 1];
-    (*off)[0] = 0;
-    return 0;
+            pairs[np++] = (uint64_t)(uint32_t)key[l] << 32 | l;
+    int rc = tn_csr_build(n->nnodes, pairs, np, off, list);
+    free(pairs);
+    return rc;
 }
 
 static void adj_free(struct adj *a)
