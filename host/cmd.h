@@ -5,6 +5,9 @@
 #ifndef TN_CMD_H
 #define TN_CMD_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 /* iceprog-style exit codes */
 enum {
     TN_EXIT_OK = 0,
@@ -32,9 +35,17 @@ int cmd_run(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
+int cmd_cdg(int argc, char **argv);
+int cmd_routing(int argc, char **argv);
+/* torusctl run p2p --sweep (cmd_p2p.c): every technique over distances
+ * 1..diameter of t, each point a child `torusctl run p2p --json` with the
+ * other options of argv, parsed with run's option table opts. */
+struct option;
+struct tn_topo;
+int cmd_run_p2p_sweep(int argc, char **argv, const struct option *opts, const struct tn_topo *t,
+                      uint32_t mu, uint32_t P, const char *svg, bool json);
 
 /* Parse an unsigned decimal option value in [lo, hi]; false if invalid. */
-#include <stdbool.h>
 bool tn_cmd_uint(const char *s, unsigned long lo, unsigned long hi, unsigned long *out);
 /* A time limit in seconds, 0 < S <= 3600; false (with a message naming cmd)
  * when s is not one. */

@@ -20,6 +20,7 @@
 #include "cmd_dev.h"
 #include "fault.h"
 #include "image.h"
+#include "p2p.h"
 #include "plan.h"
 #include "sched.h"
 #include "tn_error.h"
@@ -31,7 +32,7 @@
 static void help(FILE *f)
 {
     fprintf(f,
-        "usage: torusctl run gossip|broadcast|alltoall|scatter|gather [options]\n"
+        "usage: torusctl run gossip|broadcast|alltoall|scatter|gather|p2p [options]\n"
         "Run a collective on the device (by default the simulated torus) and\n"
         "check every node's data and the measured cycles against the reference\n"
         "model and the closed form.\n\n"
@@ -53,6 +54,17 @@ static void help(FILE *f)
         "  --random-lengths  lengths uniform in 0..L from --seed (0: null message)\n"
         "  --lengths FILE    one length per node id, whitespace separated (root's ignored)\n"
         "  --ports P         scatter: 1 single-port root (FDF) or 6 (FDF per root port)\n"
+        "p2p (one transfer of --msg-flits payload flits from --root, docs/switching.md):\n"
+        "  --switching S     cs (one circuit), sf (a round per hop through memory) or\n"
+        "                    relay (head-routed packets); default cs\n"
+        "  --distance D      hops to the destination, 1..diameter (default 1)\n"
+        "  --packet-flits P  cut the message into packets of P payload flits (sf, relay)\n"
+        "  --sweep           every technique (cs, sf, relay, and sf and relay in packets\n"
+        "                    of P, default the largest divisor of L up to L/4, larger\n"
+        "                    when that makes more packets than nodes) over distances\n"
+        "                    1..diameter of --dims at one L: a table (--json: points,\n"
+        "                    --svg FILE: cycles against distance); only the distance\n"
+        "                    varies, sweep L by running it once per --msg-flits\n"
         "  --seed S          payload seed (default 1)\n"
         "  --json            print one JSON object instead of the text report\n"
         "  --svg FILE        write the schedule's space-time diagram (time across, links\n"
@@ -493,12 +505,39 @@ static uint64_t flit_hops(const struct tn_sched *s)
     return h;
 }
 
+/* p2p: the device's closed form, the lecture's formula at the hardware's
+ * constants and its difference from the measurement (docs/switching.md). */
+static void print_p2p_text(const struct tn_sched *s, const struct tn_p2p_info *p2p,
+                           unsigned alpha, uint64_t measured)
+{
+    printf("cycles formula      %" PRIu64 "  (the device's closed form for %s, "
+           "docs/switching.md)\n", p2p->device, s->algo);
+    printf("lecture             %" PRIu64 "  (%s; t_s = alpha = %u, t_r = t_w = 0, t_m = 1), "
+           "measured - lecture = %+" PRId64 "\n", p2p->lecture, p2p->formula, alpha,
+           (int64_t)(measured - p2p->lecture));
+    printf("transfer            node %u -> node %u, %u hops, %u packet%s\n", s->root, s->dst,
+           tn_distance(&s->topo, s->root, s->dst), p2p->packets, p2p->packets == 1 ? "" : "s");
+}
+
+static json_t *p2p_json(const struct tn_sched *s, const struct tn_p2p_info *p2p, unsigned alpha,
+                        uint64_t measured)
+{
+    return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:s, s:I, s:I, s:I, s:I, s:I}", "switching",
+                     s->algo, "src", (json_int_t)s->root, "dst", (json_int_t)s->dst, "distance",
+                     (json_int_t)tn_distance(&s->topo, s->root, s->dst), "packets",
+                     (json_int_t)p2p->packets, "cycles_lecture", (json_int_t)p2p->lecture,
+                     "lecture_formula", p2p->formula, "measured_minus_lecture",
+                     (json_int_t)((int64_t)measured - (int64_t)p2p->lecture), "t_s",
+                     (json_int_t)alpha, "t_r", (json_int_t)0, "t_w", (json_int_t)0, "t_m",
+                     (json_int_t)1);
+}
+
 static void print_text(const struct tn_sched *s, const struct tn_plan *p,
                        const struct tn_report *rep, const struct tn_info *info,
                        const struct result *res, const struct tn_cost *formula, bool have_formula,
                        uint64_t lower, const double *tm, const struct tn_image *img,
                        const char *backend, const struct a2a_report *a2a,
-                       const struct sg_report *sg)
+                       const struct sg_report *sg, const struct tn_p2p_info *p2p)
 {
     char dims[32];
     tn_topo_format(&s->topo, dims, sizeof dims);
@@ -513,7 +552,9 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
                res->round_meas[r], res->round_model[r]);
     printf("\ncycles measured     %" PRIu64 "\n", res->measured);
     printf("cycles model        %" PRIu64 "\n", res->model);
-    if (have_formula && sg)
+    if (have_formula && p2p)
+        print_p2p_text(s, p2p, info->alpha, res->measured);
+    else if (have_formula && sg)
         printf("cycles formula      %" PRIu64 "  (alpha + T, T = %" PRIu64 " from the %s "
                "algorithm's own timing)\n", formula->cycles, sg->info.formula - info->alpha,
                sg->coll == TN_SCATTER ? "FDF" : "certificate");
@@ -604,7 +645,8 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
                        const struct tn_info *info, const struct result *res,
                        const struct tn_cost *formula, bool have_formula, uint64_t lower,
                        const double *tm, const struct tn_image *img, const char *backend,
-                       const struct a2a_report *a2a, const struct sg_report *sg)
+                       const struct a2a_report *a2a, const struct sg_report *sg,
+                       const struct tn_p2p_info *p2p)
 {
     char dims[32];
     tn_topo_format(&s->topo, dims, sizeof dims);
@@ -656,6 +698,8 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
                 ? (double)ai->transfers * a2a->msg_flits / (double)res->measured : 0.0,
             "throughput_liquid", ai->lambda ? (double)ai->transfers / ai->lambda : 0.0));
     }
+    if (p2p)
+        json_object_set_new(o, "p2p", p2p_json(s, p2p, info->alpha, res->measured));
     if (sg) {
         const struct tn_sg_info *gi = &sg->info;
         json_object_set_new(o, sg->coll == TN_SCATTER ? "scatter" : "gather", json_pack(
@@ -927,6 +971,8 @@ int cmd_run(int argc, char **argv)
         {"tree", required_argument, NULL, 't'}, {"lengths", required_argument, NULL, 'l'},
         {"random-lengths", no_argument, NULL, 'R'}, {"svg", required_argument, NULL, 'V'},
         {"fault-campaign", required_argument, NULL, 'K'},
+        {"switching", required_argument, NULL, 'w'}, {"distance", required_argument, NULL, 'D'},
+        {"packet-flits", required_argument, NULL, 'P'}, {"sweep", no_argument, NULL, 'X'},
         TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
     struct tn_topo topo;
     struct tn_dev_args da;
@@ -941,6 +987,9 @@ int cmd_run(int argc, char **argv)
     memset(&a2a_rep, 0, sizeof a2a_rep);
     struct sg_report sg_rep, *sg = NULL;
     memset(&sg_rep, 0, sizeof sg_rep);
+    struct tn_p2p_opts po = {TN_SW_CS, 0, 1, 1, 0, 1};
+    struct tn_p2p_info p2p_info, *p2p = NULL;
+    bool sweep = false;
     const char *lengths_file = NULL, *svg_file = NULL;
     bool random_lengths = false;
     bool json = false;
@@ -1013,6 +1062,24 @@ int cmd_run(int argc, char **argv)
             if (!tn_cmd_seconds(CMD, optarg, &search_s))
                 return TN_EXIT_USAGE;
             break;
+        case 'w':
+            if (tn_switching_parse(optarg, &po.sw) != 0) {
+                fprintf(stderr, CMD ": bad --switching '%s': use cs, sf or relay\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            break;
+        case 'X':
+            sweep = true;
+            break;
+        case 'D':
+        case 'P':
+            if (!tn_cmd_uint(optarg, 1, 1u << 24, &v)) {
+                fprintf(stderr, CMD ": bad --%s '%s': use a positive number\n",
+                        c == 'D' ? "distance" : "packet-flits", optarg);
+                return TN_EXIT_USAGE;
+            }
+            *(c == 'D' ? &po.distance : &po.packet_flits) = (uint32_t)v;
+            break;
         case 'F':
             if (parse_fault(optarg, &fault) != 0) {
                 fprintf(stderr, CMD ": bad --fault '%s': use payload:NODE, duration:ROUND, "
@@ -1054,13 +1121,13 @@ int cmd_run(int argc, char **argv)
     }
     if (sched_file == NULL) {
         if (optind >= argc) {
-            fprintf(stderr, CMD ": which collective? use gossip, broadcast or alltoall "
-                    "(see --help)\n");
+            fprintf(stderr, CMD ": which collective? use gossip, broadcast, alltoall, scatter, "
+                    "gather or p2p (see --help)\n");
             return TN_EXIT_USAGE;
         }
         if (tn_coll_parse(argv[optind], &coll) != 0) {
-            fprintf(stderr, CMD ": unknown collective '%s': use gossip, broadcast or alltoall\n",
-                    argv[optind]);
+            fprintf(stderr, CMD ": unknown collective '%s': use gossip, broadcast, alltoall, "
+                    "scatter, gather or p2p\n", argv[optind]);
             return TN_EXIT_USAGE;
         }
         optind++;
@@ -1073,6 +1140,13 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, CMD ": --fault-campaign draws its own faults: leave out --fault\n");
         return TN_EXIT_USAGE;
     }
+    if (sweep && coll != TN_P2P) {
+        fprintf(stderr, CMD ": --sweep is for p2p\n");
+        return TN_EXIT_USAGE;
+    }
+    if (sweep)
+        return cmd_run_p2p_sweep(argc, argv, opts, &topo, ao.msg_flits, po.packet_flits, svg_file,
+                                 json);
 
     double tm[5] = {0};
     double t_start = now_s();
@@ -1130,13 +1204,14 @@ int cmd_run(int argc, char **argv)
         }
         tn_topo_init(&topo, info->dims[0], info->dims[1], info->dims[2]);
     }
+    if (s == NULL && (coll == TN_SCATTER || coll == TN_GATHER || coll == TN_P2P) &&
+        ao.root >= topo.n) {
+        fprintf(stderr, CMD ": --root %u is not a node of the %ux%ux%u torus (0..%u)\n",
+                ao.root, topo.dim[0], topo.dim[1], topo.dim[2], topo.n - 1);
+        ex = TN_EXIT_USAGE;
+        goto out_dev;
+    }
     if (s == NULL && (coll == TN_SCATTER || coll == TN_GATHER)) {
-        if (ao.root >= topo.n) {
-            fprintf(stderr, CMD ": --root %u is not a node of the %ux%ux%u torus (0..%u)\n",
-                    ao.root, topo.dim[0], topo.dim[1], topo.dim[2], topo.n - 1);
-            ex = TN_EXIT_USAGE;
-            goto out_dev;
-        }
         if (ao.ports == 0 || coll == TN_GATHER)
             ao.ports = coll == TN_GATHER ? 1 : info->lanes >= 6 ? 6 : 1;
         uint32_t *len = calloc(topo.n, sizeof *len);
@@ -1170,6 +1245,23 @@ int cmd_run(int argc, char **argv)
         }
         formula.cycles = sg->info.formula;
         formula.rounds = 1;
+        have_formula = true;
+    }
+    if (s == NULL && coll == TN_P2P) {
+        po.src = ao.root;
+        po.msg_flits = ao.msg_flits;
+        po.alpha = info->alpha;
+        rc = tn_p2p_build(&s, &topo, &po, &p2p_info);
+        if (rc != 0) {
+            fprintf(stderr, CMD ": cannot build the p2p transfer: %s (distance 1..%u from a "
+                    "node, at most %u packets, cs without packets, sf with equal packets)\n",
+                    tn_strerror(rc), tn_diameter(&topo), topo.n);
+            ex = TN_EXIT_USAGE;
+            goto out_dev;
+        }
+        p2p = &p2p_info;
+        formula.cycles = p2p->device;
+        formula.rounds = p2p->rounds;
         have_formula = true;
     }
     if (s == NULL && coll == TN_ALLTOALL) {
@@ -1318,10 +1410,10 @@ int cmd_run(int argc, char **argv)
     uint64_t lower = (uint64_t)rep.bounds.rounds * info->alpha + rep.bounds.dsum + rep.bounds.tsum;
     if (json)
         print_json(s, p, info, &res, &formula, have_formula, lower, tm, &img, da.t.backend, a2a,
-                   sg);
+                   sg, p2p);
     else
         print_text(s, p, &rep, info, &res, &formula, have_formula, lower, tm, &img,
-                   da.t.backend, a2a, sg);
+                   da.t.backend, a2a, sg, p2p);
     ex = res.data_ok && res.cycles_ok ? TN_EXIT_OK : TN_EXIT_VERIFY;
     if (fault.kind == F_LINK && !json)
         print_link_fault(p, &mo, &res, &fault.link, &link_at);

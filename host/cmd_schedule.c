@@ -146,14 +146,20 @@ int cmd_schedule(int argc, char **argv)
         }
     }
     if (optind != argc - 1) {
-        fprintf(stderr, "torusctl schedule: name one collective, gossip, broadcast or alltoall: see "
+        fprintf(stderr, "torusctl schedule: name one collective, gossip, broadcast, alltoall, scatter or "
+                        "gather: see "
                         "torusctl schedule --help\n");
         return TN_EXIT_USAGE;
     }
     enum tn_coll coll;
     if (tn_coll_parse(argv[optind], &coll) != 0) {
-        fprintf(stderr, "torusctl schedule: unknown collective '%s': use gossip, broadcast or "
-                "alltoall\n", argv[optind]);
+        fprintf(stderr, "torusctl schedule: unknown collective '%s': use gossip, broadcast, "
+                "alltoall, scatter or gather\n", argv[optind]);
+        return TN_EXIT_USAGE;
+    }
+    if (coll == TN_P2P) {
+        fprintf(stderr, "torusctl schedule: p2p is one transfer on the device: use torusctl run "
+                "p2p (docs/switching.md)\n");
         return TN_EXIT_USAGE;
     }
     if ((coll == TN_SCATTER || coll == TN_GATHER) && t.n > 1 &&

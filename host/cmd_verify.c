@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cdg.h"
 #include "cmd.h"
 #include "plan.h"
 #include "sched.h"
@@ -28,6 +29,30 @@ static void help(FILE *f)
         "  --svg FILE        write the schedule's space-time diagram as SVG\n"
         "  --help            this text\n"
         "exit codes: 0 ok, 1 usage or file error, 3 verification failed\n");
+}
+
+/* Relay rounds route by the hardware's DOR tables: report their CDG as
+ * information (docs/deadlock.md). The bufferless relay drops a blocked head
+ * instead of holding its channels, so it cannot deadlock. */
+static void print_relay_cdg(const struct tn_sched *s)
+{
+    bool relay = false;
+    for (uint32_t r = 0; r < s->nrounds; r++)
+        relay |= s->rounds[r].nrelay > 0;
+    struct tn_cdg g;
+    if (!relay || tn_cdg_topo(&g, &s->topo, false, TN_ROUTE_DOR))
+        return;
+    printf("relay routing tables (dor): CDG of %u channels %s", g.channels,
+           tn_cdg_acyclic(&g) ? "acyclic\n" : "cyclic (information: the relay drops blocked "
+           "heads and cannot deadlock; wormhole switching on these tables could):");
+    for (uint32_t i = 0; i < g.ncycle; i++) {
+        char name[80];
+        tn_cdg_channel_name(&g, g.cycle[i], name, sizeof name);
+        printf("%s%s", i ? " -> " : " ", name);
+    }
+    if (g.ncycle)
+        printf("\n");
+    tn_cdg_free(&g);
 }
 
 int cmd_verify(int argc, char **argv)
@@ -119,6 +144,7 @@ int cmd_verify(int argc, char **argv)
     }
     unsigned a = alpha == ULONG_MAX ? s->alpha : (unsigned)alpha;
     tn_report_print(stdout, s, &rep, a, (unsigned)max);
+    print_relay_cdg(s);
     int ret = rc ? TN_EXIT_VERIFY : TN_EXIT_OK;
     if (svg && (rc = tn_svg_save(s, a, svg)) != 0) {
         fprintf(stderr, "torusctl verify: cannot write %s: %s\n", svg, tn_strerror(rc));

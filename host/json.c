@@ -601,6 +601,9 @@ static int load_doc(struct ictx *x, json_t *doc, struct tn_sched **out)
     if (!json_is_string(j) || tn_coll_parse(json_string_value(j), &coll) != 0)
         return ierr(x, "collective must be \"gossip\", \"broadcast\", \"alltoall\", \"scatter\" "
                        "or \"gather\"");
+    if (coll == TN_P2P) /* its destination is not in the file: nothing to verify against */
+        return ierr(x, "p2p schedules are not read from files: torusctl run p2p builds the "
+                       "transfer (docs/switching.md)");
     x->depth--;
 
     const char *algo = "";

@@ -704,7 +704,7 @@ static int resolve_msgs(struct tn_sched *s, uint32_t r, struct tn_blk *m, uint32
 const char *tn_coll_name(enum tn_coll c)
 {
     static const char *const names[TN_COLL_COUNT] = {"gossip", "broadcast", "alltoall",
-                                                      "scatter", "gather"};
+                                                      "scatter", "gather", "p2p"};
     return (unsigned)c < TN_COLL_COUNT ? names[c] : "?";
 }
 
@@ -765,6 +765,13 @@ int tn_sched_layout(struct tn_sched *s)
                 if (d != v)
                     touched[k++] = v * N + d;
             s->mem[v] = N > 1 ? blk_leaf(s, touched, N - 1) : empty;
+            if (!s->mem[v])
+                goto out_free;
+        } else if (s->coll == TN_P2P && v == s->root) {
+            /* the source holds its packets 0..p2p_msgs-1 */
+            for (uint32_t i = 0; i < s->p2p_msgs && i < N; i++)
+                touched[i] = i;
+            s->mem[v] = blk_leaf(s, touched, s->p2p_msgs < N ? s->p2p_msgs : N);
             if (!s->mem[v])
                 goto out_free;
         } else if (s->coll == TN_SCATTER && v == s->root) {
@@ -1015,6 +1022,13 @@ void tn_sched_bounds(const struct tn_sched *s, struct tn_bounds *b)
         b->dsum = tn_diameter(t);
         b->tsum = ((uint64_t)(t->n - 1) * s->msg_flits + lanes - 1) / lanes;
         b->rounds = t->n > 1;
+    } else if (s->coll == TN_P2P) {
+        /* every flit crosses the distance once */
+        b->dsum = tn_distance(t, s->root, s->dst);
+        b->tsum = 0;
+        for (uint32_t m = 0; m < s->p2p_msgs; m++)
+            b->tsum += tn_msg_len(s, m);
+        b->rounds = 1;
     } else if (s->coll == TN_GOSSIP) {
         b->dsum = tn_diameter(t);
         b->tsum = ((uint64_t)(t->n - 1) * s->msg_flits + lanes - 1) / lanes;

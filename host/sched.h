@@ -18,8 +18,9 @@
  * d for every node d != root, node d must end with it; TN_GATHER: node s
  * holds message s, the root must end with every s != root (host/sg.h).
  * For scatter and gather a message of length 0 (msg_len) is null: nobody
- * needs to receive it. */
-enum tn_coll { TN_GOSSIP, TN_BROADCAST, TN_ALLTOALL, TN_SCATTER, TN_GATHER };
+ * needs to receive it. TN_P2P: the root holds messages 0..p2p_msgs-1 (the
+ * packets of one message), node dst must end with all of them (p2p.h). */
+enum tn_coll { TN_GOSSIP, TN_BROADCAST, TN_ALLTOALL, TN_SCATTER, TN_GATHER, TN_P2P };
 
 /* Largest torus an all-to-all schedule takes (ids s * N + d fit 32 bits). */
 #define TN_A2A_NODES_MAX 65535u
@@ -33,7 +34,7 @@ static inline uint32_t tn_coll_nids(enum tn_coll c, uint32_t n)
     return c == TN_ALLTOALL ? n * n : n;
 }
 /* "gossip", ... for every collective, in enum order. */
-#define TN_COLL_COUNT 5
+#define TN_COLL_COUNT 6
 /* Parse a collective name: 0 or TN_EINVAL. */
 int tn_coll_parse(const char *name, enum tn_coll *c);
 
@@ -161,6 +162,7 @@ struct tn_sched {
     unsigned ports;           /* port model: 6 all-port, 1 single-port */
     unsigned alpha;           /* switch cost the durations were made for */
     uint32_t root;            /* broadcast, scatter and gather root */
+    uint32_t dst, p2p_msgs;   /* TN_P2P: destination, messages (<= N) */
     uint32_t nrounds, rcap;
     struct tn_round *rounds;
     struct tn_arena *arena;

@@ -151,7 +151,36 @@ out_free:
     return rc;
 }
 
+struct sched_svg {
+    struct tn_sched *s;
+    unsigned alpha;
+};
+
+static int write_sched(const void *ctx, FILE *f)
+{
+    const struct sched_svg *x = ctx;
+    return tn_svg_write(x->s, x->alpha, f);
+}
+
 int tn_svg_save(struct tn_sched *s, unsigned alpha, const char *path)
+{
+    struct sched_svg x = {s, alpha};
+    return tn_svg_save_with(path, write_sched, &x);
+}
+
+void tn_svg_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        const char *e = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;"
+                      : *s == '"' ? "&quot;" : *s == '\'' ? "&apos;" : NULL;
+        if (e)
+            fputs(e, f);
+        else
+            fputc(*s, f);
+    }
+}
+
+int tn_svg_save_with(const char *path, int (*write)(const void *ctx, FILE *f), const void *ctx)
 {
     /* nothing half-written: a temporary file renamed when complete */
     size_t n = strlen(path) + 8;
@@ -164,7 +193,7 @@ int tn_svg_save(struct tn_sched *s, unsigned alpha, const char *path)
         free(tmp);
         return TN_EIO;
     }
-    int rc = tn_svg_write(s, alpha, f);
+    int rc = write(ctx, f);
     if (fclose(f) != 0 && rc == 0)
         rc = TN_EIO;
     if (rc == 0 && rename(tmp, path) != 0)

@@ -15,6 +15,8 @@ static const struct tn_cmd commands[] = {
     {"info", cmd_info, TN_CMD_NEEDS_DEVICE, "print the device's constants"},
     {"list", cmd_list, 0, "list the FTDI boards on the USB bus"},
     {"dump", cmd_dump, TN_CMD_NEEDS_DEVICE, "print one node's state on the device"},
+    {"cdg", cmd_cdg, 0, "check a routing function for deadlock (exit 3 on a cycle)"},
+    {"routing", cmd_routing, 0, "interval routing depth: tree stretch, minimal ring tables"},
 };
 
 bool tn_cmd_uint(const char *s, unsigned long lo, unsigned long hi, unsigned long *out)

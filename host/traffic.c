@@ -4,6 +4,7 @@
 #include "traffic.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,11 @@ void tn_traffic_free(struct tn_traffic *t)
         for (int l = 0; l < t->nlinks; l++)
             free(t->lname[l]);
     free(t->lname);
+    for (int v = 0; t->nname && v < t->nnodes; v++)
+        free(t->nname[v]);
+    free(t->nname);
+    free(t->lfrom);
+    free(t->lto);
     free(t->off);
     free(t->link);
     free(t->snd);
@@ -580,7 +586,8 @@ static int add_routed(struct tn_traffic *t, struct net *nt, int s, int d,
     return tn_traffic_add(t, path, k, snd, rcv);
 }
 
-int tn_traffic_parse(struct tn_traffic *t, FILE *f, const char *name)
+/* With network_only, a file without transfers is accepted. */
+static int traffic_parse(struct tn_traffic *t, FILE *f, const char *name, bool network_only)
 {
     struct net nt;
     memset(&nt, 0, sizeof(nt));
@@ -749,7 +756,7 @@ int tn_traffic_parse(struct tn_traffic *t, FILE *f, const char *name)
             }
         }
     }
-    if (!rc && t->nx == 0)
+    if (!rc && t->nx == 0 && !network_only)
         rc = parse_err(name, nlines, "no transfers", NULL);
     if (!rc && nt.links.n) {
         t->lname = calloc(nt.links.n, sizeof(char *));
@@ -761,6 +768,12 @@ int tn_traffic_parse(struct tn_traffic *t, FILE *f, const char *name)
                 nt.links.s[l] = NULL;
             }
         }
+    }
+    if (!rc) { /* the network itself, for other users of the file */
+        t->nnodes = nt.nodes.n;
+        t->nname = nt.nodes.s, nt.nodes.s = NULL, nt.nodes.n = 0;
+        t->lfrom = nt.from, nt.from = NULL;
+        t->lto = nt.to, nt.to = NULL;
     }
 out_free:
     if (rc)
@@ -780,14 +793,29 @@ out_free:
     return rc;
 }
 
-int tn_traffic_read(struct tn_traffic *t, const char *path)
+int tn_traffic_parse(struct tn_traffic *t, FILE *f, const char *name)
+{
+    return traffic_parse(t, f, name, false);
+}
+
+static int traffic_read(struct tn_traffic *t, const char *path, bool network_only)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
         fprintf(stderr, "cannot open %s: %s\n", path, strerror(errno));
         return TN_EIO;
     }
-    int rc = tn_traffic_parse(t, f, path);
+    int rc = traffic_parse(t, f, path, network_only);
     fclose(f);
     return rc;
+}
+
+int tn_traffic_read(struct tn_traffic *t, const char *path)
+{
+    return traffic_read(t, path, false);
+}
+
+int tn_traffic_read_network(struct tn_traffic *t, const char *path)
+{
+    return traffic_read(t, path, true);
 }

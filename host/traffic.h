@@ -23,6 +23,9 @@ struct tn_traffic {
     int *rcv;    /* round-robin receiver index, -1 if none */
     int nsnd, nrcv;
     char **lname;  /* link names (NULL when not named) */
+    int nnodes;    /* read from a file: its nodes, their names and */
+    char **nname;  /* every link's end nodes (NULL otherwise) */
+    int *lfrom, *lto;
     int capx, capl;
 };
 
@@ -57,6 +60,9 @@ int tn_traffic_torus_a2a(struct tn_traffic *t, const struct tn_ct *c,
  * TN_EIO, TN_EPARSE (message with file:line on stderr) or TN_ENOMEM. */
 int tn_traffic_read(struct tn_traffic *t, const char *path);
 int tn_traffic_parse(struct tn_traffic *t, FILE *f, const char *name);
+/* The same for a file read for its network only (torusctl cdg): transfers
+ * are optional. */
+int tn_traffic_read_network(struct tn_traffic *t, const char *path);
 
 /* Round-robin baseline: step k sends from sender i to receiver
  * (i + k) mod nrcv; a step whose transfers congest is split into

@@ -665,7 +665,7 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
             goto out_free;
         bool ok;
         uint32_t miss = s->root;
-        if (s->coll == TN_SCATTER || s->coll == TN_GATHER) {
+        if (s->coll == TN_SCATTER || s->coll == TN_GATHER || s->coll == TN_P2P) {
             /* scatter: v holds message v; gather: the root holds every
              * s != root; null messages need not travel */
             memset(bits, 0, ((size_t)N + 63) / 64 * sizeof *bits);
@@ -676,7 +676,8 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
             }
             ok = true;
             for (uint32_t m = 0; m < N && ok; m++) {
-                bool need = m != s->root && tn_msg_len(s, m) > 0 &&
+                bool need = s->coll == TN_P2P ? v == s->dst && m < s->p2p_msgs
+                          : m != s->root && tn_msg_len(s, m) > 0 &&
                             (s->coll == TN_SCATTER ? m == v : v == s->root);
                 if (need && !((bits[m >> 6] >> (m & 63)) & 1)) {
                     ok = false;

@@ -100,6 +100,21 @@ $(E2E_DIR)/bench_faults: tests/e2e/bench_faults.sh $(E2E_TORUSCTL) \
 
 BENCHES += $(E2E_DIR)/bench_faults
 
+# Point-to-point transfers per switching technique (issue 16): 3x3x3 model.
+$(E2E_DIR)/p2p.t: tests/e2e/p2p.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtnsim_3x3x3.so
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/e2e/p2p.sh %s\n' $(E2E_TORUSCTL) >$@
+	chmod +x $@
+
+TESTS_E2E += $(E2E_DIR)/p2p.t
+
+$(E2E_DIR)/bench_p2p: tests/e2e/bench_p2p.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtnsim_7x7x7.so
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/e2e/bench_p2p.sh %s\n' $(E2E_TORUSCTL) >$@
+	chmod +x $@
+
+BENCHES += $(E2E_DIR)/bench_p2p
+
 $(E2E_DIR)/bench_sg: tests/e2e/bench_sg.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtnsim_7x7x7.so
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec tests/e2e/bench_sg.sh %s\n' $(E2E_TORUSCTL) >$@

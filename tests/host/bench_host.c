@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cdg.h"
 #include "plan.h"
 #include "tn_error.h"
 
@@ -84,6 +85,24 @@ static void bench_model(const char *dims, const char *algo, uint32_t L, enum tn_
     tn_sched_free(s);
 }
 
+/* Channel-dependency graph and its cycle search (docs/deadlock.md). */
+static void bench_cdg(const char *dims, enum tn_routing r, int reps, const char *goal)
+{
+    struct tn_topo t;
+    struct tn_cdg g;
+    char what[80], note[40] = "FAILED";
+    tn_topo_parse(&t, dims);
+    double t0 = now();
+    for (int i = 0; i < reps; i++)
+        if (tn_cdg_topo(&g, &t, false, r) == 0) {
+            snprintf(note, sizeof note, "%u ch, %s", g.channels,
+                     tn_cdg_acyclic(&g) ? "acyclic" : "cyclic");
+            tn_cdg_free(&g);
+        }
+    snprintf(what, sizeof what, "cdg %s %s: build + cycle search", tn_routing_name(r), dims);
+    row(what, now() - t0, reps, goal, note);
+}
+
 int main(void)
 {
     printf("| %-48s | %10s | %-9s | %-22s |\n", "what", "ms", "goal", "result");
@@ -105,5 +124,9 @@ int main(void)
     /* 49x49x49 dp-long is not lowered: its gathers need 2.8e8 inject
      * descriptors; dp-long needs odd L on 8 banks (docs/host.md, "Banks") */
     bench_model("7x7x7", "dp-long", 63, TN_ENGINE_STREAM, 20);
+    bench_cdg("7x7x7", TN_ROUTE_DOR, 50, "-");
+    bench_cdg("7x7x7", TN_ROUTE_INTERVAL, 3, "-");
+    bench_cdg("49x49x49", TN_ROUTE_DOR, 3, "< 2000 ms");
+    bench_cdg("49x49x49", TN_ROUTE_DATELINE, 3, "-");
     return 0;
 }

@@ -124,5 +124,67 @@ t "run alltoall: a file as --schedule is refused" 1 - "bad --schedule 'x.json' f
 t "svg to an unwritable path: exit 1" 1 - "cannot write /nonexistent/a.svg" -- \
     "$T" schedule gather --dims 3x3x3 --svg /nonexistent/a.svg
 
+# issue 16: deadlock analysis (torusctl cdg, docs/deadlock.md)
+t "cdg --help exits 0" 0 - - -- "$T" cdg --help
+t "cdg 4x4 mesh XY: acyclic, exit 0" 0 cdg-mesh-4x4.out - -- "$T" cdg --dims 4x4 --mesh
+t "cdg ring of 5: the cycle channel by channel, exit 3" 3 cdg-ring-5.out - -- "$T" cdg --dims 5
+t "cdg 4x4x4 torus dor: cyclic, exit 3" 3 - - -- "$T" cdg --dims 4x4x4
+t "cdg 4x4x4 torus dor-dateline: acyclic, JSON" 0 cdg-dateline-4x4x4.json - -- \
+    "$T" cdg --dims 4x4x4 --routing dor-dateline --json
+t "cdg 3x3x3 dor: acyclic (a 3-ring never takes two hops in one dimension)" 0 - - -- \
+    "$T" cdg --dims 3x3x3
+t "cdg 7x7x7 interval: acyclic (tree routing)" 0 - - -- "$T" cdg --dims 7x7x7 --routing interval
+t "cdg updown on fig1-fig7.net: acyclic" 0 - - -- \
+    "$T" cdg --network data/fig1-fig7.net --routing updown
+t "cdg: dor on a network file is refused" 1 - "routing dor needs coordinates" -- \
+    "$T" cdg --network data/fig1-fig7.net
+t "cdg: neither --dims nor --network" 1 - "give either --dims" -- "$T" cdg
+t "cdg: both --dims and --network" 1 - "give either --dims" -- \
+    "$T" cdg --dims 3 --network data/fig1-fig7.net
+t "cdg: bad --routing" 1 - "bad --routing 'xy'" -- "$T" cdg --dims 3 --routing xy
+t "cdg: bad --dims" 1 - "bad --dims '0x3'" -- "$T" cdg --dims 0x3
+t "cdg: a mesh has no dateline" 1 - "no dateline" -- "$T" cdg --dims 4x4 --mesh --routing dor-dateline
+t "cdg: interval above 1024 nodes is refused" 1 - "at most 1024 nodes" -- \
+    "$T" cdg --dims 11x11x11 --routing interval
+t "cdg: updown on 256x256x256 is refused before building its network" 1 - "at most 1024 nodes" -- \
+    "$T" cdg --dims 256x256x256 --routing updown
+t "routing: above 1024 nodes is refused" 1 - "at most 1024 nodes" -- "$T" routing --dims 11x11x11
+printf 'node a b c\nlink ab a b\nlink ba b a\nlink bc b c\nlink cb c b\nlink ca c a\nlink ac a c\n' \
+    >"$tmp/links-only.net"
+t "cdg --network: a file with nodes and links only (no transfers) is read" 0 - - -- \
+    "$T" cdg --network "$tmp/links-only.net" --routing updown
+printf 'node a<b&c d\nlink x a<b&c d\nlink y d a<b&c\n' >"$tmp/names.net"
+t "cdg --svg: node names escaped as XML" 0 - - -- \
+    "$T" cdg --network "$tmp/names.net" --routing updown --svg "$tmp/names.svg"
+grep -q '>a&lt;b&amp;c</text>' "$tmp/names.svg" && ! grep -q 'a<b' "$tmp/names.svg" ||
+    { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - cdg --svg escapes the name a<b&c"; }
+t "cdg: missing network file" 1 - "cannot open /nonexistent.net" -- "$T" cdg --network /nonexistent.net --routing updown
+t "cdg --svg: the cycle drawn in red" 3 - - -- "$T" cdg --dims 5 --svg "$tmp/cdg.svg"
+grep -q 'stroke="#d62728"' "$tmp/cdg.svg" ||
+    { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - cdg --svg draws the cycle in red"; }
+t "cdg --svg to an unwritable path: exit 1" 1 - "cannot write /nonexistent/a.svg" -- \
+    "$T" cdg --dims 5 --svg /nonexistent/a.svg
+t "routing 3x3x3: DFS-tree stretch and minimal cyclic ring tables" 0 routing-3x3x3.out - -- \
+    "$T" routing --dims 3x3x3
+t "routing: bad --dims" 1 - "bad --dims '7x'" -- "$T" routing --dims 7x
+t "routing --permutation tornado 4x4x4: no relay loss, one circuit round" 0 - - -- \
+    "$T" routing --dims 4x4x4 --permutation tornado --json
+grep -q '"relay_lost": 0' "$tmp/out" && grep -q '"circuit_rounds": 1' "$tmp/out" ||
+    { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - tornado 4x4x4 JSON: 0 lost, 1 round"; }
+t "routing: bad --permutation" 1 - "use random, tornado, bit-reversal or transpose" -- \
+    "$T" routing --permutation shuffle
+t "routing: bit-reversal on 27 nodes is refused" 1 - "not applicable" -- \
+    "$T" routing --dims 3x3x3 --permutation bit-reversal
+t "routing: a dimension above 15 is refused with the relay lowering's reason" 1 - \
+    "relay heads carry 4-bit coordinates: dimension 0 has 16 nodes" -- \
+    "$T" routing --dims 16x4x4 --permutation random --time 60
+t "schedule p2p points to run p2p" 1 - "use torusctl run p2p" -- "$T" schedule p2p
+t "run --sweep is for p2p" 1 - "--sweep is for p2p" -- "$T" run gossip --sweep
+t "schedule scatter 4x4x4 (relay) to JSON" 0 - - -- \
+    "$T" schedule scatter --dims 4x4x4 --json "$tmp/scatter.json"
+t "verify reports the relay tables' CDG as information (exit 0)" 0 - - -- "$T" verify "$tmp/scatter.json"
+grep -q "relay routing tables (dor): CDG of 384 channels cyclic (information" "$tmp/out" ||
+    { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - verify names the relay CDG cycle"; }
+
 echo "1..$n"
 [ "$failed" -eq 0 ]

@@ -130,6 +130,10 @@ static const struct bad bads[] = {
     {"bad collective", "{\"format\": \"torus-schedule\", \"version\": 1, \"dims\": [2], "
                        "\"collective\": \"reduce\"}",
      "collective must be \"gossip\", \"broadcast\", \"alltoall\", \"scatter\" or \"gather\""},
+    {"p2p collective (its destination is not in the format)",
+     "{\"format\": \"torus-schedule\", \"version\": 1, \"dims\": [2], \"collective\": \"p2p\", "
+     "\"msg_flits\": 1, \"rounds\": []}",
+     "collective: p2p schedules are not read from files"},
 };
 
 int main(void)

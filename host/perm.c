@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/* Permutation traffic on the torus under the two switching modes of the
+ * hardware (perm.h, docs/switching.md "Permutations"). */
+#include "perm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "liquid.h"
+#include "names.h"
+#include "plan.h"
+#include "tn_error.h"
+#include "traffic.h"
+
+static const char *const perm_names[] = {"random", "tornado", "bit-reversal", "transpose"};
+
+int tn_perm_parse(const char *s, enum tn_perm *p)
+{
+    int i = tn_name_index(s, perm_names, TN_PERM_TRANSPOSE + 1);
+    if (i < 0)
+        return TN_EINVAL;
+    *p = (enum tn_perm)i;
+    return 0;
+}
+
+const char *tn_perm_name(enum tn_perm p)
+{
+    return p <= TN_PERM_TRANSPOSE ? perm_names[p] : "?";
+}
+
+static unsigned log2_exact(uint32_t n)
+{
+    unsigned b = 0;
+    while ((1u << b) < n)
+        b++;
+    return (1u << b) == n ? b : 0;
+}
+
+int tn_perm_build(const struct tn_topo *t, enum tn_perm p, uint64_t seed, uint32_t *dst)
+{
+    uint32_t N = t->n;
+    unsigned c[3], bits = log2_exact(N);
+    if (p == TN_PERM_BITREV && (N < 2 || !bits))
+        return TN_ENOTSUP;
+    if (p == TN_PERM_TRANSPOSE && t->dim[0] != t->dim[1])
+        return TN_ENOTSUP;
+    for (uint32_t v = 0; v < N; v++) {
+        tn_coords(t, v, c);
+        if (p == TN_PERM_TORNADO) { /* every coordinate shifted by ceil(k/2) - 1 */
+            for (int k = 0; k < 3; k++)
+                c[k] = (c[k] + (t->dim[k] + 1) / 2 - 1) % t->dim[k];
+            dst[v] = tn_node_id(t, c[0], c[1], c[2]);
+        } else if (p == TN_PERM_TRANSPOSE) { /* (x, y, z) -> (y, x, z) */
+            dst[v] = tn_node_id(t, c[1], c[0], c[2]);
+        } else if (p == TN_PERM_BITREV) {
+            uint32_t r = 0;
+            for (unsigned b = 0; b < bits; b++)
+                r |= ((v >> b) & 1u) << (bits - 1 - b);
+            dst[v] = r;
+        } else {
+            dst[v] = v;
+        }
+    }
+    if (p == TN_PERM_RANDOM) /* Fisher-Yates with a 64-bit LCG */
+        for (uint32_t i = N; i > 1; i--) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            uint32_t j = (uint32_t)((seed >> 33) % i), x = dst[i - 1];
+            dst[i - 1] = dst[j];
+            dst[j] = x;
+        }
+    return 0;
+}
+
+/* Relay: one round, every node v with dst[v] != v sends one packet (a head
+ * and mu flits) at offset 0; the reference model plays the routers'
+ * allocation and counts the packets that arrive whole. */
+static int relay_losses(const struct tn_topo *t, const uint32_t *dst, uint32_t mu,
+                        struct tn_perm_report *r, char *err, size_t errlen)
+{
+    struct tn_sched *s;
+    struct tn_plan *p = NULL;
+    struct tn_model_out mo;
+    int rc = tn_sched_new(&s, t, TN_ALLTOALL, "relay", mu, 1, 1, 0);
+    if (rc)
+        return rc;
+    rc = tn_sched_add_round(s) < 0 ? TN_ENOMEM : 0;
+    for (uint32_t v = 0; v < t->n && !rc; v++)
+        if (dst[v] != v) {
+            uint32_t m = v * t->n + dst[v];
+            if (!tn_sched_add_relay(s, 0, v, dst[v], 0, 0, &m, 1, 0))
+                rc = TN_ENOMEM;
+        }
+    struct tn_plan_params par = {.lanes = 1, .width = 16, .alpha = 1};
+    if (!rc)
+        rc = tn_sched_layout(s);
+    if (!rc)
+        rc = tn_plan_lower(&p, s, &par, err, errlen);
+    if (!rc)
+        rc = tn_model_run(p, 1, TN_ENGINE_AUTO, &mo);
+    if (!rc) {
+        r->relay_lost = mo.errors;
+        r->relay_cycles = mo.total;
+        tn_model_free(&mo);
+    }
+    tn_plan_free(p);
+    tn_sched_free(s);
+    return rc;
+}
+
+/* Circuits: the transfers' DOR arcs as a traffic; Lambda and the liquid
+ * schedule's number of steps (rounds of arc-disjoint circuits). */
+static int circuit_rounds(const struct tn_topo *t, const uint32_t *dst, double seconds,
+                          struct tn_perm_report *r)
+{
+    struct tn_traffic tr;
+    struct tn_arc *arcs = malloc((t->dim[0] + t->dim[1] + t->dim[2] + 1) * sizeof *arcs);
+    int *links = malloc((t->dim[0] + t->dim[1] + t->dim[2] + 1) * sizeof *links);
+    int *step = malloc((t->n + 1) * sizeof *step);
+    int rc = arcs && links && step ? 0 : TN_ENOMEM;
+    tn_traffic_init(&tr, (int)t->n * 6);
+    for (uint32_t v = 0; v < t->n && !rc; v++) {
+        if (dst[v] == v)
+            continue;
+        unsigned d = tn_dor_path(t, v, dst[v], arcs, t->dim[0] + t->dim[1] + t->dim[2]);
+        for (unsigned h = 0; h < d; h++)
+            links[h] = (int)(arcs[h].node * 6 + arcs[h].dir);
+        rc = tn_traffic_add(&tr, links, (int)d, -1, -1);
+    }
+    r->transfers = (uint32_t)tr.nx;
+    if (!rc && tr.nx) {
+        struct tn_liquid_opts o;
+        struct tn_liquid_stats st;
+        tn_liquid_defaults(&o);
+        o.seconds = seconds;
+        int steps = tn_liquid_search(&tr, &o, step, &st);
+        if (steps < 0) {
+            rc = steps;
+        } else {
+            r->lambda = (uint32_t)st.lambda;
+            r->circuit_rounds = (uint32_t)steps;
+            r->liquid = steps == st.lambda;
+        }
+    }
+    tn_traffic_free(&tr);
+    free(arcs);
+    free(links);
+    free(step);
+    return rc;
+}
+
+int tn_perm_analyse(const struct tn_topo *t, const uint32_t *dst, uint32_t mu, double seconds,
+                    struct tn_perm_report *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    if (errlen)
+        err[0] = 0;
+    /* the relay first: its lowering refuses what relay heads cannot address
+     * before the liquid search spends its time */
+    int rc = relay_losses(t, dst, mu, r, err, errlen);
+    return rc ? rc : circuit_rounds(t, dst, seconds, r);
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* Permutation traffic on the torus (docs/switching.md "Permutations"):
+ * every node v sends mu flits to dst[v]. Under bufferless relay all
+ * packets leave at once along their DOR routes and the reference model
+ * (which the device matches on every relay run) counts the packets that
+ * a collision drops; as circuits the same transfers need at least Lambda
+ * rounds (the most transfers on one arc), and the liquid schedule search
+ * (host/liquid.h) finds how many rounds of arc-disjoint circuits do it. */
+#ifndef TN_PERM_H
+#define TN_PERM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topo.h"
+
+/* random (seeded), tornado (every coordinate + ceil(k/2) - 1, the
+ * lecture's cyclic shift), bit-reversal of the node id (N a power of 2),
+ * transpose (x, y, z) -> (y, x, z) (X = Y). */
+enum tn_perm { TN_PERM_RANDOM, TN_PERM_TORNADO, TN_PERM_BITREV, TN_PERM_TRANSPOSE };
+
+int tn_perm_parse(const char *s, enum tn_perm *p);
+const char *tn_perm_name(enum tn_perm p);
+/* dst[0..N): 0 or TN_ENOTSUP (bit-reversal on N not a power of 2,
+ * transpose with X != Y). */
+int tn_perm_build(const struct tn_topo *t, enum tn_perm p, uint64_t seed, uint32_t *dst);
+
+struct tn_perm_report {
+    uint32_t transfers;      /* v with dst[v] != v */
+    uint32_t relay_lost;     /* packets a collision dropped (all sent at once) */
+    uint64_t relay_cycles;   /* the relay round's length */
+    uint32_t lambda;         /* most transfers on one arc: a bound on circuit rounds */
+    uint32_t circuit_rounds; /* rounds of the schedule found */
+    bool liquid;             /* circuit_rounds == lambda */
+};
+
+/* 0, TN_ENOTSUP (dims above 15: relay heads; why in err, checked before
+ * the liquid search) or TN_ENOMEM; seconds bound the liquid search. */
+int tn_perm_analyse(const struct tn_topo *t, const uint32_t *dst, uint32_t mu, double seconds,
+                    struct tn_perm_report *r, char *err, size_t errlen);
+
+#endif
