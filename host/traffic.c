@@ -557,9 +557,12 @@ static int split(char *line, char **tok)
     char *h = strchr(line, '#'), *save = NULL;
     if (h)
         *h = 0;
-    for (char *p = strtok_r(line, " \t\r\n", &save); p && n < MAXTOK;
-         p = strtok_r(NULL, " \t\r\n", &save))
+    for (char *p = strtok_r(line, " \t\r\n", &save); p;
+         p = strtok_r(NULL, " \t\r\n", &save)) {
+        if (n == MAXTOK)
+            return -1;
         tok[n++] = p;
+    }
     return n;
 }
 
@@ -588,10 +591,16 @@ int tn_traffic_parse(struct tn_traffic *t, FILE *f, const char *name)
     char **lines = NULL, buf[65536];
     int nlines = 0, cap = 0, rc = 0, a2a = 0;
     char **tok = malloc(sizeof(char *) * MAXTOK);
-    int *path = NULL, *dist = NULL, *sidx = NULL, *didx = NULL;
+    int *path = NULL, *lmark = NULL, *dist = NULL, *sidx = NULL, *didx = NULL;
     if (!tok)
         return TN_ENOMEM;
     while (fgets(buf, sizeof(buf), f)) {
+        size_t blen = strlen(buf);
+        if (blen == sizeof(buf) - 1 && buf[blen - 1] != '\n') {
+            rc = parse_err(name, nlines + 1, "line longer than 65534 bytes",
+                           NULL);
+            goto out_free;
+        }
         if (nlines == cap) {
             cap = cap ? 2 * cap : 64;
             char **p = realloc(lines, sizeof(char *) * cap);
@@ -613,6 +622,11 @@ int tn_traffic_parse(struct tn_traffic *t, FILE *f, const char *name)
         int n = split(tmp, tok);
         if (n == 0)
             continue;
+        if (n < 0) {
+            rc = parse_err(name, ln + 1, "more than 4096 words on one line",
+                           NULL);
+            break;
+        }
         if (!strcmp(tok[0], "node")) {
             for (int i = 1; i < n && !rc; i++)
                 if (names_add(&nt.nodes, tok[i]) < 0)
@@ -662,10 +676,11 @@ int tn_traffic_parse(struct tn_traffic *t, FILE *f, const char *name)
         goto out_free;
     tn_traffic_init(t, nt.links.n);
     path = malloc(sizeof(int) * (nt.links.n + 1));
+    lmark = calloc(nt.links.n + 1, sizeof(int));
     dist = malloc(sizeof(int) * (nt.nodes.n + 1));
     sidx = malloc(sizeof(int) * MAXTOK);
     didx = malloc(sizeof(int) * MAXTOK);
-    if (!path || !dist || !sidx || !didx) {
+    if (!path || !lmark || !dist || !sidx || !didx) {
         rc = TN_ENOMEM;
         goto out_free;
     }
@@ -704,6 +719,13 @@ int tn_traffic_parse(struct tn_traffic *t, FILE *f, const char *name)
                                    "contiguous at link", tok[i]);
                     break;
                 }
+                /* a path uses each link once (path[] holds every link) */
+                if (lmark[l] == ln + 1) {
+                    rc = parse_err(name, ln + 1, "route uses a link twice",
+                                   tok[i]);
+                    break;
+                }
+                lmark[l] = ln + 1;
                 path[k++] = l;
                 at = nt.to[l];
             }
@@ -770,6 +792,7 @@ out_free:
     free(lines);
     free(tok);
     free(path);
+    free(lmark);
     free(dist);
     free(sidx);
     free(didx);
