@@ -11,7 +11,11 @@
  * h < 0x80 and h + 1 raw bytes, or h >= 0x80 (type h & 3, reply to the
  * request (h >> 2) & 3 after the oldest unanswered), a seq offset, a
  * length and that many payload bytes. Properties: no crash, leak or hang;
- * every failure is a TN_E* code with a message. */
+ * every failure is a TN_E* code with a message. The whole input also goes
+ * through the frame decoder as the bridge checks requests (SLIP, then
+ * tn_frame_check and tn_request_check): a frame it accepts is exactly the
+ * one tn_frame_build makes from its fields, and SLIP-encoding it and
+ * decoding that gives it back. */
 #include <string.h>
 
 #include "fuzz.h"
@@ -117,8 +121,48 @@ static int call(struct tn_proto *p, uint8_t op, size_t n)
     }
 }
 
+/* Bytes as the bridge's request decoder sees them. */
+#define BRIDGE_PAYLOAD 256
+
+static void check_accepted(const uint8_t *raw, size_t n, const struct tn_frame *f)
+{
+    uint8_t built[BRIDGE_PAYLOAD + TN_FRAME_OVERHEAD];
+    uint8_t enc[2 * sizeof built + 2], back[sizeof built];
+    size_t bn = tn_frame_build(built, sizeof built, f->type, f->seq, f->payload, f->len);
+    FUZZ_ASSERT(bn == n && memcmp(built, raw, n) == 0);
+    size_t en = tn_slip_encode(enc, sizeof enc, raw, n);
+    FUZZ_ASSERT(en >= n + 2);
+    struct tn_slip_dec d;
+    tn_slip_dec_init(&d, back, sizeof back);
+    int done = 0;
+    for (size_t i = 0; i < en; i++)
+        done += tn_slip_dec_push(&d, enc[i]);
+    FUZZ_ASSERT(done == 1 && d.len == n && !d.esc_err && !d.overflow);
+    FUZZ_ASSERT(memcmp(back, raw, n) == 0);
+    int code = tn_request_check(f, BRIDGE_PAYLOAD);
+    FUZZ_ASSERT(code == TN_NAK_OK || code == TN_NAK_TYPE || code == TN_NAK_ARG);
+}
+
+static void decode_as_bridge(const uint8_t *data, size_t size)
+{
+    uint8_t buf[BRIDGE_PAYLOAD + TN_FRAME_OVERHEAD + 1];
+    struct tn_slip_dec d;
+    tn_slip_dec_init(&d, buf, sizeof buf);
+    for (size_t i = 0; i < size; i++) {
+        if (!tn_slip_dec_push(&d, data[i]))
+            continue;
+        struct tn_frame f;
+        size_t n = d.overflow ? d.cap : d.len;
+        int code = tn_frame_check(d.buf, n, d.esc_err, BRIDGE_PAYLOAD, &f);
+        FUZZ_ASSERT(code >= TN_NAK_OK && code <= TN_NAK_ESCAPE && code != TN_NAK_TYPE);
+        if (code == TN_NAK_OK)
+            check_accepted(d.buf, n, &f);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    decode_as_bridge(data, size);
     if (size < 4)
         return 0;
     static struct tn_transport t;
