@@ -150,6 +150,24 @@ static void test_parse_limits(void)
     ok(parse_str(big, &t) == TN_EPARSE,
        "a line longer than 65,534 bytes is refused, not read as two");
     free(big);
+    /* an all-to-all over a 600-node ring: 359,400 routes of 300 links on
+     * average, 1e8 link uses from a 25 kB file */
+    cap = 600 * 40 + 64;
+    big = malloc(cap);
+    n = 0;
+    for (int i = 0; i < 600; i++)
+        n += snprintf(big + n, cap - (size_t)n, "link l%d n%d n%d\n", i, i,
+                      (i + 1) % 600);
+    n += snprintf(big + n, cap - (size_t)n, "alltoall");
+    for (int i = 0; i < 600; i++)
+        n += snprintf(big + n, cap - (size_t)n, " n%d", i);
+    n += snprintf(big + n, cap - (size_t)n, " ->");
+    for (int i = 0; i < 600; i++)
+        n += snprintf(big + n, cap - (size_t)n, " n%d", i);
+    snprintf(big + n, cap - (size_t)n, "\n");
+    ok(parse_str(big, &t) == TN_EPARSE,
+       "routes passing more than 2^24 links in all are refused");
+    free(big);
 }
 
 static void test_parse_errors(void)
