@@ -51,16 +51,23 @@ static bool names_msg(const struct tn_report *rep, uint32_t v, uint32_t m)
     return false;
 }
 
+/* A schedule without rounds on dims. */
+static struct tn_sched *empty(const char *dims, enum tn_coll coll, uint32_t root)
+{
+    struct tn_topo t;
+    struct tn_sched *s = NULL;
+    tn_topo_parse(&t, dims);
+    tn_sched_new(&s, &t, coll, "none", 1, 6, 1, root);
+    return s;
+}
+
 /* Completeness of schedules without rounds on a 2x2 torus (root 1): who is
  * complete, which message each incomplete node lacks, null messages
  * excused; all violations counted when fewer are kept. */
 static void test_complete_without_rounds(void)
 {
-    struct tn_topo t;
     struct tn_report rep;
-    struct tn_sched *s;
-    tn_topo_parse(&t, "2x2");
-    tn_sched_new(&s, &t, TN_SCATTER, "none", 1, 6, 1, 1);
+    struct tn_sched *s = empty("2x2", TN_SCATTER, 1);
     is(verify(s, 0, 0, &rep), TN_EVERIFY, "scatter without rounds rejected");
     ok(rep.complete_nodes == 1 && names_msg(&rep, 0, 0) && names_msg(&rep, 3, 3),
        "scatter: only the root complete, node v lacks message v");
@@ -71,13 +78,13 @@ static void test_complete_without_rounds(void)
     is(rep.complete_nodes, 2, "scatter: a null message needs no delivery");
     tn_report_free(&rep);
     tn_sched_free(s);
-    tn_sched_new(&s, &t, TN_GATHER, "none", 1, 6, 1, 1);
+    s = empty("2x2", TN_GATHER, 1);
     is(verify(s, 0, 0, &rep), TN_EVERIFY, "gather without rounds rejected");
     ok(rep.complete_nodes == 3 && rep.nviol == 1 && names_msg(&rep, 1, 0),
        "gather: only the root incomplete, lacking message 0");
     tn_report_free(&rep);
     tn_sched_free(s);
-    tn_sched_new(&s, &t, TN_ALLTOALL, "none", 1, 6, 1, 0);
+    s = empty("2x2", TN_ALLTOALL, 0);
     is(verify(s, 0, 0, &rep), TN_EVERIFY, "all-to-all without rounds rejected");
     ok(rep.complete_nodes == 0 && names_msg(&rep, 0, 4) && names_msg(&rep, 2, 2),
        "all-to-all: node 0 lacks 1 * 4 + 0, node 2 lacks 0 * 4 + 2");
@@ -97,11 +104,8 @@ static void test_complete_without_rounds(void)
  * once. */
 static void test_many_streams_one_node(void)
 {
-    struct tn_topo t;
     struct tn_report rep;
-    struct tn_sched *s;
-    tn_topo_parse(&t, "2");
-    tn_sched_new(&s, &t, TN_GOSSIP, "none", 1, 6, 1, 0);
+    struct tn_sched *s = empty("2", TN_GOSSIP, 0);
     tn_sched_add_round(s);
     struct tn_arc a = {0, TN_XP};
     uint32_t one = 1, zero = 0;
