@@ -22,6 +22,7 @@
 #include "image.h"
 #include "p2p.h"
 #include "plan.h"
+#include "runopt.h"
 #include "sched.h"
 #include "tn_error.h"
 
@@ -87,12 +88,6 @@ static void help(FILE *f)
         "(Ctrl-C: the device is closed cleanly; a second Ctrl-C exits at once)\n",
         tn_dev_help);
 }
-
-struct fault {
-    enum { F_NONE, F_PAYLOAD, F_DURATION, F_ROUNDS, F_LINK } kind;
-    uint32_t arg;
-    struct tn_link_fault link;
-};
 
 static double now_s(void)
 {
@@ -180,53 +175,6 @@ static void add_mismatch(struct result *res, uint32_t r, uint32_t v, uint32_t l,
         va_end(ap);
     }
     res->nmis++;
-}
-
-static int parse_fault(const char *s, struct fault *f)
-{
-    if (strncmp(s, "link:", 5) == 0) {
-        f->kind = F_LINK;
-        return tn_link_fault_parse(s + 5, &f->link);
-    }
-    unsigned long v;
-    const char *c = strchr(s, ':');
-    if (c == NULL || !tn_cmd_uint(c + 1, 0, UINT32_MAX, &v))
-        return -1;
-    static const struct {
-        const char *name;
-        int kind;
-    } kinds[] = {{"payload", F_PAYLOAD}, {"duration", F_DURATION}, {"rounds", F_ROUNDS}};
-    f->kind = F_NONE;
-    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-        if ((size_t)(c - s) == strlen(kinds[k].name) && strncmp(s, kinds[k].name, c - s) == 0)
-            f->kind = kinds[k].kind;
-    if (f->kind == F_NONE)
-        return -1;
-    f->arg = (uint32_t)v;
-    return 0;
-}
-
-/* Apply a deliberate fault to the compiled image (after the model ran on
- * the correct plan). */
-static int apply_fault(struct tn_image *img, const struct fault *f, const struct tn_plan *p)
-{
-    for (size_t i = 0; i < img->nbursts; i++) {
-        struct tn_image_burst *b = &img->bursts[i];
-        if (f->kind == F_PAYLOAD && b->addr == TN_ADDR_NODE(f->arg, TN_REGION_MEM, 0)) {
-            img->words[b->off] ^= 1;
-            return 0;
-        }
-        if (f->kind == F_DURATION && b->addr == TN_G_DURATION(0) && f->arg < p->nrounds) {
-            img->words[b->off + f->arg] -= 1;
-            return 0;
-        }
-        if (f->kind == F_ROUNDS && b->addr == TN_G_NROUNDS && f->arg >= 1 &&
-            f->arg < p->nrounds) {
-            img->words[b->off] = f->arg;
-            return 0;
-        }
-    }
-    return -1;
 }
 
 /* Bursts per pipelined call: the window drains at each call's end, so this
@@ -439,7 +387,7 @@ out:
     return rc;
 }
 
-/* --lengths FILE: n whitespace-separated lengths ('#' starts a comment). */
+/* --lengths FILE: n lengths (tn_lengths_parse). */
 static int read_lengths(const char *path, uint32_t *len, uint32_t n)
 {
     FILE *f = fopen(path, "r");
@@ -447,45 +395,11 @@ static int read_lengths(const char *path, uint32_t *len, uint32_t n)
         fprintf(stderr, CMD ": cannot read --lengths %s: %s\n", path, strerror(errno));
         return -1;
     }
-    uint32_t k = 0, line = 1;
-    int c, rc = 0;
-    while (rc == 0 && (c = fgetc(f)) != EOF) {
-        if (c == '\n')
-            line++;
-        if (c == '#') {
-            while ((c = fgetc(f)) != EOF && c != '\n')
-                ;
-            line++;
-            continue;
-        }
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
-            continue;
-        char word[32];
-        unsigned w = 0;
-        while (c != EOF && c != ' ' && c != '\t' && c != '\n' && c != '\r' && w < 31) {
-            word[w++] = (char)c;
-            c = fgetc(f);
-        }
-        word[w] = '\0';
-        unsigned long v;
-        if (!tn_cmd_uint(word, 0, 1u << 24, &v)) {
-            fprintf(stderr, CMD ": %s: line %u: bad length '%s': use 0..16777216\n", path, line,
-                    word);
-            rc = -1;
-        } else if (k >= n) {
-            fprintf(stderr, CMD ": %s: more than %u lengths (one per node)\n", path, n);
-            rc = -1;
-        } else {
-            len[k++] = (uint32_t)v;
-        }
-        if (c == '\n')
-            line++;
-    }
+    char err[160];
+    int rc = tn_lengths_parse(f, len, n, err, sizeof err);
     fclose(f);
-    if (rc == 0 && k != n) {
-        fprintf(stderr, CMD ": %s: %u lengths, the torus has %u nodes\n", path, k, n);
-        rc = -1;
-    }
+    if (rc)
+        fprintf(stderr, CMD ": %s: %s\n", path, err);
     return rc;
 }
 
@@ -977,7 +891,7 @@ int cmd_run(int argc, char **argv)
     struct tn_topo topo;
     struct tn_dev_args da;
     struct tn_algo_opts ao = {NULL, 1, 0, 1, 0};
-    struct fault fault = {F_NONE, 0, {0, 0, 0, 0}};
+    struct tn_fault fault = {TN_FAULT_NONE, 0, {0, 0, 0, 0}};
     struct fault_outcome link_at = {0, 0, 0, 0, false, false};
     uint64_t campaign = 0;
     const char *sched_file = NULL;
@@ -1081,7 +995,7 @@ int cmd_run(int argc, char **argv)
             *(c == 'D' ? &po.distance : &po.packet_flits) = (uint32_t)v;
             break;
         case 'F':
-            if (parse_fault(optarg, &fault) != 0) {
+            if (tn_fault_parse(optarg, &fault) != 0) {
                 fprintf(stderr, CMD ": bad --fault '%s': use payload:NODE, duration:ROUND, "
                         "rounds:N or link:NODE:DIR:CYCLE:BIT|drop\n", optarg);
                 return TN_EXIT_USAGE;
@@ -1136,7 +1050,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, CMD ": unexpected argument '%s'\n", argv[optind]);
         return TN_EXIT_USAGE;
     }
-    if (campaign > 0 && fault.kind != F_NONE) {
+    if (campaign > 0 && fault.kind != TN_FAULT_NONE) {
         fprintf(stderr, CMD ": --fault-campaign draws its own faults: leave out --fault\n");
         return TN_EXIT_USAGE;
     }
@@ -1340,20 +1254,21 @@ int cmd_run(int argc, char **argv)
         ex = TN_EXIT_USAGE;
         goto out_dev;
     }
-    if ((fault.kind == F_LINK || campaign > 0) && !info->fault) {
+    if ((fault.kind == TN_FAULT_LINK || campaign > 0) && !info->fault) {
         fprintf(stderr, CMD ": this device has no link fault injection (PARAMS bit 17, "
                 "FAULT = 1: the simulator models)\n");
         ex = TN_EXIT_USAGE;
         goto out_dev;
     }
-    if (fault.kind == F_LINK &&
+    if (fault.kind == TN_FAULT_LINK &&
         tn_link_fault_place(p, info->w, &fault.link, &link_at.round, &link_at.rcyc, err,
                             sizeof err) != 0) {
         fprintf(stderr, CMD ": %s\n", err);
         ex = TN_EXIT_USAGE;
         goto out_dev;
     }
-    if (fault.kind != F_NONE && fault.kind != F_LINK && apply_fault(&img, &fault, p) != 0) {
+    if (fault.kind != TN_FAULT_NONE && fault.kind != TN_FAULT_LINK &&
+        tn_fault_apply(&img, &fault, p) != 0) {
         fprintf(stderr, CMD ": --fault names nothing in this image (node without initial "
                 "data, no such round, or rounds:N not below the schedule's %u rounds)\n",
                 p->nrounds);
@@ -1383,7 +1298,7 @@ int cmd_run(int argc, char **argv)
         ex = fault_campaign(&dev, p, &mo, &res, campaign, seed, json);
         goto out_dev;
     }
-    if (fault.kind == F_LINK &&
+    if (fault.kind == TN_FAULT_LINK &&
         (rc = set_link_fault(&dev, &fault.link, link_at.round, link_at.rcyc)) != 0)
         goto out_comm;
     rc = run_once(&dev, p, &mo, &res, json, tm + 3);
@@ -1415,7 +1330,7 @@ int cmd_run(int argc, char **argv)
         print_text(s, p, &rep, info, &res, &formula, have_formula, lower, tm, &img,
                    da.t.backend, a2a, sg, p2p);
     ex = res.data_ok && res.cycles_ok ? TN_EXIT_OK : TN_EXIT_VERIFY;
-    if (fault.kind == F_LINK && !json)
+    if (fault.kind == TN_FAULT_LINK && !json)
         print_link_fault(p, &mo, &res, &fault.link, &link_at);
     goto out_dev;
 

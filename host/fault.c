@@ -9,28 +9,52 @@
 #include "fault.h"
 #include "tn_error.h"
 
+/* A field of digits only, at most max: 0, or -1. */
+static int parse_digits(const char *s, size_t n, uint64_t max, uint64_t *v)
+{
+    *v = 0;
+    if (n == 0 || n > 20)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9' || *v > (max - (uint64_t)(s[i] - '0')) / 10)
+            return -1;
+        *v = *v * 10 + (uint64_t)(s[i] - '0');
+    }
+    return 0;
+}
+
 int tn_link_fault_parse(const char *s, struct tn_link_fault *f)
 {
-    char dir[4], bit[8];
-    uint32_t node;
-    uint64_t cycle;
-    int used = 0;
-    if (sscanf(s, "%" SCNu32 ":%3[XYZ+-]:%" SCNu64 ":%7[a-z0-9]%n", &node, dir, &cycle, bit,
-               &used) != 4 || s[used] != '\0' || s[0] < '0' || s[0] > '9')
+    const char *field[4];
+    size_t len[4], k = 0;
+    for (const char *p = s;; p++) {
+        if (*p == ':' || *p == '\0') {
+            if (k == 4)
+                return -1;
+            field[k] = s;
+            len[k++] = (size_t)(p - s);
+            s = p + 1;
+        }
+        if (*p == '\0')
+            break;
+    }
+    uint64_t node, cycle, bit;
+    char dir[3];
+    if (k != 4 || parse_digits(field[0], len[0], UINT32_MAX, &node) != 0 || len[1] != 2 ||
+        parse_digits(field[2], len[2], (uint64_t)1 << 48, &cycle) != 0)
         return -1;
-    f->node = node;
-    f->cycle = cycle;
+    memcpy(dir, field[1], 2);
+    dir[2] = '\0';
     if ((f->dir = tn_dir_parse(dir)) < 0)
         return -1;
-    if (strcmp(bit, "drop") == 0) {
+    f->node = (uint32_t)node;
+    f->cycle = cycle;
+    if (len[3] == 4 && strncmp(field[3], "drop", 4) == 0)
         f->bit = TN_FAULT_DROP;
-        return 0;
-    }
-    char *end;
-    unsigned long b = strtoul(bit, &end, 10);
-    if (*end != '\0' || bit[0] < '0' || bit[0] > '9' || b > 63)
+    else if (parse_digits(field[3], len[3], 63, &bit) == 0)
+        f->bit = (int)bit;
+    else
         return -1;
-    f->bit = (int)b;
     return 0;
 }
 

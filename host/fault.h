@@ -24,7 +24,8 @@ struct tn_link_fault {
     int bit;                   /* 0..W-1 data, W tail, W+1 head; TN_FAULT_DROP */
 };
 
-/* "NODE:DIR:CYCLE:BIT" or "NODE:DIR:CYCLE:drop" (DIR X+ .. Z-): 0, or -1. */
+/* "NODE:DIR:CYCLE:BIT" or "NODE:DIR:CYCLE:drop" (DIR X+ .. Z-; decimal
+ * digits only, CYCLE at most 2^48, BIT at most 63): 0, or -1. */
 int tn_link_fault_parse(const char *s, struct tn_link_fault *f);
 /* "node 5 X+ cycle 40 bit 3" (or "drop") into buf. */
 void tn_link_fault_format(const struct tn_link_fault *f, char *buf, size_t len);

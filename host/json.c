@@ -241,7 +241,13 @@ static void skip_value(struct scan *s)
             skip_value(s);
         }
     } else {
-        while (s->p < s->end && !strchr(",]} \t\r\n", *s->p))
+        /* a number or literal; a byte that ends nothing (a NUL, which
+         * jansson accepts after a number, or a stray bracket) is skipped
+         * by itself so that every call moves on */
+        const char *from = s->p;
+        while (s->p < s->end && *s->p && !strchr(",]} \t\r\n", *s->p))
+            s->p++;
+        if (s->p == from)
             s->p++;
     }
 }
@@ -589,9 +595,12 @@ static int load_doc(struct ictx *x, json_t *doc, struct tn_sched **out)
         d[i] = (unsigned)v;
         x->depth--;
     }
+    uint64_t nodes = (uint64_t)d[0] * d[1] * d[2];
+    if (nodes > TN_FILE_NODES_MAX)
+        return ierr(x, "a %ux%ux%u torus has %llu nodes, a schedule file may ask for at most %u",
+                    d[0], d[1], d[2], (unsigned long long)nodes, TN_FILE_NODES_MAX);
     struct tn_topo t;
-    if (tn_topo_init(&t, d[0], d[1], d[2]))
-        return ierr(x, "torus too large (at most %u nodes)", TN_NODES_MAX);
+    tn_topo_init(&t, d[0], d[1], d[2]);
     x->depth--;
 
     if ((rc = member(x, doc, "collective", false, &j)))
@@ -604,6 +613,11 @@ static int load_doc(struct ictx *x, json_t *doc, struct tn_sched **out)
     if (coll == TN_P2P) /* its destination is not in the file: nothing to verify against */
         return ierr(x, "p2p schedules are not read from files: torusctl run p2p builds the "
                        "transfer (docs/switching.md)");
+    /* every message id is built in its source's memory before any round */
+    uint64_t ids = coll == TN_ALLTOALL ? (uint64_t)t.n * t.n : t.n;
+    if (ids > TN_FILE_IDS_MAX)
+        return ierr(x, "%s on %u nodes has %llu messages, a schedule file may ask for at most "
+                    "%u", json_string_value(j), t.n, (unsigned long long)ids, TN_FILE_IDS_MAX);
     x->depth--;
 
     const char *algo = "";

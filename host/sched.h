@@ -22,6 +22,13 @@
  * packets of one message), node dst must end with all of them (p2p.h). */
 enum tn_coll { TN_GOSSIP, TN_BROADCAST, TN_ALLTOALL, TN_SCATTER, TN_GATHER, TN_P2P };
 
+/* What a schedule file may ask for (tn_sched_parse_json), so that a few
+ * bytes cannot demand minutes or gigabytes of the loader and verifier:
+ * nodes (49x49x49 and 64x64x64 fit) and message ids, which the layout
+ * builds up front (an all-to-all on N nodes has N^2: N <= 4096). */
+#define TN_FILE_NODES_MAX (1u << 18)
+#define TN_FILE_IDS_MAX (1u << 24)
+
 /* Largest torus an all-to-all schedule takes (ids s * N + d fit 32 bits). */
 #define TN_A2A_NODES_MAX 65535u
 

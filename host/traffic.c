@@ -523,34 +523,73 @@ struct net {
     struct names nodes, links;
     int *from, *to; /* per link */
     int capl;
+    /* per node its outgoing and incoming links in declaration order
+     * (link out_link[out_first[v] .. out_first[v+1]) leaves v), and the
+     * routing's BFS queue: built by net_index once the links are read */
+    int *out_first, *out_link, *in_first, *in_link, *queue;
 };
 
+/* first[v+1] - first[v] = links whose end key[l] is v, listed in list[]
+ * in declaration order; cursor: nn scratch entries. */
+static void net_csr(int nn, int nl, const int *key, int *first, int *list,
+                    int *cursor)
+{
+    for (int l = 0; l < nl; l++)
+        first[key[l] + 1]++;
+    for (int v = 0; v < nn; v++) {
+        first[v + 1] += first[v];
+        cursor[v] = first[v];
+    }
+    for (int l = 0; l < nl; l++)
+        list[cursor[key[l]]++] = l;
+}
+
+static int net_index(struct net *nt)
+{
+    int nn = nt->nodes.n, nl = nt->links.n;
+    nt->out_first = calloc(nn + 1, sizeof(int));
+    nt->in_first = calloc(nn + 1, sizeof(int));
+    nt->out_link = malloc(sizeof(int) * (nl + 1));
+    nt->in_link = malloc(sizeof(int) * (nl + 1));
+    nt->queue = malloc(sizeof(int) * (nn + 1));
+    if (!nt->out_first || !nt->in_first || !nt->out_link || !nt->in_link ||
+        !nt->queue)
+        return TN_ENOMEM;
+    net_csr(nn, nl, nt->from, nt->out_first, nt->out_link, nt->queue);
+    net_csr(nn, nl, nt->to, nt->in_first, nt->in_link, nt->queue);
+    return 0;
+}
+
 /* Static route: shortest path in links; at each hop the first declared
- * link that stays on a shortest path. Returns its length or -1. */
+ * link that stays on a shortest path. Distances to dst by breadth-first
+ * search over the incoming links, stopped once src has one (every node
+ * nearer than src has its distance then). Returns the length or -1. */
 static int net_route(const struct net *nt, int src, int dst, int *path,
                      int *dist)
 {
-    int nn = nt->nodes.n, nl = nt->links.n;
-    for (int v = 0; v < nn; v++)
+    int *q = nt->queue, head = 0, tail = 0;
+    for (int v = 0; v < nt->nodes.n; v++)
         dist[v] = -1;
     dist[dst] = 0;
-    for (int changed = 1, d = 0; changed; d++) {
-        changed = 0;
-        for (int l = 0; l < nl; l++)
-            if (dist[nt->to[l]] == d && dist[nt->from[l]] < 0) {
-                dist[nt->from[l]] = d + 1;
-                changed = 1;
+    q[tail++] = dst;
+    while (head < tail && dist[src] < 0) {
+        int u = q[head++];
+        for (int i = nt->in_first[u]; i < nt->in_first[u + 1]; i++) {
+            int v = nt->from[nt->in_link[i]];
+            if (dist[v] < 0) {
+                dist[v] = dist[u] + 1;
+                q[tail++] = v;
             }
+        }
     }
     if (dist[src] < 0)
         return -1;
     int k = 0;
-    for (int u = src; u != dst;) {
-        int l = 0;
-        while (!(nt->from[l] == u && dist[nt->to[l]] == dist[u] - 1))
-            l++;
-        path[k++] = l;
-        u = nt->to[l];
+    for (int u = src; u != dst; u = nt->to[path[k++]]) {
+        int i = nt->out_first[u];
+        while (dist[nt->to[nt->out_link[i]]] != dist[u] - 1)
+            i++;
+        path[k] = nt->out_link[i];
     }
     return k;
 }
@@ -563,9 +602,12 @@ static int split(char *line, char **tok)
     char *h = strchr(line, '#'), *save = NULL;
     if (h)
         *h = 0;
-    for (char *p = strtok_r(line, " \t\r\n", &save); p && n < MAXTOK;
-         p = strtok_r(NULL, " \t\r\n", &save))
+    for (char *p = strtok_r(line, " \t\r\n", &save); p;
+         p = strtok_r(NULL, " \t\r\n", &save)) {
+        if (n == MAXTOK)
+            return -1;
         tok[n++] = p;
+    }
     return n;
 }
 
@@ -577,13 +619,33 @@ static int parse_err(const char *name, int line, const char *what,
     return TN_EPARSE;
 }
 
+/* Link uses (the sum of the transfers' route lengths) a file may ask for:
+ * 64 MB of routes; a few lines of alltoall over a long chain of links
+ * would otherwise ask for gigabytes. */
+#define LINK_USES_MAX (1 << 24)
+
 static int add_routed(struct tn_traffic *t, struct net *nt, int s, int d,
                       int snd, int rcv, int *path, int *dist)
 {
     int k = net_route(nt, s, d, path, dist);
     if (k <= 0)
         return TN_EPARSE;
+    if (t->nx && t->off[t->nx] + (long long)k > LINK_USES_MAX)
+        return TN_ECAPACITY;
     return tn_traffic_add(t, path, k, snd, rcv);
+}
+
+/* The message for add_routed's refusals (rc otherwise). */
+static int routed_err(int rc, const char *name, int line, const char *dst)
+{
+    if (rc == TN_EPARSE)
+        return parse_err(name, line, "no route to", dst);
+    if (rc == TN_ECAPACITY) {
+        fprintf(stderr, "%s:%d: the routes pass more than %d links in all: "
+                "see docs/traffic-format.md\n", name, line, LINK_USES_MAX);
+        return TN_EPARSE;
+    }
+    return rc;
 }
 
 /* With network_only, a file without transfers is accepted. */
@@ -595,10 +657,16 @@ static int traffic_parse(struct tn_traffic *t, FILE *f, const char *name, bool n
     char **lines = NULL, buf[65536];
     int nlines = 0, cap = 0, rc = 0, a2a = 0;
     char **tok = malloc(sizeof(char *) * MAXTOK);
-    int *path = NULL, *dist = NULL, *sidx = NULL, *didx = NULL;
+    int *path = NULL, *lmark = NULL, *dist = NULL, *sidx = NULL, *didx = NULL;
     if (!tok)
         return TN_ENOMEM;
     while (fgets(buf, sizeof(buf), f)) {
+        size_t blen = strlen(buf);
+        if (blen == sizeof(buf) - 1 && buf[blen - 1] != '\n') {
+            rc = parse_err(name, nlines + 1, "line longer than 65534 bytes",
+                           NULL);
+            goto out_free;
+        }
         if (nlines == cap) {
             cap = cap ? 2 * cap : 64;
             char **p = realloc(lines, sizeof(char *) * cap);
@@ -620,6 +688,11 @@ static int traffic_parse(struct tn_traffic *t, FILE *f, const char *name, bool n
         int n = split(tmp, tok);
         if (n == 0)
             continue;
+        if (n < 0) {
+            rc = parse_err(name, ln + 1, "more than 4096 words on one line",
+                           NULL);
+            break;
+        }
         if (!strcmp(tok[0], "node")) {
             for (int i = 1; i < n && !rc; i++)
                 if (names_add(&nt.nodes, tok[i]) < 0)
@@ -668,11 +741,14 @@ static int traffic_parse(struct tn_traffic *t, FILE *f, const char *name, bool n
     if (rc)
         goto out_free;
     tn_traffic_init(t, nt.links.n);
+    if ((rc = net_index(&nt)))
+        goto out_free;
     path = malloc(sizeof(int) * (nt.links.n + 1));
+    lmark = calloc(nt.links.n + 1, sizeof(int));
     dist = malloc(sizeof(int) * (nt.nodes.n + 1));
     sidx = malloc(sizeof(int) * MAXTOK);
     didx = malloc(sizeof(int) * MAXTOK);
-    if (!path || !dist || !sidx || !didx) {
+    if (!path || !lmark || !dist || !sidx || !didx) {
         rc = TN_ENOMEM;
         goto out_free;
     }
@@ -698,8 +774,7 @@ static int traffic_parse(struct tn_traffic *t, FILE *f, const char *name, bool n
             }
             if (n == 3) {
                 rc = add_routed(t, &nt, s, d, -1, -1, path, dist);
-                if (rc == TN_EPARSE)
-                    rc = parse_err(name, ln + 1, "no route to", tok[2]);
+                rc = routed_err(rc, name, ln + 1, tok[2]);
                 continue;
             }
             int at = s, k = 0;
@@ -711,6 +786,13 @@ static int traffic_parse(struct tn_traffic *t, FILE *f, const char *name, bool n
                                    "contiguous at link", tok[i]);
                     break;
                 }
+                /* a path uses each link once (path[] holds every link) */
+                if (lmark[l] == ln + 1) {
+                    rc = parse_err(name, ln + 1, "route uses a link twice",
+                                   tok[i]);
+                    break;
+                }
+                lmark[l] = ln + 1;
                 path[k++] = l;
                 at = nt.to[l];
             }
@@ -746,9 +828,7 @@ static int traffic_parse(struct tn_traffic *t, FILE *f, const char *name, bool n
                     if (sidx[i] == didx[j])
                         continue;
                     rc = add_routed(t, &nt, sidx[i], didx[j], i, j, path, dist);
-                    if (rc == TN_EPARSE)
-                        rc = parse_err(name, ln + 1, "no route to",
-                                       tok[arrow + 1 + j]);
+                    rc = routed_err(rc, name, ln + 1, tok[arrow + 1 + j]);
                 }
             if (!rc) {
                 t->nsnd = arrow - 1;
@@ -783,11 +863,17 @@ out_free:
     free(lines);
     free(tok);
     free(path);
+    free(lmark);
     free(dist);
     free(sidx);
     free(didx);
     free(nt.from);
     free(nt.to);
+    free(nt.out_first);
+    free(nt.out_link);
+    free(nt.in_first);
+    free(nt.in_link);
+    free(nt.queue);
     names_free(&nt.nodes);
     names_free(&nt.links);
     return rc;

@@ -302,6 +302,89 @@ struct used_arc {
     uint32_t circ;
 };
 
+/* Ids in b of node v that an all-to-all delivers to v (s * N + v), as a
+ * bitmap of their sources. */
+static void mark_a2a(const struct tn_blk *b, uint32_t N, uint32_t v, uint64_t *bits)
+{
+    memset(bits, 0, ((size_t)N + 63) / 64 * sizeof *bits);
+    for (uint32_t i = 0; i < b->n; i++) {
+        uint32_t id = tn_blk_get(b, i);
+        if (id % N == v)
+            bits[(id / N) >> 6] |= 1ull << ((id / N) & 63);
+    }
+}
+
+static bool blk_holds(const struct tn_blk *b, uint32_t id)
+{
+    for (uint32_t i = 0; i < b->n; i++)
+        if (tn_blk_get(b, i) == id)
+            return true;
+    return false;
+}
+
+/* Does node v, holding m at the end, hold what the collective requires?
+ * Costs O(|m|) per node, plus O(N) for a gather's root and for a node
+ * whose memory could be complete, so that a file asking for a large torus
+ * with few messages stays cheap. *miss gets a message v lacks only when
+ * want_miss (it costs a pass over the N ids). */
+static bool node_complete(const struct tn_sched *s, uint32_t v, struct tn_blk *m,
+                          struct hctx *hc, uint64_t hall, uint64_t *bits, bool want_miss,
+                          uint32_t *miss)
+{
+    uint32_t N = s->topo.n;
+    switch (s->coll) {
+    case TN_SCATTER:
+        /* v holds message v; null messages need not travel */
+        *miss = v;
+        return v == s->root || tn_msg_len(s, v) == 0 || blk_holds(m, v);
+    case TN_GATHER:
+        /* the root holds every u != root (null messages need not travel) */
+        if (v != s->root)
+            return true;
+        memset(bits, 0, ((size_t)N + 63) / 64 * sizeof *bits);
+        for (uint32_t i = 0; i < m->n; i++) {
+            uint32_t id = tn_blk_get(m, i);
+            if (id < N)
+                bits[id >> 6] |= 1ull << (id & 63);
+        }
+        for (uint32_t u = 0; u < N; u++)
+            if (u != s->root && tn_msg_len(s, u) > 0 && !((bits[u >> 6] >> (u & 63)) & 1)) {
+                *miss = u;
+                return false;
+            }
+        return true;
+    case TN_ALLTOALL:
+        /* v holds s * N + v from every s != v: N - 1 messages at least */
+        if (m->n + 1 < N && !want_miss)
+            return false;
+        mark_a2a(m, N, v, bits);
+        for (uint32_t src = 0; src < N; src++)
+            if (src != v && !((bits[src >> 6] >> (src & 63)) & 1)) {
+                *miss = src * N + v;
+                return false;
+            }
+        return true;
+    case TN_GOSSIP: {
+        bool ok = hc->tab ? blk_complete_fast(hc, hall, m, N, bits) : blk_complete(m, N, bits);
+        if (!ok && want_miss)
+            *miss = first_missing(m, N, bits);
+        return ok;
+    }
+    case TN_P2P:
+        /* the destination holds the transfer's messages 0 .. p2p_msgs - 1 */
+        if (v != s->dst)
+            return true;
+        for (uint32_t id = 0; id < s->p2p_msgs; id++)
+            if (!blk_holds(m, id)) {
+                *miss = id;
+                return false;
+            }
+        return true;
+    default:
+        return blk_holds(m, s->root);
+    }
+}
+
 int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_report *rep)
 {
     static const struct tn_verify_opts defaults = {0, 0, 0};
@@ -321,7 +404,9 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
         return TN_ENOMEM;
 
     struct used_arc *used = calloc((size_t)N * TN_NDIRS, sizeof *used);
-    uint16_t *ninj = calloc(N, sizeof *ninj), *nej = calloc(N, sizeof *nej);
+    /* streams injected and ejected per node in a round: up to a round's
+     * circuit count (65,537 from one node once wrapped 16-bit counters) */
+    uint32_t *ninj = calloc(N, sizeof *ninj), *nej = calloc(N, sizeof *nej);
     uint32_t *touched = malloc((size_t)N * sizeof *touched);
     uint64_t *bits = malloc(((size_t)N + 63) / 64 * sizeof *bits);
     rep->round_dmax = calloc(s->nrounds + 1, sizeof *rep->round_dmax);
@@ -592,9 +677,9 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
                 if (ninj[v] == 0 && nej[v] == 0)
                     touched[ntouched++] = v;
                 if (rl[a].ej)
-                    nej[v] = (uint16_t)(nej[v] + nl);
+                    nej[v] += nl;
                 else
-                    ninj[v] = (uint16_t)(ninj[v] + nl);
+                    ninj[v] += nl;
             }
             nrl = 0;
         }
@@ -663,51 +748,8 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
                      "node %u needs %llu memory words, MEM_DEPTH is %llu", v,
                      (unsigned long long)words, (unsigned long long)o->mem_depth))
             goto out_free;
-        bool ok;
         uint32_t miss = s->root;
-        if (s->coll == TN_SCATTER || s->coll == TN_GATHER || s->coll == TN_P2P) {
-            /* scatter: v holds message v; gather: the root holds every
-             * s != root; null messages need not travel */
-            memset(bits, 0, ((size_t)N + 63) / 64 * sizeof *bits);
-            for (uint32_t i = 0; i < fin[v]->n; i++) {
-                uint32_t id = tn_blk_get(fin[v], i);
-                if (id < N)
-                    bits[id >> 6] |= 1ull << (id & 63);
-            }
-            ok = true;
-            for (uint32_t m = 0; m < N && ok; m++) {
-                bool need = s->coll == TN_P2P ? v == s->dst && m < s->p2p_msgs
-                          : m != s->root && tn_msg_len(s, m) > 0 &&
-                            (s->coll == TN_SCATTER ? m == v : v == s->root);
-                if (need && !((bits[m >> 6] >> (m & 63)) & 1)) {
-                    ok = false;
-                    miss = m;
-                }
-            }
-        } else if (s->coll == TN_ALLTOALL) {
-            /* node v must hold s * N + v from every s != v */
-            memset(bits, 0, ((size_t)N + 63) / 64 * sizeof *bits);
-            for (uint32_t i = 0; i < fin[v]->n; i++) {
-                uint32_t id = tn_blk_get(fin[v], i);
-                if (id % N == v)
-                    bits[(id / N) >> 6] |= 1ull << ((id / N) & 63);
-            }
-            ok = true;
-            for (uint32_t src = 0; src < N && ok; src++)
-                if (src != v && !((bits[src >> 6] >> (src & 63)) & 1)) {
-                    ok = false;
-                    miss = src * N + v;
-                }
-        } else if (s->coll == TN_GOSSIP) {
-            ok = hc.tab ? blk_complete_fast(&hc, hall, fin[v], N, bits)
-                        : blk_complete(fin[v], N, bits);
-            if (!ok)
-                miss = first_missing(fin[v], N, bits);
-        } else {
-            ok = false;
-            for (uint32_t i = 0; i < fin[v]->n && !ok; i++)
-                ok = tn_blk_get(fin[v], i) == s->root;
-        }
+        bool ok = node_complete(s, v, fin[v], &hc, hall, bits, rep->nkept < max, &miss);
         if (ok)
             rep->complete_nodes++;
         else if (add_viol(rep, max, TN_V_MISSING, -1, -1, -1, v,

@@ -7,6 +7,7 @@ pkgs=(
     verilator iverilog yosys nextpnr-ice40 fpga-icestorm openfpgaloader
     libusb-1.0-0-dev libftdi1-dev libjansson-dev zlib1g-dev
     umockdev libumockdev-dev
+    clang
 )
 missing=()
 for p in "${pkgs[@]}"; do

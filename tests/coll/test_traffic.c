@@ -120,6 +120,56 @@ static int parse_str(const char *s, struct tn_traffic *t)
     return rc;
 }
 
+/* What the parser once got wrong (issue 17): a via list that revisits
+ * links wrote past the path array (links + 1 entries); a line of more
+ * than 4096 words lost the rest, a line longer than the buffer was read
+ * as two. Each is refused. */
+static void test_parse_limits(void)
+{
+    struct tn_traffic t;
+    ok(parse_str("link a x y\nlink b y x\ntransfer x y via a b a b a b a\n",
+                 &t) == TN_EPARSE,
+       "a via list that revisits links is refused");
+    ok(parse_str("link a x y\nlink b y z\nlink c z x\n"
+                 "transfer x z via a b c a b\n", &t) == TN_EPARSE,
+       "a via list through a cycle back to its source is refused");
+    size_t cap = 5000 * 8 + 64;
+    char *big = malloc(cap);
+    int n = snprintf(big, cap, "link a x y\nalltoall x ->");
+    for (int i = 0; i < 4096 - 3; i++)
+        n += snprintf(big + n, cap - (size_t)n, " y");
+    snprintf(big + n, cap - (size_t)n, "\n");
+    ok(parse_str(big, &t) == 0, "4096 words on one line are read");
+    snprintf(big + n, cap - (size_t)n, " y\n");
+    ok(parse_str(big, &t) == TN_EPARSE, "4097 words on one line are refused");
+    free(big);
+    big = malloc(70000 + 64);
+    n = snprintf(big, 64, "link a x y\ntransfer x y # ");
+    memset(big + n, 'c', 70000);
+    strcpy(big + n + 70000, "\ntransfer y x\n");
+    ok(parse_str(big, &t) == TN_EPARSE,
+       "a line longer than 65,534 bytes is refused, not read as two");
+    free(big);
+    /* an all-to-all over a 600-node ring: 359,400 routes of 300 links on
+     * average, 1e8 link uses from a 25 kB file */
+    cap = 600 * 40 + 64;
+    big = malloc(cap);
+    n = 0;
+    for (int i = 0; i < 600; i++)
+        n += snprintf(big + n, cap - (size_t)n, "link l%d n%d n%d\n", i, i,
+                      (i + 1) % 600);
+    n += snprintf(big + n, cap - (size_t)n, "alltoall");
+    for (int i = 0; i < 600; i++)
+        n += snprintf(big + n, cap - (size_t)n, " n%d", i);
+    n += snprintf(big + n, cap - (size_t)n, " ->");
+    for (int i = 0; i < 600; i++)
+        n += snprintf(big + n, cap - (size_t)n, " n%d", i);
+    snprintf(big + n, cap - (size_t)n, "\n");
+    ok(parse_str(big, &t) == TN_EPARSE,
+       "routes passing more than 2^24 links in all are refused");
+    free(big);
+}
+
 static void test_parse_errors(void)
 {
     struct tn_traffic t;
@@ -157,6 +207,7 @@ static void test_parse_errors(void)
        sizeof(badv) / sizeof(badv[0]));
     ok(tn_traffic_read(&t, "/nonexistent/x.net") == TN_EIO,
        "missing file gives TN_EIO");
+    test_parse_limits();
 }
 
 /* ring crossings of one arc by pairs at + or - distance, tie to + */

@@ -134,7 +134,35 @@ static const struct bad bads[] = {
      "{\"format\": \"torus-schedule\", \"version\": 1, \"dims\": [2], \"collective\": \"p2p\", "
      "\"msg_flits\": 1, \"rounds\": []}",
      "collective: p2p schedules are not read from files"},
+    /* a few bytes may not ask for minutes or gigabytes (issue 17) */
+    {"too many nodes", "{\"format\": \"torus-schedule\", \"version\": 1, \"dims\": [4096, 4096], "
+                       "\"collective\": \"gossip\", \"msg_flits\": 1, \"ports\": 6, \"rounds\": []}",
+     "dims: a 4096x4096x1 torus has 16777216 nodes, a schedule file may ask for at most 262144"},
+    {"too many message ids", "{\"format\": \"torus-schedule\", \"version\": 1, \"dims\": [4095, 16], "
+                             "\"collective\": \"alltoall\", \"msg_flits\": 1, \"ports\": 6, "
+                             "\"rounds\": []}",
+     "collective: alltoall on 65520 nodes has 4292870400 messages, a schedule file may ask for "
+     "at most 16777216"},
+    {"most nodes", "{\"format\": \"torus-schedule\", \"version\": 1, \"dims\": [64, 64, 64], "
+                   "\"collective\": \"gossip\", \"msg_flits\": 1, \"ports\": 6, \"rounds\": []}",
+     NULL},
 };
+
+/* jansson accepts a NUL right after a number; locating an error behind
+ * one inside an array once spun forever (the scanner stopped on the NUL). */
+static void test_nul_after_number(void)
+{
+    static const char text[] = HEAD "  {\"circuits\": [{\"src\":0,\"arcs\":[[0\0,\"X+\"]],"
+                               "\"eject\":[1],\"messages\":[0]}]},\n"
+                               "  {\"circuits\": [{\"src\":0,\"arcs\":[],\"eject\":[],"
+                               "\"messages\":[9]}]}\n ]}\n";
+    struct tn_sched *s = NULL;
+    char err[300] = "";
+    int rc = tn_sched_parse_json(&s, text, sizeof text - 1, err, sizeof err);
+    ok(rc == TN_EPARSE && strstr(err, "line 6, column 59: rounds[1].circuits[0].messages[0]: "
+                                      "message id 9 out of range"),
+       "an error after a NUL behind a number is located: %s", err);
+}
 
 int main(void)
 {
@@ -145,6 +173,7 @@ int main(void)
     roundtrip("7x7x7", TN_BROADCAST, "dp", 2);
     roundtrip("4x4x4", TN_BROADCAST, "tree", 1);
     roundtrip("1x1x1", TN_GOSSIP, "ring", 1);
+    test_nul_after_number();
 
     for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
         struct tn_sched *s = (struct tn_sched *)&bads;  /* must stay untouched */

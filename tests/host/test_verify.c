@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The verifier rejects seeded faults, each reported with its kind, round,
  * circuit, arc and node, and accepts the unmodified schedules. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,86 @@ static int verify(struct tn_sched *s, unsigned lanes, uint64_t mem, struct tn_re
     struct tn_verify_opts o = {lanes, mem, 1000};
     s->laid_out = false;
     return tn_verify(s, &o, rep);
+}
+
+/* Whether the violation about node v names message id m. */
+static bool names_msg(const struct tn_report *rep, uint32_t v, uint32_t m)
+{
+    char want[80];
+    snprintf(want, sizeof want, "node %u never receives message %u", v, m);
+    for (uint32_t i = 0; i < rep->nkept; i++)
+        if (rep->viol[i].kind == TN_V_MISSING && strcmp(rep->viol[i].text, want) == 0)
+            return true;
+    return false;
+}
+
+/* A schedule without rounds on dims. */
+static struct tn_sched *empty(const char *dims, enum tn_coll coll, uint32_t root)
+{
+    struct tn_topo t;
+    struct tn_sched *s = NULL;
+    tn_topo_parse(&t, dims);
+    tn_sched_new(&s, &t, coll, "none", 1, 6, 1, root);
+    return s;
+}
+
+/* Completeness of schedules without rounds on a 2x2 torus (root 1): who is
+ * complete, which message each incomplete node lacks, null messages
+ * excused; all violations counted when fewer are kept. */
+static void test_complete_without_rounds(void)
+{
+    struct tn_report rep;
+    struct tn_sched *s = empty("2x2", TN_SCATTER, 1);
+    is(verify(s, 0, 0, &rep), TN_EVERIFY, "scatter without rounds rejected");
+    ok(rep.complete_nodes == 1 && names_msg(&rep, 0, 0) && names_msg(&rep, 3, 3),
+       "scatter: only the root complete, node v lacks message v");
+    tn_report_free(&rep);
+    uint32_t len[4] = {0, 1, 1, 1};
+    tn_sched_set_lengths(s, len, 4);
+    verify(s, 0, 0, &rep);
+    is(rep.complete_nodes, 2, "scatter: a null message needs no delivery");
+    tn_report_free(&rep);
+    tn_sched_free(s);
+    s = empty("2x2", TN_GATHER, 1);
+    is(verify(s, 0, 0, &rep), TN_EVERIFY, "gather without rounds rejected");
+    ok(rep.complete_nodes == 3 && rep.nviol == 1 && names_msg(&rep, 1, 0),
+       "gather: only the root incomplete, lacking message 0");
+    tn_report_free(&rep);
+    tn_sched_free(s);
+    s = empty("2x2", TN_ALLTOALL, 0);
+    is(verify(s, 0, 0, &rep), TN_EVERIFY, "all-to-all without rounds rejected");
+    ok(rep.complete_nodes == 0 && names_msg(&rep, 0, 4) && names_msg(&rep, 2, 2),
+       "all-to-all: node 0 lacks 1 * 4 + 0, node 2 lacks 0 * 4 + 2");
+    tn_report_free(&rep);
+    struct tn_verify_opts few = {0, 0, 1};
+    s->laid_out = false;
+    tn_verify(s, &few, &rep);
+    ok(rep.nviol == 4 && rep.nkept == 1 && names_msg(&rep, 0, 4),
+       "all-to-all: 4 violations counted, the first kept with its message");
+    tn_report_free(&rep);
+    tn_sched_free(s);
+}
+
+/* 65,537 circuits of one round from node 0 to node 1: the per-node
+ * stream counters once wrapped at 16 bits and listed the nodes twice
+ * (a heap overflow, and no lane violation); now each node is reported
+ * once. */
+static void test_many_streams_one_node(void)
+{
+    struct tn_report rep;
+    struct tn_sched *s = empty("2", TN_GOSSIP, 0);
+    tn_sched_add_round(s);
+    struct tn_arc a = {0, TN_XP};
+    uint32_t one = 1, zero = 0;
+    for (uint32_t i = 0; i < 65537; i++)
+        tn_sched_add_circuit(s, 0, 0, &a, 1, &one, 1, 0, 0, &zero, 1, 0);
+    is(verify(s, 0, 0, &rep), TN_EVERIFY, "65,537 streams from one node rejected");
+    /* 65,536 reuses of arc 0 X+, node 0 injecting and node 1 ejecting
+     * 65,537 streams on 6 lanes (wrapped, the counters said 1), node 0
+     * never receiving message 1 */
+    is(rep.nviol, 65536 + 2 + 1, "arc conflicts, one lane violation per node, one missing");
+    tn_report_free(&rep);
+    tn_sched_free(s);
 }
 
 int main(void)
@@ -184,5 +265,7 @@ int main(void)
     ok(has(&rep, TN_V_COLLISION, 1, 0, 0, 0), "collision with the circuit reported on arc 0 X+");
     tn_report_free(&rep);
     tn_sched_free(s);
+    test_complete_without_rounds();
+    test_many_streams_one_node();
     return tap_done();
 }
