@@ -8,10 +8,12 @@
 #   make formal-bridge    the bridge's modules
 #
 # A proof NAME: FORMAL_TOP_NAME (module), FORMAL_SRC_NAME (its file first,
-# whose folder is the include path), FORMAL_SET_NAME (parameters: small, so
+# whose folder and rtl/lib are the include path), FORMAL_SET_NAME (parameters: small, so
 # that each proof takes seconds; the properties do not depend on them),
-# FORMAL_DEPTH_NAME (steps), FORMAL_MODES_NAME (default: all three).
-# make test runs every proof and mode (tests/rtl/tn_formal_test.sh).
+# FORMAL_DEPTH_NAME (steps), FORMAL_MODES_NAME (default: all three),
+# FORMAL_GATES_NAME (1: the model lowered to gates, scripts/formal.sh).
+# make test runs every proof and mode (tests/rtl/tn_formal_test.sh). A mode's
+# .ok file holds its summary line.
 
 FORMAL_DIR  := $(BUILD)/formal
 FORMAL_ALL_MODES := bmc prove cover
@@ -34,17 +36,36 @@ FORMAL_SRC_slip_dec := rtl/bridge/tn_slip_dec.v rtl/bridge/tn_formal_stream.vh
 FORMAL_SET_slip_dec := IDLE_TIMEOUT=5
 $(foreach p,$(FORMAL_BRIDGE),$(eval FORMAL_MODES_$(p) := bmc prove))
 
-FORMAL_PROOFS := $(FORMAL_BRIDGE)
+# The network: router (W 4, two lanes, a 3x3x3 node's routes), NI lanes,
+# sequencer, and the bridge's command engine.
+FORMAL_TOP_router   := tn_router
+FORMAL_SRC_router   := rtl/net/tn_router.v rtl/lib/tn_formal_reset.vh
+FORMAL_SET_router   := W=4 LANES=1 SIW=3
+FORMAL_DEPTH_router := 3
+FORMAL_GATES_router := 1
+
+FORMAL_NI_SET := W=4 AW=3 RW=2 DW=3
+FORMAL_TOP_inject   := tn_inject
+FORMAL_SRC_inject   := rtl/ni/tn_inject.v rtl/lib/tn_ram.v rtl/lib/tn_formal_reset.vh
+FORMAL_SET_inject   := $(FORMAL_NI_SET)
+FORMAL_DEPTH_inject := 8
+
+FORMAL_TOP_eject    := tn_eject
+FORMAL_SRC_eject    := rtl/ni/tn_eject.v rtl/lib/tn_ram.v rtl/lib/tn_formal_reset.vh
+FORMAL_SET_eject    := $(FORMAL_NI_SET)
+FORMAL_DEPTH_eject  := 6
+
+FORMAL_PROOFS := inject eject $(FORMAL_BRIDGE)
 
 # (sources that are headers are dependencies, not read_verilog arguments)
 define formal_proof
 FORMAL_DEPTH_$(1) ?= 16
 FORMAL_MODES_$(1) ?= $(FORMAL_ALL_MODES)
 $(FORMAL_DIR)/$(1).smt2: $(FORMAL_SRC_$(1)) scripts/formal.sh mk/formal.mk
-	@scripts/formal.sh smt2 $$@ $(FORMAL_TOP_$(1)) "$(FORMAL_SET_$(1))" $(filter %.v,$(FORMAL_SRC_$(1)))
+	@FORMAL_GATES=$(FORMAL_GATES_$(1)) scripts/formal.sh smt2 $$@ $(FORMAL_TOP_$(1)) "$(FORMAL_SET_$(1))" $(filter %.v,$(FORMAL_SRC_$(1)))
 $(FORMAL_DIR)/$(1).%.ok: $(FORMAL_DIR)/$(1).smt2
-	@scripts/formal.sh $$* $$< $$(FORMAL_DEPTH_$(1))
-	@touch $$@
+	@scripts/formal.sh $$* $$< $$(FORMAL_DEPTH_$(1)) >$$@.tmp
+	@cat $$@.tmp && mv $$@.tmp $$@
 .PHONY: formal-$(1) $(foreach m,$(FORMAL_ALL_MODES),formal-$(1)-$(m))
 formal-$(1): $$(foreach m,$$(FORMAL_MODES_$(1)),$(FORMAL_DIR)/$(1).$$(m).ok)
 $(foreach m,$(FORMAL_ALL_MODES),formal-$(1)-$(m): $(FORMAL_DIR)/$(1).$(m).ok
@@ -60,7 +81,7 @@ formal-bridge: $(foreach p,$(FORMAL_BRIDGE),formal-$(p))
 # make test: one TAP line per proof and mode.
 $(BUILD)/tests/rtl/formal.t: tests/rtl/tn_formal_test.sh mk/formal.mk
 	@mkdir -p $(@D)
-	printf '#!/bin/sh\nexec tests/rtl/tn_formal_test.sh "%s" %s\n' '$(MAKE)' \
+	printf '#!/bin/sh\nexec tests/rtl/tn_formal_test.sh "%s" %s %s\n' '$(MAKE)' '$(FORMAL_DIR)' \
 	    '$(foreach p,$(FORMAL_PROOFS),$(p):$(subst $(eval) ,+,$(FORMAL_MODES_$(p))))' >$@
 	chmod +x $@
 TESTS_RTL += $(BUILD)/tests/rtl/formal.t

@@ -2,7 +2,9 @@
 # One step of a formal proof (mk/formal.mk): the `ifdef FORMAL properties of
 # a module, with yosys-smtbmc and the z3 solver.
 # Usage: scripts/formal.sh smt2 OUT.smt2 TOP "P=V ..." SOURCE...
-#            elaborate TOP (its parameters set) to an SMT-LIB 2 model
+#            elaborate TOP (its parameters set) to an SMT-LIB 2 model;
+#            FORMAL_GATES=1 lowers it to AND gates first (for wide mux
+#            trees that z3 handles slowly as words: the router)
 #        scripts/formal.sh bmc|prove|cover OUT.smt2 DEPTH
 #            bmc:   no assertion fails in the first DEPTH cycles after reset
 #            prove: temporal induction of DEPTH steps (with bmc: for ever)
@@ -28,9 +30,13 @@ if [ "$mode" = smt2 ]; then
     for s in $sets; do
         ch="$ch chparam -set ${s%%=*} ${s#*=} $top;"
     done
+    gates=""
+    if [ "${FORMAL_GATES:-0}" = 1 ]; then
+        gates="techmap; opt -fast; abc -g AND; opt_clean;"
+    fi
     mkdir -p "$(dirname "$smt")"
-    "${YOSYS:-yosys}" -q -l "${smt%.smt2}.yosys.log" -p "read_verilog -formal -DFORMAL -I$(dirname "$1") $*;$ch
-        prep -top $top; async2sync; dffunmap; write_smt2 -wires $smt.tmp" >/dev/null
+    "${YOSYS:-yosys}" -q -l "${smt%.smt2}.yosys.log" -p "read_verilog -formal -DFORMAL -I$(dirname "$1") -Irtl/lib $*;$ch
+        prep -top $top; async2sync; $gates dffunmap; write_smt2 -wires $smt.tmp" >/dev/null
     mv "$smt.tmp" "$smt"
     exit 0
 fi
