@@ -55,7 +55,13 @@ FORMAL_SRC_eject    := rtl/ni/tn_eject.v rtl/lib/tn_ram.v rtl/lib/tn_formal_rese
 FORMAL_SET_eject    := $(FORMAL_NI_SET)
 FORMAL_DEPTH_eject  := 6
 
-FORMAL_PROOFS := inject eject $(FORMAL_BRIDGE)
+FORMAL_TOP_seq      := tn_seq
+FORMAL_SRC_seq      := rtl/net/tn_seq.v rtl/lib/tn_ram.v rtl/lib/tn_formal_reset.vh
+FORMAL_SET_seq      := ROUNDS=4 RW=2 DW=3 N=2
+FORMAL_DEPTH_seq    := 12
+FORMAL_GATES_seq    := 1
+
+FORMAL_PROOFS := inject eject seq $(FORMAL_BRIDGE)
 
 # (sources that are headers are dependencies, not read_verilog arguments)
 define formal_proof
