@@ -61,7 +61,13 @@ FORMAL_SET_seq      := ROUNDS=4 RW=2 DW=3 N=2
 FORMAL_DEPTH_seq    := 12
 FORMAL_GATES_seq    := 1
 
-FORMAL_PROOFS := inject eject seq $(FORMAL_BRIDGE)
+FORMAL_TOP_engine   := tn_bridge_engine
+FORMAL_SRC_engine   := rtl/bridge/tn_bridge_engine.v rtl/lib/tn_formal_reset.vh
+FORMAL_SET_engine   := MAX_WORDS=4 RESET_CYCLES=2
+FORMAL_DEPTH_engine := 16
+FORMAL_GATES_engine := 1
+
+FORMAL_PROOFS := inject eject seq engine $(FORMAL_BRIDGE)
 
 # (sources that are headers are dependencies, not read_verilog arguments)
 define formal_proof
