@@ -10,7 +10,8 @@
 # A proof NAME: FORMAL_TOP_NAME (module), FORMAL_SRC_NAME (its file first,
 # whose folder and rtl/lib are the include path), FORMAL_SET_NAME (parameters: small, so
 # that each proof takes seconds; the properties do not depend on them),
-# FORMAL_DEPTH_NAME (steps), FORMAL_MODES_NAME (default: all three),
+# FORMAL_DEPTH_NAME (steps), FORMAL_COVER_DEPTH_NAME (steps of cover mode,
+# if they differ), FORMAL_MODES_NAME (default: all three),
 # FORMAL_GATES_NAME (1: the model lowered to gates, scripts/formal.sh).
 # make test runs every proof and mode (tests/rtl/tn_formal_test.sh). A mode's
 # .ok file holds its summary line.
@@ -41,7 +42,8 @@ $(foreach p,$(FORMAL_BRIDGE),$(eval FORMAL_MODES_$(p) := bmc prove))
 FORMAL_TOP_router   := tn_router
 FORMAL_SRC_router   := rtl/net/tn_router.v rtl/lib/tn_formal_reset.vh
 FORMAL_SET_router   := W=4 LANES=1 SIW=3
-FORMAL_DEPTH_router := 3
+FORMAL_DEPTH_router := 2
+FORMAL_COVER_DEPTH_router := 5
 FORMAL_GATES_router := 1
 
 FORMAL_NI_SET := W=4 AW=3 RW=2 DW=3
@@ -67,16 +69,17 @@ FORMAL_SET_engine   := MAX_WORDS=4 RESET_CYCLES=2
 FORMAL_DEPTH_engine := 16
 FORMAL_GATES_engine := 1
 
-FORMAL_PROOFS := inject eject seq engine $(FORMAL_BRIDGE)
+FORMAL_PROOFS := router inject eject seq engine $(FORMAL_BRIDGE)
 
 # (sources that are headers are dependencies, not read_verilog arguments)
 define formal_proof
 FORMAL_DEPTH_$(1) ?= 16
+FORMAL_COVER_DEPTH_$(1) ?= $$(FORMAL_DEPTH_$(1))
 FORMAL_MODES_$(1) ?= $(FORMAL_ALL_MODES)
 $(FORMAL_DIR)/$(1).smt2: $(FORMAL_SRC_$(1)) scripts/formal.sh mk/formal.mk
 	@FORMAL_GATES=$(FORMAL_GATES_$(1)) scripts/formal.sh smt2 $$@ $(FORMAL_TOP_$(1)) "$(FORMAL_SET_$(1))" $(filter %.v,$(FORMAL_SRC_$(1)))
 $(FORMAL_DIR)/$(1).%.ok: $(FORMAL_DIR)/$(1).smt2
-	@scripts/formal.sh $$* $$< $$(FORMAL_DEPTH_$(1)) >$$@.tmp
+	@scripts/formal.sh $$* $$< $$(if $$(filter cover,$$*),$$(FORMAL_COVER_DEPTH_$(1)),$$(FORMAL_DEPTH_$(1))) >$$@.tmp
 	@cat $$@.tmp && mv $$@.tmp $$@
 .PHONY: formal-$(1) $(foreach m,$(FORMAL_ALL_MODES),formal-$(1)-$(m))
 formal-$(1): $$(foreach m,$$(FORMAL_MODES_$(1)),$(FORMAL_DIR)/$(1).$$(m).ok)
