@@ -3,8 +3,7 @@
 # and the bridge stress benchmark. Protocol: docs/protocol.md.
 #
 #   make lint-bridge     verilator -Wall, iverilog -g2005, yosys synth_ice40
-#   make formal-bridge   yosys-smtbmc (z3): BMC and induction of the `ifdef
-#                        FORMAL properties (FIFO bounds, stream handshakes)
+#   make formal-bridge   the proofs of its `ifdef FORMAL properties (mk/formal.mk)
 #   make bridge          the test programs below
 #
 # The unit tests compile host/proto.c (and host/error.c) directly, so they do
@@ -37,10 +36,9 @@ TESTS_HOST += $(BRIDGE_DIR)/test_proto $(BRIDGE_DIR)/test_proto_san
 TESTS_RTL  += $(BRIDGE_DIR)/tb_bridge $(BRIDGE_DIR)/tb_bridge_dflt $(BRIDGE_DIR)/tb_uart
 BENCHES    += $(BRIDGE_DIR)/bench_bridge $(BRIDGE_DIR)/bench_uart
 
-.PHONY: bridge lint-bridge formal formal-bridge
+.PHONY: bridge lint-bridge
 bridge: $(BRIDGE_TESTS)
 lint: lint-bridge
-formal: formal-bridge
 
 $(BRIDGE_DIR)/test_proto: tests/bridge/test_proto.c $(PROTO_SRC) $(PROTO_HDR)
 	@mkdir -p $(@D)
@@ -117,24 +115,4 @@ $(BRIDGE_DIR)/lint.ok: $(BRIDGE_RTL) $(UART_RTL) mk/bridge.mk
 	    -p 'read_verilog $(UART_RTL); synth_ice40 -top tn_uart_rx; design -reset; read_verilog $(UART_RTL); synth_ice40 -top tn_uart_tx' >/dev/null
 	@if grep -E '^Warning' $(BRIDGE_DIR)/yosys.log $(BRIDGE_DIR)/yosys-uart.log; then \
 	    echo "lint-bridge: yosys warnings above ($(BRIDGE_DIR)/yosys*.log)" >&2; exit 1; fi
-	@touch $@
-
-# Formal: each module with small parameters (the properties do not depend
-# on them), bounded model check and temporal induction, 16 steps.
-SMTBMC ?= yosys-smtbmc
-BRIDGE_FORMAL := tn_bridge_fifo:AW=2 tn_bridge_fifo:AW=9 tn_skid:DW=9 tn_slip_enc: tn_slip_dec:IDLE_TIMEOUT=5
-formal-bridge: $(BRIDGE_DIR)/formal.ok
-$(BRIDGE_DIR)/formal.ok: rtl/bridge/tn_formal_stream.vh rtl/bridge/tn_bridge_fifo.v rtl/bridge/tn_skid.v rtl/bridge/tn_slip_enc.v rtl/bridge/tn_slip_dec.v mk/bridge.mk
-	@command -v z3 >/dev/null || { echo "formal-bridge: needs the z3 solver: apt-get install z3" >&2; exit 1; }
-	@mkdir -p $(BRIDGE_DIR)/formal
-	@set -e; for job in $(BRIDGE_FORMAL); do \
-	    m=$${job%%:*}; p=$${job#*:}; n=$$m$${p:+_$${p//=/}}; \
-	    ch=$${p:+chparam -set $${p%%=*} $${p#*=} $$m;}; \
-	    $(YOSYS) -q -p "read_verilog -formal -DFORMAL -Irtl/bridge rtl/bridge/$$m.v; $$ch prep -top $$m; async2sync; dffunmap; write_smt2 -wires $(BRIDGE_DIR)/formal/$$n.smt2"; \
-	    $(SMTBMC) -s z3 -t 16 $(BRIDGE_DIR)/formal/$$n.smt2 >$(BRIDGE_DIR)/formal/$$n.bmc.log 2>&1 \
-	        || { echo "formal-bridge: $$n: bmc failed, see $(BRIDGE_DIR)/formal/$$n.bmc.log" >&2; exit 1; }; \
-	    $(SMTBMC) -s z3 -i -t 16 $(BRIDGE_DIR)/formal/$$n.smt2 >$(BRIDGE_DIR)/formal/$$n.ind.log 2>&1 \
-	        || { echo "formal-bridge: $$n: induction failed, see $(BRIDGE_DIR)/formal/$$n.ind.log" >&2; exit 1; }; \
-	    echo "formal-bridge: $$n: bmc and induction passed"; \
-	done
 	@touch $@

@@ -424,6 +424,97 @@ module tn_bridge_engine #(
         fl8_q   <= fl8_d;
         flw_q   <= flw_d;
     end
+`ifdef FORMAL
+    // ---- Properties (make formal-engine; docs/protocol.md and
+    // docs/hardware.md, "Proved properties"). Frames, the frame buffer's
+    // words, bus and transmitter handshakes are free inputs. Assumed of the
+    // environment: reset in the first cycle (tn_bridge holds one after
+    // power-up).
+    wire f_clk = clk_i, f_rst = rst_i;
+    `include "tn_formal_reset.vh"
+
+    // A frame whose length does not suit its type (or of no known type).
+    function f_len_bad(input [7:0] ftype, input [15:0] len);
+        case (ftype)
+            T_READ:  f_len_bad = len != 16'd8;
+            T_WRITE: f_len_bad = len < 16'd8 || len[1:0] != 2'd0;
+            T_INFO, T_STATUS, T_START, T_ABORT, T_RESET: f_len_bad = len != 16'd0;
+            default: f_len_bad = 1'b1;
+        endcase
+    endfunction
+
+    // The frame under way: bad (the receiver's status: CRC, length, size;
+    // or its length), or a START repeating the last executed START's seq.
+    // The last START frame executed (its CTRL write done) and its seq: forgotten
+    // at a reset, a RESET, and a good frame of another type.
+    reg       f_bad, f_dup, f_sv;
+    reg [7:0] f_sseq;
+    wire      f_ctrl_start = ftype_q == T_START && bus_we_o && bus_ready_i && bus_addr_o == A_CTRL &&
+                             bus_wdata_o == CTRL_START;
+    always @(posedge clk_i) begin
+        if (frame_take_o) begin
+            f_bad <= frame_status_i != 8'h00 || f_len_bad(frame_type_i, frame_len_i);
+            f_dup <= frame_status_i == 8'h00 && frame_type_i == T_START && frame_len_i == 16'd0 &&
+                     f_sv && frame_seq_i == f_sseq;
+            if (frame_status_i == 8'h00 && frame_type_i != T_START)
+                f_sv <= 1'b0;
+        end
+        if (f_ctrl_start) begin
+            f_sv   <= 1'b1;
+            f_sseq <= fseq_q;
+        end
+        if (rst_i || rst_o)
+            f_sv <= 1'b0;
+    end
+
+    always @* if (f_live && !rst_i) begin
+        // a bad frame writes nothing (no bus write, no reset, no CTRL) and
+        // is answered with a NAK
+        if (f_bad && state_q != E_IDLE) begin
+            assert(!bus_we_o && !rst_o);
+            assert(state_q == E_DISP || state_q == E_HDR || state_q == E_NAK);
+            if (state_q != E_DISP)
+                assert(rtype_q == T_NAK && next_q == N_NAK);
+        end
+        // a repeated START writes nothing: it is only acknowledged
+        if (f_dup && state_q != E_IDLE)
+            assert(!bus_we_o && state_q != E_CTRL && !rst_o);
+        // (invariants: the latched frame, its checks, the START memory)
+        if (state_q != E_IDLE) begin
+            assert(flz_q == (flen_q == 16'd0) && fl8_q == (flen_q == 16'd8) &&
+                   flw_q == (flen_q < 16'd8 || flen_q[1:0] != 2'd0));
+            if (!f_bad)
+                assert(!f_len_bad(ftype_q, flen_q));
+            if (f_dup)
+                assert(ftype_q == T_START && fseq_q == f_sseq && f_sv && !f_bad);
+            if (state_q == E_CTRL)
+                assert(ftype_q == (ctrl_q == CTRL_START ? T_START : T_ABORT) &&
+                       (ctrl_q == CTRL_START || ctrl_q == CTRL_ABORT));
+            if (state_q == E_WR)
+                assert(ftype_q == T_WRITE && !f_bad);
+            if (state_q == E_RST)
+                assert(ftype_q == T_RESET && !f_bad && rcnt_q != 0);
+            if (f_bad && state_q == E_DISP)
+                assert(frame_status_ok_q);
+        end
+        if (state_q != E_DISP || ftype_q == T_START)
+            assert(sv_q == f_sv && (!f_sv || sseq_q == f_sseq));
+    end
+    // (the frame taken had a good status: only then is it decoded)
+    reg frame_status_ok_q;
+    always @(posedge clk_i)
+        if (frame_take_o)
+            frame_status_ok_q <= frame_status_i == 8'h00;
+
+    // Each property is reachable.
+    always @(posedge clk_i)
+        if (f_live && !rst_i) begin
+            cover(f_bad && state_q == E_NAK && tx_ready_i && frame_status_ok_q);  // a bad length NAKed
+            cover(f_bad && state_q == E_NAK && tx_ready_i && !frame_status_ok_q); // a bad CRC NAKed
+            cover(f_dup && state_q == E_HDR && rtype_q == T_ACK);          // a repeated START acked
+            cover(state_q == E_WR && bus_ready_i && cnt_q == 1);                  // a WRITE's last word
+        end
+`endif
 endmodule
 
 `default_nettype wire

@@ -293,4 +293,128 @@ module tn_router #(
             ebusy_q <= {LANES{1'b0}};
         end
     end
+
+`ifdef FORMAL
+    // ---- Properties (make formal-router; docs/hardware.md, "Proved
+    // properties"), for one source fs and one output fo chosen freely by
+    // the solver (so for all of them). Links, inject lanes and routing
+    // tables are free inputs: any traffic, any tables. Assumed of the
+    // environment (tn_node): reset in the first cycle; the relay selects
+    // (orel_i, erel_i) change only at the edge that ends a switch cycle,
+    // where tn_node loads the round's settings, and ron_i is their OR, as
+    // tn_node computes it.
+    wire f_clk = clk_i, f_rst = rst_i;
+    `include "tn_formal_reset.vh"
+    (* anyconst *) reg [SIW-1:0] fs;
+    (* anyconst *) reg [2:0]     fo;
+    always @* begin
+        assume(ron_i == (|orel_i || |erel_i));
+        assume(fs < NIN && fo < 6);
+    end
+    reg [5:0]       f_orel_q;
+    reg [LANES-1:0] f_erel_q;
+    reg             f_sw_q;
+    always @(posedge clk_i) begin
+        f_orel_q <= orel_i;
+        f_erel_q <= erel_i;
+        f_sw_q   <= sw_i;
+    end
+    always @*
+        if (f_past && !f_sw_q)
+            assume(orel_i == f_orel_q && erel_i == f_erel_q);
+
+    // Paths held (q: since last cycle, d: after this cycle's heads) by source fs.
+    function [3:0] f_paths(input [5:0] busy, input [6*SIW-1:0] own,
+                           input [LANES-1:0] ebusy, input [LANES*SIW-1:0] eown);
+        integer fk;
+        begin
+            f_paths = 4'd0;
+            for (fk = 0; fk < 6; fk = fk + 1)
+                if (busy[fk] && own[fk*SIW +: SIW] == fs)
+                    f_paths = f_paths + 4'd1;
+            for (fk = 0; fk < LANES; fk = fk + 1)
+                if (ebusy[fk] && eown[fk*SIW +: SIW] == fs)
+                    f_paths = f_paths + 4'd1;
+        end
+    endfunction
+    wire [3:0] f_held = f_paths(busy_q, own_q, ebusy_q, eown_q);
+    wire [3:0] f_next = f_paths(busy_d, own_d, ebusy_d, eown_d);
+
+    wire [FW-1:0]  f_src = src[fs];
+    wire [FS-1:0]  f_out = lout_o[fo*FS +: FS];
+    wire [SIW-1:0] f_own = own_q[fo*SIW +: SIW];
+    // fs has a new head: a relay source without a held path, a relay round
+    wire           f_new = ron && isrel[fs] && f_src[W+2] && f_src[W+1] && f_held == 4'd0;
+    wire [2:0]     f_t   = route(f_src[W-1:0], dor_i, lo_i, hi_i, ien_i, label_i, coord_i);
+    // its route exists: a relay output of this round, or a relay eject lane
+    wire           f_rt  = (f_t < 3'd6 && orel_i[f_t]) || (f_t == 3'd6 && |erel_i);
+    // an output carries the flit of its one selected source: the owner of
+    // a held path, else the round's circuit select; with no flit on any
+    // source, every output is empty
+    function f_from_sel(input [FS-1:0] out, input held, input [SIW-1:0] owner,
+                        input [SIW-1:0] circuit);
+        f_from_sel = out == (any ? {{(FS-FW){1'b0}}, src[held ? owner : circuit]} : {FS{1'b0}});
+    endfunction
+
+    integer fl;
+    always @* if (f_live) begin
+        assert(f_from_sel(f_out, busy_d[fo], own_d[fo*SIW +: SIW], osrc_i[fo*SIW +: SIW]));
+        for (fl = 0; fl < LANES; fl = fl + 1) begin
+            assert(f_from_sel(ej_o[fl*FS +: FS], ebusy_d[fl], eown_d[fl*SIW +: SIW], esrc_i[fl*SIW +: SIW]));
+            if (ebusy_q[fl])
+                assert(erel_i[fl] && eown_q[fl*SIW +: SIW] < NIN);
+        end
+        // a held output belongs to a relay output of this round and to a source
+        if (busy_q[fo])
+            assert(orel_i[fo] && f_own < NIN);
+        // a relay stream is never duplicated: at most one held path per source
+        assert(f_held <= 4'd1 && f_next <= 4'd1);
+        // held paths only grow by this cycle's heads
+        assert((busy_q & ~busy_d) == 6'd0 && (ebusy_q & ~ebusy_d) == {LANES{1'b0}});
+        // a new head with a route takes its output (or an eject lane), or
+        // it is counted as a collision and goes nowhere; one on an output
+        // held since last cycle (or with every relay eject lane held) is a
+        // collision; one without a route is counted as unroutable
+        if (f_new && f_rt) begin
+            if (f_next == 4'd0)
+                assert(ncoll_o != 4'd0 && coll_o);
+            else if (f_t < 3'd6)
+                assert(busy_d[f_t] && own_d[f_t*SIW +: SIW] == fs);
+            if ((f_t < 3'd6 && busy_q[f_t]) || (f_t == 3'd6 && (erel_i & ~ebusy_q) == {LANES{1'b0}}))
+                assert(f_next == 4'd0);
+        end
+        if (f_new && !f_rt)
+            assert(nunrt_o != 4'd0 && f_next == 4'd0);
+        // nothing is counted without a new head
+        if (!ron)
+            assert(ncoll_o == 4'd0 && nunrt_o == 4'd0 && !coll_o);
+    end
+
+    // A held output stays with its source until a tail has left on it (then
+    // it is free in the next cycle); every path is released at a switch.
+    always @(posedge clk_i)
+        if (f_live && !$past(rst_i)) begin
+            if ($past(sw_i) || !$past(busy_d[fo]))
+                assert(!busy_q[fo]);
+            else if ($past(f_out[W+2] && f_out[W]))
+                assert(!busy_q[fo]);
+            else
+                assert(busy_q[fo] && f_own == $past(own_d[fo*SIW +: SIW]));
+        end
+
+    // Each property is reachable.
+    always @(posedge clk_i)
+        if (f_live && !$past(rst_i)) begin
+            // a held output carries a body flit; its tail leaves, it is free
+            cover(busy_q[fo] && f_out[W+2] && !f_out[W+1] && !f_out[W]);
+            cover($past(busy_q[fo] && f_out[W+2] && f_out[W]) && !busy_q[fo] && !$past(sw_i));
+            // a head on an output held by another source: a collision
+            cover(f_new && f_rt && f_t < 3'd6 && busy_q[f_t] && ncoll_o == 4'd1);
+            // two heads for the only relay eject lane: one takes it, one collides
+            cover(ncoll_o == 4'd1 && coll_tgt_o == 3'd6 && |ebusy_d && !(|ebusy_q));
+            // an inject lane's head unroutable; a multicast circuit
+            cover(f_new && !f_rt && fs >= 6);
+            cover(lout_o[W+2] && lout_o[FS+W+2] && osrc_i[0 +: SIW] == osrc_i[SIW +: SIW] && !busy_d[1:0]);
+        end
+`endif
 endmodule

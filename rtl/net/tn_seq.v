@@ -179,4 +179,82 @@ module tn_seq #(
                     nerr_word[j] = nerr_i[32 * k + j];
         end
     endfunction
+`ifdef FORMAL
+    // ---- Properties (make formal-seq; docs/hardware.md, "Timing of a run"
+    // and "Proved properties"). Bus writes and reads are free inputs.
+    // Assumed of the environment: reset in the first cycle; the host writes
+    // DURATION and NROUNDS only between runs (docs/hardware.md), so here the
+    // durations are any constants f_dur (no dw_i write) and the duration
+    // RAM returns the word of the address it read last.
+    wire f_clk = nclk_i, f_rst = nrst_i;
+    `include "tn_formal_reset.vh"
+    (* anyconst *) reg [ROUNDS*DW-1:0] f_dur;
+    reg [RW-1:0] f_ra;                // the duration RAM's last read address
+    always @(posedge nclk_i)
+        if (rdur || prep_q || sw_q)
+            f_ra <= rdur ? nb_off_i[RW-1:0] : prep_q ? {RW{1'b0}} : round_q + 1'b1;
+    always @* begin
+        assume(!dw_i);
+        assume(dur_nx == f_dur[f_ra*DW +: DW]);
+        if (running_o)
+            assume(!(wr && nb_off_i == 20'h00011));
+    end
+
+    // Round r's last round-relative cycle: D_r - 1 (D_r = 0 counts as 1).
+    function [DW-1:0] f_last(input [RW-1:0] r);
+        f_last = (f_dur[r*DW +: DW] == 0) ? {DW{1'b0}} : f_dur[r*DW +: DW] - 1'b1;
+    endfunction
+    wire f_end   = run_q && rcyc_q == f_last(round_q);       // a round's last cycle
+    wire f_final = {1'b0, round_q} + 1'b1 >= nrounds_q;      // the run's last round
+    wire f_abort = wctl && nb_wdata_i[1] && run_q;
+
+    always @* if (f_live && !nrst_i) begin
+        // a start is taken only between runs; a round's end and an abort
+        // are announced (fin) in the cycle after
+        assert(prep_n_o == (wctl && nb_wdata_i[0] && !run_q && !prep_q));
+        assert(fin_n_o == (f_end || f_abort));
+        // (invariants: a run is in one of its rounds, inside its duration,
+        // with the next round's duration read ahead)
+        if (run_q)
+            assert(round_q < nrounds_q && rcyc_q <= f_last(round_q) &&
+                   f_ra == round_q + (sw_q ? 1'b0 : 1'b1) && (sw_q || dlast_q == f_last(round_q)));
+        if (sw_q)
+            assert(run_q && rcyc_q == 0);
+        if (prep_q)
+            assert(!run_q && !sw_q);
+        if (run_q)
+            assert(!prep_q && !done_q && !abrt_q);
+        assert(!(done_q && abrt_q));
+        assert(nrounds_q >= 1 && nrounds_q <= ROUNDS);
+    end
+    always @(posedge nclk_i)
+        if (f_live && !$past(nrst_i) && !nrst_i) begin
+            // the cycle after prep is the switch into round 0
+            if ($past(prep_q))
+                assert(sw_q && run_q && round_q == 0 && rcyc_q == 0);
+            // inside a round: the next cycle of the same round
+            if ($past(run_q && !f_end && !f_abort))
+                assert(run_q && !sw_q && round_q == $past(round_q) && rcyc_q == $past(rcyc_q) + 1'b1);
+            // after its last cycle (D cycles after its switch): the switch
+            // into the next round, or the run's end, done
+            if ($past(f_end && !f_abort && !f_final))
+                assert(sw_q && run_q && round_q == $past(round_q) + 1'b1);
+            if ($past(f_end && !f_abort && f_final))
+                assert(!run_q && done_q && !abrt_q && end_q == cycle_q);
+            // an abort ends the run at once
+            if ($past(f_abort))
+                assert(!run_q && abrt_q && !done_q && end_q == cycle_q);
+            // the cycle counter counts every cycle
+            assert(cycle_q == $past(cycle_q) + 1'b1);
+        end
+
+    // Each property is reachable.
+    always @(posedge nclk_i)
+        if (f_live && !$past(nrst_i) && !nrst_i) begin
+            // a three-round run of durations 2, 0 (as 1) and 3, done
+            cover(done_q && nrounds_q == 3 && f_dur[0 +: 3*DW] == {3'd3, 3'd0, 3'd2} && start_q != 0);
+            cover(abrt_q && $past(round_q) == 1);    // aborted in round 1
+            cover(prep_q && runs_q == 2);            // a second run starts
+        end
+`endif
 endmodule

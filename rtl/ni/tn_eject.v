@@ -168,4 +168,100 @@ module tn_eject #(
     tn_ram #(.DW(RCW), .AW(RW)) u_rec (
         .wclk_i(nclk_i), .we_i(file_q), .waddr_i(rnd_q), .wdata_i(rec_q),
         .rclk_i(bclk_i), .re_i(rr_i), .raddr_i(rr_idx_i), .rdata_o(rec_o));
+`ifdef FORMAL
+    // ---- Properties (make formal-eject; docs/hardware.md, "Proved
+    // properties" and "Eject"). Flits, descriptors (RAM contents from bus
+    // writes) and the sequencer's fin_i are free inputs. Assumed of the
+    // environment (tn_seq): reset in the first cycle; a run starts with a
+    // switch (run_i rises only with sw_i) and a switch is part of a run, as
+    // tn_seq makes both from its prep cycle.
+    wire f_clk = nclk_i, f_rst = nrst_i;
+    `include "tn_formal_reset.vh"
+    reg f_run_q;
+    always @(posedge nclk_i)
+        f_run_q <= run_i;
+    always @* begin
+        if (f_past && !f_run_q && run_i)
+            assume(sw_i);
+        if (sw_i)
+            assume(run_i);
+    end
+
+    // CRC-32 of one flit, a bit at a time (the reference form of the
+    // nibble-table step above): its data as ceil(W/8) bytes, LSB first.
+    function [31:0] f_crc_flit(input [31:0] c, input [W-1:0] data);
+        reg [8*((W+7)/8)-1:0] b;
+        integer fj;
+        begin
+            b = {(8*((W+7)/8)){1'b0}};
+            b[W-1:0] = data;
+            f_crc_flit = c;
+            for (fj = 0; fj < 8*((W+7)/8); fj = fj + 1)
+                f_crc_flit = (f_crc_flit >> 1) ^ (32'hEDB88320 & {32{f_crc_flit[0] ^ b[fj]}});
+        end
+    endfunction
+
+    // The active descriptor (address a, length n), the flits counted for
+    // it, the ones accepted (in the round, while fewer than n), their CRC.
+    reg [AW-1:0] f_a;
+    reg [AW:0]   f_n, f_cnt, f_acc;
+    reg [31:0]   f_crc;
+    wire         f_late = !run_i || sw_i || f_acc == f_n;
+    wire [AW:0]  f_at   = {1'b0, f_a} + f_acc;   // the next accepted flit's word
+    always @(posedge nclk_i) begin
+        if (fv) begin
+            f_cnt <= f_cnt + 1'b1;
+            f_crc <= f_crc_flit(f_crc, flit_i[W-1:0]);
+            if (!f_late)
+                f_acc <= f_acc + 1'b1;
+        end
+        if (sw_i) begin
+            f_a   <= nx[0 +: AW];
+            f_n   <= nx[AW +: AW + 1];
+            f_cnt <= {(AW + 1){1'b0}};
+            f_acc <= {(AW + 1){1'b0}};
+            f_crc <= 32'hFFFFFFFF;
+        end
+    end
+
+    always @* if (f_live) begin
+        // a flit is written only while a descriptor is active, in its
+        // round, to the words a .. a+n-1 in order, never beyond the memory
+        if (mwr_o)
+            assert(fv && run_i && !sw_i && f_acc < f_n && !f_at[AW] && mwaddr_o == f_at[AW-1:0] &&
+                   mwdata_o == flit_i[W+1:0]);
+        if (fv && !f_late && !f_at[AW])
+            assert(mwr_o);
+        // count and CRC follow the counted flits (invariants: address and
+        // flits left follow the accepted ones; after a late flit none is
+        // accepted until the next switch)
+        if (act_q)
+            assert(cnt_q == f_cnt && crc_q == f_crc && f_acc <= f_n && rem_q == f_n - f_acc &&
+                   adr_q == {1'b0, f_a} + f_cnt && (f_cnt == f_acc || f_acc == f_n || !run_i || sw_i));
+    end
+    always @(posedge nclk_i)
+        if (f_live && !$past(nrst_i)) begin
+            // overrun: a flit beyond n, in a switch cycle or after the run;
+            // short: fewer than n at the round's end; bounds: an accepted
+            // flit at or beyond MEM_DEPTH
+            assert(overrun_o == $past(fv && f_late));
+            assert(short_o == $past(fin_i && act_q && f_acc < f_n));
+            assert(bounds_o == $past(fv && !f_late && f_at[AW]));
+            // the record filed holds the count and the CRC of the flits
+            if (file_q)
+                assert(rec_q[32 + 2*DW +: AW + 1] == ($past(fv) ? $past(f_cnt) + 1'b1 : $past(f_cnt)) &&
+                       rec_q[31:0] == ~($past(fv) ? f_crc_flit($past(f_crc), $past(flit_i[W-1:0]))
+                                                  : $past(f_crc)));
+        end
+
+    // Each property is reachable.
+    always @(posedge nclk_i)
+        if (f_live && !$past(nrst_i)) begin
+            cover(mwr_o && f_acc == 2 && f_n == 3);    // the last of three flits stored
+            cover(overrun_o && $past(run_i && !sw_i)); // a flit beyond n
+            cover(short_o && f_acc == 1);              // one flit of more
+            cover(bounds_o);                           // an accepted flit beyond the memory
+            cover(file_q && f_cnt == 2 && !$past(sw_i)); // a record of two flits filed
+        end
+`endif
 endmodule

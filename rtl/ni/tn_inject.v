@@ -100,4 +100,57 @@ module tn_inject #(
             relay_o <= 1'b0;
         end
     end
+`ifdef FORMAL
+    // ---- Properties (make formal-inject; docs/hardware.md, "Proved
+    // properties"). The list RAM's contents (bus writes) and the flit
+    // memory's answers are free inputs: any descriptors. Assumed of the
+    // environment (tn_seq, tn_node): reset in the first cycle.
+    wire f_clk = nclk_i, f_rst = nrst_i;
+    `include "tn_formal_reset.vh"
+
+    // The started entry (address, length) and the words read for it.
+    reg [AW-1:0] f_a;
+    reg [AW:0]   f_n, f_k;
+    wire [AW:0]  f_at = {1'b0, f_a} + f_k;   // the next word
+    always @(posedge nclk_i)
+        if (start) begin
+            f_a <= nx_adr;
+            f_n <= nx_len;
+            f_k <= 1'b1;
+        end else if (more) begin
+            f_k <= f_k + 1'b1;
+        end
+
+    always @* if (f_live) begin
+        // words are read only while running, outside a switch cycle
+        if (mrd_o)
+            assert(run_i && (start || (act_q && !sw_i)));
+        // a stream reads its entry's words a, a+1, ..., a+n-1 in order:
+        // never beyond them, never beyond the memory
+        if (mrd_o && !start)
+            assert(f_k < f_n && !f_at[AW] && maddr_o == f_at[AW-1:0]);
+        // (invariants: the registers follow the started entry)
+        if (act_q)
+            assert(f_k < f_n && adr_q == f_at && rem_q == f_n - f_k);
+    end
+    always @(posedge nclk_i)
+        if (f_live && !$past(nrst_i)) begin
+            // a flit is on the lane only for a word read in the last cycle
+            if (flit_o[FW-1])
+                assert($past(mrd_o) && run_i && !sw_i && flit_o[W+1:0] == mdata_i);
+            // a word beyond the memory is skipped and flagged
+            assert(bounds_o == $past(!start && more && f_at[AW]));
+        end
+
+    // Each property is reachable.
+    always @(posedge nclk_i)
+        if (f_live && !$past(nrst_i)) begin
+            // a three-word stream read to its end
+            cover($past(more && f_k == 2 && f_n == 3) && !act_q && flit_o[FW-1]);
+            // a word beyond the memory skipped
+            cover(bounds_o);
+            // a chain: the next entry starts while a stream is reading
+            cover(start && act_q);
+        end
+`endif
 endmodule
