@@ -395,6 +395,60 @@ static void test_bridge(Tb &tb, Lane &l, const char *name)
        "%s: no byte lost to a full FIFO, every byte from the bridge well framed", name);
 }
 
+// ---- phase 5: noise on the line (issue 17): random bytes, a random baud
+// error per byte, framing errors, short glitches and idle gaps never make
+// the bridge write or reset, and never wedge it: the next valid requests
+// are answered. Bytes are biased towards SLIP END and ESC so that frames
+// start, end and escape often. ----
+static void line_noise(Lane &l, size_t nbytes)
+{
+    for (size_t i = 0; i < nbytes; i++) {
+        double p = l.ratio * (1.0 + (rndf() - 0.5) * 0.2);   // +-10 % of the baud
+        uint32_t r = rnd() % 100;
+        uint8_t b = r < 5 ? TN_SLIP_END : r < 8 ? TN_SLIP_ESC : (uint8_t)rnd();
+        if (r % 20 == 1)
+            Tb::bit(l.br_line, l.br_t, p * (0.1 + 0.3 * rndf()), 0);   // glitch: under half a bit
+        if (r % 10 == 2)
+            Tb::bit(l.br_line, l.br_t, p * 3 * rndf(), 1);             // idle gap
+        Tb::byte_wave(l.br_line, l.br_t, p, b, r % 20 == 3 ? 0 : 1);     // 5 %: stop bit low
+    }
+}
+
+// Noise, then a valid INFO, WRITE and READ; true when no noise byte wrote
+// or reset anything and the requests were answered.
+static bool noise_then_requests(Tb &tb, Lane &l, size_t nbytes, uint64_t *naks_bytes)
+{
+    uint64_t w0 = l.writes, c0 = l.ctrl_writes, r0 = l.rst_cycles;
+    line_noise(l, nbytes);
+    tb.run(l.br_line.size() + 64 * (uint64_t)l.div);
+    bool quiet = l.writes == w0 && l.ctrl_writes == c0 && l.rst_cycles == r0;
+    *naks_bytes = l.br_out.size();
+    l.br_out.clear();
+    struct tn_transport t = {&tb, &l, false, 0};
+    struct tn_proto *p;
+    struct tn_proto_opts o = {20, 4, 0};
+    tn_proto_open(&p, &uart_ops, &t, &o);
+    struct tn_info info;
+    std::vector<uint32_t> w(10), r(10);
+    for (auto &x : w)
+        x = rnd();
+    bool answered = tn_proto_info(p, &info) == 0 && info.version == INFO_REGS[0] &&
+                    tn_proto_write(p, 0x00040000, w.data(), w.size()) == 0 &&
+                    tn_proto_read(p, 0x00040000, r.data(), r.size()) == 0 && r == w;
+    tn_proto_close(p);
+    return quiet && answered && l.writes == w0 + w.size();
+}
+
+static void test_noise(Tb &tb, Lane &l, const char *name, size_t nbytes)
+{
+    uint64_t out = 0, ovf0 = l.overflows;
+    bool good = noise_then_requests(tb, l, nbytes, &out);
+    ok(good, "%s: %zu noise bytes (+-10%% baud, 5%% framing errors, glitches, gaps) write and "
+       "reset nothing; the next INFO, WRITE and READ are answered (%llu bytes of NAKs, %llu "
+       "bytes lost to the full FIFO)", name, nbytes, (unsigned long long)out,
+       (unsigned long long)(l.overflows - ovf0));
+}
+
 // make bench: host-to-device load rate over the 12 Mbaud UART as a fraction
 // of the line rate (1.2 MB/s of 8N1 bytes), for windows and host latencies.
 static int bench(Tb &tb)
@@ -429,7 +483,14 @@ static int bench(Tb &tb)
            "# (as behind an FTDI latency timer); tn_proto_write, verified by the bridge's CRC\n",
            100.0 * 252 / 265);
     good = good && l.overflows == 0;
-    return good ? 0 : 1;
+    uint64_t out = 0;
+    const size_t noise = 1000000;
+    bool quiet = noise_then_requests(tb, l, noise, &out);
+    printf("noise: %zu random bytes at 12 Mbaud (+-10%% baud, 5%% framing errors, glitches, "
+           "gaps): %s; %llu bytes of NAKs\n", noise,
+           quiet ? "no write, no reset, the next requests answered" : "FAILED",
+           (unsigned long long)out);
+    return good && quiet ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -448,6 +509,7 @@ int main(int argc, char **argv)
         test_rx_skew(tb, l, names[k], +sk);
         test_rx_errors(tb, l, names[k]);
         test_bridge(tb, l, names[k]);
+        test_noise(tb, l, names[k], l.div <= 7 ? 100000 : 10000);
     }
     return tap_done();
 }
