@@ -42,7 +42,8 @@ int main(int argc, char **argv)
     is(L.banks, 1u << sl_log2(L.lanes), "PARAMS: BANKS = 2^ceil(log2 LANES)");
     unsigned aw = sl_log2(L.mem_depth);
     is(L.dw, aw + 2, "PARAMS: DW = log2(MEM_DEPTH) + 2");
-    is(L.params & ~0x11F0Fu, 0, "PARAMS: no bits outside its fields");
+    is(L.params >> 17 & 1u, 1, "PARAMS: FAULT (bit 17): a simulator model injects link faults");
+    is(L.params & ~0x31F0Fu, 0, "PARAMS: no bits outside its fields");
     is(sl_rd(&L, A_GLOB(G_RUNS)), 0, "RUNS is 0 after reset");
     unsigned N = L.n, R = L.rounds, dmask = (1u << L.dw) - 1, amask = L.mem_depth - 1;
 
