@@ -487,7 +487,8 @@ static int bench(Tb &tb)
     const size_t noise = 1000000;
     bool quiet = noise_then_requests(tb, l, noise, &out);
     printf("noise: %zu random bytes at 12 Mbaud (+-10%% baud, 5%% framing errors, glitches, "
-           "gaps): %s; %llu bytes of NAKs\n", noise,
+           "gaps): %s; %llu bytes of NAKs (goal: >= 1,000,000 bytes, no write, no reset, "
+           "the next requests answered)\n", noise,
            quiet ? "no write, no reset, the next requests answered" : "FAILED",
            (unsigned long long)out);
     return good && quiet ? 0 : 1;
