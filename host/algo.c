@@ -713,8 +713,8 @@ int tn_build(struct tn_sched **out, enum tn_coll coll, const struct tn_topo *t,
              const struct tn_algo_opts *o)
 {
     const char *name = o->algo;
-    if (coll == TN_ALLTOALL || coll == TN_P2P)
-        return TN_ENOTSUP; /* tn_a2a_build() (host/a2a.h), tn_p2p_build() (host/p2p.h) */
+    if (coll == TN_ALLTOALL || coll == TN_P2P || coll == TN_PERM)
+        return TN_ENOTSUP; /* tn_a2a_build() (a2a.h), tn_p2p_build() (p2p.h), perm.h */
     if (!name || strcmp(name, "auto") == 0) {
         uint64_t best = UINT64_MAX;
         name = NULL;

@@ -21,6 +21,7 @@
 #include "fault.h"
 #include "image.h"
 #include "p2p.h"
+#include "perm.h"
 #include "plan.h"
 #include "runopt.h"
 #include "sched.h"
@@ -33,7 +34,7 @@
 static void help(FILE *f)
 {
     fprintf(f,
-        "usage: torusctl run gossip|broadcast|alltoall|scatter|gather|p2p [options]\n"
+        "usage: torusctl run gossip|broadcast|alltoall|scatter|gather|p2p|perm [options]\n"
         "Run a collective on the device (by default the simulated torus) and\n"
         "check every node's data and the measured cycles against the reference\n"
         "model and the closed form.\n\n"
@@ -66,6 +67,14 @@ static void help(FILE *f)
         "                    1..diameter of --dims at one L: a table (--json: points,\n"
         "                    --svg FILE: cycles against distance); only the distance\n"
         "                    varies, sweep L by running it once per --msg-flits\n"
+        "perm (every node sends --msg-flits flits to its image under a permutation):\n"
+        "  --permutation P   random (from --seed), tornado (every coordinate + ceil(k/2) - 1),\n"
+        "                    bit-reversal (N a power of 2) or transpose (X = Y); default random\n"
+        "  --switching S     relay: every packet at once along its DOR route in one relay\n"
+        "                    round, collisions drop packets and the routers' collision,\n"
+        "                    unroutable and drop counters are checked against the model;\n"
+        "                    cs (default): rounds of arc-disjoint circuits from the liquid\n"
+        "                    search (--time bounds it), against Lambda\n"
         "  --seed S          payload seed (default 1)\n"
         "  --json            print one JSON object instead of the text report\n"
         "  --svg FILE        write the schedule's space-time diagram (time across, links\n"
@@ -137,6 +146,13 @@ struct a2a_report {
     uint32_t msg_flits;
 };
 
+/* Permutation extras for the report (run perm). */
+struct perm_run {
+    enum tn_perm kind;
+    bool relay;
+    struct tn_perm_report r; /* relay_lost: the model's */
+};
+
 /* Scatter/gather extras for the report. */
 struct sg_report {
     struct tn_sg_info info;
@@ -155,6 +171,12 @@ struct result {
     uint32_t status;
     uint64_t net_cycles;                /* network clocks simulated (0: not known) */
     bool data_ok, cycles_ok;
+    /* relay rounds where the model predicts collisions, unroutable heads or
+     * dropped flits (run perm --switching relay): every node's status
+     * counters are compared with the model's (TN_RELAY_*) instead of
+     * failing on the error bit */
+    bool relay_events;
+    uint64_t relay_dev[3], relay_model[3];
     uint8_t *bad;                       /* per eject descriptor (model order): its record
                                          * differs from the model (NULL: not kept) */
 };
@@ -345,6 +367,75 @@ static int read_error_nodes(struct tn_dev *d, const struct tn_plan *p, struct re
     return rc;
 }
 
+/* Nodes per pipelined call of the relay event check. */
+#define STATUS_CHUNK 64
+
+/* Compare node v's status words st (FLAGS .. DROP) with the model's relay
+ * events: the collision, unroutable and drop counters (which stop at
+ * 0xFFFF), and none of the errors the model never predicts (memory bounds,
+ * bank conflicts). */
+static void compare_node_events(const struct tn_model_out *mo, uint32_t v, const uint32_t *st,
+                                struct result *res)
+{
+    static const int counter[3] = {TN_ST_COLL, TN_ST_UNRT, TN_ST_DROP};
+    static const char *const what[3] = {"collisions", "unroutable heads", "dropped flits"};
+    const uint32_t never = 1u << 2 | 1u << 3 | 1u << 7; /* FLAGS: bounds, bank conflict */
+    for (int k = 0; k < 3; k++) {
+        uint32_t want = mo->relay_ev[3 * (size_t)v + k], got = st ? st[counter[k]] : 0;
+        want = want > 0xFFFFu ? 0xFFFFu : want;
+        res->relay_dev[k] += got;
+        if (got != want) {
+            res->data_ok = false;
+            add_mismatch(res, UINT32_MAX, v, UINT32_MAX, "%u %s, the model predicts %u", got,
+                         what[k], want);
+        }
+    }
+    if (st && (st[TN_ST_FLAGS] & never)) {
+        char why[200];
+        uint32_t all[TN_ST_WORDS] = {0};
+        memcpy(all, st, (TN_ST_DROP + 1) * sizeof *st);
+        res->data_ok = false;
+        add_mismatch(res, UINT32_MAX, v, UINT32_MAX, "the node latched %s",
+                     tn_status_describe(all, why, sizeof why));
+    }
+}
+
+/* Relay events, device against model: the status of every node in ERRMAP
+ * is read and compared; a node outside it latched nothing, so counts no
+ * event. */
+static int compare_relay_events(struct tn_dev *d, const struct tn_plan *p,
+                                const struct tn_model_out *mo, struct result *res)
+{
+    uint32_t n = p->topo.n, nsel = 0, map = 0, st[STATUS_CHUNK][TN_ST_DROP + 1];
+    uint32_t *sel = malloc(((size_t)n + 1) * sizeof *sel);
+    struct tn_proto_rspan sp[STATUS_CHUNK];
+    int rc = sel ? 0 : TN_ENOMEM;
+    res->relay_events = true;
+    for (int k = 0; k < 3; k++) {
+        res->relay_model[k] = mo->relay_total[k];
+        res->relay_dev[k] = 0;
+    }
+    for (uint32_t v = 0; v < n && rc == 0; v++) {
+        if (v % 32 == 0)
+            rc = tn_proto_read(d->p, TN_G_ERRMAP(v / 32), &map, 1);
+        if (map >> (v % 32) & 1)
+            sel[nsel++] = v;
+        else
+            compare_node_events(mo, v, NULL, res);
+    }
+    for (uint32_t i0 = 0; i0 < nsel && rc == 0; i0 += STATUS_CHUNK) {
+        uint32_t m = nsel - i0 < STATUS_CHUNK ? nsel - i0 : STATUS_CHUNK;
+        for (uint32_t j = 0; j < m; j++)
+            sp[j] = (struct tn_proto_rspan){TN_ADDR_NODE(sel[i0 + j], TN_REGION_STATUS, 0), st[j],
+                                            TN_ST_DROP + 1};
+        rc = tn_proto_readv(d->p, sp, m);
+        for (uint32_t j = 0; j < m && rc == 0; j++)
+            compare_node_events(mo, sel[i0 + j], st[j], res);
+    }
+    free(sel);
+    return rc;
+}
+
 /* Read every eject record the model predicts and compare: the records of
  * one (node, lane) list are consecutive, one span each, pipelined
  * (tn_proto_readv); RUNS tells which were filed by this run. */
@@ -377,7 +468,10 @@ static int readback(struct tn_dev *d, const struct tn_plan *p, const struct tn_m
                     (size_t)rs.index[i] * TN_REC_WORDS;
         compare_stat(p, &d->info, e, buf + at, runs, res, i);
     }
-    if (st->status & 4) {
+    if (mo->relay_total[TN_RELAY_COLL] + mo->relay_total[TN_RELAY_UNRT] +
+        mo->relay_total[TN_RELAY_DROP] > 0) {
+        rc = compare_relay_events(d, p, mo, res);
+    } else if (st->status & 4) {
         rc = read_error_nodes(d, p, res);
         res->data_ok = false;
     }
@@ -385,6 +479,33 @@ out:
     rec_spans_free(&rs);
     free(buf);
     return rc;
+}
+
+/* run perm: the permutation (random from seed) as relay packets sent all
+ * at once or as liquid circuit rounds. An exit code (message printed). */
+static int build_perm(struct tn_sched **s, const struct tn_topo *t, enum tn_switching sw,
+                      uint32_t mu, unsigned alpha, uint64_t seed, double search_s,
+                      struct perm_run *pr)
+{
+    if (sw == TN_SW_SF) {
+        fprintf(stderr, CMD ": perm runs as relay (packets all at once) or cs (circuit rounds), "
+                "not sf\n");
+        return TN_EXIT_USAGE;
+    }
+    pr->relay = sw == TN_SW_RELAY;
+    uint32_t *dst = malloc(((size_t)t->n + 1) * sizeof *dst);
+    int rc = dst ? tn_perm_build(t, pr->kind, seed, dst) : TN_ENOMEM;
+    if (rc == TN_ENOTSUP)
+        fprintf(stderr, CMD ": %s does not apply to %ux%ux%u (bit-reversal needs N a power of 2, "
+                "transpose X = Y)\n", tn_perm_name(pr->kind), t->dim[0], t->dim[1], t->dim[2]);
+    if (!rc) {
+        rc = tn_perm_sched(s, t, dst, pr->relay, mu, alpha, search_s, &pr->r);
+        if (rc)
+            fprintf(stderr, CMD ": cannot build the permutation schedule: %s\n",
+                    tn_strerror(rc));
+    }
+    free(dst);
+    return rc ? TN_EXIT_USAGE : 0;
 }
 
 /* --lengths FILE: n lengths (tn_lengths_parse). */
@@ -446,12 +567,52 @@ static json_t *p2p_json(const struct tn_sched *s, const struct tn_p2p_info *p2p,
                      (json_int_t)1);
 }
 
+/* run perm: what the relay lost, device against model, or the circuit
+ * rounds against Lambda. */
+static void print_perm_text(const struct perm_run *pr, const struct result *res)
+{
+    printf("permutation         %s: %u transfers\n", tn_perm_name(pr->kind), pr->r.transfers);
+    if (!pr->relay) {
+        printf("circuits            %u rounds, Lambda %u (most transfers on one arc)%s\n",
+               pr->r.circuit_rounds, pr->r.lambda, pr->r.liquid ? ": liquid, minimal" : "");
+        return;
+    }
+    printf("relay (all at once) %u packets lost (model %u), %u arrived whole\n", res->hw_err_desc,
+           pr->r.relay_lost, pr->r.transfers - res->hw_err_desc);
+    printf("router events       %" PRIu64 " collisions, %" PRIu64 " unroutable heads, %" PRIu64
+           " dropped flits (model %" PRIu64 ", %" PRIu64 ", %" PRIu64 ")\n", res->relay_dev[0],
+           res->relay_dev[1], res->relay_dev[2], res->relay_model[0], res->relay_model[1],
+           res->relay_model[2]);
+}
+
+static json_t *perm_json(const struct perm_run *pr, const struct result *res)
+{
+    json_t *o = json_pack("{s:s, s:s, s:I}", "permutation", tn_perm_name(pr->kind), "switching",
+                          pr->relay ? "relay" : "cs", "transfers", (json_int_t)pr->r.transfers);
+    if (pr->relay) {
+        json_object_set_new(o, "lost", json_integer(res->hw_err_desc));
+        json_object_set_new(o, "lost_model", json_integer(pr->r.relay_lost));
+        json_object_set_new(o, "collisions", json_integer((json_int_t)res->relay_dev[0]));
+        json_object_set_new(o, "collisions_model", json_integer((json_int_t)res->relay_model[0]));
+        json_object_set_new(o, "unroutable", json_integer((json_int_t)res->relay_dev[1]));
+        json_object_set_new(o, "dropped_flits", json_integer((json_int_t)res->relay_dev[2]));
+        json_object_set_new(o, "dropped_flits_model",
+                            json_integer((json_int_t)res->relay_model[2]));
+    } else {
+        json_object_set_new(o, "rounds", json_integer(pr->r.circuit_rounds));
+        json_object_set_new(o, "lambda", json_integer(pr->r.lambda));
+        json_object_set_new(o, "liquid", json_boolean(pr->r.liquid));
+    }
+    return o;
+}
+
 static void print_text(const struct tn_sched *s, const struct tn_plan *p,
                        const struct tn_report *rep, const struct tn_info *info,
                        const struct result *res, const struct tn_cost *formula, bool have_formula,
                        uint64_t lower, const double *tm, const struct tn_image *img,
                        const char *backend, const struct a2a_report *a2a,
-                       const struct sg_report *sg, const struct tn_p2p_info *p2p)
+                       const struct sg_report *sg, const struct tn_p2p_info *p2p,
+                       const struct perm_run *perm)
 {
     char dims[32];
     tn_topo_format(&s->topo, dims, sizeof dims);
@@ -468,6 +629,10 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
     printf("cycles model        %" PRIu64 "\n", res->model);
     if (have_formula && p2p)
         print_p2p_text(s, p2p, info->alpha, res->measured);
+    else if (have_formula && perm)
+        printf("cycles formula      %" PRIu64 "  (%s)\n", formula->cycles, perm->relay
+               ? "relay: alpha + the longest distance + 1 + L, one round"
+               : "circuits: the sum over rounds of alpha + the round's longest distance + L");
     else if (have_formula && sg)
         printf("cycles formula      %" PRIu64 "  (alpha + T, T = %" PRIu64 " from the %s "
                "algorithm's own timing)\n", formula->cycles, sg->info.formula - info->alpha,
@@ -532,6 +697,8 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
                    " (Theorem 3: t_sync + b3 + M)\n", gi->lower, gi->bound);
         }
     }
+    if (perm)
+        print_perm_text(perm, res);
     printf("errors              %u descriptors with error bits, %u nodes with errors latched\n",
            res->hw_err_desc, res->err_nodes);
     printf("image               %zu words in %zu bursts (%zu KiB), %zu of them flit memory\n",
@@ -551,8 +718,9 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
     }
     if (res->nmis > MAX_LISTED)
         printf("... %u mismatches in all\n", res->nmis);
-    printf("\ndata %s, cycles %s\n", res->data_ok ? "ok (every CRC matches)" : "WRONG",
-           res->cycles_ok ? "as predicted" : "DIFFER from the prediction");
+    printf("\ndata %s, cycles %s\n", !res->data_ok ? "WRONG" : res->relay_events
+           ? "as predicted (every record and router counter equals the model's)"
+           : "ok (every CRC matches)", res->cycles_ok ? "as predicted" : "DIFFER from the prediction");
 }
 
 static void print_json(const struct tn_sched *s, const struct tn_plan *p,
@@ -560,7 +728,7 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
                        const struct tn_cost *formula, bool have_formula, uint64_t lower,
                        const double *tm, const struct tn_image *img, const char *backend,
                        const struct a2a_report *a2a, const struct sg_report *sg,
-                       const struct tn_p2p_info *p2p)
+                       const struct tn_p2p_info *p2p, const struct perm_run *perm)
 {
     char dims[32];
     tn_topo_format(&s->topo, dims, sizeof dims);
@@ -614,6 +782,8 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
     }
     if (p2p)
         json_object_set_new(o, "p2p", p2p_json(s, p2p, info->alpha, res->measured));
+    if (perm)
+        json_object_set_new(o, "perm", perm_json(perm, res));
     if (sg) {
         const struct tn_sg_info *gi = &sg->info;
         json_object_set_new(o, sg->coll == TN_SCATTER ? "scatter" : "gather", json_pack(
@@ -887,6 +1057,7 @@ int cmd_run(int argc, char **argv)
         {"fault-campaign", required_argument, NULL, 'K'},
         {"switching", required_argument, NULL, 'w'}, {"distance", required_argument, NULL, 'D'},
         {"packet-flits", required_argument, NULL, 'P'}, {"sweep", no_argument, NULL, 'X'},
+        {"permutation", required_argument, NULL, 'Q'},
         TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
     struct tn_topo topo;
     struct tn_dev_args da;
@@ -903,6 +1074,7 @@ int cmd_run(int argc, char **argv)
     memset(&sg_rep, 0, sizeof sg_rep);
     struct tn_p2p_opts po = {TN_SW_CS, 0, 1, 1, 0, 1};
     struct tn_p2p_info p2p_info, *p2p = NULL;
+    struct perm_run perm_rep = {TN_PERM_RANDOM, false, {0}}, *perm = NULL;
     bool sweep = false;
     const char *lengths_file = NULL, *svg_file = NULL;
     bool random_lengths = false;
@@ -985,6 +1157,13 @@ int cmd_run(int argc, char **argv)
         case 'X':
             sweep = true;
             break;
+        case 'Q':
+            if (tn_perm_parse(optarg, &perm_rep.kind) != 0) {
+                fprintf(stderr, CMD ": bad --permutation '%s': use random, tornado, "
+                        "bit-reversal or transpose\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            break;
         case 'D':
         case 'P':
             if (!tn_cmd_uint(optarg, 1, 1u << 24, &v)) {
@@ -1036,12 +1215,12 @@ int cmd_run(int argc, char **argv)
     if (sched_file == NULL) {
         if (optind >= argc) {
             fprintf(stderr, CMD ": which collective? use gossip, broadcast, alltoall, scatter, "
-                    "gather or p2p (see --help)\n");
+                    "gather, p2p or perm (see --help)\n");
             return TN_EXIT_USAGE;
         }
         if (tn_coll_parse(argv[optind], &coll) != 0) {
             fprintf(stderr, CMD ": unknown collective '%s': use gossip, broadcast, alltoall, "
-                    "scatter, gather or p2p\n", argv[optind]);
+                    "scatter, gather, p2p or perm\n", argv[optind]);
             return TN_EXIT_USAGE;
         }
         optind++;
@@ -1178,6 +1357,16 @@ int cmd_run(int argc, char **argv)
         formula.rounds = p2p->rounds;
         have_formula = true;
     }
+    if (s == NULL && coll == TN_PERM) {
+        perm = &perm_rep;
+        ex = build_perm(&s, &topo, po.sw, ao.msg_flits, info->alpha, seed, search_s, perm);
+        if (ex != 0)
+            goto out_dev;
+        ex = TN_EXIT_VERIFY;
+        formula.cycles = perm->r.formula;
+        formula.rounds = s->nrounds;
+        have_formula = true;
+    }
     if (s == NULL && coll == TN_ALLTOALL) {
         if (ao.ports == 0)
             ao.ports = info->lanes >= 6 ? 6 : 1;
@@ -1218,7 +1407,7 @@ int cmd_run(int argc, char **argv)
         }
         have_formula = tn_algo_cost(coll, s->algo, &topo, &ao, &formula) == 0;
     }
-    struct tn_verify_opts vo = {info->lanes, info->mem_depth, 20};
+    struct tn_verify_opts vo = {info->lanes, info->mem_depth, 20, coll == TN_PERM};
     rc = tn_verify(s, &vo, &rep);
     if (rc != 0) {
         fprintf(stderr, CMD ": the schedule fails verification (%u violations):\n", rep.nviol);
@@ -1245,6 +1434,8 @@ int cmd_run(int argc, char **argv)
         ex = TN_EXIT_USAGE;
         goto out_dev;
     }
+    if (perm)
+        perm->r.relay_lost = mo.errors;
     tm[0] = now_s() - t_start;
 
     double t = now_s();
@@ -1325,10 +1516,10 @@ int cmd_run(int argc, char **argv)
     uint64_t lower = (uint64_t)rep.bounds.rounds * info->alpha + rep.bounds.dsum + rep.bounds.tsum;
     if (json)
         print_json(s, p, info, &res, &formula, have_formula, lower, tm, &img, da.t.backend, a2a,
-                   sg, p2p);
+                   sg, p2p, perm);
     else
         print_text(s, p, &rep, info, &res, &formula, have_formula, lower, tm, &img,
-                   da.t.backend, a2a, sg, p2p);
+                   da.t.backend, a2a, sg, p2p, perm);
     ex = res.data_ok && res.cycles_ok ? TN_EXIT_OK : TN_EXIT_VERIFY;
     if (fault.kind == TN_FAULT_LINK && !json)
         print_link_fault(p, &mo, &res, &fault.link, &link_at);

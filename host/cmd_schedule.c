@@ -157,9 +157,9 @@ int cmd_schedule(int argc, char **argv)
                 "alltoall, scatter or gather\n", argv[optind]);
         return TN_EXIT_USAGE;
     }
-    if (coll == TN_P2P) {
-        fprintf(stderr, "torusctl schedule: p2p is one transfer on the device: use torusctl run "
-                "p2p (docs/switching.md)\n");
+    if (coll == TN_P2P || coll == TN_PERM) {
+        fprintf(stderr, "torusctl schedule: %s runs on the device: use torusctl run %s "
+                "(docs/switching.md)\n", argv[optind], argv[optind]);
         return TN_EXIT_USAGE;
     }
     if ((coll == TN_SCATTER || coll == TN_GATHER) && t.n > 1 &&

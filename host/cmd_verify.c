@@ -64,7 +64,7 @@ int cmd_verify(int argc, char **argv)
         {"seed", required_argument, NULL, 'S'},  {"stats", required_argument, NULL, 'O'},
         {"svg", required_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
-    struct tn_verify_opts vo = {0, 0, 1000};
+    struct tn_verify_opts vo = {0, 0, 1000, false};
     unsigned long v, alpha = ULONG_MAX, width = 16, max = 20;
     bool model = false;
     unsigned long seed = 1;

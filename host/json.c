@@ -613,6 +613,9 @@ static int load_doc(struct ictx *x, json_t *doc, struct tn_sched **out)
     if (coll == TN_P2P) /* its destination is not in the file: nothing to verify against */
         return ierr(x, "p2p schedules are not read from files: torusctl run p2p builds the "
                        "transfer (docs/switching.md)");
+    if (coll == TN_PERM) /* neither is the permutation */
+        return ierr(x, "perm schedules are not read from files: torusctl run perm builds "
+                       "them (docs/switching.md)");
     /* every message id is built in its source's memory before any round */
     uint64_t ids = coll == TN_ALLTOALL ? (uint64_t)t.n * t.n : t.n;
     if (ids > TN_FILE_IDS_MAX)

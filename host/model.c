@@ -19,6 +19,7 @@
 void tn_model_free(struct tn_model_out *out)
 {
     free(out->stats);
+    free(out->relay_ev);
     memset(out, 0, sizeof *out);
 }
 

@@ -12,7 +12,11 @@
  * forwarded in cycle c is on the neighbour's input in c + 1; an eject lane
  * takes a flit in the cycle it is on the input (that cycle is its
  * timestamp). Only relay lanes and relay eject descriptors are modelled
- * here; the circuit engines of model.c skip them. */
+ * here; the circuit engines of model.c skip them. Per node it counts what
+ * the status counters count: collisions (a head whose output or every
+ * relay eject lane is held), unroutable heads (no relay output or eject
+ * lane for it) and dropped flits (a body flit on an input that holds no
+ * path). */
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -71,7 +75,8 @@ int tn_model_relay(const struct tn_plan *p, uint64_t seed, struct tn_model_out *
     uint32_t *buf = NULL;
     uint8_t *fl = NULL;
     uint32_t bcap = 0;
-    if (!stage || !cur || !nxt || !inhold || !outheld || !ejstat || !lane_inj)
+    out->relay_ev = calloc((size_t)N * 3, sizeof *out->relay_ev);
+    if (!stage || !cur || !nxt || !inhold || !outheld || !ejstat || !lane_inj || !out->relay_ev)
         goto out_free;
     for (uint32_t i = 0; i < p->nstage; i++) {
         uint32_t n = tn_plan_stage_words(p, i, seed, buf, fl, bcap);
@@ -146,23 +151,37 @@ int tn_model_relay(const struct tn_plan *p, uint64_t seed, struct tn_model_out *
                     if (!f.valid)
                         continue;
                     int *h = &inhold[v * 12 + in];
+                    uint32_t *ev = &out->relay_ev[3 * (size_t)v];
                     if (f.head) {
                         int o = dor_out(t, v, f.data);
                         *h = HOLD_DROP;
                         if (o >= 0 && o < TN_NDIRS) {
-                            if (x[o] == TN_SEL_RELAY && outheld[v * 12 + o] == HOLD_NONE) {
+                            if (x[o] != TN_SEL_RELAY) {
+                                ev[TN_RELAY_UNRT]++;
+                            } else if (outheld[v * 12 + o] == HOLD_NONE) {
                                 outheld[v * 12 + o] = (int)in;
                                 *h = o;
+                            } else {
+                                ev[TN_RELAY_COLL]++;
                             }
                         } else if (o == 6) {
-                            for (unsigned l = 0; l < p->par.lanes && l < TN_NDIRS; l++)
+                            bool any_lane = false;
+                            for (unsigned l = 0; l < p->par.lanes && l < TN_NDIRS; l++) {
+                                any_lane |= x[6 + l] == TN_SEL_RELAY;
                                 if (x[6 + l] == TN_SEL_RELAY &&
                                     outheld[v * 12 + 6 + l] == HOLD_NONE) {
                                     outheld[v * 12 + 6 + l] = (int)in;
                                     *h = 6 + (int)l;
                                     break;
                                 }
+                            }
+                            if (*h < 0) /* every relay eject lane held, or none */
+                                ev[any_lane ? TN_RELAY_COLL : TN_RELAY_UNRT]++;
+                        } else {
+                            ev[TN_RELAY_UNRT]++;
                         }
+                    } else if (*h < 0) {
+                        ev[TN_RELAY_DROP]++;
                     }
                     if (*h >= 0 && *h < TN_NDIRS) {
                         uint32_t w = tn_neighbor(t, v, *h);
@@ -205,6 +224,9 @@ int tn_model_relay(const struct tn_plan *p, uint64_t seed, struct tn_model_out *
         for (uint32_t i = 0; i < pr->ninj; i++)
             lane_inj[pr->inj[i].node * TN_NDIRS + pr->inj[i].lane] = -1;
     }
+    for (uint32_t v = 0; v < N; v++)
+        for (int k = 0; k < 3; k++)
+            out->relay_total[k] += out->relay_ev[3 * (size_t)v + k];
     rc = 0;
 out_free:
     free(stage);

@@ -71,30 +71,123 @@ int tn_perm_build(const struct tn_topo *t, enum tn_perm p, uint64_t seed, uint32
     return 0;
 }
 
-/* Relay: one round, every node v with dst[v] != v sends one packet (a head
- * and mu flits) at offset 0; the reference model plays the routers'
- * allocation and counts the packets that arrive whole. */
+/* Relay: one round, every node v with dst[v] != v sends one packet (a
+ * head and mu flits) at offset 0 along its DOR route. */
+static int relay_sched(struct tn_sched *s, const uint32_t *dst, struct tn_perm_report *r)
+{
+    const struct tn_topo *t = &s->topo;
+    unsigned dmax = 0;
+    if (tn_sched_add_round(s) < 0)
+        return TN_ENOMEM;
+    for (uint32_t v = 0; v < t->n; v++) {
+        if (dst[v] == v)
+            continue;
+        uint32_t m = v * t->n + dst[v];
+        unsigned d = tn_distance(t, v, dst[v]);
+        dmax = d > dmax ? d : dmax;
+        r->transfers++;
+        if (!tn_sched_add_relay(s, 0, v, dst[v], 0, 0, &m, 1, 0))
+            return TN_ENOMEM;
+    }
+    r->formula = r->transfers ? s->alpha + dmax + 1 + (uint64_t)s->msg_flits : s->alpha;
+    return 0;
+}
+
+/* Circuits: the transfers' DOR arcs as a traffic (transfer x is node
+ * from[x]'s), Lambda, the liquid schedule's steps, a circuit round per
+ * step. */
+static int circuit_sched(struct tn_sched *s, const uint32_t *dst, double seconds,
+                         struct tn_perm_report *r)
+{
+    const struct tn_topo *t = &s->topo;
+    uint32_t N = t->n, cap = t->dim[0] + t->dim[1] + t->dim[2] + 1;
+    struct tn_traffic tr;
+    struct tn_arc *arcs = malloc(cap * sizeof *arcs);
+    int *links = malloc(cap * sizeof *links);
+    int *step = malloc((N + 1) * sizeof *step);
+    uint32_t *from = malloc((N + 1) * sizeof *from);
+    int rc = arcs && links && step && from ? 0 : TN_ENOMEM;
+    tn_traffic_init(&tr, (int)N * 6);
+    for (uint32_t v = 0; v < N && !rc; v++) {
+        if (dst[v] == v)
+            continue;
+        unsigned d = tn_dor_path(t, v, dst[v], arcs, cap);
+        for (unsigned h = 0; h < d; h++)
+            links[h] = (int)(arcs[h].node * 6 + arcs[h].dir);
+        from[tr.nx] = v;
+        rc = tn_traffic_add(&tr, links, (int)d, -1, -1);
+    }
+    r->transfers = (uint32_t)tr.nx;
+    int steps = 0;
+    if (!rc && tr.nx) {
+        struct tn_liquid_opts o;
+        struct tn_liquid_stats st;
+        tn_liquid_defaults(&o);
+        o.seconds = seconds;
+        steps = tn_liquid_search(&tr, &o, step, &st);
+        if (steps < 0) {
+            rc = steps;
+        } else {
+            r->lambda = (uint32_t)st.lambda;
+            r->circuit_rounds = (uint32_t)steps;
+            r->liquid = steps == st.lambda;
+        }
+    }
+    for (int k = 0; k < steps && !rc; k++) {
+        unsigned dmax = 0;
+        rc = tn_sched_add_round(s) < 0 ? TN_ENOMEM : 0;
+        for (int x = 0; x < tr.nx && !rc; x++) {
+            if (step[x] != k)
+                continue;
+            uint32_t v = from[x], m = v * N + dst[v];
+            unsigned d = tn_dor_path(t, v, dst[v], arcs, cap);
+            dmax = d > dmax ? d : dmax;
+            if (!tn_sched_add_circuit(s, (uint32_t)k, v, arcs, d, &dst[v], 1, 0, 1, &m, 1, 0))
+                rc = TN_ENOMEM;
+        }
+        r->formula += s->alpha + dmax + (uint64_t)s->msg_flits;
+    }
+    tn_traffic_free(&tr);
+    free(arcs);
+    free(links);
+    free(step);
+    free(from);
+    return rc;
+}
+
+int tn_perm_sched(struct tn_sched **out, const struct tn_topo *t, const uint32_t *dst, bool relay,
+                  uint32_t mu, unsigned alpha, double seconds, struct tn_perm_report *r)
+{
+    struct tn_sched *s;
+    memset(r, 0, sizeof *r);
+    int rc = tn_sched_new(&s, t, TN_PERM, relay ? "relay" : "liquid", mu, 6, alpha, 0);
+    if (rc)
+        return rc;
+    rc = tn_sched_set_perm(s, dst);
+    if (!rc)
+        rc = relay ? relay_sched(s, dst, r) : circuit_sched(s, dst, seconds, r);
+    if (!rc)
+        rc = tn_sched_layout(s);
+    if (rc) {
+        tn_sched_free(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+/* The reference model on the relay round: the packets that arrive whole. */
 static int relay_losses(const struct tn_topo *t, const uint32_t *dst, uint32_t mu,
                         struct tn_perm_report *r, char *err, size_t errlen)
 {
     struct tn_sched *s;
     struct tn_plan *p = NULL;
     struct tn_model_out mo;
-    int rc = tn_sched_new(&s, t, TN_ALLTOALL, "relay", mu, 1, 1, 0);
+    int rc = tn_perm_sched(&s, t, dst, true, mu, 1, 0, r);
+    struct tn_plan_params par = {.lanes = 1, .width = 16, .alpha = 1};
     if (rc)
         return rc;
-    rc = tn_sched_add_round(s) < 0 ? TN_ENOMEM : 0;
-    for (uint32_t v = 0; v < t->n && !rc; v++)
-        if (dst[v] != v) {
-            uint32_t m = v * t->n + dst[v];
-            if (!tn_sched_add_relay(s, 0, v, dst[v], 0, 0, &m, 1, 0))
-                rc = TN_ENOMEM;
-        }
-    struct tn_plan_params par = {.lanes = 1, .width = 16, .alpha = 1};
-    if (!rc)
-        rc = tn_sched_layout(s);
-    if (!rc)
-        rc = tn_plan_lower(&p, s, &par, err, errlen);
+    rc = tn_plan_lower(&p, s, &par, err, errlen);
     if (!rc)
         rc = tn_model_run(p, 1, TN_ENGINE_AUTO, &mo);
     if (!rc) {
@@ -107,55 +200,21 @@ static int relay_losses(const struct tn_topo *t, const uint32_t *dst, uint32_t m
     return rc;
 }
 
-/* Circuits: the transfers' DOR arcs as a traffic; Lambda and the liquid
- * schedule's number of steps (rounds of arc-disjoint circuits). */
-static int circuit_rounds(const struct tn_topo *t, const uint32_t *dst, double seconds,
-                          struct tn_perm_report *r)
-{
-    struct tn_traffic tr;
-    struct tn_arc *arcs = malloc((t->dim[0] + t->dim[1] + t->dim[2] + 1) * sizeof *arcs);
-    int *links = malloc((t->dim[0] + t->dim[1] + t->dim[2] + 1) * sizeof *links);
-    int *step = malloc((t->n + 1) * sizeof *step);
-    int rc = arcs && links && step ? 0 : TN_ENOMEM;
-    tn_traffic_init(&tr, (int)t->n * 6);
-    for (uint32_t v = 0; v < t->n && !rc; v++) {
-        if (dst[v] == v)
-            continue;
-        unsigned d = tn_dor_path(t, v, dst[v], arcs, t->dim[0] + t->dim[1] + t->dim[2]);
-        for (unsigned h = 0; h < d; h++)
-            links[h] = (int)(arcs[h].node * 6 + arcs[h].dir);
-        rc = tn_traffic_add(&tr, links, (int)d, -1, -1);
-    }
-    r->transfers = (uint32_t)tr.nx;
-    if (!rc && tr.nx) {
-        struct tn_liquid_opts o;
-        struct tn_liquid_stats st;
-        tn_liquid_defaults(&o);
-        o.seconds = seconds;
-        int steps = tn_liquid_search(&tr, &o, step, &st);
-        if (steps < 0) {
-            rc = steps;
-        } else {
-            r->lambda = (uint32_t)st.lambda;
-            r->circuit_rounds = (uint32_t)steps;
-            r->liquid = steps == st.lambda;
-        }
-    }
-    tn_traffic_free(&tr);
-    free(arcs);
-    free(links);
-    free(step);
-    return rc;
-}
-
 int tn_perm_analyse(const struct tn_topo *t, const uint32_t *dst, uint32_t mu, double seconds,
                     struct tn_perm_report *r, char *err, size_t errlen)
 {
+    struct tn_perm_report rr;
+    struct tn_sched *s = NULL;
     memset(r, 0, sizeof *r);
     if (errlen)
         err[0] = 0;
     /* the relay first: its lowering refuses what relay heads cannot address
      * before the liquid search spends its time */
-    int rc = relay_losses(t, dst, mu, r, err, errlen);
-    return rc ? rc : circuit_rounds(t, dst, seconds, r);
+    int rc = relay_losses(t, dst, mu, &rr, err, errlen);
+    if (!rc)
+        rc = tn_perm_sched(&s, t, dst, false, mu, 1, seconds, r);
+    tn_sched_free(s);
+    r->relay_lost = rr.relay_lost;
+    r->relay_cycles = rr.relay_cycles;
+    return rc;
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sched.h"
 #include "topo.h"
 
 /* random (seeded), tornado (every coordinate + ceil(k/2) - 1, the
@@ -28,6 +29,10 @@ int tn_perm_build(const struct tn_topo *t, enum tn_perm p, uint64_t seed, uint32
 
 struct tn_perm_report {
     uint32_t transfers;      /* v with dst[v] != v */
+    uint64_t formula;        /* the device's closed form of the built schedule: relay,
+                              * alpha + longest DOR distance + 1 + mu (one round; lost
+                              * packets do not shorten it); circuits, the sum over
+                              * rounds of alpha + the round's longest distance + mu */
     uint32_t relay_lost;     /* packets a collision dropped (all sent at once) */
     uint64_t relay_cycles;   /* the relay round's length */
     uint32_t lambda;         /* most transfers on one arc: a bound on circuit rounds */
@@ -35,8 +40,19 @@ struct tn_perm_report {
     bool liquid;             /* circuit_rounds == lambda */
 };
 
-/* 0, TN_ENOTSUP (dims above 15: relay heads; why in err, checked before
- * the liquid search) or TN_ENOMEM; seconds bound the liquid search. */
+/* The permutation as a TN_PERM schedule (laid out) of mu-flit messages:
+ * relay, one relay round in which every node sends its packet at cycle 0
+ * along its DOR route (what collides is dropped: the experiment); or
+ * circuits, the rounds of arc-disjoint DOR circuits that the liquid
+ * search (bounded by seconds) finds. Fills transfers, formula and, for
+ * circuits, lambda, circuit_rounds and liquid. 0, TN_ENOMEM, or an error
+ * of the liquid search. */
+int tn_perm_sched(struct tn_sched **out, const struct tn_topo *t, const uint32_t *dst, bool relay,
+                  uint32_t mu, unsigned alpha, double seconds, struct tn_perm_report *r);
+
+/* The reference model's answer on both (alpha 1): 0, TN_ENOTSUP (dims
+ * above 15: relay heads; why in err, checked before the liquid search) or
+ * TN_ENOMEM; seconds bound the liquid search. */
 int tn_perm_analyse(const struct tn_topo *t, const uint32_t *dst, uint32_t mu, double seconds,
                     struct tn_perm_report *r, char *err, size_t errlen);
 

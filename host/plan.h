@@ -225,7 +225,13 @@ struct tn_model_out {
     uint32_t nstats;
     struct tn_stat *stats;    /* per round, node, lane (plan eject order) */
     uint32_t errors;          /* stats with err != 0 */
+    /* Relay rounds: per node v, relay_ev[3v + TN_RELAY_*] counts what its
+     * status counters count (docs/hardware.md "Status"); NULL when the
+     * plan has no relay round. */
+    uint32_t *relay_ev;
+    uint64_t relay_total[3];  /* the same summed over the nodes */
 };
+enum { TN_RELAY_COLL, TN_RELAY_UNRT, TN_RELAY_DROP };
 
 int tn_model_run(const struct tn_plan *p, uint64_t seed, enum tn_engine engine,
                  struct tn_model_out *out);

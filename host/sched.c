@@ -704,8 +704,30 @@ static int resolve_msgs(struct tn_sched *s, uint32_t r, struct tn_blk *m, uint32
 const char *tn_coll_name(enum tn_coll c)
 {
     static const char *const names[TN_COLL_COUNT] = {"gossip", "broadcast", "alltoall",
-                                                      "scatter", "gather", "p2p"};
+                                                      "scatter", "gather", "p2p", "perm"};
     return (unsigned)c < TN_COLL_COUNT ? names[c] : "?";
+}
+
+int tn_sched_set_perm(struct tn_sched *s, const uint32_t *dst)
+{
+    uint32_t N = s->topo.n;
+    if (s->coll != TN_PERM || s->laid_out)
+        return TN_EINVAL;
+    uint32_t *p = tn_sched_alloc(s, 2 * (size_t)N * sizeof *p);
+    if (!p)
+        return TN_ENOMEM;
+    uint32_t *src = p + N;
+    for (uint32_t v = 0; v < N; v++)
+        src[v] = UINT32_MAX;
+    for (uint32_t v = 0; v < N; v++) {
+        if (dst[v] >= N || src[dst[v]] != UINT32_MAX)
+            return TN_EINVAL;
+        p[v] = dst[v];
+        src[dst[v]] = v;
+    }
+    s->perm = p;
+    s->perm_src = src;
+    return 0;
 }
 
 int tn_coll_parse(const char *name, enum tn_coll *c)
@@ -765,6 +787,13 @@ int tn_sched_layout(struct tn_sched *s)
                 if (d != v)
                     touched[k++] = v * N + d;
             s->mem[v] = N > 1 ? blk_leaf(s, touched, N - 1) : empty;
+            if (!s->mem[v])
+                goto out_free;
+        } else if (s->coll == TN_PERM) {
+            /* node v holds v * N + perm[v] unless it is a fixed point */
+            bool sends = s->perm && s->perm[v] != v;
+            touched[0] = sends ? v * N + s->perm[v] : 0;
+            s->mem[v] = sends ? blk_leaf(s, touched, 1) : empty;
             if (!s->mem[v])
                 goto out_free;
         } else if (s->coll == TN_P2P && v == s->root) {
@@ -1022,6 +1051,17 @@ void tn_sched_bounds(const struct tn_sched *s, struct tn_bounds *b)
         b->dsum = tn_diameter(t);
         b->tsum = ((uint64_t)(t->n - 1) * s->msg_flits + lanes - 1) / lanes;
         b->rounds = t->n > 1;
+    } else if (s->coll == TN_PERM) {
+        /* the longest transfer crosses its distance, every message once */
+        b->dsum = 0;
+        b->tsum = 0;
+        for (uint32_t v = 0; s->perm && v < t->n; v++)
+            if (s->perm[v] != v) {
+                unsigned d = tn_distance(t, v, s->perm[v]);
+                b->dsum = d > b->dsum ? d : b->dsum;
+                b->tsum = tn_msg_len(s, v * t->n + s->perm[v]);
+            }
+        b->rounds = b->dsum > 0;
     } else if (s->coll == TN_P2P) {
         /* every flit crosses the distance once */
         b->dsum = tn_distance(t, s->root, s->dst);

@@ -19,8 +19,11 @@
  * holds message s, the root must end with every s != root (host/sg.h).
  * For scatter and gather a message of length 0 (msg_len) is null: nobody
  * needs to receive it. TN_P2P: the root holds messages 0..p2p_msgs-1 (the
- * packets of one message), node dst must end with all of them (p2p.h). */
-enum tn_coll { TN_GOSSIP, TN_BROADCAST, TN_ALLTOALL, TN_SCATTER, TN_GATHER, TN_P2P };
+ * packets of one message), node dst must end with all of them (p2p.h).
+ * TN_PERM: permutation traffic, node v holds message v * N + perm[v] (the
+ * all-to-all's id) and node perm[v] must end with it; a fixed point sends
+ * nothing (perm.h). */
+enum tn_coll { TN_GOSSIP, TN_BROADCAST, TN_ALLTOALL, TN_SCATTER, TN_GATHER, TN_P2P, TN_PERM };
 
 /* What a schedule file may ask for (tn_sched_parse_json), so that a few
  * bytes cannot demand minutes or gigabytes of the loader and verifier:
@@ -38,10 +41,10 @@ const char *tn_coll_name(enum tn_coll c);
  * n, or n * n for the all-to-all. */
 static inline uint32_t tn_coll_nids(enum tn_coll c, uint32_t n)
 {
-    return c == TN_ALLTOALL ? n * n : n;
+    return c == TN_ALLTOALL || c == TN_PERM ? n * n : n;
 }
 /* "gossip", ... for every collective, in enum order. */
-#define TN_COLL_COUNT 6
+#define TN_COLL_COUNT 7
 /* Parse a collective name: 0 or TN_EINVAL. */
 int tn_coll_parse(const char *name, enum tn_coll *c);
 
@@ -170,6 +173,8 @@ struct tn_sched {
     unsigned alpha;           /* switch cost the durations were made for */
     uint32_t root;            /* broadcast, scatter and gather root */
     uint32_t dst, p2p_msgs;   /* TN_P2P: destination, messages (<= N) */
+    uint32_t *perm, *perm_src; /* TN_PERM: destination of each node and its
+                               * inverse (tn_sched_set_perm) */
     uint32_t nrounds, rcap;
     struct tn_round *rounds;
     struct tn_arena *arena;
@@ -185,6 +190,10 @@ int tn_sched_new(struct tn_sched **s, const struct tn_topo *t, enum tn_coll coll
                  const char *algo, uint32_t msg_flits, unsigned ports,
                  unsigned alpha, uint32_t root);
 void tn_sched_free(struct tn_sched *s);
+/* TN_PERM: node v sends to dst[v] (n entries, a permutation of 0..n-1;
+ * copied). Before any round is laid out: 0, TN_EINVAL (not a
+ * permutation, or not a TN_PERM schedule) or TN_ENOMEM. */
+int tn_sched_set_perm(struct tn_sched *s, const uint32_t *dst);
 /* Append an empty round: its index or TN_ENOMEM. */
 int tn_sched_add_round(struct tn_sched *s);
 /* Append a circuit to round r copying arcs/eject (and msgs if non-NULL);
@@ -283,6 +292,10 @@ struct tn_verify_opts {
     unsigned lanes;          /* 0: the schedule's port model */
     uint64_t mem_depth;      /* 0: no memory check */
     unsigned max_report;     /* violations kept (0: 100) */
+    /* Relay streams that meet are the experiment, not a fault (run perm
+     * --switching relay: the routers drop what collides and the model
+     * predicts it): counted in relay_meets instead of reported. */
+    bool relay_meets_ok;
 };
 
 struct tn_report {
@@ -291,6 +304,7 @@ struct tn_report {
     struct tn_violation *viol;
     struct tn_cost cost;     /* at the schedule's alpha */
     struct tn_bounds bounds;
+    uint32_t relay_meets;    /* with relay_meets_ok: relay-collision findings */
     uint32_t *round_dmax;    /* per round longest path */
     uint64_t *round_lmax;    /* per round longest start + stream */
     uint64_t *round_need;    /* per round max(start + depth + flits) */

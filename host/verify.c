@@ -370,6 +370,12 @@ static bool node_complete(const struct tn_sched *s, uint32_t v, struct tn_blk *m
             *miss = first_missing(m, N, bits);
         return ok;
     }
+    case TN_PERM: {
+        /* v holds the message of the node that sends to it */
+        uint32_t u = s->perm_src ? s->perm_src[v] : v;
+        *miss = u * N + v;
+        return u == v || blk_holds(m, u * N + v);
+    }
     case TN_P2P:
         /* the destination holds the transfer's messages 0 .. p2p_msgs - 1 */
         if (v != s->dst)
@@ -385,9 +391,17 @@ static bool node_complete(const struct tn_sched *s, uint32_t v, struct tn_blk *m
     }
 }
 
+/* A relay collision that o lets through: counted, true. */
+static bool meet_ok(const struct tn_verify_opts *o, struct tn_report *rep)
+{
+    if (o->relay_meets_ok)
+        rep->relay_meets++;
+    return o->relay_meets_ok;
+}
+
 int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_report *rep)
 {
-    static const struct tn_verify_opts defaults = {0, 0, 0};
+    static const struct tn_verify_opts defaults = {0, 0, 0, false};
     if (!o)
         o = &defaults;
     memset(rep, 0, sizeof *rep);
@@ -620,7 +634,7 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
             }
             for (unsigned h = 0; h < d; h++) {
                 const struct used_arc *u = &used[(size_t)route[h].node * TN_NDIRS + route[h].dir];
-                if (u->round_tag == r + 1 &&
+                if (u->round_tag == r + 1 && !meet_ok(o, rep) &&
                     add_viol(rep, max, TN_V_COLLISION, R, I, (int32_t)h, route[h].node,
                              "relay stream %u needs arc %u %s, held by circuit %u for the round",
                              i, route[h].node, tn_dir_name(route[h].dir), u->circ))
@@ -687,7 +701,7 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
             qsort(occ, nocc, sizeof *occ, cmp_occ);
         for (uint32_t k = 1; k < nocc; k++) {
             const struct occ *a = &occ[k - 1], *b = &occ[k];
-            if (a->arc == b->arc && b->lo <= a->hi &&
+            if (a->arc == b->arc && b->lo <= a->hi && !meet_ok(o, rep) &&
                 add_viol(rep, max, TN_V_COLLISION, (int32_t)r, (int32_t)b->idx, (int32_t)b->hop,
                          (int64_t)(b->arc / TN_NDIRS),
                          "relay streams %u and %u meet on arc %llu %s in cycle %llu after the "

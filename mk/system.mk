@@ -108,6 +108,15 @@ $(E2E_DIR)/p2p.t: tests/e2e/p2p.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtnsim_3x3x3.s
 
 TESTS_E2E += $(E2E_DIR)/p2p.t
 
+# Permutation traffic, relay losses device = model (issue 16): 3x3x3, 7x7x7.
+$(E2E_DIR)/perm.t: tests/e2e/perm.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtnsim_3x3x3.so \
+                   $(BUILD)/sim/libtnsim_7x7x7.so
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/e2e/perm.sh %s\n' $(E2E_TORUSCTL) >$@
+	chmod +x $@
+
+TESTS_E2E += $(E2E_DIR)/perm.t
+
 $(E2E_DIR)/bench_p2p: tests/e2e/bench_p2p.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtnsim_7x7x7.so
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec tests/e2e/bench_p2p.sh %s\n' $(E2E_TORUSCTL) >$@

@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (tn_sched_parse_json(&s, (const char *)data, size, err, sizeof err) != 0)
         return 0;
     FUZZ_ASSERT(s != NULL);
-    struct tn_verify_opts vo = {0, 0, 20};
+    struct tn_verify_opts vo = {0, 0, 20, false};
     struct tn_report rep;
     int rc = tn_verify(s, &vo, &rep);
     if (rc != TN_ENOMEM) {

@@ -160,9 +160,77 @@ static void permutations(void)
        "(%s)", err);
 }
 
+/* Model cycles of a TN_PERM schedule (lanes 6, alpha 1); relay events and
+ * errors out. */
+static uint64_t perm_model(struct tn_sched *s, uint32_t *errors, uint64_t *coll)
+{
+    struct tn_plan_params par = {.lanes = 6, .width = 16, .alpha = 1};
+    struct tn_plan *p = NULL;
+    struct tn_model_out mo;
+    char err[200];
+    uint64_t total = 0;
+    if (tn_plan_lower(&p, s, &par, err, sizeof err) == 0 &&
+        tn_model_run(p, 3, TN_ENGINE_CYCLE, &mo) == 0) {
+        total = mo.total;
+        *errors = mo.errors;
+        *coll = mo.relay_total[TN_RELAY_COLL];
+        tn_model_free(&mo);
+    }
+    tn_plan_free(p);
+    return total;
+}
+
+/* run perm's schedules: both verify (relay with relay_meets_ok), the
+ * model's cycles equal their closed form, the relay loses a packet per
+ * collision, the circuits none; a missing transfer is caught. */
+static void perm_schedules(void)
+{
+    struct tn_topo t;
+    struct tn_perm_report r;
+    struct tn_report rep;
+    struct tn_sched *s;
+    uint32_t dst[27], errors = 0;
+    uint64_t coll = 0;
+    tn_topo_parse(&t, "3x3x3");
+    tn_perm_build(&t, TN_PERM_RANDOM, 1, dst);
+    struct tn_verify_opts vo = {6, 4096, 10, true};
+    if (!ok(tn_perm_sched(&s, &t, dst, true, 4, 1, 1, &r) == 0, "relay permutation builds"))
+        return;
+    ok(tn_verify(s, &vo, &rep) == 0 && rep.relay_meets > 0,
+       "relay: verifies with relay_meets_ok (%u meetings counted)", rep.relay_meets);
+    tn_report_free(&rep);
+    uint64_t total = perm_model(s, &errors, &coll);
+    ok(total == r.formula && errors > 0 && coll == errors,
+       "relay: model %llu cycles = alpha + longest distance + 1 + mu; %u packets lost, one per "
+       "collision", (unsigned long long)r.formula, errors);
+    tn_sched_free(s);
+    if (!ok(tn_perm_sched(&s, &t, dst, false, 4, 1, 1, &r) == 0, "circuit permutation builds"))
+        return;
+    vo.relay_meets_ok = false;
+    ok(tn_verify(s, &vo, &rep) == 0 && r.circuit_rounds == s->nrounds &&
+       r.circuit_rounds >= r.lambda && r.lambda >= 2, "circuits: verify in %u rounds >= Lambda %u",
+       r.circuit_rounds, r.lambda);
+    tn_report_free(&rep);
+    total = perm_model(s, &errors, &coll);
+    ok(total == r.formula && errors == 0,
+       "circuits: model = the sum of alpha + longest distance + mu per round, nothing lost");
+    s->rounds[0].ncirc--;
+    s->laid_out = false;
+    bool missing = false;
+    tn_verify(s, &vo, &rep);
+    for (uint32_t i = 0; i < rep.nkept; i++)
+        missing |= rep.viol[i].kind == TN_V_MISSING;
+    ok(missing, "a transfer left out: its destination misses the message");
+    tn_report_free(&rep);
+    tn_sched_free(s);
+    dst[1] = dst[0];
+    is(tn_perm_sched(&s, &t, dst, true, 4, 1, 1, &r), TN_EINVAL, "not a permutation: refused");
+}
+
 int main(void)
 {
     permutations();
+    perm_schedules();
     closed_forms();
     sweep("3x3x3");
     sweep("4x4x4");

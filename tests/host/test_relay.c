@@ -98,7 +98,7 @@ static void scatter_checks(const char *dims, unsigned ports, uint32_t lmax, unsi
     struct tn_sg_info gi;
     struct tn_sched *s = NULL;
     is(tn_scatter_build(&s, &t, &o, &gi), 0, "scatter %s ports %u built", dims, ports);
-    struct tn_verify_opts vo = {ports, 4096, 5};
+    struct tn_verify_opts vo = {ports, 4096, 5, false};
     struct tn_report rep;
     is(tn_verify(s, &vo, &rep), 0, "scatter %s ports %u: verifier finds no collision", dims, ports);
     tn_report_free(&rep);
@@ -241,7 +241,7 @@ int main(void)
         struct tn_report rep;
         char err[128] = "";
         is(tn_gather_build(&s, &t, &o, &g), 0, "gather %s built", gdims[gi_]);
-        struct tn_verify_opts vo = {1, 4096, 5};
+        struct tn_verify_opts vo = {1, 4096, 5, false};
         is(tn_verify(s, &vo, &rep), 0, "gather %s: collision-free in the verifier (1 lane)",
            gdims[gi_]);
         tn_report_free(&rep);
@@ -280,13 +280,23 @@ int main(void)
         tn_sched_add_relay(s, 0, 0, 2, 0, 1, &a, 1, 0);
         tn_sched_add_relay(s, 0, 1, 3, 0, 1, &b, 1, 0);
         struct tn_report rep;
-        struct tn_verify_opts vo = {6, 0, 10};
+        struct tn_verify_opts vo = {6, 0, 10, false};
         is(tn_verify(s, &vo, &rep), TN_EVERIFY, "colliding relay streams fail verification");
         bool seen = false;
         for (uint32_t i = 0; i < rep.nkept; i++)
             seen |= rep.viol[i].kind == TN_V_COLLISION && rep.viol[i].node == 1;
         ok(seen, "the verifier names the collision on node 1's X+ arc");
         tn_report_free(&rep);
+        vo.relay_meets_ok = true;
+        is(tn_verify(s, &vo, &rep), TN_EVERIFY, "relay_meets_ok: still fails (the gossip is "
+           "incomplete)");
+        seen = false;
+        for (uint32_t i = 0; i < rep.nkept; i++)
+            seen |= rep.viol[i].kind == TN_V_COLLISION;
+        ok(!seen && rep.relay_meets > 0, "relay_meets_ok: the meeting is counted (%u), not "
+           "reported", rep.relay_meets);
+        tn_report_free(&rep);
+        vo.relay_meets_ok = false;
         struct tn_plan_params par = {.lanes = 6, .width = 16, .alpha = 1};
         struct tn_plan *p = NULL;
         char err[128];
@@ -299,6 +309,10 @@ int main(void)
                eb->crc == packet_crc(&t, 3, 1, 3, 1),
            "model: B, the holder, is delivered whole and on time");
         is(m.errors, 1, "exactly one descriptor in error");
+        ok(m.relay_ev && m.relay_ev[3 * 1 + TN_RELAY_COLL] == 1 &&
+               m.relay_ev[3 * 1 + TN_RELAY_DROP] == 3 && m.relay_total[TN_RELAY_COLL] == 1 &&
+               m.relay_total[TN_RELAY_UNRT] == 0 && m.relay_total[TN_RELAY_DROP] == 3,
+           "model counters: one collision and A's 3 body flits dropped, at node 1 only");
         tn_model_free(&m);
         tn_plan_free(p);
         /* shift A by its packet length + 1: B has released the arc */
@@ -315,6 +329,8 @@ int main(void)
         is(tn_plan_lower(&p, s, &par, err, sizeof err), 0, "lowered");
         is(tn_model_run(p, 1, TN_ENGINE_CYCLE, &m), 0, "model runs");
         is(m.errors, 0, "model: both delivered when the verifier says so");
+        ok(m.relay_total[TN_RELAY_COLL] + m.relay_total[TN_RELAY_UNRT] +
+               m.relay_total[TN_RELAY_DROP] == 0, "model counters: no collision, nothing dropped");
         tn_model_free(&m);
         tn_plan_free(p);
         /* lanes: A and B from the same source, not back to back: two

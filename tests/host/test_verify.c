@@ -35,7 +35,7 @@ static bool has(const struct tn_report *rep, int kind, int32_t round, int32_t ci
 
 static int verify(struct tn_sched *s, unsigned lanes, uint64_t mem, struct tn_report *rep)
 {
-    struct tn_verify_opts o = {lanes, mem, 1000};
+    struct tn_verify_opts o = {lanes, mem, 1000, false};
     s->laid_out = false;
     return tn_verify(s, &o, rep);
 }
@@ -89,7 +89,7 @@ static void test_complete_without_rounds(void)
     ok(rep.complete_nodes == 0 && names_msg(&rep, 0, 4) && names_msg(&rep, 2, 2),
        "all-to-all: node 0 lacks 1 * 4 + 0, node 2 lacks 0 * 4 + 2");
     tn_report_free(&rep);
-    struct tn_verify_opts few = {0, 0, 1};
+    struct tn_verify_opts few = {0, 0, 1, false};
     s->laid_out = false;
     tn_verify(s, &few, &rep);
     ok(rep.nviol == 4 && rep.nkept == 1 && names_msg(&rep, 0, 4),
