@@ -37,13 +37,22 @@ int cmd_list(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_cdg(int argc, char **argv);
 int cmd_routing(int argc, char **argv);
-/* torusctl run p2p --sweep (cmd_p2p.c): every technique over distances
- * 1..diameter of t, each point a child `torusctl run p2p --json` with the
- * other options of argv, parsed with run's option table opts. */
+/* torusctl run p2p --sweep[=distance|msg-flits] (cmd_p2p.c): every
+ * technique over distances 1..diameter at one message length, or over
+ * message lengths 1, 2, 4, .. up to what the device's memory holds at one
+ * distance; each point a child `torusctl run p2p --json` with the other
+ * options of argv, parsed with run's option table opts. */
 struct option;
-struct tn_topo;
-int cmd_run_p2p_sweep(int argc, char **argv, const struct option *opts, const struct tn_topo *t,
-                      uint32_t mu, uint32_t P, const char *svg, bool json);
+struct tn_dev_args;
+struct tn_p2p_sweep {
+    bool by_msg;        /* over msg-flits (else over distance) */
+    unsigned distance;  /* by_msg: the distance (0: the diameter) */
+    uint32_t mu, P;     /* by distance: the message and packet length (P 0: default) */
+    const char *svg;
+    bool json;
+};
+int cmd_run_p2p_sweep(int argc, char **argv, const struct option *opts, struct tn_dev_args *da,
+                      const struct tn_p2p_sweep *sw);
 
 /* Parse an unsigned decimal option value in [lo, hi]; false if invalid. */
 bool tn_cmd_uint(const char *s, unsigned long lo, unsigned long hi, unsigned long *out);

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* torusctl run p2p --sweep: every switching technique over distances
- * 1..diameter, each point a full `torusctl run p2p --json` of this same
- * program (so every point loads, runs and checks on the device exactly as
- * a single run does), gathered into a table, JSON or an SVG plot of
- * latency against distance (docs/switching.md). */
+ * 1..diameter (or, --sweep=msg-flits, over message lengths up to what the
+ * device's memory holds), each point a full `torusctl run p2p --json` of
+ * this same program (so every point loads, runs and checks on the device
+ * exactly as a single run does), gathered into a table, JSON or an SVG
+ * plot of latency against distance or length (docs/switching.md). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -15,8 +16,11 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "cmd_dev.h"
 #include "p2p.h"
+#include "plan.h"
 #include "topo.h"
+#include "tn_error.h"
 
 #define NTECH 5
 
@@ -36,6 +40,7 @@ static const struct tech techs[NTECH] = {
 
 struct point {
     unsigned tech, distance;
+    uint32_t mu, P;
     int rc;
     long long measured, model, formula, lecture;
     bool data_ok, cycles_ok;
@@ -140,8 +145,9 @@ static long long num(json_t *o, const char *path1, const char *path2)
     return json_is_integer(x) ? (long long)json_integer_value(x) : -1;
 }
 
-static void run_point(char **base, int nbase, struct point *pt, uint32_t mu, uint32_t P)
+static void run_point(char **base, int nbase, struct point *pt)
 {
+    uint32_t mu = pt->mu, P = pt->P;
     char d[16], m[16], p[16];
     char *argv[64];
     int n = 0;
@@ -172,133 +178,258 @@ static void run_point(char **base, int nbase, struct point *pt, uint32_t mu, uin
     json_decref(j);
 }
 
-static void print_table(const struct point *pt, unsigned np, const char *dims, uint32_t mu,
-                        uint32_t P)
+static void print_table(const struct point *pt, unsigned np, const char *dims,
+                        const struct tn_p2p_sweep *sw)
 {
-    printf("p2p sweep on %s: mu = %u payload flits, packets of P = %u flits\n", dims, mu, P);
-    printf("%-8s %5s %9s %7s %8s %8s %13s  %s\n", "switch", "delta", "measured", "model",
-           "formula", "lecture", "meas-lecture", "check");
+    if (sw->by_msg)
+        printf("p2p sweep on %s over message lengths: delta = %u hops, packets of P flits as "
+               "listed\n", dims, np ? pt[0].distance : 0);
+    else
+        printf("p2p sweep on %s over distances: mu = %u payload flits, packets of P = %u "
+               "flits\n", dims, np ? pt[0].mu : 0, np ? pt[np - 1].P : 0);
+    printf("%-8s %5s %5s %5s %9s %7s %8s %8s %13s  %s\n", "switch", "delta", "mu", "P",
+           "measured", "model", "formula", "lecture", "meas-lecture", "check");
     for (unsigned i = 0; i < np; i++) {
         const struct point *x = &pt[i];
+        bool packets = techs[x->tech].packets;
+        char P[16];
+        snprintf(P, sizeof P, "%u", x->P);
         if (x->rc != 0 && x->measured < 0) {
-            printf("%-8s %5u %9s %7s %8s %8s %13s  exit %d\n", techs[x->tech].name, x->distance,
-                   "-", "-", "-", "-", "-", x->rc);
+            printf("%-8s %5u %5u %5s %9s %7s %8s %8s %13s  exit %d\n", techs[x->tech].name,
+                   x->distance, x->mu, packets ? P : "-", "-", "-", "-", "-", "-", x->rc);
             continue;
         }
-        printf("%-8s %5u %9lld %7lld %8lld %8lld %+13lld  %s\n", techs[x->tech].name, x->distance,
-               x->measured, x->model, x->formula, x->lecture, x->measured - x->lecture,
+        printf("%-8s %5u %5u %5s %9lld %7lld %8lld %8lld %+13lld  %s\n", techs[x->tech].name,
+               x->distance, x->mu, packets ? P : "-", x->measured, x->model, x->formula,
+               x->lecture, x->measured - x->lecture,
                x->rc == 0 && x->data_ok && x->cycles_ok ? "ok" : "FAILED");
     }
 }
 
-static void print_json(const struct point *pt, unsigned np, const char *dims, uint32_t mu,
-                       uint32_t P)
+static void print_json(const struct point *pt, unsigned np, const char *dims,
+                       const struct tn_p2p_sweep *sw)
 {
     json_t *a = json_array();
     for (unsigned i = 0; i < np; i++) {
         const struct point *x = &pt[i];
-        json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:b, s:b, s:i}",
-            "switching", techs[x->tech].name, "distance", (json_int_t)x->distance,
+        json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:o, s:I, s:I, s:I, s:I, s:I, s:b, "
+            "s:b, s:i}", "switching", techs[x->tech].name, "distance", (json_int_t)x->distance,
+            "msg_flits", (json_int_t)x->mu, "packet_flits",
+            techs[x->tech].packets ? json_integer(x->P) : json_null(),
             "cycles_measured", (json_int_t)x->measured, "cycles_model", (json_int_t)x->model,
             "cycles_formula", (json_int_t)x->formula, "cycles_lecture", (json_int_t)x->lecture,
             "measured_minus_lecture", (json_int_t)(x->measured - x->lecture), "data_ok",
             x->data_ok, "cycles_ok", x->cycles_ok, "exit", x->rc));
     }
-    json_t *o = json_pack("{s:s, s:I, s:I, s:o}", "dims", dims, "msg_flits", (json_int_t)mu,
-                          "packet_flits", (json_int_t)P, "points", a);
+    json_t *o = json_pack("{s:s, s:s, s:o}", "dims", dims, "over",
+                          sw->by_msg ? "msg_flits" : "distance", "points", a);
     json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     printf("\n");
     json_decref(o);
 }
 
-/* Latency against distance: a line per technique through the measured
- * points, a circle on each model value, the lecture's formula dashed. */
-static int write_svg(const char *path, const struct point *pt, unsigned np, unsigned diam,
-                     const char *dims, uint32_t mu, uint32_t P)
+/* A point's position on the x axis: its distance, or log2 of its length. */
+static double xpos(const struct point *x, bool by_msg)
+{
+    double l = 0;
+    if (!by_msg)
+        return x->distance;
+    for (uint32_t m = x->mu; m > 1; m >>= 1)
+        l += 1;
+    return l + (x->mu & (x->mu - 1) ? 1.0 * x->mu / (1u << (unsigned)l) - 1 : 0);
+}
+
+/* Latency against distance or length: a line per technique through the
+ * measured points, a circle on each model value, the lecture's formula
+ * dashed. */
+static int write_svg(const char *path, const struct point *pt, unsigned np, const char *dims,
+                     const struct tn_p2p_sweep *sw)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
     long long ymax = 1;
+    double xmax = 1;
     for (unsigned i = 0; i < np; i++) {
         if (pt[i].measured > ymax)
             ymax = pt[i].measured;
         if (pt[i].lecture > ymax)
             ymax = pt[i].lecture;
+        if (xpos(&pt[i], sw->by_msg) > xmax)
+            xmax = xpos(&pt[i], sw->by_msg);
     }
     const int W = 640, H = 400, X0 = 60, Y0 = 350, XW = 440, YH = 310;
+#define PX(x) (X0 + (int)(xpos(x, sw->by_msg) * XW / xmax))
+#define PY(v) (Y0 - (int)((v) * YH / ymax))
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                "font-family=\"sans-serif\" font-size=\"11\">\n", W, H);
-    fprintf(f, "<text x=\"%d\" y=\"20\">p2p on %s, mu = %u, P = %u: cycles against distance "
-               "(line: measured, circle: model, dashed: lecture)</text>\n", X0, dims, mu, P);
+    if (sw->by_msg)
+        fprintf(f, "<text x=\"%d\" y=\"20\">p2p on %s, delta = %u: cycles against message "
+                   "length (line: measured, circle: model, dashed: lecture)</text>\n", X0, dims,
+                np ? pt[0].distance : 0);
+    else
+        fprintf(f, "<text x=\"%d\" y=\"20\">p2p on %s, mu = %u: cycles against distance "
+                   "(line: measured, circle: model, dashed: lecture)</text>\n", X0, dims,
+                np ? pt[0].mu : 0);
     fprintf(f, "<path d=\"M%d %d V%d H%d\" fill=\"none\" stroke=\"#333\"/>\n", X0, Y0 - YH, Y0,
             X0 + XW);
-    for (unsigned d = 1; d <= diam; d++)
-        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%u</text>\n",
-                X0 + (int)(d * XW / diam), Y0 + 15, d);
+    for (unsigned i = 0; i < np; i++) /* the first technique's points label the axis */
+        if (pt[i].tech == pt[0].tech)
+            fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">%u</text>\n",
+                    PX(&pt[i]), Y0 + 15, sw->by_msg ? pt[i].mu : pt[i].distance);
     fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%lld</text>\n", X0 - 4, Y0 - YH + 4,
             ymax);
-    fprintf(f, "<text x=\"%d\" y=\"%d\">delta (hops)</text>\n", X0 + XW / 2, Y0 + 32);
+    fprintf(f, "<text x=\"%d\" y=\"%d\">%s</text>\n", X0 + XW / 2, Y0 + 32,
+            sw->by_msg ? "mu (payload flits, log scale)" : "delta (hops)");
     for (unsigned t = 0; t < NTECH; t++) {
         for (int lecture = 0; lecture < 2; lecture++) {
             fprintf(f, "<polyline fill=\"none\" stroke=\"%s\"%s points=\"", techs[t].colour,
                     lecture ? " stroke-dasharray=\"4 3\"" : " stroke-width=\"2\"");
             for (unsigned i = 0; i < np; i++)
                 if (pt[i].tech == t && pt[i].measured >= 0)
-                    fprintf(f, "%d,%d ", X0 + (int)(pt[i].distance * XW / diam),
-                            Y0 - (int)((lecture ? pt[i].lecture : pt[i].measured) * YH / ymax));
+                    fprintf(f, "%d,%d ", PX(&pt[i]),
+                            PY(lecture ? pt[i].lecture : pt[i].measured));
             fprintf(f, "\"/>\n");
         }
         for (unsigned i = 0; i < np; i++)
             if (pt[i].tech == t && pt[i].model >= 0)
                 fprintf(f, "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill=\"none\" stroke=\"%s\"/>\n",
-                        X0 + (int)(pt[i].distance * XW / diam),
-                        Y0 - (int)(pt[i].model * YH / ymax), techs[t].colour);
+                        PX(&pt[i]), PY(pt[i].model), techs[t].colour);
         fprintf(f, "<text x=\"%d\" y=\"%u\" fill=\"%s\">%s</text>\n", X0 + XW + 20, 60 + 18 * t,
                 techs[t].colour, techs[t].name);
     }
+#undef PX
+#undef PY
     fprintf(f, "</svg>\n");
     return fclose(f) ? -1 : 0;
 }
 
-int cmd_run_p2p_sweep(int argc, char **argv, const struct option *opts, const struct tn_topo *t,
-                      uint32_t mu, uint32_t P, const char *svg, bool json)
+/* Whether technique tech with mu flits over distance fits the device
+ * (info): the p2p schedule builds, verifies (memory included) and lowers,
+ * as the point's run would. */
+static bool fits(const struct tn_topo *t, const struct tn_info *info, unsigned tech,
+                 unsigned distance, uint32_t mu)
+{
+    enum tn_switching sw;
+    tn_switching_parse(techs[tech].switching, &sw);
+    struct tn_p2p_opts o = {sw, 0, distance, mu,
+                            techs[tech].packets ? tn_p2p_sweep_packet(mu, t->n) : 0, info->alpha};
+    struct tn_verify_opts vo = {info->lanes, info->mem_depth, 1, false};
+    struct tn_plan_params par = {.lanes = info->lanes, .mem_depth = info->mem_depth,
+                                 .width = info->w, .alpha = info->alpha, .banks = info->banks};
+    struct tn_sched *s;
+    struct tn_p2p_info in;
+    struct tn_report rep;
+    struct tn_plan *p = NULL;
+    char err[256];
+    if (tn_p2p_build(&s, t, &o, &in) != 0)
+        return false;
+    bool ok = tn_verify(s, &vo, &rep) == 0;
+    tn_report_free(&rep);
+    ok = ok && tn_plan_lower(&p, s, &par, err, sizeof err) == 0;
+    tn_plan_free(p);
+    tn_sched_free(s);
+    return ok;
+}
+
+/* The largest mu in 1..MEM_DEPTH that fits (0: none), by bisection. */
+static uint32_t largest_mu(const struct tn_topo *t, const struct tn_info *info, unsigned tech,
+                           unsigned distance)
+{
+    uint32_t lo = 0, hi = info->mem_depth ? info->mem_depth : 1u << 16;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo + 1) / 2;
+        if (fits(t, info, tech, distance, mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* The points of a sweep over message lengths: 1, 2, 4, .. below each
+ * technique's largest and the largest. The device is opened for its
+ * parameters and closed again before the points run. np or -1 (message
+ * printed). */
+static int msg_points(struct tn_dev_args *da, const struct tn_p2p_sweep *sw, struct point **out)
+{
+    struct tn_dev dev;
+    if (tn_dev_open(&dev, da, "torusctl run") != 0)
+        return -1;
+    struct tn_info info = dev.info;
+    struct tn_topo t;
+    tn_topo_init(&t, info.dims[0], info.dims[1], info.dims[2]);
+    tn_dev_close(&dev);
+    da->dims = t;
+    unsigned d = sw->distance ? sw->distance : tn_diameter(&t), np = 0;
+    struct point *pt = calloc((size_t)NTECH * 34, sizeof *pt);
+    if (!pt) {
+        fprintf(stderr, "torusctl run: out of memory\n");
+        return -1;
+    }
+    for (unsigned k = 0; k < NTECH; k++) {
+        uint32_t top = largest_mu(&t, &info, k, d);
+        for (uint32_t mu = 1; mu <= top; mu = mu < top && 2 * mu > top ? top : 2 * mu) {
+            uint32_t P = techs[k].packets ? tn_p2p_sweep_packet(mu, t.n) : mu;
+            pt[np++] = (struct point){.tech = k, .distance = d, .mu = mu, .P = P};
+            if (mu == top)
+                break;
+        }
+    }
+    *out = pt;
+    return (int)np;
+}
+
+/* The points of a sweep over distances 1..diameter at one mu. */
+static int distance_points(const struct tn_topo *t, const struct tn_p2p_sweep *sw,
+                           struct point **out)
+{
+    unsigned np = 0, diam = tn_diameter(t);
+    uint32_t P = sw->P == 0 || sw->P >= sw->mu ? tn_p2p_sweep_packet(sw->mu, t->n) : sw->P;
+    struct point *pt = calloc((size_t)NTECH * (diam + 1), sizeof *pt);
+    if (!pt) {
+        fprintf(stderr, "torusctl run: out of memory\n");
+        return -1;
+    }
+    for (unsigned k = 0; k < NTECH; k++)
+        for (unsigned d = 1; d <= diam; d++)
+            pt[np++] = (struct point){.tech = k, .distance = d, .mu = sw->mu,
+                                      .P = techs[k].packets ? P : sw->mu};
+    *out = pt;
+    return (int)np;
+}
+
+int cmd_run_p2p_sweep(int argc, char **argv, const struct option *opts, struct tn_dev_args *da,
+                      const struct tn_p2p_sweep *sw)
 {
     char **base = malloc(((size_t)argc + 2) * sizeof *base);
     char **words = calloc((size_t)argc + 1, sizeof *words);
-    struct point *pt = calloc((size_t)NTECH * (tn_diameter(t) + 1), sizeof *pt);
+    struct point *pt = NULL;
     char dims[32];
     int nbase = base && words ? point_base(argc, argv, opts, base, words) : -1, ret = TN_EXIT_OK;
-    if (nbase < 0 || !pt) {
-        for (int i = 0; words && words[i]; i++)
-            free(words[i]);
-        free(words);
-        free(base);
-        free(pt);
+    int np = nbase < 0 ? -1 : sw->by_msg ? msg_points(da, sw, &pt) : distance_points(&da->dims, sw, &pt);
+    if (nbase < 0)
         fprintf(stderr, "torusctl run: out of memory\n");
-        return TN_EXIT_USAGE;
+    if (np < 0) {
+        ret = nbase < 0 ? TN_EXIT_USAGE : TN_EXIT_DEVICE;
+        goto out;
     }
-    tn_topo_format(t, dims, sizeof dims);
-    unsigned np = 0, diam = tn_diameter(t);
-    if (P == 0 || P >= mu)
-        P = tn_p2p_sweep_packet(mu, t->n);
-    for (unsigned k = 0; k < NTECH; k++)
-        for (unsigned d = 1; d <= diam; d++) {
-            pt[np] = (struct point){.tech = k, .distance = d};
-            run_point(base, nbase, &pt[np], mu, P);
-            if (pt[np].rc != 0 && ret == TN_EXIT_OK)
-                ret = pt[np].rc > 0 ? pt[np].rc : TN_EXIT_DEVICE;
-            np++;
-        }
-    if (json)
-        print_json(pt, np, dims, mu, P);
+    tn_topo_format(&da->dims, dims, sizeof dims);
+    for (int i = 0; i < np; i++) {
+        run_point(base, nbase, &pt[i]);
+        if (pt[i].rc != 0 && ret == TN_EXIT_OK)
+            ret = pt[i].rc > 0 ? pt[i].rc : TN_EXIT_DEVICE;
+    }
+    if (sw->json)
+        print_json(pt, (unsigned)np, dims, sw);
     else
-        print_table(pt, np, dims, mu, P);
-    if (svg && write_svg(svg, pt, np, diam, dims, mu, P)) {
-        fprintf(stderr, "torusctl run: cannot write %s: %s\n", svg, strerror(errno));
+        print_table(pt, (unsigned)np, dims, sw);
+    if (sw->svg && write_svg(sw->svg, pt, (unsigned)np, dims, sw)) {
+        fprintf(stderr, "torusctl run: cannot write %s: %s\n", sw->svg, strerror(errno));
         ret = TN_EXIT_USAGE;
     }
-    for (int i = 0; words[i]; i++)
+out:
+    for (int i = 0; words && words[i]; i++)
         free(words[i]);
     free(words);
     free(base);

@@ -65,8 +65,10 @@ static void help(FILE *f)
         "                    of P, default the largest divisor of L up to L/4, larger\n"
         "                    when that makes more packets than nodes) over distances\n"
         "                    1..diameter of --dims at one L: a table (--json: points,\n"
-        "                    --svg FILE: cycles against distance); only the distance\n"
-        "                    varies, sweep L by running it once per --msg-flits\n"
+        "                    --svg FILE: cycles against distance)\n"
+        "  --sweep=msg-flits the same over L = 1, 2, 4, .. and the largest L the device's\n"
+        "                    memory holds for each technique, at --distance (default the\n"
+        "                    diameter); P as above for each L\n"
         "perm (every node sends --msg-flits flits to its image under a permutation):\n"
         "  --permutation P   random (from --seed), tornado (every coordinate + ceil(k/2) - 1),\n"
         "                    bit-reversal (N a power of 2) or transpose (X = Y); default random\n"
@@ -1056,7 +1058,7 @@ int cmd_run(int argc, char **argv)
         {"random-lengths", no_argument, NULL, 'R'}, {"svg", required_argument, NULL, 'V'},
         {"fault-campaign", required_argument, NULL, 'K'},
         {"switching", required_argument, NULL, 'w'}, {"distance", required_argument, NULL, 'D'},
-        {"packet-flits", required_argument, NULL, 'P'}, {"sweep", no_argument, NULL, 'X'},
+        {"packet-flits", required_argument, NULL, 'P'}, {"sweep", optional_argument, NULL, 'X'},
         {"permutation", required_argument, NULL, 'Q'},
         TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
     struct tn_topo topo;
@@ -1075,7 +1077,8 @@ int cmd_run(int argc, char **argv)
     struct tn_p2p_opts po = {TN_SW_CS, 0, 1, 1, 0, 1};
     struct tn_p2p_info p2p_info, *p2p = NULL;
     struct perm_run perm_rep = {TN_PERM_RANDOM, false, {0}}, *perm = NULL;
-    bool sweep = false;
+    bool sweep = false, distance_given = false;
+    struct tn_p2p_sweep sweep_opts = {false, 0, 0, 0, NULL, false};
     const char *lengths_file = NULL, *svg_file = NULL;
     bool random_lengths = false;
     bool json = false;
@@ -1156,6 +1159,12 @@ int cmd_run(int argc, char **argv)
             break;
         case 'X':
             sweep = true;
+            if (optarg && strcmp(optarg, "distance") != 0 && strcmp(optarg, "msg-flits") != 0) {
+                fprintf(stderr, CMD ": bad --sweep=%s: use --sweep (over distance) or "
+                        "--sweep=msg-flits\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            sweep_opts.by_msg = optarg && strcmp(optarg, "msg-flits") == 0;
             break;
         case 'Q':
             if (tn_perm_parse(optarg, &perm_rep.kind) != 0) {
@@ -1172,6 +1181,7 @@ int cmd_run(int argc, char **argv)
                 return TN_EXIT_USAGE;
             }
             *(c == 'D' ? &po.distance : &po.packet_flits) = (uint32_t)v;
+            distance_given |= c == 'D';
             break;
         case 'F':
             if (tn_fault_parse(optarg, &fault) != 0) {
@@ -1237,9 +1247,14 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, CMD ": --sweep is for p2p\n");
         return TN_EXIT_USAGE;
     }
-    if (sweep)
-        return cmd_run_p2p_sweep(argc, argv, opts, &topo, ao.msg_flits, po.packet_flits, svg_file,
-                                 json);
+    if (sweep) {
+        sweep_opts.distance = distance_given ? po.distance : 0;
+        sweep_opts.mu = ao.msg_flits;
+        sweep_opts.P = po.packet_flits;
+        sweep_opts.svg = svg_file;
+        sweep_opts.json = json;
+        return cmd_run_p2p_sweep(argc, argv, opts, &da, &sweep_opts);
+    }
 
     double tm[5] = {0};
     double t_start = now_s();

@@ -85,4 +85,33 @@ check "sweep: sf grows with distance by alpha + 1 + mu a hop, sf/P by alpha + 1 
        grows_by relay 1 && grows_by relay/P 1; echo $?)"
 check "sweep --svg: a line per technique and the lecture's dashed" \
     "$([ "$(grep -c '<polyline' "$tmp/sweep.svg")" = 10 ]; echo $?)"
+
+# over message lengths: 1, 2, 4, .. and the largest the memory holds
+depth=$(field .mem_depth "$tmp/info.json")
+timeout 300 "$T" run p2p --dims 3x3x3 --sweep=msg-flits --distance 2 --json --svg "$tmp/msg.svg" \
+    >"$tmp/msg.json" 2>"$tmp/err"
+check "sweep=msg-flits 3x3x3 delta 2: exit 0, every point measured = model = formula" \
+    "$([ $? = 0 ] && [ "$(jq '[.points[] | select(.distance == 2 and .data_ok and .cycles_ok and
+                 .cycles_measured == .cycles_model and .cycles_model == .cycles_formula)] | length' \
+            "$tmp/msg.json")" = "$(jq '.points | length' "$tmp/msg.json")" ]; echo $?)"
+last_mu() { jq --arg t "$1" '[.points[] | select(.switching == $t) | .msg_flits] | max' "$tmp/msg.json"; }
+check "sweep=msg-flits: cs and sf reach MEM_DEPTH = $depth flits, relay $depth - 1 (its head flit), each technique from mu 1 in powers of 2" \
+    "$([ "$(last_mu cs)" = "$depth" ] && [ "$(last_mu sf)" = "$depth" ] &&
+       [ "$(last_mu relay)" = $((depth - 1)) ] &&
+       jq -e '[.points[] | select(.switching == "cs") | .msg_flits] | .[0:4] == [1, 2, 4, 8]' \
+          "$tmp/msg.json" >/dev/null; echo $?)"
+"$T" run p2p --dims 3x3x3 --switching relay --distance 2 --msg-flits $((depth)) >/dev/null 2>"$tmp/err"
+check "one flit more than the sweep's relay maximum is refused (exit 1, memory named)" \
+    "$([ $? = 1 ] && grep -q 'memory words' "$tmp/err"; echo $?)"
+per_flit() { # TECHNIQUE CYCLES: each payload flit adds CYCLES (whole-message techniques)
+    jq -e --arg t "$1" --argjson c "$2" '[.points[] | select(.switching == $t)] | . as $p |
+        [range(1; length) | ($p[.].cycles_measured - $p[. - 1].cycles_measured) ==
+         $c * ($p[.].msg_flits - $p[. - 1].msg_flits)] | all' "$tmp/msg.json" >/dev/null
+}
+check "sweep=msg-flits: cs and relay grow by 1 cycle a flit, sf by delta = 2 (it carries the message delta times)" \
+    "$(per_flit cs 1 && per_flit relay 1 && per_flit sf 2; echo $?)"
+check "sweep=msg-flits --svg: a line per technique and the lecture's dashed" \
+    "$([ "$(grep -c '<polyline' "$tmp/msg.svg")" = 10 ]; echo $?)"
+"$T" run p2p --dims 3x3x3 --sweep=latency >/dev/null 2>"$tmp/err"
+check "--sweep=latency: exit 1 naming the choices" "$([ $? = 1 ] && grep -q 'msg-flits' "$tmp/err"; echo $?)"
 done_tap
