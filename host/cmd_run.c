@@ -181,6 +181,8 @@ struct result {
     uint64_t relay_dev[3], relay_model[3];
     uint8_t *bad;                       /* per eject descriptor (model order): its record
                                          * differs from the model (NULL: not kept) */
+    struct tn_record *rec;              /* per eject descriptor: the device's record, its
+                                         * count masked (NULL: not kept) */
 };
 
 static void add_mismatch(struct result *res, uint32_t r, uint32_t v, uint32_t l,
@@ -265,6 +267,8 @@ static void compare_stat(const struct tn_plan *p, const struct tn_info *info,
     const struct tn_plan_round *pr = &p->rounds[e->round];
     struct tn_record rec;
     tn_record_decode(w, &rec);
+    if (res->rec != NULL)
+        res->rec[i] = rec;
     uint32_t want_count = e->count & tn_record_count_mask(info);
     uint64_t first = rec.count ? pr->t0 + rec.first : 0, last = rec.count ? pr->t0 + rec.last : 0;
     if (rec.epoch != runs % 16) {
@@ -843,35 +847,84 @@ static int run_once(struct tn_dev *d, const struct tn_plan *p, const struct tn_m
 }
 
 /* A link fault's outcome: detected (any record, the total or a node's
- * status differs) and located (the records of the fault's round that
- * differ are exactly those of the descriptors its link feeds, and none
- * of an earlier round differs; later rounds may differ: the data was
- * forwarded). */
+ * status differs) and located: no record of an earlier round differs,
+ * and in the fault's round a circuit round's differing records are
+ * exactly those of the descriptors its link feeds, a relay round's
+ * records are exactly those the model predicts with the fault (a relay
+ * flit's reach depends on its head). Later rounds may differ: the data
+ * was forwarded. */
 struct fault_outcome {
     uint32_t round, rcyc, reached, flagged;
     bool detected, located;
+    bool masked;  /* relay: the flit's packet is lost to a collision anyway, and the
+                   * model with the fault predicts no change, nor does the device show one */
 };
 
-static void judge_fault(const struct tn_plan *p, const struct tn_model_out *mo,
-                        const struct result *res, const struct tn_link_fault *f, uint8_t *reach,
-                        struct fault_outcome *o)
+/* Whether the device's record r equals the model's statistics e (count
+ * masked as the record keeps it). */
+static bool record_is(const struct tn_record *r, const struct tn_stat *e,
+                      const struct tn_plan_round *pr, uint32_t count_mask)
 {
-    o->reached = tn_link_fault_reach(p, f, reach, mo->nstats);
+    return r->count == (e->count & count_mask) && r->crc == e->crc && r->err == e->err &&
+           (r->count == 0 || (pr->t0 + r->first == e->first && pr->t0 + r->last == e->last));
+}
+
+/* Relay round: reach[i] = the model with the fault predicts a record other
+ * than the fault-free one; located when the device shows exactly the
+ * faulty model's records in that round. */
+static int judge_relay_fault(const struct tn_plan *p, const struct tn_info *info, uint64_t seed,
+                             const struct tn_model_out *mo, const struct result *res,
+                             const struct tn_link_fault *f, uint8_t *reach,
+                             struct fault_outcome *o)
+{
+    struct tn_model_fault mf;
+    struct tn_model_out fo;
+    tn_link_fault_model(f, info->w, o->round, o->rcyc, &mf);
+    memset(reach, 0, mo->nstats);
+    int rc = tn_model_run_fault(p, seed, &mf, &fo);
+    if (rc != 0)
+        return rc;
+    uint32_t mask = tn_record_count_mask(info);
+    o->reached = 0;
+    for (uint32_t i = 0; i < mo->nstats; i++) {
+        const struct tn_stat *e = &fo.stats[i];
+        if (e->round != o->round)
+            continue;
+        const struct tn_stat *clean = &mo->stats[i];
+        reach[i] = e->count != clean->count || e->crc != clean->crc || e->err != clean->err ||
+                   e->first != clean->first || e->last != clean->last;
+        o->reached += reach[i];
+        if (!record_is(&res->rec[i], e, &p->rounds[o->round], mask))
+            o->located = false;
+    }
+    o->masked = !o->detected && o->reached == 0 && o->located;
+    tn_model_free(&fo);
+    return 0;
+}
+
+static int judge_fault(const struct tn_plan *p, const struct tn_info *info, uint64_t seed,
+                       const struct tn_model_out *mo, const struct result *res,
+                       const struct tn_link_fault *f, uint8_t *reach, struct fault_outcome *o)
+{
+    bool relay = p->rounds[o->round].mode == TN_MODE_DOR;
+    o->reached = relay ? 0 : tn_link_fault_reach(p, f, reach, mo->nstats);
     o->detected = !res->data_ok || !res->cycles_ok || res->err_nodes > 0 || (res->status & 8);
-    o->located = o->reached > 0;
+    o->located = relay || o->reached > 0;
+    o->masked = false;
     o->flagged = 0;
     for (uint32_t i = 0; i < mo->nstats; i++) {
         uint32_t r = mo->stats[i].round;
         o->flagged += res->bad[i];
-        if (r < o->round ? res->bad[i] : r == o->round && res->bad[i] != reach[i])
+        if (r < o->round ? res->bad[i] : r == o->round && !relay && res->bad[i] != reach[i])
             o->located = false;
     }
+    return relay ? judge_relay_fault(p, info, seed, mo, res, f, reach, o) : 0;
 }
 
 /* The report's line for a single link fault. */
-static void print_link_fault(const struct tn_plan *p, const struct tn_model_out *mo,
-                             const struct result *res, const struct tn_link_fault *f,
-                             struct fault_outcome *o)
+static void print_link_fault(const struct tn_plan *p, const struct tn_info *info, uint64_t seed,
+                             const struct tn_model_out *mo, const struct result *res,
+                             const struct tn_link_fault *f, struct fault_outcome *o)
 {
     char name[80];
     struct tn_link_fault *tg = NULL;
@@ -884,12 +937,15 @@ static void print_link_fault(const struct tn_plan *p, const struct tn_model_out 
     bool passes = false;
     for (size_t i = 0; i < ntg && !passes; i++)
         passes = tg[i].node == f->node && tg[i].dir == f->dir && tg[i].cycle == f->cycle;
-    judge_fault(p, mo, res, f, reach, o);
+    bool relay = p->rounds[o->round].mode == TN_MODE_DOR;
+    if (judge_fault(p, info, seed, mo, res, f, reach, o) != 0)
+        o->located = false;
     tn_link_fault_format(f, name, sizeof name);
-    printf("link fault          %s (round %u, its cycle %u): %s; %s, %u descriptor records "
-           "differ, the link feeds %u in its round: %s\n", name, o->round + 1, o->rcyc,
-           passes ? "a flit passes" : "no flit passes (the schedule leaves the link idle)",
-           o->detected ? "detected" : "NOT detected", o->flagged, o->reached,
+    printf("link fault          %s (%s round %u, its cycle %u): %s; %s, %u descriptor records "
+           "differ, %s %u in its round: %s\n", name, relay ? "relay" : "circuit", o->round + 1,
+           o->rcyc, passes ? "a flit passes" : "no flit passes (the schedule leaves the link idle)",
+           o->detected ? "detected" : "NOT detected", o->flagged,
+           relay ? "the model with the fault changes" : "the link feeds", o->reached,
            o->located ? "located" : "not located");
     free(tg);
     free(reach);
@@ -918,7 +974,7 @@ static uint64_t splitmix(uint64_t *x)
 
 /* Fault campaign totals: row 0 data bits, row 1 drops. */
 struct campaign {
-    uint64_t injected[2], detected[2], located[2];
+    uint64_t injected[2], detected[2], located[2], masked[2];
     uint64_t clean_runs, false_alarms;
     size_t targets;
     char first_miss[200];
@@ -931,10 +987,11 @@ static void print_campaign(const struct campaign *c, const struct tn_plan *p, ui
     if (json) {
         json_t *o = json_object(), *rows = json_array();
         for (int k = 0; k < 2; k++)
-            json_array_append_new(rows, json_pack("{s:s, s:I, s:I, s:I}", "kind", kind[k],
+            json_array_append_new(rows, json_pack("{s:s, s:I, s:I, s:I, s:I}", "kind", kind[k],
                                                   "injected", (json_int_t)c->injected[k],
                                                   "detected", (json_int_t)c->detected[k],
-                                                  "located", (json_int_t)c->located[k]));
+                                                  "located", (json_int_t)c->located[k],
+                                                  "masked", (json_int_t)c->masked[k]));
         json_object_set_new(o, "faults", rows);
         json_object_set_new(o, "flits", json_integer((json_int_t)c->targets));
         json_object_set_new(o, "rounds", json_integer(p->nrounds));
@@ -950,10 +1007,13 @@ static void print_campaign(const struct campaign *c, const struct tn_plan *p, ui
     }
     printf("link fault campaign: %zu flits on links in %u rounds, seed %" PRIu64 "\n",
            c->targets, p->nrounds, seed);
-    printf("%-10s %9s %9s %9s\n", "fault", "injected", "detected", "located");
+    printf("%-10s %9s %9s %9s %9s\n", "fault", "injected", "detected", "located", "masked");
     for (int k = 0; k < 2; k++)
-        printf("%-10s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 "\n", kind[k], c->injected[k],
-               c->detected[k], c->located[k]);
+        printf("%-10s %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %9" PRIu64 "\n", kind[k],
+               c->injected[k], c->detected[k], c->located[k], c->masked[k]);
+    if (c->masked[0] + c->masked[1])
+        printf("masked: the flit belongs to a relay packet that a collision drops anyway; the "
+               "model with the fault predicts no change and the device shows none\n");
     printf("fault-free runs %" PRIu64 ", false alarms %" PRIu64 "\n", c->clean_runs,
            c->false_alarms);
     if (c->first_miss[0])
@@ -973,8 +1033,8 @@ static int fault_campaign(struct tn_dev *d, const struct tn_plan *p, const struc
     uint8_t *reach = malloc(mo->nstats ? mo->nstats : 1);
     int rc = reach == NULL ? TN_ENOMEM : tn_link_fault_targets(p, &tg, &c.targets);
     if (rc == 0 && c.targets == 0) {
-        fprintf(stderr, CMD ": the schedule sends no flit on a link in a circuit round: no "
-                "link fault to inject\n");
+        fprintf(stderr, CMD ": the schedule sends no flit on a link: no link fault to "
+                "inject\n");
         free(reach);
         return TN_EXIT_USAGE;
     }
@@ -1009,12 +1069,14 @@ static int fault_campaign(struct tn_dev *d, const struct tn_plan *p, const struc
             (rc = tn_proto_write(d->p, TN_G_CTRL, &clear, 1)) != 0 ||
             (rc = run_once(d, p, mo, res, true, tm)) != 0)
             break;
-        judge_fault(p, mo, res, &f, reach, &o);
+        if ((rc = judge_fault(p, &d->info, seed, mo, res, &f, reach, &o)) != 0)
+            break;
         int kind = f.bit == TN_FAULT_DROP;
         c.injected[kind]++;
         c.detected[kind] += o.detected;
         c.located[kind] += o.detected && o.located;
-        if (!(o.detected && o.located) && !c.first_miss[0]) {
+        c.masked[kind] += o.masked;
+        if (!(o.detected && o.located) && !o.masked && !c.first_miss[0]) {
             char name[80];
             tn_link_fault_format(&f, name, sizeof name);
             snprintf(c.first_miss, sizeof c.first_miss,
@@ -1065,7 +1127,7 @@ int cmd_run(int argc, char **argv)
     struct tn_dev_args da;
     struct tn_algo_opts ao = {NULL, 1, 0, 1, 0};
     struct tn_fault fault = {TN_FAULT_NONE, 0, {0, 0, 0, 0}};
-    struct fault_outcome link_at = {0, 0, 0, 0, false, false};
+    struct fault_outcome link_at = {0, 0, 0, 0, false, false, false};
     uint64_t campaign = 0;
     const char *sched_file = NULL;
     uint64_t seed = 1;
@@ -1495,7 +1557,9 @@ int cmd_run(int argc, char **argv)
     res.round_meas = calloc(p->nrounds ? p->nrounds : 1, sizeof *res.round_meas);
     res.round_model = calloc(p->nrounds ? p->nrounds : 1, sizeof *res.round_model);
     res.bad = calloc(mo.nstats ? mo.nstats : 1, 1);
-    if (res.round_meas == NULL || res.round_model == NULL || res.bad == NULL) {
+    res.rec = calloc(mo.nstats ? mo.nstats : 1, sizeof *res.rec);
+    if (res.round_meas == NULL || res.round_model == NULL || res.bad == NULL ||
+        res.rec == NULL) {
         fprintf(stderr, CMD ": out of memory\n");
         ex = TN_EXIT_USAGE;
         goto out_dev;
@@ -1537,7 +1601,7 @@ int cmd_run(int argc, char **argv)
                    da.t.backend, a2a, sg, p2p, perm);
     ex = res.data_ok && res.cycles_ok ? TN_EXIT_OK : TN_EXIT_VERIFY;
     if (fault.kind == TN_FAULT_LINK && !json)
-        print_link_fault(p, &mo, &res, &fault.link, &link_at);
+        print_link_fault(p, info, seed, &mo, &res, &fault.link, &link_at);
     goto out_dev;
 
 out_comm:
@@ -1552,6 +1616,7 @@ out_dev:
     free(res.round_meas);
     free(res.round_model);
     free(res.bad);
+    free(res.rec);
     tn_image_free(&img);
     tn_model_free(&mo);
     tn_plan_free(p);

@@ -96,8 +96,6 @@ int tn_link_fault_place(const struct tn_plan *p, unsigned width, const struct tn
     if (why == NULL) {
         *round = round_of(p, f->cycle);
         *rcyc = (uint32_t)(f->cycle - p->rounds[*round].t0);
-        if (p->rounds[*round].mode == TN_MODE_DOR)
-            why = "that cycle is in a relay round (faults are placed in circuit rounds)";
     }
     if (why != NULL) {
         char name[80];
@@ -107,6 +105,18 @@ int tn_link_fault_place(const struct tn_plan *p, unsigned width, const struct tn
         return TN_EINVAL;
     }
     return 0;
+}
+
+void tn_link_fault_model(const struct tn_link_fault *f, unsigned width, uint32_t round,
+                         uint32_t rcyc, struct tn_model_fault *mf)
+{
+    *mf = (struct tn_model_fault){round, f->node, rcyc, f->dir, 0, false, false, false};
+    if (f->bit == TN_FAULT_DROP)
+        mf->drop = true;
+    else if ((unsigned)f->bit < width)
+        mf->data = 1u << f->bit;
+    else
+        *((unsigned)f->bit == width ? &mf->tail : &mf->head) = true;
 }
 
 struct target_list {

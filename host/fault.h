@@ -31,19 +31,24 @@ int tn_link_fault_parse(const char *s, struct tn_link_fault *f);
 void tn_link_fault_format(const struct tn_link_fault *f, char *buf, size_t len);
 
 /* Where f happens in p for flits of width W: its round and the cycle
- * within the round. 0, or
- * TN_EINVAL with a message in err: no such node or link, a cycle after
- * the run, a bit beyond W+1, or a relay round (their flits are routed by
- * their heads: not probed). */
+ * within the round. 0, or TN_EINVAL with a message in err: no such node
+ * or link, a cycle after the run, a bit beyond W+1. */
 int tn_link_fault_place(const struct tn_plan *p, unsigned width, const struct tn_link_fault *f,
                         uint32_t *round, uint32_t *rcyc, char *err, size_t errlen);
 
-/* Every (node, dir, cycle) on which the plan's circuit rounds send a
- * flit, in run order (bit left 0): *out (malloc'd) and *n. 0, TN_ENOMEM or
- * TN_ECAPACITY (the cycle engine cannot hold the plan). */
+/* f, placed in round and rcyc, as the reference model applies it. */
+void tn_link_fault_model(const struct tn_link_fault *f, unsigned width, uint32_t round,
+                         uint32_t rcyc, struct tn_model_fault *mf);
+
+/* Every (node, dir, cycle) on which the plan sends a flit (circuit and
+ * relay rounds; the circuit rounds' first, then the relay rounds'; bit left 0):
+ * *out (malloc'd) and *n. 0, TN_ENOMEM or TN_ECAPACITY (the cycle engine
+ * cannot hold the plan). */
 int tn_link_fault_targets(const struct tn_plan *p, struct tn_link_fault **out, size_t *n);
 
-/* The eject descriptors the faulty flit reaches in its round: reach[i]
+/* Circuit rounds: the eject descriptors the faulty flit reaches in its
+ * round (a relay flit's reach depends on its head: the model with the
+ * fault tells, tn_model_run_fault): reach[i]
  * set to 1 for each (i in the model's statistics order: plan eject order,
  * round after round), following the crossbars from the link on. Returns
  * how many; reach has one entry per eject descriptor of the plan and is

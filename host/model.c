@@ -135,9 +135,10 @@ static void chains_step(struct lane_chains *ch, const struct tn_plan *p,
     }
 }
 
-/* probe (may be NULL) is told every flit a router output sends. */
+/* probe (may be NULL) is told every flit a router output sends; fault
+ * (may be NULL) is applied to one of them. */
 static int run_cycle(const struct tn_plan *p, uint64_t seed, struct tn_model_out *out,
-                     const struct tn_model_probe *probe)
+                     const struct tn_model_probe *probe, const struct tn_model_fault *fault)
 {
     const struct tn_topo *t = &p->topo;
     uint32_t N = t->n;
@@ -209,6 +210,11 @@ static int run_cycle(const struct tn_plan *p, uint64_t seed, struct tn_model_out
                     nxt[i].valid = 0;
                 if (probe && nxt[i].valid)
                     probe->on_flit(probe->ctx, r, c, v, (int)(i % TN_NDIRS));
+                if (fault && fault->round == r && fault->c == c && fault->node == v &&
+                    fault->dir == (int)(i % TN_NDIRS)) {
+                    nxt[i].data ^= fault->data;
+                    nxt[i].valid &= !fault->drop;
+                }
             }
             for (uint32_t k = 0; k < nact; k++)
                 cur[active[k]] = nxt[active[k]];
@@ -217,7 +223,7 @@ static int run_cycle(const struct tn_plan *p, uint64_t seed, struct tn_model_out
             lane[pr->inj[i].node * TN_NDIRS + pr->inj[i].lane].valid = 0;
         st += pr->nej;
     }
-    if ((rc = tn_model_relay(p, seed, out)))
+    if ((rc = tn_model_relay(p, seed, out, probe, fault)))
         goto out_free;
     finish_stats(p, out);
     rc = 0;
@@ -555,7 +561,7 @@ static int run_stream(const struct tn_plan *p, uint64_t seed, struct tn_model_ou
             ejidx[pr->ej[i].node * TN_NDIRS + pr->ej[i].lane] = -1;
         st += pr->nej;
     }
-    if ((rc = tn_model_relay(p, seed, out)))
+    if ((rc = tn_model_relay(p, seed, out, NULL, NULL)))
         goto out_free;
     finish_stats(p, out);
     rc = 0;
@@ -582,13 +588,20 @@ int tn_model_run(const struct tn_plan *p, uint64_t seed, enum tn_engine engine,
         engine = work <= 400000000ull && p->mem_max * p->topo.n <= (1u << 26)
                      ? TN_ENGINE_CYCLE : TN_ENGINE_STREAM;
     }
-    return engine == TN_ENGINE_CYCLE ? run_cycle(p, seed, out, NULL) : run_stream(p, seed, out);
+    return engine == TN_ENGINE_CYCLE ? run_cycle(p, seed, out, NULL, NULL)
+                                     : run_stream(p, seed, out);
+}
+
+int tn_model_run_fault(const struct tn_plan *p, uint64_t seed, const struct tn_model_fault *fault,
+                       struct tn_model_out *out)
+{
+    return run_cycle(p, seed, out, NULL, fault);
 }
 
 int tn_model_probe_links(const struct tn_plan *p, uint64_t seed, const struct tn_model_probe *probe)
 {
     struct tn_model_out out;
-    int rc = run_cycle(p, seed, &out, probe);
+    int rc = run_cycle(p, seed, &out, probe, NULL);
     if (rc == 0)
         tn_model_free(&out);
     return rc;

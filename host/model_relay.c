@@ -49,7 +49,22 @@ static int dor_out(const struct tn_topo *t, uint32_t v, uint32_t data)
     return 6;
 }
 
-int tn_model_relay(const struct tn_plan *p, uint64_t seed, struct tn_model_out *out)
+/* The flit f that output dir of node v sends in cycle c of round r, as
+ * it reaches the link (fault applied where it names it). */
+static struct rflit faulty(const struct tn_model_fault *fault, uint32_t r, uint64_t c, uint32_t v,
+                           int dir, struct rflit f)
+{
+    if (fault && fault->round == r && fault->c == c && fault->node == v && fault->dir == dir) {
+        f.data ^= fault->data;
+        f.tail ^= fault->tail;
+        f.head ^= fault->head;
+        f.valid &= !fault->drop;
+    }
+    return f;
+}
+
+int tn_model_relay(const struct tn_plan *p, uint64_t seed, struct tn_model_out *out,
+                   const struct tn_model_probe *probe, const struct tn_model_fault *fault)
 {
     const struct tn_topo *t = &p->topo;
     uint32_t N = t->n;
@@ -117,7 +132,11 @@ int tn_model_relay(const struct tn_plan *p, uint64_t seed, struct tn_model_out *
         memset(nxt, 0, (size_t)N * TN_NDIRS * sizeof *nxt);
         for (uint32_t i = 0; i < N * 12; i++)
             inhold[i] = outheld[i] = HOLD_NONE;
-        for (uint64_t c = 0; c < pr->duration; c++) {
+        /* one cycle more: the next round's switch cycle (or the run's end)
+         * keeps this round's relay paths and eject descriptors (paths are
+         * released at its end, records filed in the cycle after); nothing
+         * moves then unless a fault made a packet longer */
+        for (uint64_t c = 0; c <= pr->duration; c++) {
             for (uint32_t v = 0; v < N; v++) {
                 const uint8_t *x = &pr->xbar[(size_t)v * 12];
                 int release[12];
@@ -152,7 +171,7 @@ int tn_model_relay(const struct tn_plan *p, uint64_t seed, struct tn_model_out *
                         continue;
                     int *h = &inhold[v * 12 + in];
                     uint32_t *ev = &out->relay_ev[3 * (size_t)v];
-                    if (f.head) {
+                    if (f.head && *h < 0) { /* a head on a held path is forwarded */
                         int o = dor_out(t, v, f.data);
                         *h = HOLD_DROP;
                         if (o >= 0 && o < TN_NDIRS) {
@@ -185,7 +204,9 @@ int tn_model_relay(const struct tn_plan *p, uint64_t seed, struct tn_model_out *
                     }
                     if (*h >= 0 && *h < TN_NDIRS) {
                         uint32_t w = tn_neighbor(t, v, *h);
-                        nxt[w * TN_NDIRS + *h] = f;
+                        if (probe)
+                            probe->on_flit(probe->ctx, r, c, v, *h);
+                        nxt[w * TN_NDIRS + *h] = faulty(fault, r, c, v, *h, f);
                     } else if (*h >= 6) {
                         int32_t si = ejstat[v * TN_NDIRS + (*h - 6)];
                         if (si >= 0) {

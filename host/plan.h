@@ -133,7 +133,10 @@ uint32_t tn_plan_stage_words(const struct tn_plan *p, uint32_t i, uint64_t seed,
  * hold until the tail, collisions dropped as the hardware does). Called by
  * tn_model_run. */
 struct tn_model_out;
-int tn_model_relay(const struct tn_plan *p, uint64_t seed, struct tn_model_out *out);
+struct tn_model_probe;
+struct tn_model_fault;
+int tn_model_relay(const struct tn_plan *p, uint64_t seed, struct tn_model_out *out,
+                   const struct tn_model_probe *probe, const struct tn_model_fault *fault);
 
 /* Lower a (verified) schedule: lanes (circuits with the same source,
  * start and data share one), descriptors (gathers as chains, one
@@ -237,15 +240,31 @@ int tn_model_run(const struct tn_plan *p, uint64_t seed, enum tn_engine engine,
                  struct tn_model_out *out);
 void tn_model_free(struct tn_model_out *out);
 
-/* Every flit that a router output sends in the circuit rounds (relay
- * rounds are not probed): on_flit(ctx, round, c, node, dir) for the flit
- * that output dir of node sends in round-relative cycle c (it is on the
- * link, in the receiver's input, in cycle c + 1). Runs the cycle engine:
- * 0, TN_ENOMEM or TN_ECAPACITY. */
+/* Every flit that a router output sends, in circuit and relay rounds:
+ * on_flit(ctx, round, c, node, dir) for the flit that output dir of node
+ * sends in round-relative cycle c (it is on the link, in the receiver's
+ * input, in cycle c + 1). Runs the cycle engine: 0, TN_ENOMEM or
+ * TN_ECAPACITY. */
 struct tn_model_probe {
     void (*on_flit)(void *ctx, uint32_t round, uint64_t c, uint32_t node, int dir);
     void *ctx;
 };
 int tn_model_probe_links(const struct tn_plan *p, uint64_t seed, const struct tn_model_probe *probe);
+
+/* A link fault as the hardware makes it (docs/hardware.md "Link faults"):
+ * the flit that output dir of node sends in round-relative cycle c of
+ * round has data ^= data, its tail and head flags flipped where set, or is
+ * dropped. Circuit rounds carry no flags: a flag flip there changes
+ * nothing. */
+struct tn_model_fault {
+    uint32_t round, node;
+    uint64_t c;
+    int dir;
+    uint32_t data;
+    bool tail, head, drop;
+};
+/* tn_model_run on the cycle engine with fault applied. */
+int tn_model_run_fault(const struct tn_plan *p, uint64_t seed, const struct tn_model_fault *fault,
+                       struct tn_model_out *out);
 
 #endif

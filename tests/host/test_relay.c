@@ -309,6 +309,28 @@ int main(void)
                eb->crc == packet_crc(&t, 3, 1, 3, 1),
            "model: B, the holder, is delivered whole and on time");
         is(m.errors, 1, "exactly one descriptor in error");
+        /* link faults in the model: B's second flit leaves node 2 on X+ in
+         * cycle alpha + 2 = 3 */
+        struct tn_model_out mf;
+        struct tn_model_fault flip = {0, 2, 3, TN_XP, 1, false, false, false};
+        const struct tn_stat *fb;
+        is(tn_model_run_fault(p, 1, &flip, &mf), 0, "model runs with a fault");
+        fb = stat_of(&mf, 3);
+        ok(fb && fb->count == 4 && fb->err == 0 && fb->crc != eb->crc,
+           "fault: a data bit of B's second flit flipped on 2 X+: B's CRC differs, its count not");
+        tn_model_free(&mf);
+        flip.drop = true;
+        is(tn_model_run_fault(p, 1, &flip, &mf), 0, "model runs with a drop");
+        fb = stat_of(&mf, 3);
+        ok(fb && fb->count == 3 && (fb->err & 2), "fault: the flit dropped: B's record one flit "
+           "short");
+        tn_model_free(&mf);
+        flip.c = 2;
+        is(tn_model_run_fault(p, 1, &flip, &mf), 0, "model runs with a dropped head");
+        fb = stat_of(&mf, 3);
+        ok(fb && fb->count == 0 && mf.relay_ev[3 * 3 + TN_RELAY_DROP] == 3,
+           "fault: B's head dropped: nothing arrives, node 3 drops its 3 body flits");
+        tn_model_free(&mf);
         ok(m.relay_ev && m.relay_ev[3 * 1 + TN_RELAY_COLL] == 1 &&
                m.relay_ev[3 * 1 + TN_RELAY_DROP] == 3 && m.relay_total[TN_RELAY_COLL] == 1 &&
                m.relay_total[TN_RELAY_UNRT] == 0 && m.relay_total[TN_RELAY_DROP] == 3,
