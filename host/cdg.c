@@ -208,6 +208,83 @@ int tn_cdg_from_routes(struct tn_cdg *g, uint32_t nnodes, uint32_t nch, tn_cdg_r
     return finish(g, &d);
 }
 
+/* ---- destination-based routing, hop by hop --------------------------- */
+
+#define HOPS_ON_STACK (TN_HOPS_DEAD - 1)
+
+int tn_next_hops(uint32_t nnodes, unsigned phases, uint32_t d, const uint32_t *ch,
+                 const uint32_t *to, uint32_t *hops, uint32_t *stack)
+{
+    uint32_t nstates = nnodes * phases;
+    for (uint32_t st = 0; st < nstates; st++)
+        hops[st] = st / phases == d ? 0 : TN_HOPS_UNUSED;
+    for (uint32_t s = 0; s < nnodes; s++) {
+        uint32_t sp = 0, st = s * phases;
+        while (hops[st] == TN_HOPS_UNUSED) { /* forward to a state already known */
+            if (ch[st] == TN_CDG_NO_ROUTE || to[st] >= nstates) {
+                hops[st] = TN_HOPS_DEAD;
+                break;
+            }
+            hops[st] = HOPS_ON_STACK;
+            stack[sp++] = st;
+            st = to[st];
+        }
+        if (hops[st] == HOPS_ON_STACK)
+            return TN_EVERIFY; /* the route loops */
+        uint32_t h = hops[st];
+        while (sp) { /* back along the walk: one hop more each, or dead */
+            h += h != TN_HOPS_DEAD;
+            hops[stack[--sp]] = h;
+        }
+    }
+    return 0;
+}
+
+/* The dependencies towards one destination: every state on a complete
+ * route whose next state is not the destination's. */
+static int next_deps(struct deps *dp, uint32_t nstates, const uint32_t *ch, const uint32_t *to,
+                     const uint32_t *hops)
+{
+    int rc = 0;
+    for (uint32_t st = 0; st < nstates && !rc; st++)
+        if (hops[st] >= 2 && hops[st] < TN_HOPS_DEAD)
+            rc = deps_add(dp, ch[st], ch[to[st]], true);
+    return rc;
+}
+
+int tn_cdg_from_next(struct tn_cdg *g, uint32_t nnodes, unsigned phases, uint32_t nch,
+                     tn_cdg_next_fn next, void *ctx)
+{
+    memset(g, 0, sizeof *g);
+    g->nch = g->channels = nch;
+    g->classes = 1;
+    size_t nstates = (size_t)nnodes * phases + 1;
+    struct deps dp = {0};
+    uint32_t *ch = malloc(nstates * sizeof *ch), *to = malloc(nstates * sizeof *to);
+    uint32_t *hops = malloc(nstates * sizeof *hops), *stack = malloc(nstates * sizeof *stack);
+    int rc = ch && to && hops && stack ? 0 : TN_ENOMEM;
+    for (uint32_t d = 0; d < nnodes && !rc; d++) {
+        rc = next(ctx, d, ch, to);
+        if (!rc)
+            rc = tn_next_hops(nnodes, phases, d, ch, to, hops, stack);
+        if (!rc)
+            rc = next_deps(&dp, nnodes * phases, ch, to, hops);
+        for (uint32_t s = 0; s < nnodes && !rc; s++)
+            g->routable += s != d && hops[s * phases] < TN_HOPS_DEAD;
+        g->pairs += nnodes - 1;
+    }
+    free(ch);
+    free(to);
+    free(hops);
+    free(stack);
+    g->reachable = g->routable;
+    if (rc) {
+        deps_free(&dp);
+        return rc;
+    }
+    return finish(g, &dp);
+}
+
 /* ---- dimension order, ring by ring ----------------------------------- */
 
 /* One ring (or line, on a mesh) of k nodes: the hop a packet at coordinate

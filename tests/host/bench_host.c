@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* make bench: schedule construction + verification time (goals: 7x7x7 <
- * 10 ms, 49x49x49 < 2 s) and reference model time for the 7x7x7 gossip at
- * L = 1 and 64, printed as one table. */
+ * 10 ms, 49x49x49 < 2 s), reference model time for the 7x7x7 gossip at
+ * L = 1 and 64, and the channel-dependency graphs and interval stretch
+ * (docs/deadlock.md), printed as one table. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +104,21 @@ static void bench_cdg(const char *dims, enum tn_routing r, int reps, const char 
     row(what, now() - t0, reps, goal, note);
 }
 
+/* Interval routing stretch over every ordered pair (torusctl routing). */
+static void bench_stretch(const char *dims, int reps, const char *goal)
+{
+    struct tn_topo t;
+    struct tn_stretch st;
+    char what[80], note[40] = "FAILED";
+    tn_topo_parse(&t, dims);
+    double t0 = now();
+    for (int i = 0; i < reps; i++)
+        if (tn_interval_stretch(&t, &st) == 0)
+            snprintf(note, sizeof note, "avg %.2f, max +%u", st.avg_hops, st.max_extra);
+    snprintf(what, sizeof what, "routing (interval stretch) %s", dims);
+    row(what, now() - t0, reps, goal, note);
+}
+
 int main(void)
 {
     printf("| %-48s | %10s | %-9s | %-22s |\n", "what", "ms", "goal", "result");
@@ -128,5 +144,14 @@ int main(void)
     bench_cdg("7x7x7", TN_ROUTE_INTERVAL, 3, "-");
     bench_cdg("49x49x49", TN_ROUTE_DOR, 3, "< 2000 ms");
     bench_cdg("49x49x49", TN_ROUTE_DATELINE, 3, "-");
+    /* interval and updown per destination: 16x16x32 is TN_CDG_ROUTED_MAX */
+    for (int r = TN_ROUTE_INTERVAL; r <= TN_ROUTE_UPDOWN; r++) {
+        bench_cdg("8x8x8", (enum tn_routing)r, 10, "-");
+        bench_cdg("16x16x16", (enum tn_routing)r, 3, "< 1000 ms");
+        bench_cdg("16x16x32", (enum tn_routing)r, 1, "< 4000 ms");
+    }
+    bench_stretch("8x8x8", 10, "-");
+    bench_stretch("16x16x16", 3, "< 1000 ms");
+    bench_stretch("16x16x32", 1, "< 4000 ms");
     return 0;
 }
