@@ -149,11 +149,13 @@ int tn_csr_build(uint32_t nkeys, const uint64_t *pairs, size_t n, uint32_t **off
     return 0;
 }
 
-/* Turns the list (duplicate-free) into successor lists, then searches a
- * cycle. Frees the list. */
-static int finish(struct tn_cdg *g, struct deps *d)
+/* Unless rc (the construction's result) is an error, turns the list
+ * (duplicate-free) into successor lists, then searches a cycle. Frees the
+ * list; returns rc or the first error. */
+static int finish(struct tn_cdg *g, struct deps *d, int rc)
 {
-    int rc = tn_csr_build(g->nch, d->e, d->n, &g->off, &g->succ);
+    if (!rc)
+        rc = tn_csr_build(g->nch, d->e, d->n, &g->off, &g->succ);
     if (!rc) {
         g->deps = d->n;
         rc = find_cycle(g);
@@ -201,11 +203,7 @@ int tn_cdg_from_routes(struct tn_cdg *g, uint32_t nnodes, uint32_t nch, tn_cdg_r
         }
     free(ch);
     g->reachable = g->routable;
-    if (rc) {
-        deps_free(&d);
-        return rc;
-    }
-    return finish(g, &d);
+    return finish(g, &d, rc);
 }
 
 /* ---- destination-based routing, hop by hop --------------------------- */
@@ -278,11 +276,7 @@ int tn_cdg_from_next(struct tn_cdg *g, uint32_t nnodes, unsigned phases, uint32_
     free(hops);
     free(stack);
     g->reachable = g->routable;
-    if (rc) {
-        deps_free(&dp);
-        return rc;
-    }
-    return finish(g, &dp);
+    return finish(g, &dp, rc);
 }
 
 /* ---- dimension order, ring by ring ----------------------------------- */
@@ -404,12 +398,8 @@ static int cdg_dor(struct tn_cdg *g, const struct tn_topo *t, bool mesh, bool da
         rc = node_deps(&d, t, rg, u, g->classes);
     for (unsigned i = 0; i < 3; i++)
         ring_free(&rg[i]);
-    if (rc) {
-        deps_free(&d);
-        return rc;
-    }
     g->pairs = g->reachable = g->routable = (uint64_t)t->n * (t->n - 1);
-    return finish(g, &d);
+    return finish(g, &d, rc);
 }
 
 /* ---- entry points ---------------------------------------------------- */

@@ -151,30 +151,19 @@ struct router {
     uint32_t dist_for;               /* the destination dist[] is for */
 };
 
-/* Depth-first tree from node 0 with preorder labels (neighbours in the
- * order of neighbour()); last[v] = largest label in v's subtree. */
-static void dfs_label(struct router *r)
+/* The network's neighbour lists for tn_dfs_label (NONE is TN_DFS_END). */
+static uint32_t net_neighbour(const void *ctx, uint32_t v, uint32_t i)
 {
-    uint32_t N = r->n->nnodes, next_label = 0, sp = 0;
-    uint32_t *stack = r->queue, *it = r->dist; /* scratch */
-    for (uint32_t v = 0; v < N; v++)
-        r->parent[v] = r->label[v] = r->last[v] = NONE;
-    if (!N)
-        return;
-    r->parent[0] = 0;
-    r->label[0] = next_label++;
-    stack[sp++] = 0, it[0] = 0;
-    while (sp) {
-        uint32_t v = stack[sp - 1], w = neighbour(r->n, &r->a, v, it[v]++);
-        if (w == NONE) {
-            r->last[v] = next_label - 1;
-            sp--;
-        } else if (r->label[w] == NONE) {
-            r->parent[w] = v;
-            r->label[w] = next_label++;
-            stack[sp++] = w, it[w] = 0;
-        }
-    }
+    const struct router *r = ctx;
+    return neighbour(r->n, &r->a, v, i);
+}
+
+/* Depth-first tree from node 0 with preorder labels (neighbours in the
+ * order of neighbour()); last[v] = largest label in v's subtree. 0 or
+ * TN_ENOMEM. */
+static int dfs_label(struct router *r)
+{
+    return tn_dfs_label(r->n->nnodes, 0, net_neighbour, r, r->parent, r->label, r->last);
 }
 
 /* Interval routing at u towards label ld (not u's): a label inside u's
@@ -396,9 +385,10 @@ static int cdg_net(struct tn_cdg *g, const struct tn_net *n, enum tn_routing rou
     uint64_t reachable = reachable_pairs(&r);
     int rc;
     if (routing == TN_ROUTE_INTERVAL) {
-        dfs_label(&r);
-        rc = walk ? tn_cdg_from_routes(g, n->nnodes, n->nlinks, route_interval, &r)
-                  : tn_cdg_from_next(g, n->nnodes, 1, n->nlinks, next_interval, &r);
+        rc = dfs_label(&r);
+        if (!rc)
+            rc = walk ? tn_cdg_from_routes(g, n->nnodes, n->nlinks, route_interval, &r)
+                      : tn_cdg_from_next(g, n->nnodes, 1, n->nlinks, next_interval, &r);
     } else {
         correct_orient(&r);
         rc = walk ? tn_cdg_from_routes(g, n->nnodes, n->nlinks, route_updown, &r)
@@ -500,8 +490,9 @@ static int stretch(const struct tn_topo *t, struct tn_stretch *st, bool walk)
         tn_net_free(&n);
         return TN_ENOMEM;
     }
-    dfs_label(&r);
-    int rc = walk ? stretch_walk(&r, t, st, &sum) : stretch_next(&r, t, st, &sum);
+    int rc = dfs_label(&r);
+    if (!rc)
+        rc = walk ? stretch_walk(&r, t, st, &sum) : stretch_next(&r, t, st, &sum);
     st->avg_hops = st->routed ? (double)sum.hops / (double)st->routed : 0;
     st->avg_minimal = st->routed ? (double)sum.minimal / (double)st->routed : 0;
     router_free(&r);
