@@ -239,14 +239,20 @@ int tn_next_hops(uint32_t nnodes, unsigned phases, uint32_t d, const uint32_t *c
 }
 
 /* The dependencies towards one destination: every state on a complete
- * route whose next state is not the destination's. */
-static int next_deps(struct deps *dp, uint32_t nstates, const uint32_t *ch, const uint32_t *to,
-                     const uint32_t *hops)
+ * route whose next state is not the destination's. TN_EINVAL for a
+ * channel id not below nch. */
+static int next_deps(struct deps *dp, uint32_t nstates, uint32_t nch, const uint32_t *ch,
+                     const uint32_t *to, const uint32_t *hops)
 {
     int rc = 0;
-    for (uint32_t st = 0; st < nstates && !rc; st++)
-        if (hops[st] >= 2 && hops[st] < TN_HOPS_DEAD)
+    for (uint32_t st = 0; st < nstates && !rc; st++) {
+        if (hops[st] == 0 || hops[st] >= TN_HOPS_DEAD)
+            continue;
+        if (ch[st] >= nch)
+            rc = TN_EINVAL;
+        else if (hops[st] >= 2)
             rc = deps_add(dp, ch[st], ch[to[st]], true);
+    }
     return rc;
 }
 
@@ -254,6 +260,8 @@ int tn_cdg_from_next(struct tn_cdg *g, uint32_t nnodes, unsigned phases, uint32_
                      tn_cdg_next_fn next, void *ctx)
 {
     memset(g, 0, sizeof *g);
+    if (phases == 0 || (uint64_t)nnodes * phases >= HOPS_ON_STACK)
+        return TN_EINVAL; /* state ids and hop counts are 32 bits */
     g->nch = g->channels = nch;
     g->classes = 1;
     size_t nstates = (size_t)nnodes * phases + 1;
@@ -266,7 +274,7 @@ int tn_cdg_from_next(struct tn_cdg *g, uint32_t nnodes, unsigned phases, uint32_
         if (!rc)
             rc = tn_next_hops(nnodes, phases, d, ch, to, hops, stack);
         if (!rc)
-            rc = next_deps(&dp, nnodes * phases, ch, to, hops);
+            rc = next_deps(&dp, nnodes * phases, nch, ch, to, hops);
         for (uint32_t s = 0; s < nnodes && !rc; s++)
             g->routable += s != d && hops[s * phases] < TN_HOPS_DEAD;
         g->pairs += nnodes - 1;

@@ -110,12 +110,14 @@ int tn_cdg_from_routes(struct tn_cdg *g, uint32_t nnodes, uint32_t nch, tn_cdg_r
  * a down link was taken; 1 phase when R looks at the node only), and a
  * packet is injected in phase 0. next(ctx, d, ch, to) writes, for every
  * state not at node d, the channel R takes towards d (ch[st], or
- * TN_CDG_NO_ROUTE) and the state it enters (to[st]); 0 or a TN_E* code.
+ * TN_CDG_NO_ROUTE; channel ids < nch) and the state it enters (to[st]);
+ * 0 or a TN_E* code.
  * The CDG is that of tn_cdg_from_routes on the routes the pointers spell
  * (a route from s through state v continues as the route from v), built
  * with one step per state and destination instead of one per hop of every
- * route: O(states) per destination besides next. TN_EVERIFY when a route
- * loops. */
+ * route: O(states) per destination besides next. 0, TN_EVERIFY when a
+ * route loops, TN_EINVAL (no phase, 2^32 states, or a channel id not
+ * below nch on a route), TN_ENOMEM or next's error. */
 #define TN_CDG_NO_ROUTE UINT32_MAX
 typedef int (*tn_cdg_next_fn)(void *ctx, uint32_t d, uint32_t *ch, uint32_t *to);
 int tn_cdg_from_next(struct tn_cdg *g, uint32_t nnodes, unsigned phases, uint32_t nch,

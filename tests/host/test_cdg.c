@@ -333,6 +333,11 @@ static void check_hand_built(void)
            "next pointers that go round between two nodes: TN_EVERIFY");
         ok(!g.off && !g.succ && !g.cycle, "and the refused graph is empty (safe to free)");
         tn_cdg_free(&g);
+        is(tn_cdg_from_next(&g, 4, 1, 3, next_ring, NULL), TN_EINVAL,
+           "next pointers onto channel 3 of 3: TN_EINVAL, not a write past the graph");
+        tn_cdg_free(&g);
+        is(tn_cdg_from_next(&g, 4, 0, 4, next_ring, NULL), TN_EINVAL, "0 phases: TN_EINVAL");
+        tn_cdg_free(&g);
     }
     tn_cdg_free(&walk);
 
