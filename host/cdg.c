@@ -219,10 +219,12 @@ int tn_next_hops(uint32_t nnodes, unsigned phases, uint32_t d, const uint32_t *c
     for (uint32_t s = 0; s < nnodes; s++) {
         uint32_t sp = 0, st = s * phases;
         while (hops[st] == TN_HOPS_UNUSED) { /* forward to a state already known */
-            if (ch[st] == TN_CDG_NO_ROUTE || to[st] >= nstates) {
+            if (ch[st] == TN_CDG_NO_ROUTE) {
                 hops[st] = TN_HOPS_DEAD;
                 break;
             }
+            if (to[st] >= nstates)
+                return TN_EINVAL;
             hops[st] = HOPS_ON_STACK;
             stack[sp++] = st;
             st = to[st];

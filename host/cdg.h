@@ -116,8 +116,8 @@ int tn_cdg_from_routes(struct tn_cdg *g, uint32_t nnodes, uint32_t nch, tn_cdg_r
  * (a route from s through state v continues as the route from v), built
  * with one step per state and destination instead of one per hop of every
  * route: O(states) per destination besides next. 0, TN_EVERIFY when a
- * route loops, TN_EINVAL (no phase, 2^32 states, or a channel id not
- * below nch on a route), TN_ENOMEM or next's error. */
+ * route loops, TN_EINVAL (no phase, 2^32 states, or a channel or state
+ * id out of range on a route), TN_ENOMEM or next's error. */
 #define TN_CDG_NO_ROUTE UINT32_MAX
 typedef int (*tn_cdg_next_fn)(void *ctx, uint32_t d, uint32_t *ch, uint32_t *to);
 int tn_cdg_from_next(struct tn_cdg *g, uint32_t nnodes, unsigned phases, uint32_t nch,

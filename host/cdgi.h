@@ -21,7 +21,8 @@ int tn_csr_build(uint32_t nkeys, const uint64_t *pairs, size_t n, uint32_t **off
  * hops[st], the hops from state st to d: 0 at d's states, TN_HOPS_DEAD
  * where the route stops short of d (no channel), TN_HOPS_UNUSED for the
  * states no route visits. Each state is followed once. stack: nnodes *
- * phases entries of scratch. 0 or TN_EVERIFY (a route loops). */
+ * phases entries of scratch. 0, TN_EVERIFY (a route loops) or TN_EINVAL
+ * (a next state out of range). */
 #define TN_HOPS_UNUSED UINT32_MAX
 #define TN_HOPS_DEAD (UINT32_MAX - 1)
 int tn_next_hops(uint32_t nnodes, unsigned phases, uint32_t d, const uint32_t *ch,

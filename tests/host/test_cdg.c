@@ -319,6 +319,14 @@ static int next_loop(void *ctx, uint32_t d, uint32_t *ch, uint32_t *to)
     return 0;
 }
 
+/* Node 3 sends to a state that does not exist. */
+static int next_off_graph(void *ctx, uint32_t d, uint32_t *ch, uint32_t *to)
+{
+    next_ring(ctx, d, ch, to);
+    to[3] = 4;
+    return 0;
+}
+
 static void check_hand_built(void)
 {
     struct tn_cdg walk;
@@ -337,6 +345,9 @@ static void check_hand_built(void)
            "next pointers onto channel 3 of 3: TN_EINVAL, not a write past the graph");
         tn_cdg_free(&g);
         is(tn_cdg_from_next(&g, 4, 0, 4, next_ring, NULL), TN_EINVAL, "0 phases: TN_EINVAL");
+        tn_cdg_free(&g);
+        is(tn_cdg_from_next(&g, 4, 1, 4, next_off_graph, NULL), TN_EINVAL,
+           "next pointers onto state 4 of 4: TN_EINVAL");
         tn_cdg_free(&g);
     }
     tn_cdg_free(&walk);
