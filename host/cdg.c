@@ -149,11 +149,13 @@ int tn_csr_build(uint32_t nkeys, const uint64_t *pairs, size_t n, uint32_t **off
     return 0;
 }
 
-/* Turns the list (duplicate-free) into successor lists, then searches a
- * cycle. Frees the list. */
-static int finish(struct tn_cdg *g, struct deps *d)
+/* Unless rc (the construction's result) is an error, turns the list
+ * (duplicate-free) into successor lists, then searches a cycle. Frees the
+ * list; returns rc or the first error. */
+static int finish(struct tn_cdg *g, struct deps *d, int rc)
 {
-    int rc = tn_csr_build(g->nch, d->e, d->n, &g->off, &g->succ);
+    if (!rc)
+        rc = tn_csr_build(g->nch, d->e, d->n, &g->off, &g->succ);
     if (!rc) {
         g->deps = d->n;
         rc = find_cycle(g);
@@ -201,11 +203,90 @@ int tn_cdg_from_routes(struct tn_cdg *g, uint32_t nnodes, uint32_t nch, tn_cdg_r
         }
     free(ch);
     g->reachable = g->routable;
-    if (rc) {
-        deps_free(&d);
-        return rc;
+    return finish(g, &d, rc);
+}
+
+/* ---- destination-based routing, hop by hop --------------------------- */
+
+#define HOPS_ON_STACK (TN_HOPS_DEAD - 1)
+
+int tn_next_hops(uint32_t nnodes, unsigned phases, uint32_t d, const uint32_t *ch,
+                 const uint32_t *to, uint32_t *hops, uint32_t *stack)
+{
+    uint32_t nstates = nnodes * phases;
+    for (uint32_t st = 0; st < nstates; st++)
+        hops[st] = st / phases == d ? 0 : TN_HOPS_UNUSED;
+    for (uint32_t s = 0; s < nnodes; s++) {
+        uint32_t sp = 0, st = s * phases;
+        while (hops[st] == TN_HOPS_UNUSED) { /* forward to a state already known */
+            if (ch[st] == TN_CDG_NO_ROUTE) {
+                hops[st] = TN_HOPS_DEAD;
+                break;
+            }
+            if (to[st] >= nstates)
+                return TN_EINVAL;
+            hops[st] = HOPS_ON_STACK;
+            stack[sp++] = st;
+            st = to[st];
+        }
+        if (hops[st] == HOPS_ON_STACK)
+            return TN_EVERIFY; /* the route loops */
+        uint32_t h = hops[st];
+        while (sp) { /* back along the walk: one hop more each, or dead */
+            h += h != TN_HOPS_DEAD;
+            hops[stack[--sp]] = h;
+        }
     }
-    return finish(g, &d);
+    return 0;
+}
+
+/* The dependencies towards one destination: every state on a complete
+ * route whose next state is not the destination's. TN_EINVAL for a
+ * channel id not below nch. */
+static int next_deps(struct deps *dp, uint32_t nstates, uint32_t nch, const uint32_t *ch,
+                     const uint32_t *to, const uint32_t *hops)
+{
+    int rc = 0;
+    for (uint32_t st = 0; st < nstates && !rc; st++) {
+        if (hops[st] == 0 || hops[st] >= TN_HOPS_DEAD)
+            continue;
+        if (ch[st] >= nch)
+            rc = TN_EINVAL;
+        else if (hops[st] >= 2)
+            rc = deps_add(dp, ch[st], ch[to[st]], true);
+    }
+    return rc;
+}
+
+int tn_cdg_from_next(struct tn_cdg *g, uint32_t nnodes, unsigned phases, uint32_t nch,
+                     tn_cdg_next_fn next, void *ctx)
+{
+    memset(g, 0, sizeof *g);
+    if (phases == 0 || (uint64_t)nnodes * phases >= HOPS_ON_STACK)
+        return TN_EINVAL; /* state ids and hop counts are 32 bits */
+    g->nch = g->channels = nch;
+    g->classes = 1;
+    size_t nstates = (size_t)nnodes * phases + 1;
+    struct deps dp = {0};
+    uint32_t *ch = malloc(nstates * sizeof *ch), *to = malloc(nstates * sizeof *to);
+    uint32_t *hops = malloc(nstates * sizeof *hops), *stack = malloc(nstates * sizeof *stack);
+    int rc = ch && to && hops && stack ? 0 : TN_ENOMEM;
+    for (uint32_t d = 0; d < nnodes && !rc; d++) {
+        rc = next(ctx, d, ch, to);
+        if (!rc)
+            rc = tn_next_hops(nnodes, phases, d, ch, to, hops, stack);
+        if (!rc)
+            rc = next_deps(&dp, nnodes * phases, nch, ch, to, hops);
+        for (uint32_t s = 0; s < nnodes && !rc; s++)
+            g->routable += s != d && hops[s * phases] < TN_HOPS_DEAD;
+        g->pairs += nnodes - 1;
+    }
+    free(ch);
+    free(to);
+    free(hops);
+    free(stack);
+    g->reachable = g->routable;
+    return finish(g, &dp, rc);
 }
 
 /* ---- dimension order, ring by ring ----------------------------------- */
@@ -327,12 +408,8 @@ static int cdg_dor(struct tn_cdg *g, const struct tn_topo *t, bool mesh, bool da
         rc = node_deps(&d, t, rg, u, g->classes);
     for (unsigned i = 0; i < 3; i++)
         ring_free(&rg[i]);
-    if (rc) {
-        deps_free(&d);
-        return rc;
-    }
     g->pairs = g->reachable = g->routable = (uint64_t)t->n * (t->n - 1);
-    return finish(g, &d);
+    return finish(g, &d, rc);
 }
 
 /* ---- entry points ---------------------------------------------------- */

@@ -29,8 +29,9 @@
  *   to the first declared link.
  * dor and dor-dateline are computed ring by ring (the dependencies of a
  * ring path and the turns between dimensions), so a 49x49x49 torus takes
- * well under a second; interval and updown walk the route of every
- * ordered pair (at most TN_CDG_ROUTED_MAX nodes). */
+ * well under a second; interval and updown are destination-based and
+ * computed one hop per (node, destination) (tn_cdg_from_next, at most
+ * TN_CDG_ROUTED_MAX nodes). */
 #ifndef TN_CDG_H
 #define TN_CDG_H
 
@@ -40,10 +41,12 @@
 
 #include "topo.h"
 
-/* Nodes, for routings walked pair by pair: interval routes on a DFS tree
- * are about n / 3 hops long, so the walk costs about n^3 / 3 hops (4,096
- * nodes took 527 s, 8x8x16 6.4 s). */
-#define TN_CDG_ROUTED_MAX 1024u
+/* Nodes, for the routings built per destination (interval, updown): the
+ * time grows as n^2 (one step per node, or (node, phase), and destination,
+ * plus a search per destination): 16x16x16 (4,096 nodes) takes 0.3 s
+ * (interval) and 0.6 s (updown), 16x16x32 (8,192) 1.3 s and 2.5 s; twice
+ * the nodes would take four times that (make bench, docs/deadlock.md). */
+#define TN_CDG_ROUTED_MAX 8192u
 
 enum tn_routing { TN_ROUTE_DOR, TN_ROUTE_DATELINE, TN_ROUTE_INTERVAL, TN_ROUTE_UPDOWN };
 
@@ -100,6 +103,25 @@ int tn_cdg_net(struct tn_cdg *g, const struct tn_net *n, enum tn_routing r);
 typedef int (*tn_cdg_route_fn)(void *ctx, uint32_t s, uint32_t d, uint32_t *ch, uint32_t cap);
 int tn_cdg_from_routes(struct tn_cdg *g, uint32_t nnodes, uint32_t nch, tn_cdg_route_fn route,
                        void *ctx);
+
+/* A destination-based deterministic routing, given one destination at a
+ * time: a packet's state is (node, phase) with id node * phases + phase,
+ * where the phase is what R keeps of the input channel (up* / down*: whether
+ * a down link was taken; 1 phase when R looks at the node only), and a
+ * packet is injected in phase 0. next(ctx, d, ch, to) writes, for every
+ * state not at node d, the channel R takes towards d (ch[st], or
+ * TN_CDG_NO_ROUTE; channel ids < nch) and the state it enters (to[st]);
+ * 0 or a TN_E* code.
+ * The CDG is that of tn_cdg_from_routes on the routes the pointers spell
+ * (a route from s through state v continues as the route from v), built
+ * with one step per state and destination instead of one per hop of every
+ * route: O(states) per destination besides next. 0, TN_EVERIFY when a
+ * route loops, TN_EINVAL (no phase, 2^32 states, or a channel or state
+ * id out of range on a route), TN_ENOMEM or next's error. */
+#define TN_CDG_NO_ROUTE UINT32_MAX
+typedef int (*tn_cdg_next_fn)(void *ctx, uint32_t d, uint32_t *ch, uint32_t *to);
+int tn_cdg_from_next(struct tn_cdg *g, uint32_t nnodes, unsigned phases, uint32_t nch,
+                     tn_cdg_next_fn next, void *ctx);
 
 void tn_cdg_free(struct tn_cdg *g);
 static inline bool tn_cdg_acyclic(const struct tn_cdg *g) { return g->ncycle == 0; }

@@ -11,7 +11,7 @@
 #include "tn_error.h"
 #include "traffic.h"
 
-#define NONE UINT32_MAX
+#define NONE TN_CDG_NO_ROUTE /* no node, label, link or depth */
 
 /* ---- networks -------------------------------------------------------- */
 
@@ -146,38 +146,41 @@ struct router {
     struct adj a;
     uint32_t *parent, *label, *last; /* interval: DFS tree, NONE outside it */
     uint32_t *depth;                 /* updown: BFS depth from node 0 */
+    uint8_t *up;                     /* updown: per link, CorrectOrient's up */
     uint32_t *dist, *queue;          /* updown: per destination, states v*2+phase */
     uint32_t dist_for;               /* the destination dist[] is for */
 };
 
-/* Depth-first tree from node 0 with preorder labels (neighbours in the
- * order of neighbour()); last[v] = largest label in v's subtree. */
-static void dfs_label(struct router *r)
+/* The network's neighbour lists for tn_dfs_label (NONE is TN_DFS_END). */
+static uint32_t net_neighbour(const void *ctx, uint32_t v, uint32_t i)
 {
-    uint32_t N = r->n->nnodes, next_label = 0, sp = 0;
-    uint32_t *stack = r->queue, *it = r->dist; /* scratch */
-    for (uint32_t v = 0; v < N; v++)
-        r->parent[v] = r->label[v] = r->last[v] = NONE;
-    if (!N)
-        return;
-    r->parent[0] = 0;
-    r->label[0] = next_label++;
-    stack[sp++] = 0, it[0] = 0;
-    while (sp) {
-        uint32_t v = stack[sp - 1], w = neighbour(r->n, &r->a, v, it[v]++);
-        if (w == NONE) {
-            r->last[v] = next_label - 1;
-            sp--;
-        } else if (r->label[w] == NONE) {
-            r->parent[w] = v;
-            r->label[w] = next_label++;
-            stack[sp++] = w, it[w] = 0;
-        }
-    }
+    const struct router *r = ctx;
+    return neighbour(r->n, &r->a, v, i);
 }
 
-/* Interval routing: a label inside v's subtree goes to the child whose
- * interval holds it, any other to the parent (the cyclic complement). */
+/* Depth-first tree from node 0 with preorder labels (neighbours in the
+ * order of neighbour()); last[v] = largest label in v's subtree. 0 or
+ * TN_ENOMEM. */
+static int dfs_label(struct router *r)
+{
+    return tn_dfs_label(r->n->nnodes, 0, net_neighbour, r, r->parent, r->label, r->last);
+}
+
+/* Interval routing at u towards label ld (not u's): a label inside u's
+ * subtree goes to the child whose interval holds it (NONE if none does),
+ * any other to the parent (the cyclic complement). */
+static uint32_t interval_next(const struct router *r, uint32_t u, uint32_t ld)
+{
+    uint32_t next;
+    if (!(ld > r->label[u] && ld <= r->last[u]))
+        return r->parent[u];
+    for (uint32_t i = 0; (next = neighbour(r->n, &r->a, u, i)) != NONE; i++)
+        if (r->parent[next] == u && next != u && r->label[next] <= ld && ld <= r->last[next])
+            break;
+    return next;
+}
+
+/* The route from s to d, hop by hop (the oracle of next_interval). */
 static int route_interval(void *ctx, uint32_t s, uint32_t d, uint32_t *ch, uint32_t cap)
 {
     struct router *r = ctx;
@@ -185,13 +188,7 @@ static int route_interval(void *ctx, uint32_t s, uint32_t d, uint32_t *ch, uint3
     if (r->label[s] == NONE || ld == NONE)
         return -1;
     for (uint32_t u = s; u != d && len < cap;) {
-        uint32_t next = r->parent[u];
-        if (ld > r->label[u] && ld <= r->last[u])
-            for (uint32_t i = 0; (next = neighbour(r->n, &r->a, u, i)) != NONE; i++)
-                if (r->parent[next] == u && next != u && r->label[next] <= ld &&
-                    ld <= r->last[next])
-                    break;
-        uint32_t l = link_to(r->n, &r->a, u, next);
+        uint32_t next = interval_next(r, u, ld), l = link_to(r->n, &r->a, u, next);
         if (l == NONE)
             return -1;
         ch[len++] = l;
@@ -200,8 +197,25 @@ static int route_interval(void *ctx, uint32_t s, uint32_t d, uint32_t *ch, uint3
     return (int)len;
 }
 
-/* CorrectOrient: BFS depths from node 0 over links in either direction. */
-static void bfs_depth(struct router *r)
+/* The interval tables towards d: one state per node. */
+static int next_interval(void *ctx, uint32_t d, uint32_t *ch, uint32_t *to)
+{
+    struct router *r = ctx;
+    uint32_t ld = r->label[d];
+    for (uint32_t u = 0; u < r->n->nnodes; u++) {
+        ch[u] = TN_CDG_NO_ROUTE;
+        if (u == d || r->label[u] == NONE || ld == NONE)
+            continue;
+        to[u] = interval_next(r, u, ld);
+        ch[u] = link_to(r->n, &r->a, u, to[u]);
+    }
+    return 0;
+}
+
+/* CorrectOrient: BFS depths from node 0 over links in either direction;
+ * a link is up when it points to the smaller depth, or on equal depths to
+ * the smaller id. */
+static void correct_orient(struct router *r)
 {
     uint32_t N = r->n->nnodes, head = 0, tail = 0;
     for (uint32_t v = 0; v < N; v++)
@@ -218,14 +232,11 @@ static void bfs_depth(struct router *r)
                 r->queue[tail++] = w;
             }
     }
-}
-
-/* A link is up when it points to the smaller depth, or on equal depths to
- * the smaller id. */
-static bool is_up(const struct router *r, uint32_t l)
-{
-    uint32_t u = (uint32_t)r->n->from[l], v = (uint32_t)r->n->to[l];
-    return r->depth[v] < r->depth[u] || (r->depth[v] == r->depth[u] && v < u);
+    for (uint32_t l = 0; l < r->n->nlinks; l++) {
+        uint32_t u = (uint32_t)r->n->from[l], v = (uint32_t)r->n->to[l];
+        r->up[l] = r->n->from[l] >= 0 &&
+                   (r->depth[v] < r->depth[u] || (r->depth[v] == r->depth[u] && v < u));
+    }
 }
 
 /* Hops from every state (node, phase) to d over legal routes: phase 0 may
@@ -241,7 +252,7 @@ static void updown_dist(struct router *r, uint32_t d)
         uint32_t st = r->queue[head++], v = st / 2, phase = st % 2;
         for (uint32_t i = r->a.in_off[v]; i < r->a.in_off[v + 1]; i++) {
             uint32_t l = r->a.in[i], u = (uint32_t)r->n->from[l];
-            bool up = is_up(r, l);
+            bool up = r->up[l];
             if (up != (phase == 0))
                 continue; /* up links lead to phase 0 states, down links to phase 1 */
             for (uint32_t p = 0; p < (up ? 1u : 2u); p++)
@@ -254,32 +265,51 @@ static void updown_dist(struct router *r, uint32_t d)
     r->dist_for = d;
 }
 
-/* up* / down*: from (s, phase 0), the first link that stays on a shortest
- * legal route. */
+/* up* / down* at state st (dist[] towards the destination): the first
+ * link that stays on a shortest legal route, or NONE; *next: the state it
+ * enters (down links lead to phase 1). */
+static uint32_t updown_step(const struct router *r, uint32_t st, uint32_t *next)
+{
+    uint32_t u = st / 2, phase = st % 2;
+    if (r->dist[st] == NONE)
+        return NONE;
+    for (uint32_t i = r->a.out_off[u]; i < r->a.out_off[u + 1]; i++) {
+        uint32_t l = r->a.out[i];
+        bool up = r->up[l];
+        uint32_t to = 2 * (uint32_t)r->n->to[l] + !up;
+        if ((!up || phase == 0) && r->dist[to] != NONE && r->dist[to] + 1 == r->dist[st]) {
+            *next = to;
+            return l;
+        }
+    }
+    return NONE;
+}
+
+/* The route from (s, phase 0) to d, hop by hop (the oracle of
+ * next_updown). */
 static int route_updown(void *ctx, uint32_t s, uint32_t d, uint32_t *ch, uint32_t cap)
 {
     struct router *r = ctx;
     if (r->dist_for != d)
         updown_dist(r, d);
     uint32_t st = 2 * s, len = 0;
-    if (r->dist[st] == NONE)
-        return -1;
     while (st / 2 != d && len < cap) {
-        uint32_t u = st / 2, phase = st % 2, next = NONE;
-        for (uint32_t i = r->a.out_off[u]; i < r->a.out_off[u + 1] && next == NONE; i++) {
-            uint32_t l = r->a.out[i];
-            bool up = is_up(r, l);
-            uint32_t to = 2 * (uint32_t)r->n->to[l] + !up;
-            if ((!up || phase == 0) && r->dist[to] != NONE && r->dist[to] + 1 == r->dist[st]) {
-                ch[len++] = l;
-                next = to;
-            }
-        }
-        if (next == NONE)
+        uint32_t l = updown_step(r, st, &st);
+        if (l == NONE)
             return -1;
-        st = next;
+        ch[len++] = l;
     }
     return (int)len;
+}
+
+/* The up* / down* tables towards d: states (node, phase). */
+static int next_updown(void *ctx, uint32_t d, uint32_t *ch, uint32_t *to)
+{
+    struct router *r = ctx;
+    updown_dist(r, d);
+    for (uint32_t st = 0; st < 2 * r->n->nnodes; st++) /* NONE is TN_CDG_NO_ROUTE */
+        ch[st] = st / 2 == d ? NONE : updown_step(r, st, &to[st]);
+    return 0;
 }
 
 /* Ordered pairs the network connects (directed reachability). */
@@ -316,6 +346,7 @@ static void router_free(struct router *r)
     free(r->label);
     free(r->last);
     free(r->depth);
+    free(r->up);
     free(r->dist);
     free(r->queue);
 }
@@ -331,33 +362,37 @@ static int router_init(struct router *r, const struct tn_net *n)
     r->label = malloc(N * sizeof *r->label);
     r->last = malloc(N * sizeof *r->last);
     r->depth = malloc(N * sizeof *r->depth);
+    r->up = malloc((size_t)n->nlinks + 1);
     r->dist = malloc(2 * N * sizeof *r->dist);
     r->queue = malloc(2 * N * sizeof *r->queue);
-    if (rc || !r->parent || !r->label || !r->last || !r->depth || !r->dist || !r->queue) {
+    if (rc || !r->parent || !r->label || !r->last || !r->depth || !r->up || !r->dist || !r->queue) {
         router_free(r);
         return TN_ENOMEM;
     }
     return 0;
 }
 
-int tn_cdg_net(struct tn_cdg *g, const struct tn_net *n, enum tn_routing routing)
+/* The CDG of routing (interval or updown) on n: per destination, or with
+ * walk pair by pair (the oracle). */
+static int cdg_net(struct tn_cdg *g, const struct tn_net *n, enum tn_routing routing, bool walk)
 {
     memset(g, 0, sizeof *g);
     if (routing != TN_ROUTE_INTERVAL && routing != TN_ROUTE_UPDOWN)
         return TN_EINVAL;
-    if (n->nnodes > TN_CDG_ROUTED_MAX)
-        return TN_ENOTSUP;
     struct router r;
     if (router_init(&r, n))
         return TN_ENOMEM;
     uint64_t reachable = reachable_pairs(&r);
     int rc;
     if (routing == TN_ROUTE_INTERVAL) {
-        dfs_label(&r);
-        rc = tn_cdg_from_routes(g, n->nnodes, n->nlinks, route_interval, &r);
+        rc = dfs_label(&r);
+        if (!rc)
+            rc = walk ? tn_cdg_from_routes(g, n->nnodes, n->nlinks, route_interval, &r)
+                      : tn_cdg_from_next(g, n->nnodes, 1, n->nlinks, next_interval, &r);
     } else {
-        bfs_depth(&r);
-        rc = tn_cdg_from_routes(g, n->nnodes, n->nlinks, route_updown, &r);
+        correct_orient(&r);
+        rc = walk ? tn_cdg_from_routes(g, n->nnodes, n->nlinks, route_updown, &r)
+                  : tn_cdg_from_next(g, n->nnodes, 2, n->nlinks, next_updown, &r);
     }
     if (rc) {
         tn_cdg_free(g);
@@ -372,47 +407,110 @@ int tn_cdg_net(struct tn_cdg *g, const struct tn_net *n, enum tn_routing routing
     return rc;
 }
 
+int tn_cdg_net(struct tn_cdg *g, const struct tn_net *n, enum tn_routing routing)
+{
+    memset(g, 0, sizeof *g);
+    if (n->nnodes > TN_CDG_ROUTED_MAX)
+        return TN_ENOTSUP;
+    return cdg_net(g, n, routing, false);
+}
+
+int tn_cdg_net_walk(struct tn_cdg *g, const struct tn_net *n, enum tn_routing routing)
+{
+    return cdg_net(g, n, routing, true);
+}
+
 /* ---- interval routing depth ------------------------------------------ */
 
-int tn_interval_stretch(const struct tn_topo *t, struct tn_stretch *st)
+struct stretch_sum {
+    uint64_t hops, minimal;
+};
+
+/* One ordered pair: len hops (< 0: not routed) against its Lee distance. */
+static void stretch_pair(struct tn_stretch *st, struct stretch_sum *sum, int len, unsigned lee)
+{
+    st->pairs++;
+    if (len < 0)
+        return;
+    st->routed++;
+    sum->hops += (unsigned)len;
+    sum->minimal += lee;
+    if ((unsigned)len - lee > st->max_extra)
+        st->max_extra = (unsigned)len - lee;
+    st->minimal_pairs += (unsigned)len == lee;
+}
+
+/* Every pair's route walked hop by hop (the oracle). */
+static int stretch_walk(struct router *r, const struct tn_topo *t, struct tn_stretch *st,
+                        struct stretch_sum *sum)
+{
+    uint32_t cap = r->n->nlinks + 1, *ch = malloc((size_t)cap * sizeof *ch);
+    if (!ch)
+        return TN_ENOMEM;
+    for (uint32_t s = 0; s < t->n; s++)
+        for (uint32_t d = 0; d < t->n; d++)
+            if (s != d)
+                stretch_pair(st, sum, route_interval(r, s, d, ch, cap), tn_distance(t, s, d));
+    free(ch);
+    return 0;
+}
+
+/* Per destination: the hops of every node by the next pointers. */
+static int stretch_next(struct router *r, const struct tn_topo *t, struct tn_stretch *st,
+                        struct stretch_sum *sum)
+{
+    size_t N = (size_t)t->n + 1;
+    uint32_t *ch = malloc(N * sizeof *ch), *to = malloc(N * sizeof *to);
+    uint32_t *hops = malloc(N * sizeof *hops), *stack = malloc(N * sizeof *stack);
+    int rc = ch && to && hops && stack ? 0 : TN_ENOMEM;
+    for (uint32_t d = 0; d < t->n && !rc; d++) {
+        next_interval(r, d, ch, to);
+        rc = tn_next_hops(t->n, 1, d, ch, to, hops, stack);
+        for (uint32_t s = 0; s < t->n && !rc; s++)
+            if (s != d)
+                stretch_pair(st, sum, hops[s] < TN_HOPS_DEAD ? (int)hops[s] : -1,
+                             tn_distance(t, s, d));
+    }
+    free(ch);
+    free(to);
+    free(hops);
+    free(stack);
+    return rc;
+}
+
+static int stretch(const struct tn_topo *t, struct tn_stretch *st, bool walk)
 {
     memset(st, 0, sizeof *st);
-    if (t->n > TN_CDG_ROUTED_MAX)
-        return TN_ENOTSUP;
     struct tn_net n;
     struct router r;
+    struct stretch_sum sum = {0, 0};
     if (tn_net_from_topo(&n, t, false))
         return TN_ENOMEM;
     if (router_init(&r, &n)) {
         tn_net_free(&n);
         return TN_ENOMEM;
     }
-    dfs_label(&r);
-    uint32_t *ch = malloc(((size_t)n.nlinks + 1) * sizeof *ch);
-    int rc = ch ? 0 : TN_ENOMEM;
-    uint64_t hops = 0, minimal = 0;
-    for (uint32_t s = 0; s < t->n && !rc; s++)
-        for (uint32_t d = 0; d < t->n; d++) {
-            if (s == d)
-                continue;
-            int len = route_interval(&r, s, d, ch, n.nlinks + 1);
-            unsigned lee = tn_distance(t, s, d);
-            st->pairs++;
-            if (len < 0)
-                continue;
-            st->routed++;
-            hops += (unsigned)len;
-            minimal += lee;
-            if ((unsigned)len - lee > st->max_extra)
-                st->max_extra = (unsigned)len - lee;
-            st->minimal_pairs += (unsigned)len == lee;
-        }
-    st->avg_hops = st->routed ? (double)hops / (double)st->routed : 0;
-    st->avg_minimal = st->routed ? (double)minimal / (double)st->routed : 0;
-    free(ch);
+    int rc = dfs_label(&r);
+    if (!rc)
+        rc = walk ? stretch_walk(&r, t, st, &sum) : stretch_next(&r, t, st, &sum);
+    st->avg_hops = st->routed ? (double)sum.hops / (double)st->routed : 0;
+    st->avg_minimal = st->routed ? (double)sum.minimal / (double)st->routed : 0;
     router_free(&r);
     tn_net_free(&n);
     return rc;
+}
+
+int tn_interval_stretch(const struct tn_topo *t, struct tn_stretch *st)
+{
+    memset(st, 0, sizeof *st);
+    if (t->n > TN_CDG_ROUTED_MAX)
+        return TN_ENOTSUP;
+    return stretch(t, st, false);
+}
+
+int tn_interval_stretch_walk(const struct tn_topo *t, struct tn_stretch *st)
+{
+    return stretch(t, st, true);
 }
 
 /* The hardware's interval compare: LO <= HI holds LO..HI, LO > HI is

@@ -33,7 +33,8 @@ static void help(FILE *f)
         "The CDG has a vertex per channel and an edge c1 -> c2 when the routing takes\n"
         "some packet from c1 onto c2; deterministic routing is deadlock-free under\n"
         "wormhole switching iff it is acyclic. dor and dor-dateline need --dims;\n"
-        "interval and updown walk every pair (at most %u nodes). docs/deadlock.md.\n"
+        "interval and updown are built one hop per (node, destination), in time\n"
+        "growing as nodes^2: at most %u nodes (about 3 s). docs/deadlock.md.\n"
         "exit codes: 0 acyclic, 1 usage or file error, 3 the CDG has a cycle\n",
         TN_CDG_ROUTED_MAX);
 }
@@ -107,8 +108,8 @@ static int build(struct tn_cdg *g, struct tn_net *net, const char *dims, bool me
         rc = tn_cdg_topo(g, &t, mesh, r);
     }
     if (rc == TN_ENOTSUP)
-        fprintf(stderr, "torusctl cdg: routing %s walks every pair of nodes: at most %u nodes\n",
-                tn_routing_name(r), TN_CDG_ROUTED_MAX);
+        fprintf(stderr, "torusctl cdg: routing %s is built per destination, in time growing "
+                        "as nodes^2: at most %u nodes\n", tn_routing_name(r), TN_CDG_ROUTED_MAX);
     else if (rc)
         fprintf(stderr, "torusctl cdg: %s\n", tn_strerror(rc));
     return rc ? TN_EXIT_USAGE : TN_EXIT_OK;

@@ -20,7 +20,8 @@ static void help(FILE *f)
 {
     fprintf(f,
         "usage: torusctl routing [--dims XxYxZ] [--permutation P] [--json]\n"
-        "  --dims XxYxZ      the torus (default 7x7x7; at most %u nodes)\n"
+        "  --dims XxYxZ      the torus (default 7x7x7; at most %u nodes for the\n"
+        "                    stretch, about 1 s)\n"
         "  --permutation P   instead: every node sends --msg-flits flits to its image\n"
         "                    under P (random, tornado, bit-reversal, transpose): packets\n"
         "                    dropped by collisions when all go at once as relay packets\n"
@@ -140,8 +141,8 @@ int cmd_routing(int argc, char **argv)
     int rc = tn_interval_stretch(&t, &st);
     if (rc) {
         if (rc == TN_ENOTSUP)
-            fprintf(stderr, "torusctl routing: interval routing walks every pair: at most %u "
-                    "nodes\n", TN_CDG_ROUTED_MAX);
+            fprintf(stderr, "torusctl routing: the stretch is computed per destination, in "
+                    "time growing as nodes^2: at most %u nodes\n", TN_CDG_ROUTED_MAX);
         else
             fprintf(stderr, "torusctl routing: %s\n", tn_strerror(rc));
         return TN_EXIT_USAGE;

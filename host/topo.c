@@ -168,45 +168,65 @@ int tn_bfs_tree(const struct tn_topo *t, uint32_t root, uint32_t *parent,
     return 0;
 }
 
-int tn_dfs_tree(const struct tn_topo *t, uint32_t root, uint32_t *parent,
-                uint8_t *pdir, uint32_t *label, uint32_t *last)
+int tn_dfs_label(uint32_t n, uint32_t root, tn_neighbour_fn nb, const void *ctx,
+                 uint32_t *parent, uint32_t *label, uint32_t *last)
 {
-    /* Iterative DFS: stack of (node, next direction to try). */
-    uint32_t *stack = malloc((size_t)t->n * sizeof *stack);
-    uint8_t *next = malloc(t->n);
+    /* Iterative DFS: a stack of nodes and, per node, the next slot to try. */
+    uint32_t *stack = malloc(((size_t)n + 1) * sizeof *stack);
+    uint32_t *next = malloc(((size_t)n + 1) * sizeof *next);
     if (!stack || !next) {
         free(stack);
         free(next);
         return TN_ENOMEM;
     }
-    for (uint32_t v = 0; v < t->n; v++)
-        label[v] = UINT32_MAX;
+    for (uint32_t v = 0; v < n; v++)
+        parent[v] = label[v] = last[v] = TN_DFS_END;
     uint32_t sp = 0, count = 0;
-    stack[sp++] = root;
-    next[root] = 0;
-    parent[root] = root;
-    pdir[root] = 0;
-    label[root] = count++;
+    if (root < n) {
+        parent[root] = root;
+        label[root] = count++;
+        next[root] = 0;
+        stack[sp++] = root;
+    }
     while (sp > 0) {
-        uint32_t u = stack[sp - 1];
-        if (next[u] >= TN_NDIRS) {
+        uint32_t u = stack[sp - 1], v = nb(ctx, u, next[u]++);
+        if (v == TN_DFS_END) {
             last[u] = count - 1;
             sp--;
-            continue;
+        } else if (label[v] == TN_DFS_END) { /* u itself (a skipped slot) is labelled */
+            parent[v] = u;
+            label[v] = count++;
+            next[v] = 0;
+            stack[sp++] = v;
         }
-        int d = next[u]++;
-        if (!tn_dir_exists(t, d))
-            continue;
-        uint32_t v = tn_neighbor(t, u, d);
-        if (label[v] != UINT32_MAX)
-            continue;
-        parent[v] = u;
-        pdir[v] = (uint8_t)d;
-        label[v] = count++;
-        next[v] = 0;
-        stack[sp++] = v;
     }
     free(stack);
     free(next);
     return 0;
+}
+
+/* The torus's neighbour lists: slot = direction, the node itself where
+ * the direction does not exist. */
+static uint32_t torus_neighbour(const void *ctx, uint32_t v, uint32_t i)
+{
+    const struct tn_topo *t = ctx;
+    if (i >= TN_NDIRS)
+        return TN_DFS_END;
+    return tn_dir_exists(t, (int)i) ? tn_neighbor(t, v, (int)i) : v;
+}
+
+int tn_dfs_tree(const struct tn_topo *t, uint32_t root, uint32_t *parent,
+                uint8_t *pdir, uint32_t *label, uint32_t *last)
+{
+    int rc = tn_dfs_label(t->n, root, torus_neighbour, t, parent, label, last);
+    /* the search entered v by the first direction from its parent to v */
+    for (uint32_t v = 0; v < t->n && !rc; v++) {
+        pdir[v] = 0;
+        for (int d = 0; v != root && d < TN_NDIRS; d++)
+            if (tn_dir_exists(t, d) && tn_neighbor(t, parent[v], d) == v) {
+                pdir[v] = (uint8_t)d;
+                break;
+            }
+    }
+    return rc;
 }

@@ -74,8 +74,17 @@ int tn_bfs_tree(const struct tn_topo *t, uint32_t root, uint32_t *parent,
 /* Depth-first tree (neighbours visited in direction order) with preorder
  * labels: label[v] = preorder number, last[v] = largest label in v's
  * subtree, so [label[c], last[c]] is the 1-interval of child c (interval
- * routing). */
+ * routing). tn_dfs_label on the torus's directions. */
 int tn_dfs_tree(const struct tn_topo *t, uint32_t root, uint32_t *parent,
                 uint8_t *pdir, uint32_t *label, uint32_t *last);
+
+/* The same on any graph given by neighbour lists: nb(ctx, v, i) is v's
+ * i-th neighbour, v itself for a slot to skip, or TN_DFS_END past the
+ * last. Arrays of n entries; parent[root] = root; nodes not reached have
+ * TN_DFS_END in all three. 0 or TN_ENOMEM. */
+#define TN_DFS_END UINT32_MAX
+typedef uint32_t (*tn_neighbour_fn)(const void *ctx, uint32_t v, uint32_t i);
+int tn_dfs_label(uint32_t n, uint32_t root, tn_neighbour_fn nb, const void *ctx,
+                 uint32_t *parent, uint32_t *label, uint32_t *last);
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* make bench: schedule construction + verification time (goals: 7x7x7 <
- * 10 ms, 49x49x49 < 2 s) and reference model time for the 7x7x7 gossip at
- * L = 1 and 64, printed as one table. */
+ * 10 ms, 49x49x49 < 2 s), reference model time for the 7x7x7 gossip at
+ * L = 1 and 64, and the channel-dependency graphs and interval stretch
+ * (docs/deadlock.md), printed as one table. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,22 +86,57 @@ static void bench_model(const char *dims, const char *algo, uint32_t L, enum tn_
     tn_sched_free(s);
 }
 
-/* Channel-dependency graph and its cycle search (docs/deadlock.md). */
-static void bench_cdg(const char *dims, enum tn_routing r, int reps, const char *goal)
+/* One run of a routing analysis on t: false if it failed, else a note. */
+typedef bool (*routing_run_fn)(const struct tn_topo *t, enum tn_routing r, char *note,
+                               size_t len);
+
+/* Times reps runs on dims and prints the row. */
+static void bench_routing(const char *what, const char *dims, enum tn_routing r,
+                          routing_run_fn run, int reps, const char *goal)
 {
     struct tn_topo t;
-    struct tn_cdg g;
-    char what[80], note[40] = "FAILED";
-    tn_topo_parse(&t, dims);
+    char note[40] = "FAILED";
+    bool failed = tn_topo_parse(&t, dims) != 0;
     double t0 = now();
-    for (int i = 0; i < reps; i++)
-        if (tn_cdg_topo(&g, &t, false, r) == 0) {
-            snprintf(note, sizeof note, "%u ch, %s", g.channels,
-                     tn_cdg_acyclic(&g) ? "acyclic" : "cyclic");
-            tn_cdg_free(&g);
-        }
+    for (int i = 0; i < reps && !failed; i++)
+        failed = !run(&t, r, note, sizeof note);
+    row(what, now() - t0, reps, goal, failed ? "FAILED" : note);
+}
+
+/* Channel-dependency graph and its cycle search (docs/deadlock.md). */
+static bool cdg_run(const struct tn_topo *t, enum tn_routing r, char *note, size_t len)
+{
+    struct tn_cdg g;
+    if (tn_cdg_topo(&g, t, false, r))
+        return false;
+    snprintf(note, len, "%u ch, %s", g.channels, tn_cdg_acyclic(&g) ? "acyclic" : "cyclic");
+    tn_cdg_free(&g);
+    return true;
+}
+
+static void bench_cdg(const char *dims, enum tn_routing r, int reps, const char *goal)
+{
+    char what[80];
     snprintf(what, sizeof what, "cdg %s %s: build + cycle search", tn_routing_name(r), dims);
-    row(what, now() - t0, reps, goal, note);
+    bench_routing(what, dims, r, cdg_run, reps, goal);
+}
+
+/* Interval routing stretch over every ordered pair (torusctl routing). */
+static bool stretch_run(const struct tn_topo *t, enum tn_routing r, char *note, size_t len)
+{
+    struct tn_stretch st;
+    (void)r;
+    if (tn_interval_stretch(t, &st))
+        return false;
+    snprintf(note, len, "avg %.2f, max +%u", st.avg_hops, st.max_extra);
+    return true;
+}
+
+static void bench_stretch(const char *dims, int reps, const char *goal)
+{
+    char what[80];
+    snprintf(what, sizeof what, "routing (interval stretch) %s", dims);
+    bench_routing(what, dims, TN_ROUTE_INTERVAL, stretch_run, reps, goal);
 }
 
 int main(void)
@@ -128,5 +164,14 @@ int main(void)
     bench_cdg("7x7x7", TN_ROUTE_INTERVAL, 3, "-");
     bench_cdg("49x49x49", TN_ROUTE_DOR, 3, "< 2000 ms");
     bench_cdg("49x49x49", TN_ROUTE_DATELINE, 3, "-");
+    /* interval and updown per destination: 16x16x32 is TN_CDG_ROUTED_MAX */
+    for (int r = TN_ROUTE_INTERVAL; r <= TN_ROUTE_UPDOWN; r++) {
+        bench_cdg("8x8x8", (enum tn_routing)r, 10, "-");
+        bench_cdg("16x16x16", (enum tn_routing)r, 3, "< 1000 ms");
+        bench_cdg("16x16x32", (enum tn_routing)r, 1, "< 4000 ms");
+    }
+    bench_stretch("8x8x8", 10, "-");
+    bench_stretch("16x16x16", 3, "< 1000 ms");
+    bench_stretch("16x16x32", 1, "< 4000 ms");
     return 0;
 }

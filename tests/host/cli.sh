@@ -134,6 +134,9 @@ t "cdg 4x4x4 torus dor-dateline: acyclic, JSON" 0 cdg-dateline-4x4x4.json - -- \
 t "cdg 3x3x3 dor: acyclic (a 3-ring never takes two hops in one dimension)" 0 - - -- \
     "$T" cdg --dims 3x3x3
 t "cdg 7x7x7 interval: acyclic (tree routing)" 0 - - -- "$T" cdg --dims 7x7x7 --routing interval
+t "cdg 16x16x16 updown (4,096 nodes, above the old pairwise limit): acyclic, every pair routed" 0 \
+    cdg-updown-16x16x16.out - -- \
+    "$T" cdg --dims 16x16x16 --routing updown
 t "cdg updown on fig1-fig7.net: acyclic" 0 - - -- \
     "$T" cdg --network data/fig1-fig7.net --routing updown
 t "cdg: dor on a network file is refused" 1 - "routing dor needs coordinates" -- \
@@ -144,11 +147,11 @@ t "cdg: both --dims and --network" 1 - "give either --dims" -- \
 t "cdg: bad --routing" 1 - "bad --routing 'xy'" -- "$T" cdg --dims 3 --routing xy
 t "cdg: bad --dims" 1 - "bad --dims '0x3'" -- "$T" cdg --dims 0x3
 t "cdg: a mesh has no dateline" 1 - "no dateline" -- "$T" cdg --dims 4x4 --mesh --routing dor-dateline
-t "cdg: interval above 1024 nodes is refused" 1 - "at most 1024 nodes" -- \
-    "$T" cdg --dims 11x11x11 --routing interval
-t "cdg: updown on 256x256x256 is refused before building its network" 1 - "at most 1024 nodes" -- \
+t "cdg: interval above 8192 nodes is refused" 1 - "at most 8192 nodes" -- \
+    "$T" cdg --dims 21x21x21 --routing interval
+t "cdg: updown on 256x256x256 is refused before building its network" 1 - "at most 8192 nodes" -- \
     "$T" cdg --dims 256x256x256 --routing updown
-t "routing: above 1024 nodes is refused" 1 - "at most 1024 nodes" -- "$T" routing --dims 11x11x11
+t "routing: above 8192 nodes is refused" 1 - "at most 8192 nodes" -- "$T" routing --dims 21x21x21
 printf 'node a b c\nlink ab a b\nlink ba b a\nlink bc b c\nlink cb c b\nlink ca c a\nlink ac a c\n' \
     >"$tmp/links-only.net"
 t "cdg --network: a file with nodes and links only (no transfers) is read" 0 - - -- \

@@ -4,11 +4,13 @@
  * the dateline classes make it acyclic, 3-rings never take two hops in a
  * dimension; the ring-by-ring DOR construction equals the route-by-route
  * one; up* / down* on random irregular networks is acyclic and connected;
- * a hand-built cyclic routing is caught. */
+ * interval and up* / down* built per destination equal their pair-by-pair
+ * walks (the oracle); a hand-built cyclic routing is caught. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cdg.h"
+#include "cdgi.h"
 #include "tap.h"
 #include "tn_error.h"
 
@@ -143,6 +145,61 @@ static void check_against_routes(const char *dims, bool mesh, enum tn_routing r)
     tn_cdg_free(&slow);
 }
 
+/* ---- per destination against the pairwise walk ----------------------- */
+
+/* Routing r on n built per destination (tn_cdg_net) and by walking every
+ * pair (tn_cdg_net_walk): the same dependency set, cycle verdict and pair
+ * counts. Adds the connected pairs the walk did not route to *unrouted. */
+static bool same_as_walk(const struct tn_net *n, enum tn_routing r, uint64_t *unrouted)
+{
+    struct tn_cdg fast, slow;
+    int rc1 = tn_cdg_net(&fast, n, r), rc2 = tn_cdg_net_walk(&slow, n, r);
+    bool same = !rc1 && !rc2 && same_deps(&fast, &slow) && fast.pairs == slow.pairs &&
+                fast.routable == slow.routable && fast.reachable == slow.reachable &&
+                fast.channels == slow.channels && tn_cdg_acyclic(&fast) == tn_cdg_acyclic(&slow);
+    *unrouted += slow.reachable - slow.routable;
+    tn_cdg_free(&fast);
+    tn_cdg_free(&slow);
+    return same;
+}
+
+static void check_topo_as_walk(const char *dims, bool mesh)
+{
+    struct tn_topo t;
+    struct tn_net n;
+    tn_topo_parse(&t, dims);
+    if (tn_net_from_topo(&n, &t, mesh)) {
+        ok(false, "%s: network built", dims);
+        return;
+    }
+    uint64_t unrouted = 0;
+    for (int r = TN_ROUTE_INTERVAL; r <= TN_ROUTE_UPDOWN; r++)
+        ok(same_as_walk(&n, (enum tn_routing)r, &unrouted),
+           "%s %s %s: the CDG built per destination equals the pairwise walk (dependencies, "
+           "routable and reachable pairs)", dims, mesh ? "mesh" : "torus",
+           tn_routing_name((enum tn_routing)r));
+    tn_net_free(&n);
+}
+
+static bool same_stretch(const struct tn_stretch *a, const struct tn_stretch *b)
+{
+    return a->pairs == b->pairs && a->routed == b->routed &&
+           a->minimal_pairs == b->minimal_pairs && a->max_extra == b->max_extra &&
+           a->avg_hops == b->avg_hops && a->avg_minimal == b->avg_minimal;
+}
+
+static void check_stretch_as_walk(const char *dims)
+{
+    struct tn_topo t;
+    struct tn_stretch fast, slow;
+    tn_topo_parse(&t, dims);
+    int rc1 = tn_interval_stretch(&t, &fast), rc2 = tn_interval_stretch_walk(&t, &slow);
+    ok(!rc1 && !rc2 && same_stretch(&fast, &slow),
+       "%s: interval stretch per destination equals the pairwise walk (average %.2f, max +%u, "
+       "%llu minimal pairs)", dims, fast.avg_hops, fast.max_extra,
+       (unsigned long long)fast.minimal_pairs);
+}
+
 /* ---- irregular networks ---------------------------------------------- */
 
 static uint64_t rng_state;
@@ -175,7 +232,8 @@ static int random_net(struct tn_net *n, uint32_t nodes, uint32_t extra)
 
 static void check_random_updown(void)
 {
-    int bad_acyclic = 0, bad_connected = 0, seeds = 300;
+    int bad_acyclic = 0, bad_connected = 0, bad_walk = 0, bad_oneway = 0, seeds = 300;
+    uint64_t unrouted = 0, unrouted_oneway = 0;
     for (int seed = 1; seed <= seeds; seed++) {
         rng_state = (uint64_t)seed;
         struct tn_net n;
@@ -196,10 +254,30 @@ static void check_random_updown(void)
                  (unsigned long long)g.pairs);
         }
         tn_cdg_free(&g);
+        for (int r = TN_ROUTE_INTERVAL; r <= TN_ROUTE_UPDOWN; r++)
+            if (!same_as_walk(&n, (enum tn_routing)r, &unrouted)) {
+                bad_walk++;
+                diag("seed %d: %s per destination differs from the walk", seed,
+                     tn_routing_name((enum tn_routing)r));
+            }
+        for (uint32_t l = 0; l < n.nlinks; l += 3) /* one way only: routes that stop short */
+            n.from[l] = n.to[l] = -1;
+        for (int r = TN_ROUTE_INTERVAL; r <= TN_ROUTE_UPDOWN; r++)
+            if (!same_as_walk(&n, (enum tn_routing)r, &unrouted_oneway)) {
+                bad_oneway++;
+                diag("seed %d, every third link removed: %s per destination differs from the "
+                     "walk", seed, tn_routing_name((enum tn_routing)r));
+            }
         tn_net_free(&n);
     }
     is(bad_acyclic, 0, "up*/down* on %d random irregular networks: every CDG acyclic", seeds);
     is(bad_connected, 0, "up*/down* on %d random irregular networks: every pair routable", seeds);
+    is(bad_walk, 0, "interval and up*/down* on %d random irregular networks: the CDG built per "
+       "destination equals the pairwise walk", seeds);
+    ok(bad_oneway == 0 && unrouted_oneway > 0 && unrouted == 0,
+       "the same with every third link removed: equal to the walk, where %llu connected pairs "
+       "have no route (routes that stop short; none without the removal)",
+       (unsigned long long)unrouted_oneway);
 }
 
 /* ---- hand-built routings --------------------------------------------- */
@@ -221,8 +299,59 @@ static int route_broken_ring(void *ctx, uint32_t s, uint32_t d, uint32_t *ch, ui
     return d < s ? -1 : route_ring(ctx, s, d, ch, cap);
 }
 
+/* The ring of route_ring as next pointers: node u sends on channel u to
+ * u + 1 whatever the destination. */
+static int next_ring(void *ctx, uint32_t d, uint32_t *ch, uint32_t *to)
+{
+    (void)ctx;
+    for (uint32_t u = 0; u < 4; u++)
+        ch[u] = u, to[u] = (u + 1) % 4;
+    ch[d] = TN_CDG_NO_ROUTE;
+    return 0;
+}
+
+/* Node 1 sends everything back to node 0 and node 0 to node 1: packets
+ * for 2 and 3 go round between them. */
+static int next_loop(void *ctx, uint32_t d, uint32_t *ch, uint32_t *to)
+{
+    next_ring(ctx, d, ch, to);
+    to[1] = 0;
+    return 0;
+}
+
+/* Node 3 sends to a state that does not exist. */
+static int next_off_graph(void *ctx, uint32_t d, uint32_t *ch, uint32_t *to)
+{
+    next_ring(ctx, d, ch, to);
+    to[3] = 4;
+    return 0;
+}
+
 static void check_hand_built(void)
 {
+    struct tn_cdg walk;
+    if (tn_cdg_from_routes(&walk, 4, 4, route_ring, NULL) == 0) {
+        struct tn_cdg g;
+        is(tn_cdg_from_next(&g, 4, 1, 4, next_ring, NULL), 0, "ring as next pointers: built");
+        ok(same_deps(&g, &walk) && g.ncycle == 4 && cycle_is_real(&g) && g.routable == 12,
+           "ring as next pointers: the walk's dependencies, the 4-channel cycle, 12 pairs");
+        tn_cdg_free(&g);
+        memset(&g, 0xA5, sizeof g);
+        is(tn_cdg_from_next(&g, 4, 1, 4, next_loop, NULL), TN_EVERIFY,
+           "next pointers that go round between two nodes: TN_EVERIFY");
+        ok(!g.off && !g.succ && !g.cycle, "and the refused graph is empty (safe to free)");
+        tn_cdg_free(&g);
+        is(tn_cdg_from_next(&g, 4, 1, 3, next_ring, NULL), TN_EINVAL,
+           "next pointers onto channel 3 of 3: TN_EINVAL, not a write past the graph");
+        tn_cdg_free(&g);
+        is(tn_cdg_from_next(&g, 4, 0, 4, next_ring, NULL), TN_EINVAL, "0 phases: TN_EINVAL");
+        tn_cdg_free(&g);
+        is(tn_cdg_from_next(&g, 4, 1, 4, next_off_graph, NULL), TN_EINVAL,
+           "next pointers onto state 4 of 4: TN_EINVAL");
+        tn_cdg_free(&g);
+    }
+    tn_cdg_free(&walk);
+
     struct tn_cdg g;
     is(tn_cdg_from_routes(&g, 4, 4, route_ring, NULL), 0, "hand-built ring routing: built");
     ok(!tn_cdg_acyclic(&g) && g.ncycle == 4 && cycle_is_real(&g),
@@ -252,6 +381,10 @@ static void check_file(void)
                (unsigned long long)g.reachable);
         tn_cdg_free(&g);
     }
+    uint64_t unrouted = 0;
+    ok(same_as_walk(&n, TN_ROUTE_INTERVAL, &unrouted) &&
+       same_as_walk(&n, TN_ROUTE_UPDOWN, &unrouted),
+       "fig1-fig7.net: interval and updown per destination equal the pairwise walk");
     char name[64];
     rc = tn_cdg_net(&g, &n, TN_ROUTE_UPDOWN);
     tn_cdg_channel_name(&g, 11, name, sizeof name);
@@ -321,10 +454,10 @@ int main(void)
     is(tn_cdg_topo(&g, &t, true, TN_ROUTE_DATELINE), TN_EINVAL, "a mesh has no dateline");
     ok(!g.off && !g.succ && !g.cycle, "and the refused graph is empty (safe to free)");
     tn_cdg_free(&g);
-    tn_topo_parse(&t, "11x11x11");
+    tn_topo_parse(&t, "21x21x21");
     memset(&g, 0xA5, sizeof g);
     is(tn_cdg_topo(&g, &t, false, TN_ROUTE_UPDOWN), TN_ENOTSUP,
-       "updown on 1,331 nodes: above TN_CDG_ROUTED_MAX (%u), refused", TN_CDG_ROUTED_MAX);
+       "updown on 9,261 nodes: above TN_CDG_ROUTED_MAX (%u), refused", TN_CDG_ROUTED_MAX);
     ok(!g.off && !g.succ && !g.cycle, "and the refused graph is empty (safe to free)");
     tn_cdg_free(&g);
     for (int r = TN_ROUTE_INTERVAL; r <= TN_ROUTE_UPDOWN; r++) {
@@ -341,6 +474,13 @@ int main(void)
         check_against_routes(dims[i], false, TN_ROUTE_DATELINE);
         check_against_routes(dims[i], true, TN_ROUTE_DOR);
     }
+    for (unsigned i = 0; i < sizeof dims / sizeof dims[0]; i++) {
+        check_topo_as_walk(dims[i], false);
+        check_topo_as_walk(dims[i], true);
+        check_stretch_as_walk(dims[i]);
+    }
+    check_topo_as_walk("7x7x7", false);
+    check_stretch_as_walk("7x7x7");
     for (unsigned i = 0; i < 4; i++) {
         static const char *const sdims[] = {"2", "5", "3x3x3", "4x4x4"};
         struct tn_stretch st;

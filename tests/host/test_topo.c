@@ -91,8 +91,32 @@ static void check_geom(const char *g)
     free(pdir);
 }
 
+/* A graph of 5 nodes as neighbour lists: 0 - 1, 0 - 2, 1 - 2, node 3
+ * alone, 4 hanging off 2; slot 1 of node 0 skipped (0 itself). */
+static uint32_t small_graph(const void *ctx, uint32_t v, uint32_t i)
+{
+    static const uint32_t nb[5][4] = {{1, 0, 2, TN_DFS_END}, {2, 0, TN_DFS_END},
+                                      {0, 1, 4, TN_DFS_END}, {TN_DFS_END}, {2, TN_DFS_END}};
+    (void)ctx;
+    return nb[v][i];
+}
+
+static void check_dfs_label(void)
+{
+    uint32_t parent[5], label[5], last[5];
+    is(tn_dfs_label(5, 0, small_graph, NULL, parent, label, last), 0, "DFS on neighbour lists");
+    /* 0 -> 1 -> 2 -> 4: a path in preorder; 2 is not 0's child (reached
+     * through 1 first) */
+    ok(label[0] == 0 && label[1] == 1 && label[2] == 2 && label[4] == 3 && parent[1] == 0 &&
+       parent[2] == 1 && parent[4] == 2 && parent[0] == 0 && last[0] == 3 && last[1] == 3 &&
+       last[4] == 3, "DFS on neighbour lists: preorder labels and subtree ends along 0-1-2-4");
+    ok(label[3] == TN_DFS_END && parent[3] == TN_DFS_END && last[3] == TN_DFS_END,
+       "DFS on neighbour lists: a node not reached is TN_DFS_END in all three");
+}
+
 int main(void)
 {
+    check_dfs_label();
     for (size_t i = 0; i < sizeof geoms / sizeof geoms[0]; i++)
         check_geom(geoms[i]);
     struct tn_topo t;
