@@ -323,22 +323,50 @@ module tn_router #(
         if (f_past && !f_sw_q)
             assume(orel_i == f_orel_q && erel_i == f_erel_q);
 
-    // Paths held (q: since last cycle, d: after this cycle's heads) by source fs.
-    function [3:0] f_paths(input [5:0] busy, input [6*SIW-1:0] own,
+    // Paths held (q: since last cycle, d: after this cycle's heads) by source si.
+    function [3:0] f_paths(input [SIW-1:0] si, input [5:0] busy, input [6*SIW-1:0] own,
                            input [LANES-1:0] ebusy, input [LANES*SIW-1:0] eown);
         integer fk;
         begin
             f_paths = 4'd0;
             for (fk = 0; fk < 6; fk = fk + 1)
-                if (busy[fk] && own[fk*SIW +: SIW] == fs)
+                if (busy[fk] && own[fk*SIW +: SIW] == si)
                     f_paths = f_paths + 4'd1;
             for (fk = 0; fk < LANES; fk = fk + 1)
-                if (ebusy[fk] && eown[fk*SIW +: SIW] == fs)
+                if (ebusy[fk] && eown[fk*SIW +: SIW] == si)
                     f_paths = f_paths + 4'd1;
         end
     endfunction
-    wire [3:0] f_held = f_paths(busy_q, own_q, ebusy_q, eown_q);
-    wire [3:0] f_next = f_paths(busy_d, own_d, ebusy_d, eown_d);
+    wire [3:0] f_held = f_paths(fs, busy_q, own_q, ebusy_q, eown_q);
+    wire [3:0] f_next = f_paths(fs, busy_d, own_d, ebusy_d, eown_d);
+
+    // The counters, exactly: every new head (a relay source with a head
+    // and no held path) with a route that gets no path this cycle is one
+    // collision, every new head without a route one unroutable head.
+    reg [3:0]     f_ncoll, f_nunrt;
+    reg [FW-1:0]  f_x;
+    reg [2:0]     f_xt;
+    reg           f_xnew, f_xrt;
+    integer       fi;
+    always @* begin
+        f_ncoll = 4'd0;
+        f_nunrt = 4'd0;
+        f_x = {FW{1'b0}};
+        f_xt = 3'd0;
+        f_xnew = 1'b0;
+        f_xrt = 1'b0;
+        for (fi = 0; fi < NIN; fi = fi + 1) begin
+            f_x    = src[fi];
+            f_xt   = route(f_x[W-1:0], dor_i, lo_i, hi_i, ien_i, label_i, coord_i);
+            f_xnew = ron && isrel[fi] && f_x[W+2] && f_x[W+1] &&
+                     f_paths(fi[SIW-1:0], busy_q, own_q, ebusy_q, eown_q) == 4'd0;
+            f_xrt  = (f_xt < 3'd6 && orel_i[f_xt]) || (f_xt == 3'd6 && |erel_i);
+            if (f_xnew && f_xrt && f_paths(fi[SIW-1:0], busy_d, own_d, ebusy_d, eown_d) == 4'd0)
+                f_ncoll = f_ncoll + 4'd1;
+            if (f_xnew && !f_xrt)
+                f_nunrt = f_nunrt + 4'd1;
+        end
+    end
 
     wire [FW-1:0]  f_src = src[fs];
     wire [FS-1:0]  f_out = lout_o[fo*FS +: FS];
@@ -388,6 +416,8 @@ module tn_router #(
         // nothing is counted without a new head
         if (!ron)
             assert(ncoll_o == 4'd0 && nunrt_o == 4'd0 && !coll_o);
+        assert(ncoll_o == f_ncoll && nunrt_o == f_nunrt);
+        assert(coll_o == (f_ncoll != 4'd0));
     end
 
     // A held output stays with its source until a tail has left on it (then
@@ -412,6 +442,8 @@ module tn_router #(
             cover(f_new && f_rt && f_t < 3'd6 && busy_q[f_t] && ncoll_o == 4'd1);
             // two heads for the only relay eject lane: one takes it, one collides
             cover(ncoll_o == 4'd1 && coll_tgt_o == 3'd6 && |ebusy_d && !(|ebusy_q));
+            // three heads for one output in one cycle: two collisions
+            cover(ncoll_o == 4'd2);
             // an inject lane's head unroutable; a multicast circuit
             cover(f_new && !f_rt && fs >= 6);
             cover(lout_o[W+2] && lout_o[FS+W+2] && osrc_i[0 +: SIW] == osrc_i[SIW +: SIW] && !busy_d[1:0]);
