@@ -21,6 +21,8 @@ CXX       ?= c++
 BUILD     ?= build
 # Parallel jobs for Verilator's C++ builds (the machine has 2 cores).
 VJOBS     ?= 2
+# Parallel jobs of make test's build (the tests themselves run one by one).
+TEST_JOBS ?= 2
 
 CCACHE := $(shell command -v ccache 2>/dev/null)
 CFLAGS ?= -O2 -g
@@ -54,7 +56,7 @@ run: $(DEPS_STAMP)
 	$(MAKE) --no-print-directory run-gossip
 
 test: $(DEPS_STAMP)
-	$(MAKE) --no-print-directory test-all
+	$(MAKE) --no-print-directory -j$(TEST_JOBS) test-all
 
 test-all: $(TESTS_HOST) $(TESTS_RTL) $(TESTS_E2E)
 	@tests/run.sh $^
