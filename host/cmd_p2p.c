@@ -349,8 +349,8 @@ static uint32_t largest_mu(const struct tn_topo *t, const struct tn_info *info, 
 
 /* The points of a sweep over message lengths: 1, 2, 4, .. below each
  * technique's largest and the largest. The device is opened for its
- * parameters and closed again before the points run. np or -1 (message
- * printed). */
+ * parameters and closed again before the points run. np, or (message
+ * printed) -1 when the device cannot be opened, -2 for a bad distance. */
 static int msg_points(struct tn_dev_args *da, const struct tn_p2p_sweep *sw, struct point **out)
 {
     struct tn_dev dev;
@@ -362,6 +362,11 @@ static int msg_points(struct tn_dev_args *da, const struct tn_p2p_sweep *sw, str
     tn_dev_close(&dev);
     da->dims = t;
     unsigned d = sw->distance ? sw->distance : tn_diameter(&t), np = 0;
+    if (d > tn_diameter(&t)) {
+        fprintf(stderr, "torusctl run: --distance %u: use 1..%u, the diameter of %ux%ux%u\n", d,
+                tn_diameter(&t), t.dim[0], t.dim[1], t.dim[2]);
+        return -2;
+    }
     struct point *pt = calloc((size_t)NTECH * 34, sizeof *pt);
     if (!pt) {
         fprintf(stderr, "torusctl run: out of memory\n");
@@ -411,7 +416,7 @@ int cmd_run_p2p_sweep(int argc, char **argv, const struct option *opts, struct t
     if (nbase < 0)
         fprintf(stderr, "torusctl run: out of memory\n");
     if (np < 0) {
-        ret = nbase < 0 ? TN_EXIT_USAGE : TN_EXIT_DEVICE;
+        ret = nbase < 0 || np == -2 ? TN_EXIT_USAGE : TN_EXIT_DEVICE;
         goto out;
     }
     tn_topo_format(&da->dims, dims, sizeof dims);

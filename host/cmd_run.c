@@ -1139,7 +1139,7 @@ int cmd_run(int argc, char **argv)
     struct tn_p2p_opts po = {TN_SW_CS, 0, 1, 1, 0, 1};
     struct tn_p2p_info p2p_info, *p2p = NULL;
     struct perm_run perm_rep = {TN_PERM_RANDOM, false, {0}}, *perm = NULL;
-    bool sweep = false, distance_given = false;
+    bool sweep = false, distance_given = false, perm_given = false;
     struct tn_p2p_sweep sweep_opts = {false, 0, 0, 0, NULL, false};
     const char *lengths_file = NULL, *svg_file = NULL;
     bool random_lengths = false;
@@ -1229,6 +1229,7 @@ int cmd_run(int argc, char **argv)
             sweep_opts.by_msg = optarg && strcmp(optarg, "msg-flits") == 0;
             break;
         case 'Q':
+            perm_given = true;
             if (tn_perm_parse(optarg, &perm_rep.kind) != 0) {
                 fprintf(stderr, CMD ": bad --permutation '%s': use random, tornado, "
                         "bit-reversal or transpose\n", optarg);
@@ -1303,6 +1304,10 @@ int cmd_run(int argc, char **argv)
     }
     if (campaign > 0 && fault.kind != TN_FAULT_NONE) {
         fprintf(stderr, CMD ": --fault-campaign draws its own faults: leave out --fault\n");
+        return TN_EXIT_USAGE;
+    }
+    if (perm_given && coll != TN_PERM) {
+        fprintf(stderr, CMD ": --permutation is for perm\n");
         return TN_EXIT_USAGE;
     }
     if (sweep && coll != TN_P2P) {

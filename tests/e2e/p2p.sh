@@ -112,6 +112,9 @@ check "sweep=msg-flits: cs and relay grow by 1 cycle a flit, sf by delta = 2 (it
     "$(per_flit cs 1 && per_flit relay 1 && per_flit sf 2; echo $?)"
 check "sweep=msg-flits --svg: a line per technique and the lecture's dashed" \
     "$([ "$(grep -c '<polyline' "$tmp/msg.svg")" = 10 ]; echo $?)"
+"$T" run p2p --dims 3x3x3 --sweep=msg-flits --distance 4 >/dev/null 2>"$tmp/err"
+check "--sweep=msg-flits beyond the diameter: exit 1 naming the range" \
+    "$([ $? = 1 ] && grep -q 'use 1..3' "$tmp/err"; echo $?)"
 "$T" run p2p --dims 3x3x3 --sweep=latency >/dev/null 2>"$tmp/err"
 check "--sweep=latency: exit 1 naming the choices" "$([ $? = 1 ] && grep -q 'msg-flits' "$tmp/err"; echo $?)"
 done_tap

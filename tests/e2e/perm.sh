@@ -76,4 +76,7 @@ check "perm --switching sf: exit 1 with the reason" "$([ $? = 1 ] && grep -q 'no
 "$T" run perm --dims 3x3x3 --permutation shuffle >/dev/null 2>"$tmp/err"
 check "unknown --permutation: exit 1 naming the choices" \
     "$([ $? = 1 ] && grep -q 'tornado' "$tmp/err"; echo $?)"
+"$T" run gossip --dims 3x3x3 --permutation tornado >/dev/null 2>"$tmp/err"
+check "--permutation with another collective: exit 1" \
+    "$([ $? = 1 ] && grep -q 'permutation is for perm' "$tmp/err"; echo $?)"
 done_tap
