@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 
+#include "outfile.h"
 #include "svg.h"
 #include "tn_error.h"
 
@@ -121,5 +122,5 @@ static int svg_write(const void *ctx, FILE *f)
 
 int tn_cdg_svg_save(const struct tn_cdg *g, const char *path)
 {
-    return tn_svg_save_with(path, svg_write, g);
+    return tn_write_file(path, svg_write, g);
 }

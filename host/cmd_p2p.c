@@ -17,6 +17,7 @@
 
 #include "cmd.h"
 #include "cmd_dev.h"
+#include "outfile.h"
 #include "p2p.h"
 #include "plan.h"
 #include "topo.h"
@@ -239,15 +240,23 @@ static double xpos(const struct point *x, bool by_msg)
     return l + (x->mu & (x->mu - 1) ? 1.0 * x->mu / (1u << (unsigned)l) - 1 : 0);
 }
 
+struct plot {
+    const struct point *pt;
+    unsigned np;
+    const char *dims;
+    const struct tn_p2p_sweep *sw;
+};
+
 /* Latency against distance or length: a line per technique through the
  * measured points, a circle on each model value, the lecture's formula
  * dashed. */
-static int write_svg(const char *path, const struct point *pt, unsigned np, const char *dims,
-                     const struct tn_p2p_sweep *sw)
+static int write_svg(const void *ctx, FILE *f)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
+    const struct plot *pl = ctx;
+    const struct point *pt = pl->pt;
+    const struct tn_p2p_sweep *sw = pl->sw;
+    const char *dims = pl->dims;
+    unsigned np = pl->np;
     long long ymax = 1;
     double xmax = 1;
     for (unsigned i = 0; i < np; i++) {
@@ -301,7 +310,7 @@ static int write_svg(const char *path, const struct point *pt, unsigned np, cons
 #undef PX
 #undef PY
     fprintf(f, "</svg>\n");
-    return fclose(f) ? -1 : 0;
+    return ferror(f) ? TN_EIO : 0;
 }
 
 /* Whether technique tech with mu flits over distance fits the device
@@ -429,7 +438,8 @@ int cmd_run_p2p_sweep(int argc, char **argv, const struct option *opts, struct t
         print_json(pt, (unsigned)np, dims, sw);
     else
         print_table(pt, (unsigned)np, dims, sw);
-    if (sw->svg && write_svg(sw->svg, pt, (unsigned)np, dims, sw)) {
+    struct plot pl = {pt, (unsigned)np, dims, sw};
+    if (sw->svg && tn_write_file(sw->svg, write_svg, &pl)) {
         fprintf(stderr, "torusctl run: cannot write %s: %s\n", sw->svg, strerror(errno));
         ret = TN_EXIT_USAGE;
     }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* torusctl verify: check any schedule file; exit 3 on a violation. */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdint.h>
@@ -8,6 +9,7 @@
 
 #include "cdg.h"
 #include "cmd.h"
+#include "outfile.h"
 #include "plan.h"
 #include "sched.h"
 #include "svg.h"
@@ -53,6 +55,20 @@ static void print_relay_cdg(const struct tn_sched *s)
     if (g.ncycle)
         printf("\n");
     tn_cdg_free(&g);
+}
+
+/* --stats: the model's statistics of every eject descriptor as CSV. */
+static int write_stats(const void *ctx, FILE *f)
+{
+    const struct tn_model_out *mo = ctx;
+    fprintf(f, "round,node,lane,first,last,count,crc,err\n");
+    for (uint32_t i = 0; i < mo->nstats; i++) {
+        const struct tn_stat *st = &mo->stats[i];
+        fprintf(f, "%u,%u,%u,%llu,%llu,%u,0x%08x,%u\n", st->round, st->node, st->lane,
+                (unsigned long long)st->first, (unsigned long long)st->last, st->count,
+                st->crc, st->err);
+    }
+    return ferror(f) ? TN_EIO : 0;
 }
 
 int cmd_verify(int argc, char **argv)
@@ -186,23 +202,10 @@ int cmd_verify(int argc, char **argv)
                    (unsigned long long)mo.total, mo.nstats, mo.errors);
             if (mo.errors)
                 ret = TN_EXIT_VERIFY;
-            FILE *f = stats ? fopen(stats, "w") : NULL;
-            if (stats && !f) {
-                fprintf(stderr, "torusctl verify: cannot write %s\n", stats);
+            if (stats && tn_write_file(stats, write_stats, &mo) != 0) {
+                fprintf(stderr, "torusctl verify: cannot write %s: %s\n", stats,
+                        strerror(errno));
                 ret = TN_EXIT_USAGE;
-            }
-            if (f) {
-                fprintf(f, "round,node,lane,first,last,count,crc,err\n");
-                for (uint32_t i = 0; i < mo.nstats; i++) {
-                    const struct tn_stat *st = &mo.stats[i];
-                    fprintf(f, "%u,%u,%u,%llu,%llu,%u,0x%08x,%u\n", st->round, st->node,
-                            st->lane, (unsigned long long)st->first,
-                            (unsigned long long)st->last, st->count, st->crc, st->err);
-                }
-                if (fclose(f)) {
-                    fprintf(stderr, "torusctl verify: cannot write %s\n", stats);
-                    ret = TN_EXIT_USAGE;
-                }
             }
             tn_model_free(&mo);
         }

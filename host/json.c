@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outfile.h"
 #include "sched.h"
 #include "tn_error.h"
 
@@ -163,15 +164,15 @@ int tn_sched_write_json(struct tn_sched *s, FILE *f)
     return ferror(f) ? TN_EIO : 0;
 }
 
+static int write_json(const void *ctx, FILE *f)
+{
+    /* the schedule is laid out on demand: not const */
+    return tn_sched_write_json((struct tn_sched *)ctx, f);
+}
+
 int tn_sched_save_json(struct tn_sched *s, const char *path)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return TN_EIO;
-    int rc = tn_sched_write_json(s, f);
-    if (fclose(f) && rc == 0)
-        rc = TN_EIO;
-    return rc;
+    return tn_write_file(path, write_json, s);
 }
 
 /* ---- locating a value in the text (jansson keeps no positions) ---- */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outfile.h"
 #include "tn_error.h"
 
 struct band {
@@ -165,7 +166,7 @@ static int write_sched(const void *ctx, FILE *f)
 int tn_svg_save(struct tn_sched *s, unsigned alpha, const char *path)
 {
     struct sched_svg x = {s, alpha};
-    return tn_svg_save_with(path, write_sched, &x);
+    return tn_write_file(path, write_sched, &x);
 }
 
 void tn_svg_text(FILE *f, const char *s)
@@ -180,26 +181,3 @@ void tn_svg_text(FILE *f, const char *s)
     }
 }
 
-int tn_svg_save_with(const char *path, int (*write)(const void *ctx, FILE *f), const void *ctx)
-{
-    /* nothing half-written: a temporary file renamed when complete */
-    size_t n = strlen(path) + 8;
-    char *tmp = malloc(n);
-    if (!tmp)
-        return TN_ENOMEM;
-    snprintf(tmp, n, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        free(tmp);
-        return TN_EIO;
-    }
-    int rc = write(ctx, f);
-    if (fclose(f) != 0 && rc == 0)
-        rc = TN_EIO;
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = TN_EIO;
-    if (rc != 0)
-        remove(tmp);
-    free(tmp);
-    return rc;
-}

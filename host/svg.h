@@ -12,13 +12,11 @@
 
 #include "sched.h"
 
-/* 0, TN_ENOMEM or TN_EIO. The schedule is laid out on demand. */
+/* 0, TN_ENOMEM or TN_EIO. The schedule is laid out on demand. tn_svg_save
+ * writes path as outfile.h says ("-": standard output). */
 int tn_svg_write(struct tn_sched *s, unsigned alpha, FILE *f);
 int tn_svg_save(struct tn_sched *s, unsigned alpha, const char *path);
 
-/* Writes path through write(ctx, f) into path.tmp, renamed when complete,
- * so nothing half-written is left: 0, write's error, TN_ENOMEM or TN_EIO. */
-int tn_svg_save_with(const char *path, int (*write)(const void *ctx, FILE *f), const void *ctx);
 /* Text as XML character data and attribute values (& < > " ' escaped). */
 void tn_svg_text(FILE *f, const char *s);
 

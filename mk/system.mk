@@ -117,6 +117,14 @@ $(E2E_DIR)/perm.t: tests/e2e/perm.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtnsim_3x3x3
 
 TESTS_E2E += $(E2E_DIR)/perm.t
 
+# Output files: stdout, symlinks, FIFOs, replacement of regular files.
+$(E2E_DIR)/outfiles.t: tests/e2e/outfiles.sh $(E2E_TORUSCTL)
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/e2e/outfiles.sh %s\n' $(E2E_TORUSCTL) >$@
+	chmod +x $@
+
+TESTS_E2E += $(E2E_DIR)/outfiles.t
+
 $(E2E_DIR)/bench_p2p: tests/e2e/bench_p2p.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtnsim_7x7x7.so
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec tests/e2e/bench_p2p.sh %s\n' $(E2E_TORUSCTL) >$@
