@@ -279,6 +279,9 @@ enum tn_viol_kind {
     TN_V_SRC,        /* source node out of range */
     TN_V_COLLISION,  /* relay stream meets another stream on an arc */
     TN_V_BANK,       /* plan: two lanes of a node use one memory bank in one cycle */
+    TN_V_DUPLICATE,  /* personalised: a node receives its message more than once */
+    TN_V_EXTRA,      /* personalised: a node receives a message for another node
+                      * and never sends it on */
 };
 
 struct tn_violation {

@@ -18,7 +18,8 @@ static const char *const viol_names[] = {
     [TN_V_EMPTY] = "empty-circuit", [TN_V_MISSING] = "missing-delivery",
     [TN_V_MEM] = "memory-overflow", [TN_V_DURATION] = "round-too-short",
     [TN_V_SRC] = "bad-source",      [TN_V_COLLISION] = "relay-collision",
-    [TN_V_BANK] = "bank-conflict",
+    [TN_V_BANK] = "bank-conflict",  [TN_V_DUPLICATE] = "duplicate-delivery",
+    [TN_V_EXTRA] = "extra-delivery",
 };
 
 const char *tn_viol_name(int kind)
@@ -399,6 +400,126 @@ static bool meet_ok(const struct tn_verify_opts *o, struct tn_report *rep)
     return o->relay_meets_ok;
 }
 
+/* ---- deliveries of personalised collectives ---- */
+
+/* Where message m must end: its one destination, or UINT32_MAX when the
+ * collective is not personalised (every node, or the gather's root, which
+ * may collect through other nodes). */
+static uint32_t msg_dest(const struct tn_sched *s, uint32_t m)
+{
+    switch (s->coll) {
+    case TN_ALLTOALL:
+    case TN_PERM:
+        return m % s->topo.n;
+    case TN_SCATTER:
+        return m;
+    case TN_P2P:
+        return s->dst;
+    default:
+        return UINT32_MAX;
+    }
+}
+
+/* A message sent (or delivered) by node in round, sorted by message. */
+struct dev_event {
+    uint32_t msg, round, node;
+    uint8_t delivery;
+};
+
+static int cmp_event(const void *a, const void *b)
+{
+    const struct dev_event *x = a, *y = b;
+    if (x->msg != y->msg)
+        return x->msg < y->msg ? -1 : 1;
+    if (x->round != y->round)
+        return x->round < y->round ? -1 : 1;
+    if (x->delivery != y->delivery)
+        return x->delivery < y->delivery ? -1 : 1;
+    return x->node < y->node ? -1 : x->node > y->node;
+}
+
+struct events {
+    struct dev_event *v;
+    size_t n, cap;
+};
+
+static int add_event(struct events *ev, uint32_t msg, uint32_t round, uint32_t node, bool deliv)
+{
+    if (ev->n == ev->cap) {
+        size_t cap = ev->cap ? 2 * ev->cap : 1024;
+        struct dev_event *v = realloc(ev->v, cap * sizeof *v);
+        if (!v)
+            return TN_ENOMEM;
+        ev->v = v;
+        ev->cap = cap;
+    }
+    ev->v[ev->n++] = (struct dev_event){msg, round, node, deliv};
+    return 0;
+}
+
+/* Every send and delivery of a stream's messages. */
+static int stream_events(struct events *ev, const struct tn_blk *stream, uint32_t round,
+                         uint32_t src, const uint32_t *dst, uint32_t ndst)
+{
+    int rc = 0;
+    for (uint32_t i = 0; stream && i < stream->n && !rc; i++) {
+        uint32_t m = tn_blk_get(stream, i);
+        rc = add_event(ev, m, round, src, false);
+        for (uint32_t k = 0; k < ndst && !rc; k++)
+            rc = add_event(ev, m, round, dst[k], true);
+    }
+    return rc;
+}
+
+/* Personalised collectives: each message reaches its destination once, and
+ * a node that receives a message for another node sends it on in a later
+ * round (store and forward); violations name node, round and message.
+ * 0 or TN_ENOMEM. */
+static int check_deliveries(const struct tn_sched *s, struct tn_report *rep, unsigned max)
+{
+    struct events ev = {NULL, 0, 0};
+    int rc = 0;
+    if (msg_dest(s, 0) == UINT32_MAX)
+        return 0;
+    for (uint32_t r = 0; r < s->nrounds && !rc; r++) {
+        const struct tn_round *rd = &s->rounds[r];
+        for (uint32_t i = 0; i < rd->ncirc && !rc; i++)
+            rc = stream_events(&ev, rd->circ[i].stream, r, rd->circ[i].src, rd->circ[i].eject,
+                               rd->circ[i].nej);
+        for (uint32_t i = 0; i < rd->nrelay && !rc; i++)
+            rc = stream_events(&ev, rd->relay[i].stream, r, rd->relay[i].src, &rd->relay[i].dst,
+                               1);
+    }
+    if (ev.n > 1)
+        qsort(ev.v, ev.n, sizeof *ev.v, cmp_event);
+    for (size_t a = 0, b; a < ev.n && !rc; a = b) {
+        uint32_t m = ev.v[a].msg, dest = msg_dest(s, m), first = UINT32_MAX;
+        for (b = a; b < ev.n && ev.v[b].msg == m; b++) {
+            const struct dev_event *e = &ev.v[b];
+            if (!e->delivery)
+                continue;
+            if (e->node == dest && first == UINT32_MAX) {
+                first = e->round;
+            } else if (e->node == dest) {
+                rc = add_viol(rep, max, TN_V_DUPLICATE, (int32_t)e->round, -1, -1, e->node,
+                              "node %u receives message %u again in round %u (first in round "
+                              "%u)", e->node, m, e->round, first);
+            } else {
+                bool sent_on = false;
+                for (size_t k = b + 1; k < ev.n && ev.v[k].msg == m && !sent_on; k++)
+                    sent_on = !ev.v[k].delivery && ev.v[k].node == e->node &&
+                              ev.v[k].round > e->round;
+                if (!sent_on)
+                    rc = add_viol(rep, max, TN_V_EXTRA, (int32_t)e->round, -1, -1, e->node,
+                                  "node %u receives message %u (for node %u) in round %u and "
+                                  "never sends it on", e->node, m, dest, e->round);
+            }
+        }
+    }
+    free(ev.v);
+    return rc;
+}
+
 int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_report *rep)
 {
     static const struct tn_verify_opts defaults = {0, 0, 0, false};
@@ -770,6 +891,8 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
                           "node %u never receives message %u", v, miss))
             goto out_free;
     }
+    if ((rc = check_deliveries(s, rep, max)) != 0)
+        goto out_free;
     tn_sched_cost(s, s->alpha, &rep->cost);
     tn_sched_bounds(s, &rep->bounds);
     rc = rep->nviol ? TN_EVERIFY : 0;

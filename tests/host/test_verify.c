@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The verifier rejects seeded faults, each reported with its kind, round,
  * circuit, arc and node, and accepts the unmodified schedules. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "a2a.h"
 #include "sched.h"
 #include "tap.h"
 #include "tn_error.h"
@@ -120,10 +122,69 @@ static void test_many_streams_one_node(void)
     tn_sched_free(s);
 }
 
+/* Whether rep holds a violation of kind at node naming round r. */
+static bool has_at(const struct tn_report *rep, int kind, uint32_t node, int32_t r)
+{
+    for (uint32_t i = 0; i < rep->nkept; i++)
+        if (rep->viol[i].kind == kind && rep->viol[i].node == node && rep->viol[i].round == r)
+            return true;
+    return false;
+}
+
+/* Deliveries of a personalised collective: the liquid all-to-all on 3x3x3
+ * is clean; an intermediate node that also ejects a transfer (and never
+ * sends it on) is an extra delivery, a transfer sent again a duplicate
+ * one, each named by node and round. */
+static void test_deliveries(void)
+{
+    struct tn_report rep;
+    struct tn_topo t;
+    struct tn_a2a_info info;
+    struct tn_sched *s;
+    struct tn_a2a_opts o = {TN_A2A_LIQUID, 1, 6, 1, 2, 1};
+    tn_topo_parse(&t, "3x3x3");
+    if (!ok(tn_a2a_build(&s, &t, &o, &info) == 0, "liquid all-to-all 3x3x3 builds"))
+        return;
+    is(verify(s, 0, 0, &rep), 0, "... and verifies: every transfer delivered once, to its node");
+    tn_report_free(&rep);
+    /* a circuit of round 1 with two arcs: its first hop's node ejects too */
+    struct tn_circuit *c = NULL;
+    for (uint32_t i = 0; i < s->rounds[0].ncirc && !c; i++)
+        if (s->rounds[0].circ[i].narcs >= 2)
+            c = &s->rounds[0].circ[i];
+    if (!ok(c != NULL, "round 1 has a circuit of two hops"))
+        return;
+    uint32_t mid = tn_neighbor(&t, c->arcs[0].node, c->arcs[0].dir), dst = c->eject[0];
+    uint32_t *ej = tn_sched_alloc(s, 2 * sizeof *ej);
+    ej[0] = mid;
+    ej[1] = dst;
+    c->eject = ej;
+    c->nej = 2;
+    s->laid_out = false;
+    is(verify(s, 0, 0, &rep), TN_EVERIFY, "an intermediate node that also ejects: rejected");
+    ok(has_at(&rep, TN_V_EXTRA, mid, 0) && rep.nviol == 1,
+       "... one extra-delivery violation naming node %u and round 1", mid);
+    tn_report_free(&rep);
+    c->nej = 1;
+    c->eject = ej + 1;
+    /* the same transfer again in a round of its own */
+    uint32_t m = c->msgs ? c->msgs[0] : tn_blk_get(c->stream, 0);
+    int r = tn_sched_add_round(s);
+    tn_sched_add_circuit(s, (uint32_t)r, c->src, c->arcs, c->narcs, &dst, 1, 0, 1, &m, 1, 0);
+    s->laid_out = false;
+    is(verify(s, 0, 0, &rep), TN_EVERIFY, "a transfer sent twice: rejected");
+    ok(has_at(&rep, TN_V_DUPLICATE, dst, r) && rep.nviol == 1,
+       "... one duplicate-delivery violation naming node %u and the later round", dst);
+    tn_report_free(&rep);
+    tn_sched_free(s);
+}
+
 int main(void)
 {
     struct tn_report rep;
     struct tn_sched *s;
+
+    test_deliveries();
 
     /* the unmodified schedules are clean */
     s = build("7x7x7", TN_GOSSIP, "dp");
