@@ -1108,6 +1108,29 @@ static int fault_campaign(struct tn_dev *d, const struct tn_plan *p, const struc
     return c.first_miss[0] || c.false_alarms ? TN_EXIT_VERIFY : TN_EXIT_OK;
 }
 
+/* The collective options that apply to each collective (by option code;
+ * the device options, --seed, --json, --svg and the faults apply to all):
+ * an option given for a collective it does not apply to is a usage error. */
+static const char *option_not_applying(enum tn_coll coll, bool file, const char *given)
+{
+    static const struct {
+        char opt;
+        const char *name, *colls; /* the collectives' first letters: g b a s G p P */
+    } table[] = {
+        {'L', "msg-flits", "gbasGpP"}, {'a', "algo", "gb"},       {'p', "ports", "gbas"},
+        {'r', "root", "bsGp"},         {'T', "time", "aP"},       {'t', "tree", "sG"},
+        {'l', "lengths", "sG"},        {'R', "random-lengths", "sG"},
+        {'w', "switching", "pP"},      {'D', "distance", "p"},    {'P', "packet-flits", "p"},
+        {'X', "sweep", "p"},           {'Q', "permutation", "P"},
+    };
+    static const char letters[] = "gbasGpP"; /* enum tn_coll order */
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        if (strchr(given, table[i].opt) &&
+            (file || !strchr(table[i].colls, letters[coll])))
+            return table[i].name;
+    return NULL;
+}
+
 int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -1139,13 +1162,14 @@ int cmd_run(int argc, char **argv)
     struct tn_p2p_opts po = {TN_SW_CS, 0, 1, 1, 0, 1};
     struct tn_p2p_info p2p_info, *p2p = NULL;
     struct perm_run perm_rep = {TN_PERM_RANDOM, false, {0}}, *perm = NULL;
-    bool sweep = false, distance_given = false, perm_given = false;
+    bool sweep = false, distance_given = false;
     struct tn_p2p_sweep sweep_opts = {false, 0, 0, 0, NULL, false};
     const char *lengths_file = NULL, *svg_file = NULL;
     bool random_lengths = false;
     bool json = false;
     unsigned long v;
     int c;
+    char given[32] = "";
     tn_dev_args_init(&da);
     optind = 1;
     opterr = 0;
@@ -1155,6 +1179,8 @@ int cmd_run(int argc, char **argv)
             return TN_EXIT_USAGE;
         if (h > 0)
             continue;
+        if (c > 0 && c < 128 && !strchr(given, c) && strlen(given) + 1 < sizeof given)
+            given[strlen(given)] = (char)c;
         switch (c) {
         case 'L':
             if (!tn_cmd_uint(optarg, 1, 1u << 24, &v)) {
@@ -1229,7 +1255,6 @@ int cmd_run(int argc, char **argv)
             sweep_opts.by_msg = optarg && strcmp(optarg, "msg-flits") == 0;
             break;
         case 'Q':
-            perm_given = true;
             if (tn_perm_parse(optarg, &perm_rep.kind) != 0) {
                 fprintf(stderr, CMD ": bad --permutation '%s': use random, tornado, "
                         "bit-reversal or transpose\n", optarg);
@@ -1306,8 +1331,14 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, CMD ": --fault-campaign draws its own faults: leave out --fault\n");
         return TN_EXIT_USAGE;
     }
-    if (perm_given && coll != TN_PERM) {
-        fprintf(stderr, CMD ": --permutation is for perm\n");
+    const char *stray = option_not_applying(coll, sched_file != NULL, given);
+    if (stray) {
+        if (sched_file)
+            fprintf(stderr, CMD ": --%s does not apply to a schedule file (it holds the "
+                    "collective)\n", stray);
+        else
+            fprintf(stderr, CMD ": --%s does not apply to %s (see --help)\n", stray,
+                    tn_coll_name(coll));
         return TN_EXIT_USAGE;
     }
     if (sweep && coll != TN_P2P) {

@@ -7,6 +7,7 @@
 # (alpha + longest distance + 1 + L). Circuits: the liquid rounds deliver
 # everything (every CRC), rounds >= Lambda, cycles = the sum of alpha +
 # longest distance + L per round. TAP output.
+# Also: options given to run for a collective they do not apply to.
 # Usage: tests/e2e/perm.sh TORUSCTL
 set -u
 T=${1:?usage: perm.sh TORUSCTL}
@@ -77,6 +78,17 @@ check "perm --switching sf: exit 1 with the reason" "$([ $? = 1 ] && grep -q 'no
 check "unknown --permutation: exit 1 naming the choices" \
     "$([ $? = 1 ] && grep -q 'tornado' "$tmp/err"; echo $?)"
 "$T" run gossip --dims 3x3x3 --permutation tornado >/dev/null 2>"$tmp/err"
-check "--permutation with another collective: exit 1" \
-    "$([ $? = 1 ] && grep -q 'permutation is for perm' "$tmp/err"; echo $?)"
+check "--permutation with another collective: exit 1 naming the option and the collective" \
+    "$([ $? = 1 ] && grep -q -- '--permutation does not apply to gossip' "$tmp/err"; echo $?)"
+for bad in "gather --ports 6" "gossip --lengths x" "scatter --algo dp" "alltoall --root 3" \
+           "broadcast --switching cs" "p2p --time 3"; do
+    # shellcheck disable=SC2086
+    "$T" run $bad --dims 3x3x3 >/dev/null 2>"$tmp/err"
+    check "run $bad: an option that does not apply is exit 1 naming it" \
+        "$([ $? = 1 ] && grep -q -- "--$(echo "$bad" | sed 's/.*--\([a-z-]*\).*/\1/') does not apply" "$tmp/err"; echo $?)"
+done
+"$T" schedule gossip --dims 3x3x3 --json "$tmp/g.json" >/dev/null 2>&1
+"$T" run --schedule "$tmp/g.json" --msg-flits 4 >/dev/null 2>"$tmp/err"
+check "run --schedule FILE --msg-flits 4: the file holds the collective, exit 1" \
+    "$([ $? = 1 ] && grep -q -- '--msg-flits does not apply to a schedule file' "$tmp/err"; echo $?)"
 done_tap
