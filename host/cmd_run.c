@@ -573,6 +573,41 @@ static json_t *p2p_json(const struct tn_sched *s, const struct tn_p2p_info *p2p,
                      (json_int_t)1);
 }
 
+/* run scatter|gather: the optimum or bounds of the algorithm; for the
+ * gather, its modelled synchronisation phases beside the measured data
+ * phase. */
+static void print_sg_text(const struct sg_report *sg, const struct result *res, unsigned alpha)
+{
+    const struct tn_sg_info *gi = &sg->info;
+    printf("messages            %u non-null, %" PRIu64 " flits with heads, farthest %u hops\n",
+           gi->messages, gi->total_flits, gi->height);
+    if (gi->messages == 0) {
+        printf("                    every message is null: nothing to %s, the run is the "
+               "round switch alone\n", tn_coll_name(sg->coll));
+    } else if (sg->coll == TN_SCATTER && sg->ports == 1) {
+        printf("optimum             %" PRIu64 " = alpha + %" PRIu64 " (every FDF order is "
+               "optimal, Theorem 1); Proposition 1 lower bound alpha + %" PRIu64 "\n",
+               alpha + gi->optimum, gi->optimum, gi->lower);
+    } else if (sg->coll == TN_SCATTER) {
+        printf("bound               all-port lower bound alpha + %" PRIu64
+               " (max(n_i + D_i, F(d)/6 + d)); six arc-disjoint trees (model only, "
+               "not DOR-routable) alpha + %" PRIu64 "\n", gi->lower, gi->sixtree);
+        printf("                    the issue's total/6 + farthest = alpha + %" PRIu64
+               " (not a valid bound in general: docs/collectives.md)\n",
+               (gi->total_flits + 5) / 6 + gi->height);
+    } else {
+        printf("synchronisation     modelled, not run: token and certificates %" PRIu64
+               " cycles, orders until the first data flit %" PRIu64 " cycles\n",
+               gi->t_sync, gi->first - gi->t_sync);
+        printf("data phase          from dispatch %" PRIu64 ": measured %" PRIu64
+               " cycles, gap-free at the root; gather total (modelled sync + measured "
+               "data) %" PRIu64 "\n", gi->dispatch0, res->measured,
+               gi->dispatch0 + res->measured - alpha);
+        printf("bounds              lower max(b, M) %" PRIu64 " <= total <= %" PRIu64
+               " (Theorem 3: t_sync + b3 + M)\n", gi->lower, gi->bound);
+    }
+}
+
 /* run perm: what the relay lost, device against model, or the circuit
  * rounds against Lambda. */
 static void print_perm_text(const struct perm_run *pr, const struct result *res)
@@ -675,34 +710,8 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
                ai->lambda ? (double)ai->transfers / ai->lambda : 0.0,
                ai->lambda ? (double)ai->transfers / ai->lambda : 0.0);
     }
-    if (sg) {
-        const struct tn_sg_info *gi = &sg->info;
-        printf("messages            %u non-null, %" PRIu64 " flits with heads, farthest %u hops\n",
-               gi->messages, gi->total_flits, gi->height);
-        if (sg->coll == TN_SCATTER && sg->ports == 1)
-            printf("optimum             %" PRIu64 " = alpha + %" PRIu64 " (every FDF order is "
-                   "optimal, Theorem 1); Proposition 1 lower bound alpha + %" PRIu64 "\n",
-                   info->alpha + gi->optimum, gi->optimum, gi->lower);
-        else if (sg->coll == TN_SCATTER)
-            printf("bound               all-port lower bound alpha + %" PRIu64
-                   " (max(n_i + D_i, F(d)/6 + d)); six arc-disjoint trees (model only, "
-                   "not DOR-routable) alpha + %" PRIu64 "\n", gi->lower, gi->sixtree);
-        if (sg->coll == TN_SCATTER && sg->ports != 1)
-            printf("                    the issue's total/6 + farthest = alpha + %" PRIu64
-                   " (not a valid bound in general: docs/collectives.md)\n",
-                   (gi->total_flits + 5) / 6 + gi->height);
-        else {
-            printf("synchronisation     modelled, not run: token and certificates %" PRIu64
-                   " cycles, orders until the first data flit %" PRIu64 " cycles\n",
-                   gi->t_sync, gi->first - gi->t_sync);
-            printf("data phase          from dispatch %" PRIu64 ": measured %" PRIu64
-                   " cycles, gap-free at the root; gather total (modelled sync + measured "
-                   "data) %" PRIu64 "\n", gi->dispatch0, res->measured,
-                   gi->dispatch0 + res->measured - info->alpha);
-            printf("bounds              lower max(b, M) %" PRIu64 " <= total <= %" PRIu64
-                   " (Theorem 3: t_sync + b3 + M)\n", gi->lower, gi->bound);
-        }
-    }
+    if (sg)
+        print_sg_text(sg, res, info->alpha);
     if (perm)
         print_perm_text(perm, res);
     printf("errors              %u descriptors with error bits, %u nodes with errors latched\n",

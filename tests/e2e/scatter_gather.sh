@@ -131,4 +131,15 @@ check "a root outside the torus exits 1" "$([ $? = 1 ] && [ -s "$tmp/r.err" ]; e
 "$T" run scatter --dims 3x3x3 --tree bfs >/dev/null 2>"$tmp/t.err"
 check "--tree other than dor exits 1 saying why" "$([ $? = 1 ] && grep -q 'DOR' "$tmp/t.err"; echo $?)"
 
+for i in $(seq 27); do echo 0; done >"$tmp/zeros.txt"
+for k in scatter gather; do
+    "$T" run $k --dims 3x3x3 --lengths "$tmp/zeros.txt" >"$tmp/z.out" 2>&1
+    check "$k with every message null: exit 0, said so, no phase or bound line (no unsigned wrap)" \
+        "$([ $? = 0 ] && grep -q 'every message is null' "$tmp/z.out" &&
+           ! grep -qE 'synchronisation|bounds |optimum |18446744' "$tmp/z.out"; echo $?)"
+done
+"$T" run scatter --dims 3x3x3 --ports 1 >"$tmp/s1.out" 2>&1
+check "scatter prints scatter lines only (its optimum, no gather phases)" \
+    "$(grep -q '^optimum' "$tmp/s1.out" && ! grep -qE 'synchronisation|gather total' "$tmp/s1.out"; echo $?)"
+
 done_tap
