@@ -1350,10 +1350,6 @@ int cmd_run(int argc, char **argv)
                     tn_coll_name(coll));
         return TN_EXIT_USAGE;
     }
-    if (sweep && coll != TN_P2P) {
-        fprintf(stderr, CMD ": --sweep is for p2p\n");
-        return TN_EXIT_USAGE;
-    }
     if (sweep) {
         sweep_opts.distance = distance_given ? po.distance : 0;
         sweep_opts.mu = ao.msg_flits;

@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "image.h"
+#include "tn_version.h"
 
 static const struct tn_cmd commands[] = {
     {"schedule", cmd_schedule, 0, "compute a collective schedule and its cost"},
@@ -49,7 +51,8 @@ static void usage(FILE *f)
     fprintf(f, "usage: torusctl <command> [options]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\n'torusctl <command> --help' describes a command.\n"
+    fprintf(f, "\n'torusctl <command> --help' describes a command; 'torusctl --version' "
+               "the build.\n"
                "exit codes: 0 ok, 1 usage or file error, 2 device error, "
                "3 verification failed\n");
 }
@@ -61,6 +64,11 @@ int main(int argc, char **argv)
         return TN_EXIT_USAGE;
     }
     const char *name = argv[1];
+    if (strcmp(name, "--version") == 0) {
+        printf("torusctl %s (loads design version %u; `torusctl info` prints the device's)\n",
+               TN_BUILD_VERSION, TN_DESIGN_VERSION >> 16);
+        return TN_EXIT_OK;
+    }
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
         if (argc > 2 && strcmp(name, "help") == 0) {
             char help[] = "--help";

@@ -31,7 +31,18 @@ host: $(HOST_LIB) $(TORUSCTL)
 
 $(HOST_DIR)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(TN_CFLAGS) $(HOST_PCFLAGS) -Ihost -Itests -MMD -MP -c $< -o $@
+	$(HOST_CC) $(TN_CFLAGS) $(HOST_PCFLAGS) -Ihost -Itests -I$(HOST_DIR)/gen -MMD -MP -c $< -o $@
+
+# torusctl --version: the tree's `git describe` (rewritten only when it
+# changes, so only torusctl.o is rebuilt then).
+TN_BUILD_VERSION = $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+$(HOST_DIR)/gen/tn_version.h: FORCE
+	@mkdir -p $(@D)
+	@echo '#define TN_BUILD_VERSION "$(TN_BUILD_VERSION)"' >$@.new
+	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
+$(HOST_DIR)/obj/host/torusctl.o: $(HOST_DIR)/gen/tn_version.h
+.PHONY: FORCE
+FORCE:
 
 $(HOST_DIR)/san/%.o: %.c
 	@mkdir -p $(@D)

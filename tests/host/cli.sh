@@ -36,6 +36,12 @@ t() {
 # help and usage
 t "torusctl --help lists the commands" 0 - - -- "$T" --help
 t "no command is a usage error" 1 - "usage: torusctl" -- "$T"
+"$T" --version >"$tmp/ver" 2>&1
+if [ $? = 0 ] && grep -qE '^torusctl [0-9a-z.-]+ \(loads design version [0-9]+' "$tmp/ver"; then
+    n=$((n + 1)); echo "ok $n - --version names the build and the design version it loads"
+else
+    n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - --version names the build and the design version"
+fi
 t "unknown command is a usage error" 1 - "unknown command 'frobnicate'" -- "$T" frobnicate
 for c in schedule verify; do
     t "$c --help exits 0" 0 - - -- "$T" "$c" --help
@@ -182,7 +188,7 @@ t "routing: a dimension above 15 is refused with the relay lowering's reason" 1 
     "relay heads carry 4-bit coordinates: dimension 0 has 16 nodes" -- \
     "$T" routing --dims 16x4x4 --permutation random --time 60
 t "schedule p2p points to run p2p" 1 - "use torusctl run p2p" -- "$T" schedule p2p
-t "run --sweep is for p2p" 1 - "--sweep is for p2p" -- "$T" run gossip --sweep
+t "run --sweep does not apply to gossip" 1 - "--sweep does not apply to gossip" -- "$T" run gossip --sweep
 t "schedule scatter 4x4x4 (relay) to JSON" 0 - - -- \
     "$T" schedule scatter --dims 4x4x4 --json "$tmp/scatter.json"
 t "verify reports the relay tables' CDG as information (exit 0)" 0 - - -- "$T" verify "$tmp/scatter.json"
