@@ -143,6 +143,10 @@ int cmd_verify(int argc, char **argv)
         fprintf(stderr, "torusctl verify: name one schedule file: see torusctl verify --help\n");
         return TN_EXIT_USAGE;
     }
+    if (stats && !model) {
+        fprintf(stderr, "torusctl verify: --stats writes the model's statistics: add --model\n");
+        return TN_EXIT_USAGE;
+    }
     const char *path = argv[optind];
     char err[400];
     struct tn_sched *s;
