@@ -4,6 +4,7 @@
  * and broadcast (perfect code on 7^i cubes; dimension-wise multicast). */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sched.h"
 #include "tn_error.h"
@@ -707,6 +708,29 @@ int tn_algo_cost(enum tn_coll coll, const char *name, const struct tn_topo *t,
     }
     c->cycles = (uint64_t)c->rounds * o->alpha + c->dsum + c->tsum;
     return 0;
+}
+
+uint64_t tn_build_bytes(enum tn_coll coll, const struct tn_topo *t, const struct tn_algo_opts *o)
+{
+    if (coll == TN_ALLTOALL)
+        return (uint64_t)t->n * t->n * 450;
+    uint64_t best = UINT64_MAX, rounds = 0;
+    bool any = o->algo && strcmp(o->algo, "auto") != 0;
+    for (const char *const *n = tn_algo_names(coll); *n; n++) {
+        struct tn_cost c;
+        if ((any && strcmp(*n, o->algo) != 0) || tn_algo_cost(coll, *n, t, o, &c) != 0 ||
+            c.cycles >= best)
+            continue;
+        best = c.cycles;
+        rounds = c.rounds;
+    }
+    return best == UINT64_MAX ? 0 : (uint64_t)t->n * (rounds + 1) * 700;
+}
+
+uint64_t tn_build_bytes_max(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 4 * 3 : UINT64_MAX;
 }
 
 int tn_build(struct tn_sched **out, enum tn_coll coll, const struct tn_topo *t,

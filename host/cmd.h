@@ -54,6 +54,13 @@ struct tn_p2p_sweep {
 int cmd_run_p2p_sweep(int argc, char **argv, const struct option *opts, struct tn_dev_args *da,
                       const struct tn_p2p_sweep *sw);
 
+/* Whether building coll with o on t fits this machine's memory
+ * (tn_build_bytes against tn_build_bytes_max); if not, says so, with both
+ * figures, prefixed by cmd. */
+struct tn_topo;
+struct tn_algo_opts;
+bool tn_cmd_fits(const char *cmd, int coll, const struct tn_topo *t, const struct tn_algo_opts *o);
+
 /* Parse an unsigned decimal option value in [lo, hi]; false if invalid. */
 bool tn_cmd_uint(const char *s, unsigned long lo, unsigned long hi, unsigned long *out);
 /* A time limit in seconds, 0 < S <= 3600; false (with a message naming cmd)

@@ -1485,6 +1485,11 @@ int cmd_run(int argc, char **argv)
         formula.rounds = s->nrounds;
         have_formula = true;
     }
+    if (s == NULL && (coll == TN_ALLTOALL || coll == TN_GOSSIP || coll == TN_BROADCAST) &&
+        !tn_cmd_fits(CMD, coll, &topo, &ao)) {
+        ex = TN_EXIT_USAGE;
+        goto out_dev;
+    }
     if (s == NULL && coll == TN_ALLTOALL) {
         if (ao.ports == 0)
             ao.ports = info->lanes >= 6 ? 6 : 1;

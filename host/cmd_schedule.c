@@ -180,6 +180,9 @@ int cmd_schedule(int argc, char **argv)
     struct tn_sched *s;
     struct tn_a2a_info ai;
     int rc;
+    if ((coll == TN_ALLTOALL || coll == TN_GOSSIP || coll == TN_BROADCAST) &&
+        !tn_cmd_fits("torusctl schedule", coll, &t, &ao))
+        return TN_EXIT_USAGE;
     if (coll == TN_ALLTOALL) {
         if (t.n > TN_A2A_NODES_MAX) {
             fprintf(stderr, "torusctl schedule: alltoall takes at most %u nodes (message ids "

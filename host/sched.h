@@ -346,6 +346,16 @@ struct tn_algo_opts {
     uint32_t root;            /* broadcast */
 };
 
+/* About how many bytes of host memory building and verifying the schedule
+ * of coll with o on t takes (an upper estimate, from the measured cost:
+ * about 700 bytes per node and round for gossip and broadcast, 450 per
+ * transfer for the all-to-all; docs/host.md "Guards"); 0 when the
+ * algorithm does not apply. */
+uint64_t tn_build_bytes(enum tn_coll coll, const struct tn_topo *t, const struct tn_algo_opts *o);
+/* What tn_build_bytes may ask for on this machine: three quarters of its
+ * physical memory. */
+uint64_t tn_build_bytes_max(void);
+
 /* Names of the algorithms for a collective, NULL-terminated. */
 const char *const *tn_algo_names(enum tn_coll coll);
 /* True if algorithm name applies to geometry t and port model. */

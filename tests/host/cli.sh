@@ -188,6 +188,8 @@ t "routing: a dimension above 15 is refused with the relay lowering's reason" 1 
     "relay heads carry 4-bit coordinates: dimension 0 has 16 nodes" -- \
     "$T" routing --dims 16x4x4 --permutation random --time 60
 t "schedule p2p points to run p2p" 1 - "use torusctl run p2p" -- "$T" schedule p2p
+t "schedule gossip on 255x255x255 is refused before building, memory named" 1 - "would need about" -- "$T" schedule gossip --dims 255x255x255
+t "schedule alltoall on 40x40x40 is refused before building" 1 - "would need about" -- "$T" schedule alltoall --dims 40x40x40
 t "verify --stats without --model is a usage error" 1 - "add --model" -- "$T" verify --stats x.csv x.json
 t "run --sweep does not apply to gossip" 1 - "--sweep does not apply to gossip" -- "$T" run gossip --sweep
 t "schedule scatter 4x4x4 (relay) to JSON" 0 - - -- \
