@@ -583,8 +583,27 @@ static bool locate_gather(struct msgref *c, const uint32_t *ids, uint32_t n)
     return false;
 }
 
-/* Locate the explicit list of c in m (the source's memory). */
-static void locate_msgs(struct tn_sched *s, struct msgref *c, const struct tn_blk *m)
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The first of msgs[0..n) that ids[0..nids) (sorted here) does not hold,
+ * or -1. */
+static int32_t first_not_held(uint32_t *ids, uint32_t nids, const uint32_t *msgs, uint32_t n)
+{
+    qsort(ids, nids, sizeof *ids, cmp_u32);
+    for (uint32_t k = 0; k < n; k++)
+        if (!bsearch(&msgs[k], ids, nids, sizeof *ids, cmp_u32))
+            return (int32_t)msgs[k];
+    return -1;
+}
+
+/* Locate the explicit list of c in m (the source's memory): as one
+ * contiguous run first (the common case, linear in m), else which message
+ * m lacks, else a gather pattern. */
+static void locate_msgs(struct msgref *c, const struct tn_blk *m)
 {
     *c->msg_bad = -1;
     *c->msg_noncontig = false;
@@ -595,39 +614,28 @@ static void locate_msgs(struct tn_sched *s, struct msgref *c, const struct tn_bl
         *c->mcnt = 0;
         return;
     }
-    uint32_t *ids = malloc(((size_t)m->n + 1) * sizeof *ids);
-    uint32_t nids = tn_coll_nids(s->coll, s->topo.n);
-    uint8_t *held = calloc(nids, 1);
-    if (!ids || !held) {
-        free(ids);
-        free(held);
+    uint32_t *ids = malloc(((size_t)m->n + 1) * 2 * sizeof *ids);
+    if (!ids) {
         *c->msg_noncontig = true;
         return;
     }
     tn_blk_read(m, 0, m->n, ids);
-    for (uint32_t i = 0; i < m->n; i++)
-        if (ids[i] < nids)
-            held[ids[i]] = 1;
-    for (uint32_t k = 0; k < c->nmsgs; k++)
-        if (c->msgs[k] >= nids || !held[c->msgs[k]]) {
-            *c->msg_bad = (int32_t)c->msgs[k];
-            break;
+    bool found = false;
+    for (uint32_t i = 0; i + c->nmsgs <= m->n && !found; i++)
+        if (ids[i] == c->msgs[0] && memcmp(ids + i, c->msgs, c->nmsgs * sizeof *ids) == 0) {
+            *c->moff = i;
+            *c->mcnt = c->nmsgs;
+            found = true;
         }
-    if (*c->msg_bad < 0) {
-        bool found = false;
-        for (uint32_t i = 0; i + c->nmsgs <= m->n && !found; i++)
-            if (ids[i] == c->msgs[0] &&
-                memcmp(ids + i, c->msgs, c->nmsgs * sizeof *ids) == 0) {
-                *c->moff = i;
-                *c->mcnt = c->nmsgs;
-                found = true;
-            }
-        if (!found && c->mrun)
+    if (!found) {
+        uint32_t *sorted = ids + m->n + 1;
+        memcpy(sorted, ids, m->n * sizeof *ids);
+        *c->msg_bad = first_not_held(sorted, m->n, c->msgs, c->nmsgs);
+        if (*c->msg_bad < 0 && c->mrun)
             found = locate_gather(c, ids, m->n);
-        *c->msg_noncontig = !found;
+        *c->msg_noncontig = *c->msg_bad < 0 && !found;
     }
     free(ids);
-    free(held);
 }
 
 static int cmp_pair(const void *a, const void *b)
@@ -646,8 +654,12 @@ static int resolve_msgs(struct tn_sched *s, uint32_t r, struct tn_blk *m, uint32
     uint32_t N = s->topo.n;
     *c->stream = NULL;
     if (c->msgs) {
-        locate_msgs(s, c, m);
-        if (*c->msg_bad >= 0 || *c->msg_noncontig) {
+        /* the stream is the list itself, a leaf: a slice of the source's
+         * memory would make every receiver's memory a chain of references
+         * into other nodes' (reading one cost the depth of the schedule:
+         * a 8x8x8 all-to-all took 9 minutes to lay out) */
+        locate_msgs(c, m);
+        if (*c->msg_bad >= 0 || *c->msg_noncontig || !c->mrun || !*c->mrun) {
             *c->stream = blk_leaf(s, c->msgs, c->nmsgs);
             return *c->stream ? 0 : TN_ENOMEM;
         }
