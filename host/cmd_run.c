@@ -76,7 +76,8 @@ static void help(FILE *f)
         "                    round, collisions drop packets and the routers' collision,\n"
         "                    unroutable and drop counters are checked against the model;\n"
         "                    cs (default): rounds of arc-disjoint circuits from the liquid\n"
-        "                    search (--time bounds it), against Lambda\n"
+        "                    search (--time bounds it), against Lambda; sf: store and\n"
+        "                    forward, rounds of one-hop circuits through memory\n"
         "  --seed S          payload seed (default 1)\n"
         "  --json            print one JSON object instead of the text report\n"
         "  --svg FILE        write the schedule's space-time diagram (time across, links\n"
@@ -151,7 +152,7 @@ struct a2a_report {
 /* Permutation extras for the report (run perm). */
 struct perm_run {
     enum tn_perm kind;
-    bool relay;
+    enum tn_switching sw;
     struct tn_perm_report r; /* relay_lost: the model's */
 };
 
@@ -488,24 +489,20 @@ out:
 }
 
 /* run perm: the permutation (random from seed) as relay packets sent all
- * at once or as liquid circuit rounds. An exit code (message printed). */
+ * at once, liquid circuit rounds or store and forward. An exit code
+ * (message printed). */
 static int build_perm(struct tn_sched **s, const struct tn_topo *t, enum tn_switching sw,
                       uint32_t mu, unsigned alpha, uint64_t seed, double search_s,
                       struct perm_run *pr)
 {
-    if (sw == TN_SW_SF) {
-        fprintf(stderr, CMD ": perm runs as relay (packets all at once) or cs (circuit rounds), "
-                "not sf\n");
-        return TN_EXIT_USAGE;
-    }
-    pr->relay = sw == TN_SW_RELAY;
+    pr->sw = sw;
     uint32_t *dst = malloc(((size_t)t->n + 1) * sizeof *dst);
     int rc = dst ? tn_perm_build(t, pr->kind, seed, dst) : TN_ENOMEM;
     if (rc == TN_ENOTSUP)
         fprintf(stderr, CMD ": %s does not apply to %ux%ux%u (bit-reversal needs N a power of 2, "
                 "transpose X = Y)\n", tn_perm_name(pr->kind), t->dim[0], t->dim[1], t->dim[2]);
     if (!rc) {
-        rc = tn_perm_sched(s, t, dst, pr->relay, mu, alpha, search_s, &pr->r);
+        rc = tn_perm_sched(s, t, dst, sw, mu, alpha, search_s, &pr->r);
         if (rc)
             fprintf(stderr, CMD ": cannot build the permutation schedule: %s\n",
                     tn_strerror(rc));
@@ -613,7 +610,12 @@ static void print_sg_text(const struct sg_report *sg, const struct result *res, 
 static void print_perm_text(const struct perm_run *pr, const struct result *res)
 {
     printf("permutation         %s: %u transfers\n", tn_perm_name(pr->kind), pr->r.transfers);
-    if (!pr->relay) {
+    if (pr->sw == TN_SW_SF) {
+        printf("store and forward   %u rounds of one-hop circuits, every transfer a hop a "
+               "round when its arc is free\n", pr->r.circuit_rounds);
+        return;
+    }
+    if (pr->sw == TN_SW_CS) {
         printf("circuits            %u rounds, Lambda %u (most transfers on one arc)%s\n",
                pr->r.circuit_rounds, pr->r.lambda, pr->r.liquid ? ": liquid, minimal" : "");
         return;
@@ -629,8 +631,8 @@ static void print_perm_text(const struct perm_run *pr, const struct result *res)
 static json_t *perm_json(const struct perm_run *pr, const struct result *res)
 {
     json_t *o = json_pack("{s:s, s:s, s:I}", "permutation", tn_perm_name(pr->kind), "switching",
-                          pr->relay ? "relay" : "cs", "transfers", (json_int_t)pr->r.transfers);
-    if (pr->relay) {
+                          tn_switching_name(pr->sw), "transfers", (json_int_t)pr->r.transfers);
+    if (pr->sw == TN_SW_RELAY) {
         json_object_set_new(o, "lost", json_integer(res->hw_err_desc));
         json_object_set_new(o, "lost_model", json_integer(pr->r.relay_lost));
         json_object_set_new(o, "collisions", json_integer((json_int_t)res->relay_dev[0]));
@@ -641,8 +643,10 @@ static json_t *perm_json(const struct perm_run *pr, const struct result *res)
                             json_integer((json_int_t)res->relay_model[2]));
     } else {
         json_object_set_new(o, "rounds", json_integer(pr->r.circuit_rounds));
-        json_object_set_new(o, "lambda", json_integer(pr->r.lambda));
-        json_object_set_new(o, "liquid", json_boolean(pr->r.liquid));
+        if (pr->sw == TN_SW_CS) {
+            json_object_set_new(o, "lambda", json_integer(pr->r.lambda));
+            json_object_set_new(o, "liquid", json_boolean(pr->r.liquid));
+        }
     }
     return o;
 }
@@ -671,8 +675,9 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
     if (have_formula && p2p)
         print_p2p_text(s, p2p, info->alpha, res->measured);
     else if (have_formula && perm)
-        printf("cycles formula      %" PRIu64 "  (%s)\n", formula->cycles, perm->relay
-               ? "relay: alpha + the longest distance + 1 + L, one round"
+        printf("cycles formula      %" PRIu64 "  (%s)\n", formula->cycles,
+               perm->sw == TN_SW_RELAY ? "relay: alpha + the longest distance + 1 + L, one round"
+               : perm->sw == TN_SW_SF ? "store and forward: rounds x (alpha + 1 + L)"
                : "circuits: the sum over rounds of alpha + the round's longest distance + L");
     else if (have_formula && sg)
         printf("cycles formula      %" PRIu64 "  (alpha + T, T = %" PRIu64 " from the %s "
@@ -1170,7 +1175,7 @@ int cmd_run(int argc, char **argv)
     memset(&sg_rep, 0, sizeof sg_rep);
     struct tn_p2p_opts po = {TN_SW_CS, 0, 1, 1, 0, 1};
     struct tn_p2p_info p2p_info, *p2p = NULL;
-    struct perm_run perm_rep = {TN_PERM_RANDOM, false, {0}}, *perm = NULL;
+    struct perm_run perm_rep = {TN_PERM_RANDOM, TN_SW_CS, {0}}, *perm = NULL;
     bool sweep = false, distance_given = false;
     struct tn_p2p_sweep sweep_opts = {false, 0, 0, 0, NULL, false};
     const char *lengths_file = NULL, *svg_file = NULL;

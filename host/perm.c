@@ -155,17 +155,69 @@ static int circuit_sched(struct tn_sched *s, const uint32_t *dst, double seconds
     return rc;
 }
 
-int tn_perm_sched(struct tn_sched **out, const struct tn_topo *t, const uint32_t *dst, bool relay,
-                  uint32_t mu, unsigned alpha, double seconds, struct tn_perm_report *r)
+/* Store and forward: a round of one-hop circuits at a time, every transfer
+ * (in source order) taking its next arc when the arc, its node's inject
+ * lanes and the next node's eject lanes are free in the round. */
+static int sf_sched(struct tn_sched *s, const uint32_t *dst, struct tn_perm_report *r)
+{
+    const struct tn_topo *t = &s->topo;
+    uint32_t N = t->n, cap = t->dim[0] + t->dim[1] + t->dim[2] + 1, left = 0;
+    struct tn_arc *path = malloc((size_t)N * cap * sizeof *path);
+    uint32_t *len = calloc(N, sizeof *len), *hop = calloc(N, sizeof *hop);
+    uint32_t *ninj = malloc(N * sizeof *ninj), *nej = malloc(N * sizeof *nej);
+    uint8_t *used = malloc((size_t)N * TN_NDIRS);
+    int rc = path && len && hop && ninj && nej && used ? 0 : TN_ENOMEM;
+    for (uint32_t v = 0; v < N && !rc; v++)
+        if (dst[v] != v) {
+            len[v] = tn_dor_path(t, v, dst[v], path + (size_t)v * cap, cap);
+            left++;
+            r->transfers++;
+        }
+    for (int k = 0; left > 0 && !rc; k++) {
+        rc = tn_sched_add_round(s) < 0 ? TN_ENOMEM : 0;
+        memset(ninj, 0, N * sizeof *ninj);
+        memset(nej, 0, N * sizeof *nej);
+        memset(used, 0, (size_t)N * TN_NDIRS);
+        for (uint32_t v = 0; v < N && !rc; v++) {
+            if (hop[v] == len[v])
+                continue;
+            const struct tn_arc *a = &path[(size_t)v * cap + hop[v]];
+            uint32_t next = tn_neighbor(t, a->node, a->dir), m = v * N + dst[v];
+            if (used[a->node * TN_NDIRS + a->dir] || ninj[a->node] == 6 || nej[next] == 6)
+                continue;
+            used[a->node * TN_NDIRS + a->dir] = 1;
+            ninj[a->node]++;
+            nej[next]++;
+            if (!tn_sched_add_circuit(s, (uint32_t)k, a->node, a, 1, &next, 1, 0, 1, &m, 1, 0))
+                rc = TN_ENOMEM;
+            left -= ++hop[v] == len[v];
+        }
+        r->formula += s->alpha + 1 + (uint64_t)s->msg_flits;
+        r->circuit_rounds++;
+    }
+    free(path);
+    free(len);
+    free(hop);
+    free(ninj);
+    free(nej);
+    free(used);
+    return rc;
+}
+
+int tn_perm_sched(struct tn_sched **out, const struct tn_topo *t, const uint32_t *dst,
+                  enum tn_switching sw, uint32_t mu, unsigned alpha, double seconds,
+                  struct tn_perm_report *r)
 {
     struct tn_sched *s;
     memset(r, 0, sizeof *r);
-    int rc = tn_sched_new(&s, t, TN_PERM, relay ? "relay" : "liquid", mu, 6, alpha, 0);
+    int rc = tn_sched_new(&s, t, TN_PERM, tn_switching_name(sw), mu, 6, alpha, 0);
     if (rc)
         return rc;
     rc = tn_sched_set_perm(s, dst);
     if (!rc)
-        rc = relay ? relay_sched(s, dst, r) : circuit_sched(s, dst, seconds, r);
+        rc = sw == TN_SW_RELAY ? relay_sched(s, dst, r)
+             : sw == TN_SW_SF  ? sf_sched(s, dst, r)
+                               : circuit_sched(s, dst, seconds, r);
     if (!rc)
         rc = tn_sched_layout(s);
     if (rc) {
@@ -183,7 +235,7 @@ static int relay_losses(const struct tn_topo *t, const uint32_t *dst, uint32_t m
     struct tn_sched *s;
     struct tn_plan *p = NULL;
     struct tn_model_out mo;
-    int rc = tn_perm_sched(&s, t, dst, true, mu, 1, 0, r);
+    int rc = tn_perm_sched(&s, t, dst, TN_SW_RELAY, mu, 1, 0, r);
     struct tn_plan_params par = {.lanes = 1, .width = 16, .alpha = 1};
     if (rc)
         return rc;
@@ -212,7 +264,7 @@ int tn_perm_analyse(const struct tn_topo *t, const uint32_t *dst, uint32_t mu, d
      * before the liquid search spends its time */
     int rc = relay_losses(t, dst, mu, &rr, err, errlen);
     if (!rc)
-        rc = tn_perm_sched(&s, t, dst, false, mu, 1, seconds, r);
+        rc = tn_perm_sched(&s, t, dst, TN_SW_CS, mu, 1, seconds, r);
     tn_sched_free(s);
     r->relay_lost = rr.relay_lost;
     r->relay_cycles = rr.relay_cycles;

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "p2p.h"
 #include "sched.h"
 #include "topo.h"
 
@@ -40,15 +41,23 @@ struct tn_perm_report {
     bool liquid;             /* circuit_rounds == lambda */
 };
 
-/* The permutation as a TN_PERM schedule (laid out) of mu-flit messages:
- * relay, one relay round in which every node sends its packet at cycle 0
- * along its DOR route (what collides is dropped: the experiment); or
- * circuits, the rounds of arc-disjoint DOR circuits that the liquid
- * search (bounded by seconds) finds. Fills transfers, formula and, for
- * circuits, lambda, circuit_rounds and liquid. 0, TN_ENOMEM, or an error
- * of the liquid search. */
-int tn_perm_sched(struct tn_sched **out, const struct tn_topo *t, const uint32_t *dst, bool relay,
-                  uint32_t mu, unsigned alpha, double seconds, struct tn_perm_report *r);
+/* The permutation as a TN_PERM schedule (laid out) of mu-flit messages,
+ * in switching technique sw:
+ * - TN_SW_RELAY: one relay round in which every node sends its packet at
+ *   cycle 0 along its DOR route (what collides is dropped: the experiment);
+ * - TN_SW_CS: the rounds of arc-disjoint DOR circuits that the liquid
+ *   search (bounded by seconds) finds;
+ * - TN_SW_SF: store and forward, rounds of one-hop circuits: every
+ *   transfer moves one hop a round along its DOR route through each
+ *   intermediate node's memory, and waits a round when its next arc (or
+ *   the six inject lanes of its node, or the six eject lanes of the next)
+ *   is taken by a transfer of a lower source.
+ * Fills transfers, formula and, for cs, lambda, circuit_rounds and liquid
+ * (sf: circuit_rounds). 0, TN_ENOMEM, TN_EINVAL (not a permutation) or an
+ * error of the liquid search. */
+int tn_perm_sched(struct tn_sched **out, const struct tn_topo *t, const uint32_t *dst,
+                  enum tn_switching sw, uint32_t mu, unsigned alpha, double seconds,
+                  struct tn_perm_report *r);
 
 /* The reference model's answer on both (alpha 1): 0, TN_ENOTSUP (dims
  * above 15: relay heads; why in err, checked before the liquid search) or

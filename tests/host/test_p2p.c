@@ -194,7 +194,7 @@ static void perm_schedules(void)
     tn_topo_parse(&t, "3x3x3");
     tn_perm_build(&t, TN_PERM_RANDOM, 1, dst);
     struct tn_verify_opts vo = {6, 4096, 10, true};
-    if (!ok(tn_perm_sched(&s, &t, dst, true, 4, 1, 1, &r) == 0, "relay permutation builds"))
+    if (!ok(tn_perm_sched(&s, &t, dst, TN_SW_RELAY, 4, 1, 1, &r) == 0, "relay permutation builds"))
         return;
     ok(tn_verify(s, &vo, &rep) == 0 && rep.relay_meets > 0,
        "relay: verifies with relay_meets_ok (%u meetings counted)", rep.relay_meets);
@@ -204,7 +204,7 @@ static void perm_schedules(void)
        "relay: model %llu cycles = alpha + longest distance + 1 + mu; %u packets lost, one per "
        "collision", (unsigned long long)r.formula, errors);
     tn_sched_free(s);
-    if (!ok(tn_perm_sched(&s, &t, dst, false, 4, 1, 1, &r) == 0, "circuit permutation builds"))
+    if (!ok(tn_perm_sched(&s, &t, dst, TN_SW_CS, 4, 1, 1, &r) == 0, "circuit permutation builds"))
         return;
     vo.relay_meets_ok = false;
     ok(tn_verify(s, &vo, &rep) == 0 && r.circuit_rounds == s->nrounds &&
@@ -223,8 +223,21 @@ static void perm_schedules(void)
     ok(missing, "a transfer left out: its destination misses the message");
     tn_report_free(&rep);
     tn_sched_free(s);
+    if (!ok(tn_perm_sched(&s, &t, dst, TN_SW_SF, 4, 1, 1, &r) == 0, "store-and-forward builds"))
+        return;
+    unsigned dmax = 0;
+    for (uint32_t v = 0; v < t.n; v++)
+        dmax = tn_distance(&t, v, dst[v]) > dmax ? tn_distance(&t, v, dst[v]) : dmax;
+    ok(tn_verify(s, &vo, &rep) == 0 && r.circuit_rounds == s->nrounds && s->nrounds >= dmax,
+       "sf: verifies (every relay node sends on what it stores), %u rounds >= the longest "
+       "distance %u", r.circuit_rounds, dmax);
+    tn_report_free(&rep);
+    total = perm_model(s, &errors, &coll);
+    ok(total == r.formula && total == (uint64_t)r.circuit_rounds * (1 + 1 + 4) && errors == 0,
+       "sf: model = rounds x (alpha + 1 + mu), nothing lost");
+    tn_sched_free(s);
     dst[1] = dst[0];
-    is(tn_perm_sched(&s, &t, dst, true, 4, 1, 1, &r), TN_EINVAL, "not a permutation: refused");
+    is(tn_perm_sched(&s, &t, dst, TN_SW_RELAY, 4, 1, 1, &r), TN_EINVAL, "not a permutation: refused");
 }
 
 int main(void)
