@@ -710,21 +710,31 @@ int tn_algo_cost(enum tn_coll coll, const char *name, const struct tn_topo *t,
     return 0;
 }
 
+/* The algorithm of coll that costs the fewest cycles on t with o (its
+ * cost in *c), or NULL when none applies. */
+static const char *cheapest_algo(enum tn_coll coll, const struct tn_topo *t,
+                                 const struct tn_algo_opts *o, struct tn_cost *c)
+{
+    const char *name = NULL;
+    for (const char *const *n = tn_algo_names(coll); *n; n++) {
+        struct tn_cost x;
+        if (tn_algo_cost(coll, *n, t, o, &x) == 0 && (!name || x.cycles < c->cycles)) {
+            *c = x;
+            name = *n;
+        }
+    }
+    return name;
+}
+
 uint64_t tn_build_bytes(enum tn_coll coll, const struct tn_topo *t, const struct tn_algo_opts *o)
 {
+    struct tn_cost c;
     if (coll == TN_ALLTOALL)
         return (uint64_t)t->n * t->n * 450;
-    uint64_t best = UINT64_MAX, rounds = 0;
-    bool any = o->algo && strcmp(o->algo, "auto") != 0;
-    for (const char *const *n = tn_algo_names(coll); *n; n++) {
-        struct tn_cost c;
-        if ((any && strcmp(*n, o->algo) != 0) || tn_algo_cost(coll, *n, t, o, &c) != 0 ||
-            c.cycles >= best)
-            continue;
-        best = c.cycles;
-        rounds = c.rounds;
-    }
-    return best == UINT64_MAX ? 0 : (uint64_t)t->n * (rounds + 1) * 700;
+    bool ok = o->algo && strcmp(o->algo, "auto") != 0
+                  ? tn_algo_cost(coll, o->algo, t, o, &c) == 0
+                  : cheapest_algo(coll, t, o, &c) != NULL;
+    return ok ? (uint64_t)t->n * (c.rounds + 1) * 700 : 0;
 }
 
 uint64_t tn_build_bytes_max(void)
@@ -740,15 +750,8 @@ int tn_build(struct tn_sched **out, enum tn_coll coll, const struct tn_topo *t,
     if (coll == TN_ALLTOALL || coll == TN_P2P || coll == TN_PERM)
         return TN_ENOTSUP; /* tn_a2a_build() (a2a.h), tn_p2p_build() (p2p.h), perm.h */
     if (!name || strcmp(name, "auto") == 0) {
-        uint64_t best = UINT64_MAX;
-        name = NULL;
-        for (const char *const *n = tn_algo_names(coll); *n; n++) {
-            struct tn_cost c;
-            if (tn_algo_cost(coll, *n, t, o, &c) == 0 && c.cycles < best) {
-                best = c.cycles;
-                name = *n;
-            }
-        }
+        struct tn_cost c;
+        name = cheapest_algo(coll, t, o, &c);
         if (!name)
             return TN_ENOTSUP;
     } else {
