@@ -1124,23 +1124,35 @@ static int fault_campaign(struct tn_dev *d, const struct tn_plan *p, const struc
 
 /* The collective options that apply to each collective (by option code;
  * the device options, --seed, --json, --svg and the faults apply to all):
- * an option given for a collective it does not apply to is a usage error. */
+ * the name of the first option given (codes in given) for a collective it
+ * does not apply to, or for a schedule file (which holds its collective);
+ * NULL when all apply. */
 static const char *option_not_applying(enum tn_coll coll, bool file, const char *given)
 {
+#define C(x) (1u << TN_##x)
     static const struct {
         char opt;
-        const char *name, *colls; /* the collectives' first letters: g b a s G p P */
+        const char *name;
+        unsigned colls;
     } table[] = {
-        {'L', "msg-flits", "gbasGpP"}, {'a', "algo", "gb"},       {'p', "ports", "gbas"},
-        {'r', "root", "bsGp"},         {'T', "time", "aP"},       {'t', "tree", "sG"},
-        {'l', "lengths", "sG"},        {'R', "random-lengths", "sG"},
-        {'w', "switching", "pP"},      {'D', "distance", "p"},    {'P', "packet-flits", "p"},
-        {'X', "sweep", "p"},           {'Q', "permutation", "P"},
+        {'L', "msg-flits", C(GOSSIP) | C(BROADCAST) | C(ALLTOALL) | C(SCATTER) | C(GATHER) |
+                           C(P2P) | C(PERM)},
+        {'a', "algo", C(GOSSIP) | C(BROADCAST)},
+        {'p', "ports", C(GOSSIP) | C(BROADCAST) | C(ALLTOALL) | C(SCATTER)},
+        {'r', "root", C(BROADCAST) | C(SCATTER) | C(GATHER) | C(P2P)},
+        {'T', "time", C(ALLTOALL) | C(PERM)},
+        {'t', "tree", C(SCATTER) | C(GATHER)},
+        {'l', "lengths", C(SCATTER) | C(GATHER)},
+        {'R', "random-lengths", C(SCATTER) | C(GATHER)},
+        {'w', "switching", C(P2P) | C(PERM)},
+        {'D', "distance", C(P2P)},
+        {'P', "packet-flits", C(P2P)},
+        {'X', "sweep", C(P2P)},
+        {'Q', "permutation", C(PERM)},
     };
-    static const char letters[] = "gbasGpP"; /* enum tn_coll order */
+#undef C
     for (size_t i = 0; i < sizeof table / sizeof *table; i++)
-        if (strchr(given, table[i].opt) &&
-            (file || !strchr(table[i].colls, letters[coll])))
+        if (strchr(given, table[i].opt) && (file || !(table[i].colls >> coll & 1)))
             return table[i].name;
     return NULL;
 }
