@@ -468,6 +468,137 @@ static int build_ring(struct tn_sched *s)
     return rc;
 }
 
+/* ---- split ring: one part of every message per dimension ---- */
+
+/* The message is cut into d parts (d dimensions of equal size k > 1);
+ * part p runs the ring all-gather through the dimensions in the order
+ * D[p], D[p + 1], ... (mod d), so in every round each part uses its own
+ * dimension and all 2d ports carry data: floor(k/2) rounds per phase,
+ * phase q moving blocks of k^q parts. For even k the last round of a
+ * phase reaches the antipodal node from both sides: each side brings half
+ * the block, so a part is itself cut in two (h = 2 pieces; ids: node * d
+ * * h + part * h + piece). docs/algorithms.md, "Split ring". */
+struct split {
+    const struct tn_topo *t;
+    unsigned d, k, h, R, dim[3];  /* nontrivial dimensions, their size, pieces
+                                   * per part, rounds per phase */
+    int *off;                  /* per part: offsets (dx, dy, dz) of the nodes whose
+                                * part it holds at the start of a phase, in memory order */
+    uint32_t noff, cap;        /* offsets per part (k^q), room per part */
+    uint32_t *ids;             /* one circuit's message list */
+};
+
+static bool split_dims(const struct tn_topo *t, unsigned *d, unsigned dim[3], unsigned *k)
+{
+    *d = 0;
+    *k = 0;
+    for (unsigned i = 0; i < 3; i++)
+        if (t->dim[i] > 1) {
+            if (*k && t->dim[i] != *k)
+                return false;
+            *k = t->dim[i];
+            dim[(*d)++] = i;
+        }
+    return *d >= 2;
+}
+
+/* Message ids per node of the split ring on t: d parts of h pieces. */
+static unsigned split_ids(const struct tn_topo *t)
+{
+    unsigned d, dim[3], k;
+    split_dims(t, &d, dim, &k);
+    return d * (k % 2 ? 1 : 2);
+}
+
+/* The ids of part p's collection at node v shifted by shift steps along
+ * dimension k, in the order it is held (pieces of one node together). */
+static void split_list(struct split *sp, unsigned p, uint32_t v, unsigned k, int shift)
+{
+    unsigned c[3];
+    tn_coords(sp->t, v, c);
+    const int *o = sp->off + (size_t)p * sp->cap * 3;
+    for (uint32_t i = 0; i < sp->noff; i++) {
+        unsigned q[3];
+        for (unsigned a = 0; a < 3; a++) {
+            int n = (int)sp->t->dim[a];
+            int x = (int)c[a] + o[3 * i + a] + (a == k ? shift : 0);
+            q[a] = (unsigned)(((x % n) + n) % n);
+        }
+        uint32_t first = (tn_node_id(sp->t, q[0], q[1], q[2]) * sp->d + p) * sp->h;
+        for (unsigned i2 = 0; i2 < sp->h; i2++)
+            sp->ids[i * sp->h + i2] = first + i2;
+    }
+}
+
+/* After a phase along dimension k: the collection grows by the blocks
+ * received in round j from -j (the + arc, held first) and +j (the - arc);
+ * in the last round of an even ring both halves come from the antipode,
+ * together one whole block. */
+static void split_grow(struct split *sp, unsigned p, unsigned k)
+{
+    int *o = sp->off + (size_t)p * sp->cap * 3;
+    uint32_t n = sp->noff, at = n;
+    for (unsigned j = 1; j <= sp->R; j++) {
+        bool antipode = sp->k % 2 == 0 && j == sp->R;
+        for (int sign = -1; sign <= (antipode ? -1 : 1); sign += 2)
+            for (uint32_t i = 0; i < n; i++, at++) {
+                memcpy(&o[3 * at], &o[3 * i], 3 * sizeof *o);
+                o[3 * at + k] += sign * (int)j;
+            }
+    }
+}
+
+static int split_round(struct split *sp, struct tn_sched *s, unsigned q, unsigned j)
+{
+    int r = tn_sched_add_round(s);
+    if (r < 0)
+        return TN_ENOMEM;
+    bool antipode = sp->k % 2 == 0 && j == sp->R;
+    uint32_t n = sp->noff * sp->h, half = n / 2;
+    for (unsigned p = 0; p < sp->d; p++) {
+        unsigned k = sp->dim[(p + q) % sp->d];
+        for (uint32_t v = 0; v < sp->t->n; v++)
+            for (int sign = 1; sign >= -1; sign -= 2) {
+                /* round 1 sends the collection, later rounds forward the
+                 * block that arrived from the other side the round before;
+                 * to the antipode, + carries the first half, - the rest */
+                struct tn_arc a = {v, (uint8_t)(2 * k + (sign < 0))};
+                uint32_t e = tn_neighbor(sp->t, v, a.dir);
+                split_list(sp, p, v, k, -sign * (int)(j - 1));
+                const uint32_t *ids = antipode && sign < 0 ? sp->ids + half : sp->ids;
+                uint32_t cnt = !antipode ? n : sign > 0 ? half : n - half;
+                if (!tn_sched_add_circuit(s, (uint32_t)r, v, &a, 1, &e, 1, 0, 0, ids, cnt, 0))
+                    return TN_ENOMEM;
+            }
+    }
+    return 0;
+}
+
+static int build_split_ring(struct tn_sched *s)
+{
+    struct split sp = {.t = &s->topo};
+    split_dims(sp.t, &sp.d, sp.dim, &sp.k);
+    sp.h = sp.k % 2 ? 1 : 2;
+    sp.R = ring_rounds(sp.k, 6);
+    sp.cap = 1;
+    for (unsigned q = 0; q < sp.d; q++)
+        sp.cap *= sp.k;
+    sp.off = calloc((size_t)sp.d * sp.cap * 3, sizeof *sp.off);
+    sp.ids = malloc((size_t)sp.cap * sp.h * sizeof *sp.ids);
+    int rc = sp.off && sp.ids ? tn_sched_set_parts(s, sp.d * sp.h) : TN_ENOMEM;
+    sp.noff = 1;
+    for (unsigned q = 0; q < sp.d && rc == 0; q++) {
+        for (unsigned j = 1; j <= sp.R && rc == 0; j++)
+            rc = split_round(&sp, s, q, j);
+        for (unsigned p = 0; p < sp.d && q + 1 < sp.d; p++)
+            split_grow(&sp, p, sp.dim[(p + q) % sp.d]);
+        sp.noff *= sp.k;
+    }
+    free(sp.off);
+    free(sp.ids);
+    return rc;
+}
+
 /* ---- broadcast ---- */
 
 /* Dimension-wise: one round per dimension, every informed node multicasts
@@ -630,7 +761,7 @@ static int build_dp_bcast(struct tn_sched *s, unsigned i)
 
 /* ---- table, closed forms, selection ---- */
 
-static const char *const gossip_names[] = {"dp", "dp-long", "ring", NULL};
+static const char *const gossip_names[] = {"dp", "dp-long", "ring", "split-ring", NULL};
 static const char *const bcast_names[] = {"dp", "dim", "tree", NULL};
 
 const char *const *tn_algo_names(enum tn_coll coll)
@@ -644,6 +775,10 @@ bool tn_algo_applies(enum tn_coll coll, const char *name, const struct tn_topo *
     unsigned i;
     if (strcmp(name, "dp") == 0 || (coll == TN_GOSSIP && strcmp(name, "dp-long") == 0))
         return ports == 6 && cube7(t, &i);
+    if (coll == TN_GOSSIP && strcmp(name, "split-ring") == 0) {
+        unsigned d, dim[3], k;
+        return ports == 6 && split_dims(t, &d, dim, &k);
+    }
     if (coll == TN_GOSSIP)
         return strcmp(name, "ring") == 0;
     return strcmp(name, "dim") == 0 || strcmp(name, "tree") == 0;
@@ -689,6 +824,19 @@ int tn_algo_cost(enum tn_coll coll, const char *name, const struct tn_topo *t,
         c->cycles = (uint64_t)c->rounds * (o->alpha + c->dsum + c->tsum);
         return 0;
     }
+    if (strcmp(name, "split-ring") == 0) {
+        /* d phases of R rounds, each round one hop and a block of k^q
+         * parts of ceil(L / d) flits (the message padded to d parts) */
+        unsigned d, dim[3], k, ids = split_ids(t);
+        split_dims(t, &d, dim, &k);
+        uint64_t R = ring_rounds(k, 6), P = (L + ids - 1) / ids, h = ids / d, unit = 1;
+        for (unsigned q = 0; q < d; q++, unit *= k)
+            c->tsum += (k % 2 ? R : R - 1) * unit * h * P + (k % 2 ? 0 : unit * P);
+        c->rounds = (uint32_t)(d * R);
+        c->dsum = d * R;
+        c->cycles = (uint64_t)c->rounds * o->alpha + c->dsum + c->tsum;
+        return 0;
+    }
     uint64_t unit = 1;
     for (int k = 0; k < 3; k++) {
         unsigned p = t->dim[k];
@@ -724,6 +872,27 @@ static const char *cheapest_algo(enum tn_coll coll, const struct tn_topo *t,
         }
     }
     return name;
+}
+
+unsigned tn_algo_crossovers(enum tn_coll coll, const struct tn_topo *t,
+                            const struct tn_algo_opts *o, uint32_t lmax, uint32_t *from,
+                            const char **name, unsigned max)
+{
+    struct tn_algo_opts x = *o;
+    unsigned n = 0;
+    for (x.msg_flits = 1; x.msg_flits <= lmax; x.msg_flits++) {
+        struct tn_cost c;
+        const char *best = cheapest_algo(coll, t, &x, &c);
+        if (!best)
+            return 0;
+        if (n && strcmp(name[n - 1], best) == 0)
+            continue;
+        if (n == max)
+            break;
+        from[n] = x.msg_flits;
+        name[n++] = best;
+    }
+    return n;
 }
 
 uint64_t tn_build_bytes(enum tn_coll coll, const struct tn_topo *t, const struct tn_algo_opts *o)
@@ -763,8 +932,12 @@ int tn_build(struct tn_sched **out, enum tn_coll coll, const struct tn_topo *t,
         if (!tn_algo_applies(coll, name, t, o->ports))
             return TN_ENOTSUP;
     }
+    /* the split ring sends d parts of ceil(L / d) flits (d h pieces for
+     * even rings) */
+    bool split = coll == TN_GOSSIP && strcmp(name, "split-ring") == 0;
+    unsigned d = split ? split_ids(t) : 1;
     struct tn_sched *s;
-    int rc = tn_sched_new(&s, t, coll, name, o->msg_flits, o->ports, o->alpha,
+    int rc = tn_sched_new(&s, t, coll, name, (o->msg_flits + d - 1) / d, o->ports, o->alpha,
                           coll == TN_BROADCAST ? o->root : 0);
     if (rc)
         return rc;
@@ -772,6 +945,9 @@ int tn_build(struct tn_sched **out, enum tn_coll coll, const struct tn_topo *t,
     if (coll == TN_GOSSIP && strncmp(name, "dp", 2) == 0) {
         cube7(t, &i);
         rc = build_dp_gossip(s, i, strcmp(name, "dp-long") == 0);
+    } else if (split) {
+        s->pad = s->msg_flits * d - o->msg_flits;
+        rc = build_split_ring(s);
     } else if (coll == TN_GOSSIP) {
         rc = build_ring(s);
     } else if (strcmp(name, "dp") == 0) {

@@ -661,9 +661,13 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
 {
     char dims[32];
     tn_topo_format(&s->topo, dims, sizeof dims);
-    printf("%s %s on %s (%s, W=%u, LANES=%u, alpha=%u), L=%u flits, %u rounds\n",
-           tn_coll_name(s->coll), s->algo, dims, backend, info->w,
-           info->lanes, info->alpha, s->msg_flits, p->nrounds);
+    printf("%s %s on %s (%s, W=%u, LANES=%u, alpha=%u), L=%u flits", tn_coll_name(s->coll),
+           s->algo, dims, backend, info->w, info->lanes, info->alpha, s->msg_flits * s->parts);
+    if (s->parts > 1)
+        printf(" in %u parts of P=%u", s->parts, s->msg_flits);
+    if (s->pad)
+        printf(" (%u of them padding)", s->pad);
+    printf(", %u rounds\n", p->nrounds);
     printf("\n%5s %6s %8s %10s %10s %10s\n", "round", "path", "stream", "duration", "measured",
            "model");
     for (uint32_t r = 0; r < p->nrounds; r++)
@@ -684,9 +688,9 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
                "algorithm's own timing)\n", formula->cycles, sg->info.formula - info->alpha,
                sg->coll == TN_SCATTER ? "FDF" : "certificate");
     else if (have_formula)
-        printf("cycles formula      %" PRIu64 "  (%u alpha + %" PRIu64 " + %" PRIu64 " L)\n",
+        printf("cycles formula      %" PRIu64 "  (%u alpha + %" PRIu64 " + %" PRIu64 " %s)\n",
                formula->cycles, formula->rounds, formula->dsum,
-               s->msg_flits ? formula->tsum / s->msg_flits : 0);
+               s->msg_flits ? formula->tsum / s->msg_flits : 0, s->parts > 1 ? "P" : "L");
     else
         printf("cycles formula      none\n");
     printf("lower bound         %" PRIu64 "  (%u rounds, delta %" PRIu64 ", tau %" PRIu64 ")\n",
@@ -770,7 +774,7 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
         "{s:s, s:s, s:I, s:s, s:I, s:I, s:s, s:I, s:I, s:I, s:o, s:I, s:b, s:b, s:I, s:o,"
         " s:I, s:f, s:I, s:o}",
         "collective", tn_coll_name(s->coll), "dims", dims,
-        "msg_flits", (json_int_t)s->msg_flits, "algorithm", s->algo,
+        "msg_flits", (json_int_t)(s->msg_flits * s->parts), "algorithm", s->algo,
         "rounds", (json_int_t)p->nrounds, "alpha", (json_int_t)info->alpha,
         "backend", backend, "lanes", (json_int_t)info->lanes,
         "cycles_measured", (json_int_t)res->measured, "cycles_model", (json_int_t)res->model,
@@ -780,6 +784,11 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
         "flit_hops", (json_int_t)res->flit_hops, "link_utilisation",
         arcs && res->measured ? (double)res->flit_hops / ((double)arcs * (double)res->measured) : 0.0,
         "image_words", (json_int_t)img->nwords, "per_round", rounds);
+    if (s->parts > 1) {
+        json_object_set_new(o, "parts", json_integer((json_int_t)s->parts));
+        json_object_set_new(o, "part_flits", json_integer((json_int_t)s->msg_flits));
+        json_object_set_new(o, "padding_flits", json_integer((json_int_t)s->pad));
+    }
     json_object_set_new(o, "image_bursts", json_integer((json_int_t)img->nbursts));
     json_object_set_new(o, "image_bytes", json_integer((json_int_t)tn_image_bytes(img)));
     json_object_set_new(o, "sim_net_cycles", res->net_cycles

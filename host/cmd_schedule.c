@@ -27,7 +27,8 @@ static void help(FILE *f)
         "  --dims XxYxZ      torus size (default 7x7x7)\n"
         "  --msg-flits L     flits per message (default 1)\n"
         "  --algo A          algorithm (default: the cheapest for L and alpha)\n"
-        "                    gossip: dp (Delmas-Perennes, 7^i cubes), ring\n"
+        "                    gossip: dp, dp-long (Delmas-Perennes, 7^i cubes), ring,\n"
+        "                    split-ring (a part per dimension: all ports busy)\n"
         "                    broadcast: dp (perfect code, 7^i cubes), dim\n"
         "  --alpha A         round switch cost in cycles (default 1)\n"
         "  --ports P         6 all-port (default) or 1 single-port\n"
@@ -272,6 +273,13 @@ built:;
                 fprintf(out, " %s %llu", *n, (unsigned long long)cost.cycles);
         }
         fprintf(out, "\n");
+        uint32_t from[8];
+        const char *name[8];
+        unsigned n = tn_algo_crossovers(coll, &t, &ao, 4096, from, name, 8);
+        fprintf(out, "cheapest at alpha %u by message length:", ao.alpha);
+        for (unsigned i = 0; i < n; i++)
+            fprintf(out, "%s %s from L = %u", i ? "," : "", name[i], from[i]);
+        fprintf(out, " (L <= 4096)\n");
     }
     int ret = rc ? TN_EXIT_VERIFY : TN_EXIT_OK;
     uint64_t ids = 0;

@@ -131,8 +131,10 @@ int tn_sched_write_json(struct tn_sched *s, FILE *f)
         return rc;
     fprintf(f, ",\n \"msg_flits\": %u, \"ports\": %u, \"alpha\": %u, \"root\": %u,\n",
             s->msg_flits, s->ports, s->alpha, s->root);
+    if (s->coll == TN_GOSSIP && s->parts > 1)
+        fprintf(f, " \"parts\": %u, \"padding\": %u,\n", s->parts, s->pad);
     if (s->msg_len) {
-        uint32_t n = tn_coll_nids(s->coll, t->n);
+        uint32_t n = tn_sched_nids(s);
         fprintf(f, " \"msg_lengths\": [");
         for (uint32_t i = 0; i < n; i++)
             fprintf(f, "%s%u", i ? ", " : "", s->msg_len[i]);
@@ -506,7 +508,7 @@ static int load_circuit(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *
     }
     x->depth--;
     push_key(x, "messages");
-    uint32_t *mv = u32_list(x, s, msgs, tn_coll_nids(s->coll, t->n) - 1, "message id", &nmsg, &rc);
+    uint32_t *mv = u32_list(x, s, msgs, tn_sched_nids(s) - 1, "message id", &nmsg, &rc);
     if (rc) {
         free(av);
         return rc;
@@ -550,7 +552,7 @@ static int load_relay(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *o)
         return rc;
     uint32_t n = 0;
     push_key(x, "messages");
-    uint32_t *mv = u32_list(x, s, msgs, tn_coll_nids(s->coll, s->topo.n) - 1, "message id", &n, &rc);
+    uint32_t *mv = u32_list(x, s, msgs, tn_sched_nids(s) - 1, "message id", &n, &rc);
     if (rc)
         return rc;
     x->depth--;
@@ -561,7 +563,8 @@ static int load_relay(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *o)
 static int load_doc(struct ictx *x, json_t *doc, struct tn_sched **out)
 {
     static const char *const keys[] = {"format", "version", "dims", "collective", "algorithm",
-                                       "msg_flits", "ports", "alpha", "root", "msg_lengths",
+                                       "msg_flits", "ports", "alpha", "root", "parts", "padding",
+                                       "msg_lengths",
                                        "rounds", NULL};
     int rc;
     json_t *j;
@@ -677,10 +680,33 @@ static int load_doc(struct ictx *x, json_t *doc, struct tn_sched **out)
                            (uint32_t)root)))
         return rc;
     x->depth--;
+    if ((rc = member(x, doc, "parts", true, &j)))
+        goto out_fail;
+    if (j) {
+        push_key(x, "parts");
+        uint64_t parts;
+        if ((rc = get_uint(x, j, 1, 64, "parts", &parts)))
+            goto out_fail;
+        if (tn_sched_set_parts(s, (uint32_t)parts)) {
+            rc = ierr(x, "parts is for gossip schedules (each node's message in parts)");
+            goto out_fail;
+        }
+        x->depth--;
+    }
+    if ((rc = member(x, doc, "padding", true, &j)))
+        goto out_fail;
+    if (j) {
+        push_key(x, "padding");
+        uint64_t pad;
+        if ((rc = get_uint(x, j, 0, (uint64_t)s->parts * s->msg_flits - 1, "padding", &pad)))
+            goto out_fail;
+        s->pad = (uint32_t)pad;
+        x->depth--;
+    }
     if ((rc = member(x, doc, "msg_lengths", true, &j)))
         goto out_fail;
     if (j) {
-        uint32_t nl = 0, want = tn_coll_nids(coll, t.n);
+        uint32_t nl = 0, want = tn_sched_nids(s);
         push_key(x, "msg_lengths");
         uint32_t *lv = u32_list(x, s, j, 1u << 24, "message length", &nl, &rc);
         if (rc)

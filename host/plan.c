@@ -67,10 +67,27 @@ static int cmp_key(const void *a, const void *b)
     return 0;
 }
 
-static bool same_data(const struct circ_key *a, const struct circ_key *b)
+/* Circuits of several runs (tn_circuit.runs) have run = RUNS_KEY and skip
+ * = a hash of their runs in their keys; same_data compares the runs. */
+#define RUNS_KEY UINT32_MAX
+
+static uint32_t runs_hash(const struct tn_circuit *c)
 {
-    return a->src == b->src && a->start == b->start && a->moff == b->moff &&
-           a->mcnt == b->mcnt && a->run == b->run && a->skip == b->skip;
+    uint32_t h = 2166136261u;
+    for (uint32_t i = 0; i < 2 * c->nruns; i++)
+        h = (h ^ c->runs[i]) * 16777619u;
+    return h;
+}
+
+static bool same_data(const struct tn_round *rd, const struct circ_key *a,
+                      const struct circ_key *b)
+{
+    if (a->src != b->src || a->start != b->start || a->moff != b->moff ||
+        a->mcnt != b->mcnt || a->run != b->run || a->skip != b->skip)
+        return false;
+    const struct tn_circuit *x = &rd->circ[a->ci], *y = &rd->circ[b->ci];
+    return a->run != RUNS_KEY ||
+           (x->nruns == y->nruns && memcmp(x->runs, y->runs, 2 * x->nruns * sizeof *x->runs) == 0);
 }
 
 /* The lowering state of one plan (per round scratch, sized for the round). */
@@ -144,15 +161,16 @@ static int too_many_lanes(struct lower *lw, uint32_t r, uint32_t v, unsigned n, 
  * by data then port): lane = rank of the group's lowest port. */
 static int lanes_of_source(struct lower *lw, uint32_t r, uint32_t a, uint32_t b)
 {
+    const struct tn_round *rd = &lw->s->rounds[r];
     uint32_t first[TN_NDIRS + 1];
     unsigned ng = 0;
     for (uint32_t i = a; i < b; i++)
-        ng += i == a || !same_data(&lw->key[i], &lw->key[i - 1]);
+        ng += i == a || !same_data(rd, &lw->key[i], &lw->key[i - 1]);
     if (ng > lw->p->par.lanes || ng > TN_NDIRS)
         return too_many_lanes(lw, r, lw->key[a].src, ng, "injects");
     ng = 0;
     for (uint32_t i = a; i < b; i++)
-        if (i == a || !same_data(&lw->key[i], &lw->key[i - 1]))
+        if (i == a || !same_data(rd, &lw->key[i], &lw->key[i - 1]))
             first[ng++] = i;
     first[ng] = b;
     for (unsigned g = 0; g < ng; g++) {
@@ -234,8 +252,10 @@ static int assign_lanes(struct lower *lw, uint32_t r)
         if ((rc = walk_circuit(lw, r, ci, &port)) != 0)
             break;
         const uint32_t *head = lw->walk, *ejarc = lw->walk + 3 * (size_t)lw->wcap;
-        lw->key[ci] = (struct circ_key){c->src, c->start, c->moff, c->mcnt, c->mrun,
-                                        c->mrun ? c->mskip : 0, port, ci};
+        lw->key[ci] = c->nruns ? (struct circ_key){c->src, c->start, c->moff, c->mcnt, RUNS_KEY,
+                                                   runs_hash(c), port, ci}
+                               : (struct circ_key){c->src, c->start, c->moff, c->mcnt, c->mrun,
+                                                   c->mrun ? c->mskip : 0, port, ci};
         for (uint32_t e = 0; e < c->nej; e++) {
             uint32_t i = ejarc[e];
             if (i == UINT32_MAX)
@@ -272,24 +292,37 @@ static int push_inject(struct lower *lw, struct tn_plan_round *pr, const struct 
     return 0;
 }
 
+/* The inject descriptor of circuit c on lane for messages [first, first +
+ * take) of its source's memory, the sent-th onwards of its stream. */
+static int emit_run(struct lower *lw, struct tn_plan_round *pr, const struct tn_circuit *c,
+                    uint8_t lane, uint32_t ci, uint64_t first, uint32_t take, uint32_t sent)
+{
+    uint32_t L = lw->s->msg_flits;
+    uint64_t addr = first * L;
+    if (addr + (uint64_t)take * L > UINT32_MAX)
+        return tn_errf(lw->err, lw->errlen, TN_ECAPACITY, "node %u needs more than 2^32 words",
+                       c->src);
+    struct tn_inject in = {c->src, lane, c->start + sent * L, (uint32_t)addr, take * L, ci, 0};
+    return push_inject(lw, pr, &in);
+}
+
 /* The logical inject descriptors of circuit c on lane: one for a
  * contiguous slice; a chain of one per run for a gather (mrun messages,
- * mskip between runs), each starting the cycle after the previous one. */
+ * mskip between runs) or for a list held in several runs, each starting
+ * the cycle after the previous one. */
 static int emit_stream(struct lower *lw, struct tn_plan_round *pr, const struct tn_circuit *c,
                        uint8_t lane, uint32_t ci)
 {
-    uint32_t L = lw->s->msg_flits, n = c->stream->n;
-    uint32_t run = c->mrun && c->mskip ? c->mrun : n, step = c->mrun ? c->mrun + c->mskip : n;
+    uint32_t n = c->stream->n, sent = 0;
     int rc = 0;
-    for (uint32_t k = 0, sent = 0; sent < n && rc == 0; k++, sent += run) {
-        uint32_t take = n - sent < run ? n - sent : run;
-        uint64_t addr = ((uint64_t)c->moff + (uint64_t)k * step) * L;
-        if (addr + (uint64_t)take * L > UINT32_MAX)
-            return tn_errf(lw->err, lw->errlen, TN_ECAPACITY,
-                           "node %u needs more than 2^32 words", c->src);
-        struct tn_inject in = {c->src, lane, c->start + sent * L, (uint32_t)addr, take * L, ci, 0};
-        rc = push_inject(lw, pr, &in);
-    }
+    for (uint32_t k = 0; k < c->nruns && rc == 0; sent += c->runs[2 * k + 1], k++)
+        rc = emit_run(lw, pr, c, lane, ci, c->runs[2 * k], c->runs[2 * k + 1], sent);
+    if (c->nruns)
+        return rc;
+    uint32_t run = c->mrun && c->mskip ? c->mrun : n, step = c->mrun ? c->mrun + c->mskip : n;
+    for (uint32_t k = 0; sent < n && rc == 0; k++, sent += run)
+        rc = emit_run(lw, pr, c, lane, ci, (uint64_t)c->moff + (uint64_t)k * step,
+                      n - sent < run ? n - sent : run, sent);
     return rc;
 }
 

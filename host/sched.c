@@ -61,6 +61,7 @@ int tn_sched_new(struct tn_sched **out, const struct tn_topo *t, enum tn_coll co
     s->ports = ports;
     s->alpha = alpha;
     s->root = root;
+    s->parts = 1;
     s->scratch = malloc((size_t)t->n * sizeof *s->scratch);
     if (!s->scratch) {
         free(s);
@@ -540,6 +541,7 @@ struct msgref {
     struct tn_blk **stream;
     int32_t *msg_bad;
     bool *msg_noncontig;
+    uint32_t *nruns, **runs;          /* NULL: one run only (relay streams) */
 };
 
 /* Span from the first to the last of n messages taken in runs of run with
@@ -600,25 +602,84 @@ static int32_t first_not_held(uint32_t *ids, uint32_t nids, const uint32_t *msgs
     return -1;
 }
 
+static int cmp_pair(const void *a, const void *b)
+{
+    const uint32_t *x = a, *y = b;
+    if (x[0] != y[0])
+        return x[0] < y[0] ? -1 : 1;
+    return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* The runs of memory ids[0..n) that c's explicit list (all held) reads,
+ * into the schedule's arena: each message continues the previous run when
+ * the next word holds it, else starts a run at its first copy. 0 or
+ * TN_ENOMEM. */
+static int locate_runs(struct tn_sched *s, struct msgref *c, const uint32_t *ids, uint32_t n)
+{
+    uint32_t *pos = malloc(2 * (size_t)n * sizeof *pos);
+    uint32_t *runs = malloc(2 * (size_t)c->nmsgs * sizeof *runs);
+    int rc = TN_ENOMEM;
+    if (!pos || !runs)
+        goto out;
+    for (uint32_t i = 0; i < n; i++) {
+        pos[2 * i] = ids[i];
+        pos[2 * i + 1] = i;
+    }
+    qsort(pos, n, 2 * sizeof *pos, cmp_pair);
+    uint32_t nr = 0, at = 0;
+    for (uint32_t k = 0; k < c->nmsgs; k++) {
+        if (nr && at + 1 < n && ids[at + 1] == c->msgs[k]) {
+            at++;
+            runs[2 * nr - 1]++;
+            continue;
+        }
+        uint32_t lo = 0, hi = n;   /* the first copy of msgs[k] */
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (pos[2 * mid] < c->msgs[k])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        at = pos[2 * lo + 1];
+        runs[2 * nr] = at;
+        runs[2 * nr++ + 1] = 1;
+    }
+    *c->runs = tn_sched_alloc(s, 2 * (size_t)nr * sizeof **c->runs);
+    if (*c->runs) {
+        memcpy(*c->runs, runs, 2 * (size_t)nr * sizeof *runs);
+        *c->nruns = nr;
+        *c->moff = runs[0];
+        *c->mcnt = c->nmsgs;
+        rc = 0;
+    }
+out:
+    free(pos);
+    free(runs);
+    return rc;
+}
+
 /* Locate the explicit list of c in m (the source's memory): as one
  * contiguous run first (the common case, linear in m), else which message
- * m lacks, else a gather pattern. */
-static void locate_msgs(struct msgref *c, const struct tn_blk *m)
+ * m lacks, else a gather pattern, else (circuits) several runs. 0 or
+ * TN_ENOMEM. */
+static int locate_msgs(struct tn_sched *s, struct msgref *c, const struct tn_blk *m)
 {
+    int rc = 0;
     *c->msg_bad = -1;
     *c->msg_noncontig = false;
     if (c->mrun)
         *c->mrun = *c->mskip = *c->mphase = 0;
+    if (c->nruns)
+        *c->nruns = 0;
     if (c->nmsgs == 0) {
         *c->moff = 0;
         *c->mcnt = 0;
-        return;
+        return 0;
     }
     uint32_t *ids = malloc(((size_t)m->n + 1) * 2 * sizeof *ids);
-    if (!ids) {
-        *c->msg_noncontig = true;
-        return;
-    }
+    if (!ids)
+        return TN_ENOMEM;
     tn_blk_read(m, 0, m->n, ids);
     bool found = false;
     for (uint32_t i = 0; i + c->nmsgs <= m->n && !found; i++)
@@ -633,17 +694,14 @@ static void locate_msgs(struct msgref *c, const struct tn_blk *m)
         *c->msg_bad = first_not_held(sorted, m->n, c->msgs, c->nmsgs);
         if (*c->msg_bad < 0 && c->mrun)
             found = locate_gather(c, ids, m->n);
+        if (*c->msg_bad < 0 && !found && c->runs) {
+            rc = locate_runs(s, c, ids, m->n);
+            found = rc == 0;
+        }
         *c->msg_noncontig = *c->msg_bad < 0 && !found;
     }
     free(ids);
-}
-
-static int cmp_pair(const void *a, const void *b)
-{
-    const uint32_t *x = a, *y = b;
-    if (x[0] != y[0])
-        return x[0] < y[0] ? -1 : 1;
-    return x[1] < y[1] ? -1 : x[1] > y[1];
+    return rc;
 }
 
 /* Resolve a message slice against m (the source's memory at the start of
@@ -658,7 +716,8 @@ static int resolve_msgs(struct tn_sched *s, uint32_t r, struct tn_blk *m, uint32
          * memory would make every receiver's memory a chain of references
          * into other nodes' (reading one cost the depth of the schedule:
          * a 8x8x8 all-to-all took 9 minutes to lay out) */
-        locate_msgs(c, m);
+        if (locate_msgs(s, c, m))
+            return TN_ENOMEM;
         if (*c->msg_bad >= 0 || *c->msg_noncontig || !c->mrun || !*c->mrun) {
             *c->stream = blk_leaf(s, c->msgs, c->nmsgs);
             return *c->stream ? 0 : TN_ENOMEM;
@@ -752,9 +811,17 @@ int tn_coll_parse(const char *name, enum tn_coll *c)
     return TN_EINVAL;
 }
 
+int tn_sched_set_parts(struct tn_sched *s, uint32_t n)
+{
+    if (s->coll != TN_GOSSIP || n == 0 || s->laid_out || (uint64_t)n * s->topo.n > UINT32_MAX)
+        return TN_EINVAL;
+    s->parts = n;
+    return 0;
+}
+
 int tn_sched_set_lengths(struct tn_sched *s, const uint32_t *len, uint32_t n)
 {
-    if (n != tn_coll_nids(s->coll, s->topo.n))
+    if (n != tn_sched_nids(s))
         return TN_EINVAL;
     uint32_t *l = tn_sched_alloc(s, (n ? n : 1) * sizeof *l);
     if (!l)
@@ -783,7 +850,7 @@ int tn_sched_layout(struct tn_sched *s)
     free(s->mem);
     s->mem = calloc(((size_t)s->nrounds + 1) * N, sizeof *s->mem);
     struct tn_blk **slot = calloc((size_t)N * TN_NDIRS, sizeof *slot);
-    uint32_t *touched = malloc((size_t)N * sizeof *touched);
+    uint32_t *touched = malloc(((size_t)N > s->parts ? N : s->parts) * sizeof *touched);
     uint8_t *mark = calloc(N, 1);
     if (!s->mem || !slot || !touched || !mark)
         goto out_free;
@@ -825,7 +892,14 @@ int tn_sched_layout(struct tn_sched *s)
                 goto out_free;
         } else if (s->coll == TN_SCATTER || (s->coll == TN_GATHER && v == s->root)) {
             s->mem[v] = empty;
-        } else if (s->coll == TN_GOSSIP || s->coll == TN_GATHER || v == s->root) {
+        } else if (s->coll == TN_GOSSIP) {
+            /* node v holds the parts of its message */
+            for (uint32_t i = 0; i < s->parts; i++)
+                touched[i] = v * s->parts + i;
+            s->mem[v] = blk_leaf(s, touched, s->parts);
+            if (!s->mem[v])
+                goto out_free;
+        } else if (s->coll == TN_GATHER || v == s->root) {
             s->mem[v] = blk_leaf(s, &v, 1);
             if (!s->mem[v])
                 goto out_free;
@@ -846,7 +920,8 @@ int tn_sched_layout(struct tn_sched *s)
             if (c->src >= N)
                 continue;
             struct msgref ref = {&c->moff, &c->mcnt, c->msgs, c->nmsgs, &c->mphase, &c->mrun,
-                                 &c->mskip, &c->stream, &c->msg_bad, &c->msg_noncontig};
+                                 &c->mskip, &c->stream, &c->msg_bad, &c->msg_noncontig,
+                                 &c->nruns, &c->runs};
             if (resolve_msgs(s, r, cur[c->src], c->src, &ref))
                 goto out_free;
             if (!c->stream)
@@ -885,7 +960,7 @@ int tn_sched_layout(struct tn_sched *s)
             if (x->src >= N || x->dst >= N || x->src == x->dst)
                 continue;
             struct msgref ref = {&x->moff, &x->mcnt, x->msgs, x->nmsgs, NULL, NULL, NULL,
-                                 &x->stream, &x->msg_bad, &x->msg_noncontig};
+                                 &x->stream, &x->msg_bad, &x->msg_noncontig, NULL, NULL};
             if (resolve_msgs(s, r, cur[x->src], x->src, &ref))
                 goto out_free;
             if (!x->stream)
@@ -1083,7 +1158,7 @@ void tn_sched_bounds(const struct tn_sched *s, struct tn_bounds *b)
         b->rounds = 1;
     } else if (s->coll == TN_GOSSIP) {
         b->dsum = tn_diameter(t);
-        b->tsum = ((uint64_t)(t->n - 1) * s->msg_flits + lanes - 1) / lanes;
+        b->tsum = ((uint64_t)(t->n - 1) * (s->parts * s->msg_flits - s->pad) + lanes - 1) / lanes;
     } else {
         unsigned ecc = 0;
         for (uint32_t v = 0; v < t->n; v++) {

@@ -128,7 +128,12 @@ struct tn_circuit {
     /* Derived by tn_sched_layout(): */
     struct tn_blk *stream;    /* the messages carried, in order */
     int32_t msg_bad;          /* -1 ok, else a message id src does not hold */
-    bool msg_noncontig;       /* held but not one contiguous run in order */
+    bool msg_noncontig;       /* held, but the runs could not be built (no memory) */
+    /* An explicit list held neither in one run nor as a gather: the runs
+     * of src's memory it reads, in order, as (first message, count) pairs
+     * (one inject descriptor each, back to back); nruns 0 otherwise. */
+    uint32_t nruns;
+    uint32_t *runs;
 };
 
 /* A relay-mode (head-routed) stream: one packet routed by dimension order
@@ -172,6 +177,12 @@ struct tn_sched {
     unsigned ports;           /* port model: 6 all-port, 1 single-port */
     unsigned alpha;           /* switch cost the durations were made for */
     uint32_t root;            /* broadcast, scatter and gather root */
+    /* TN_GOSSIP: each node's message is split into parts messages of
+     * msg_flits flits (tn_sched_set_parts): node v holds ids v * parts ..
+     * v * parts + parts - 1 and everyone must end with all N * parts. */
+    uint32_t parts;
+    uint32_t pad;             /* flits of each message that only pad it to
+                               * parts x msg_flits (the bounds leave them out) */
     uint32_t dst, p2p_msgs;   /* TN_P2P: destination, messages (<= N) */
     uint32_t *perm, *perm_src; /* TN_PERM: destination of each node and its
                                * inverse (tn_sched_set_perm) */
@@ -194,6 +205,15 @@ void tn_sched_free(struct tn_sched *s);
  * copied). Before any round is laid out: 0, TN_EINVAL (not a
  * permutation, or not a TN_PERM schedule) or TN_ENOMEM. */
 int tn_sched_set_perm(struct tn_sched *s, const uint32_t *dst);
+/* TN_GOSSIP: split every node's message into n parts (ids, see parts);
+ * before any round is laid out. 0 or TN_EINVAL (n = 0, ids beyond 32 bits,
+ * not a gossip). */
+int tn_sched_set_parts(struct tn_sched *s, uint32_t n);
+/* Message ids of s: tn_coll_nids times the gossip's parts. */
+static inline uint32_t tn_sched_nids(const struct tn_sched *s)
+{
+    return tn_coll_nids(s->coll, s->topo.n) * (s->coll == TN_GOSSIP ? s->parts : 1);
+}
 /* Append an empty round: its index or TN_ENOMEM. */
 int tn_sched_add_round(struct tn_sched *s);
 /* Append a circuit to round r copying arcs/eject (and msgs if non-NULL);
@@ -365,6 +385,13 @@ bool tn_algo_applies(enum tn_coll coll, const char *name, const struct tn_topo *
  * o->alpha): the theory the built schedules are tested against. */
 int tn_algo_cost(enum tn_coll coll, const char *name, const struct tn_topo *t,
                  const struct tn_algo_opts *o, struct tn_cost *c);
+/* Where the cheapest algorithm of coll on t (at o's alpha and ports)
+ * changes as the message grows, scanning L = 1 .. lmax: from[i] is the
+ * first L at which name[i] is the cheapest (from[0] = 1). Returns the
+ * number of entries (at most max), 0 when no algorithm applies. */
+unsigned tn_algo_crossovers(enum tn_coll coll, const struct tn_topo *t,
+                            const struct tn_algo_opts *o, uint32_t lmax, uint32_t *from,
+                            const char **name, unsigned max);
 /* Build (and lay out) a schedule. TN_ENOTSUP if the algorithm does not
  * apply to the geometry, TN_EINVAL for an unknown name. */
 int tn_build(struct tn_sched **out, enum tn_coll coll, const struct tn_topo *t,

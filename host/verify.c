@@ -366,9 +366,11 @@ static bool node_complete(const struct tn_sched *s, uint32_t v, struct tn_blk *m
             }
         return true;
     case TN_GOSSIP: {
-        bool ok = hc->tab ? blk_complete_fast(hc, hall, m, N, bits) : blk_complete(m, N, bits);
+        /* every part of every node's message */
+        uint32_t n = tn_sched_nids(s);
+        bool ok = hc->tab ? blk_complete_fast(hc, hall, m, n, bits) : blk_complete(m, n, bits);
         if (!ok && want_miss)
-            *miss = first_missing(m, N, bits);
+            *miss = first_missing(m, n, bits);
         return ok;
     }
     case TN_PERM: {
@@ -543,7 +545,8 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
      * circuit count (65,537 from one node once wrapped 16-bit counters) */
     uint32_t *ninj = calloc(N, sizeof *ninj), *nej = calloc(N, sizeof *nej);
     uint32_t *touched = malloc((size_t)N * sizeof *touched);
-    uint64_t *bits = malloc(((size_t)N + 63) / 64 * sizeof *bits);
+    uint32_t nids = s->coll == TN_GOSSIP ? tn_sched_nids(s) : N;
+    uint64_t *bits = malloc(((size_t)(nids > N ? nids : N) + 63) / 64 * sizeof *bits);
     rep->round_dmax = calloc(s->nrounds + 1, sizeof *rep->round_dmax);
     rep->round_lmax = calloc(s->nrounds + 1, sizeof *rep->round_lmax);
     rep->round_need = calloc(s->nrounds + 1, sizeof *rep->round_need);
@@ -866,7 +869,7 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
         hc.tab = calloc(hc.cap, sizeof *hc.tab);
         if (!hc.tab)
             goto out_free;
-        for (uint32_t i = 0; i < N; i++)
+        for (uint32_t i = 0; i < nids; i++)
             hall += mix64(i);
     }
     for (uint32_t v = 0; v < N; v++) {
@@ -887,8 +890,12 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
         bool ok = node_complete(s, v, fin[v], &hc, hall, bits, rep->nkept < max, &miss);
         if (ok)
             rep->complete_nodes++;
-        else if (add_viol(rep, max, TN_V_MISSING, -1, -1, -1, v,
-                          "node %u never receives message %u", v, miss))
+        else if (s->coll == TN_GOSSIP && s->parts > 1
+                     ? add_viol(rep, max, TN_V_MISSING, -1, -1, -1, v,
+                                "node %u never receives part %u of node %u's message", v,
+                                miss % s->parts, miss / s->parts)
+                     : add_viol(rep, max, TN_V_MISSING, -1, -1, -1, v,
+                                "node %u never receives message %u", v, miss))
             goto out_free;
     }
     if ((rc = check_deliveries(s, rep, max)) != 0)
@@ -918,10 +925,16 @@ void tn_report_print(FILE *f, const struct tn_sched *s, const struct tn_report *
 {
     char dims[48];
     tn_topo_format(&s->topo, dims, sizeof dims);
-    fprintf(f, "%s on %s (%u nodes), algorithm %s, %u flit%s per message, %s\n",
-            tn_coll_name(s->coll), dims, s->topo.n,
-            s->algo[0] ? s->algo : "(unnamed)", s->msg_flits, s->msg_flits == 1 ? "" : "s",
-            s->ports == 1 ? "single-port (1 lane)" : "all-port (6 lanes)");
+    uint32_t L = s->msg_flits * s->parts;
+    fprintf(f, "%s on %s (%u nodes), algorithm %s, %u flit%s per message", tn_coll_name(s->coll),
+            dims, s->topo.n, s->algo[0] ? s->algo : "(unnamed)", L, L == 1 ? "" : "s");
+    if (s->parts > 1)
+        fprintf(f, " (%u parts of %u", s->parts, s->msg_flits);
+    if (s->parts > 1 && s->pad)
+        fprintf(f, ", %u of them padding", s->pad);
+    if (s->parts > 1)
+        fprintf(f, ")");
+    fprintf(f, ", %s\n", s->ports == 1 ? "single-port (1 lane)" : "all-port (6 lanes)");
     if (s->coll == TN_BROADCAST)
         fprintf(f, "root %u\n", s->root);
     fprintf(f, "round  circuits  longest-path  longest-stream  cycles\n");

@@ -71,6 +71,27 @@ check "gossip 7x7x7 dp-long L=3: exit 0, every CRC matches, measured = model = 5
        [ "$(field .cycles_measured "$f")" = "$want" ]; echo $?)"
 [ "$(rc "$name")" = 0 ] || sed 's/^/# /' "$tmp/$name.err" | head -20
 
+# The split ring (a part of every message per dimension, all ports busy):
+# 7x7x7 at L = 9, the largest L its 4096-word memory holds (3 parts of 3,
+# 3087 words a node): 9 alpha + 9 + 171 P; 3x3x3 at L = 64 (3 parts of 22,
+# 2 flits padding): 3 alpha + 3 + 13 P.
+for c in "7x7x7 9 9 9 171 3" "3x3x3 64 3 3 13 22"; do
+    set -- $c
+    name="split-$1"
+    run "$name" gossip --dims "$1" --msg-flits "$2" --algo split-ring
+    f="$tmp/$name.json"
+    want=$(($3 * alpha + $4 + $5 * $6))
+    check "gossip $1 split-ring L=$2: every CRC matches, measured = model = $3 alpha + $4 + $5 P = $want" \
+        "$([ "$(rc "$name")" = 0 ] && [ "$(field .data_ok "$f")" = true ] &&
+           [ "$(field .cycles_measured "$f")" = "$(field .cycles_model "$f")" ] &&
+           [ "$(field .cycles_measured "$f")" = "$want" ] &&
+           [ "$(field .part_flits "$f")" = "$6" ]; echo $?)"
+    [ "$(rc "$name")" = 0 ] || sed 's/^/# /' "$tmp/$name.err" | head -20
+done
+"$T" schedule gossip >"$tmp/cross.out" 2>&1
+check "schedule gossip on 7x7x7 names where the cheapest algorithm changes with L" \
+    "$(grep -qx 'cheapest at alpha 1 by message length: dp-long from L = 1, split-ring from L = 2 (L <= 4096)' "$tmp/cross.out"; echo $?)"
+
 for dims in 3x3x3 7x7x7; do
     name="b-$dims"
     run "$name" broadcast --dims "$dims" --msg-flits 4

@@ -153,6 +153,65 @@ int main(void)
         check(geoms[i], TN_BROADCAST, "dim", 1, 1, 1);
         check(geoms[i], TN_BROADCAST, "tree", 3, 1, 1);
     }
+    /* split ring: every schedule verifies, matches the closed form and
+     * carries exactly the all-port bound's tau, (N - 1) (parts x P) / ports */
+    static const char *const split_geoms[] = {"7x7x7", "3x3x3", "4x4x4", "5x5x5", "2x2x2",
+                                              "8x8x1", "8x8x8", "16x16", "6x6x6", "2x2x1"};
+    for (size_t i = 0; i < sizeof split_geoms / sizeof split_geoms[0]; i++)
+        for (uint32_t L = 1; L <= 64; L = L * 8 - 1) {
+            check(split_geoms[i], TN_GOSSIP, "split-ring", L, 6, 1);
+            struct tn_algo_opts o = {"split-ring", L, 6, 1, 0};
+            struct tn_sched *s;
+            struct tn_report rep;
+            tn_topo_parse(&t, split_geoms[i]);
+            if (tn_build(&s, TN_GOSSIP, &t, &o) != 0)
+                continue;
+            tn_verify(s, NULL, &rep);
+            /* the bound for the padded message; the report's leaves the padding out */
+            unsigned ports = tn_ports(&t);
+            uint64_t sent = (uint64_t)s->parts * s->msg_flits, pad = sent - L;
+            uint64_t bound = ((uint64_t)(t.n - 1) * sent + ports - 1) / ports;
+            ok(rep.cost.tsum == bound && s->pad == pad &&
+                   rep.bounds.tsum == ((uint64_t)(t.n - 1) * L + ports - 1) / ports,
+               "split-ring %s L=%u (%u parts of %u, %llu padding): tau %llu = the all-port bound "
+               "of the padded message", split_geoms[i], L, s->parts, s->msg_flits,
+               (unsigned long long)pad, (unsigned long long)rep.cost.tsum);
+            tn_report_free(&rep);
+            tn_sched_free(s);
+        }
+    /* 7x7x7: 3 phases of 3 rounds, tau (N - 1) ceil(L / 3) / 2: within 10 %
+     * of (N - 1) L / 6 at L = 64 (3762 against 3648) */
+    tn_topo_parse(&t, "7x7x7");
+    for (uint32_t L = 1; L <= 64; L *= 4) {
+        struct tn_algo_opts o = {"split-ring", L, 6, 1, 0};
+        tn_algo_cost(TN_GOSSIP, "split-ring", &t, &o, &c);
+        ok(c.rounds == 9 && c.dsum == 9 && c.tsum == 342 * ((L + 2) / 3) / 2 &&
+               c.cycles == 18 + 171 * ((L + 2) / 3),
+           "split-ring closed form on 7x7x7, L %u: 9 alpha + 9 + 171 ceil(L / 3)", L);
+    }
+    ok(c.tsum * 10 <= 342 * 64 / 6 * 11, "split-ring tau at L = 64 (%llu) within 10 %% of the "
+       "bound 342 L / 6 = %u", (unsigned long long)c.tsum, 342 * 64 / 6);
+    {
+        /* the first round of the last phase reads each part's collection
+         * in 1 + 3 + 3 runs of the source's memory (own part, one run per
+         * round of each earlier phase) */
+        struct tn_algo_opts o = {"split-ring", 3, 6, 1, 0};
+        struct tn_sched *s;
+        if (tn_build(&s, TN_GOSSIP, &t, &o) == 0) {
+            const struct tn_circuit *x = &s->rounds[6].circ[0];
+            ok(x->nruns == 7 && x->nmsgs == 49 && s->rounds[7].circ[0].nruns == 0,
+               "split-ring 7x7x7 round 7 sends 49 parts in %u runs, round 8 one block", x->nruns);
+            tn_sched_free(s);
+        }
+    }
+    static const char *const no_split[] = {"3x5x2", "16x1x1", "1x1x1", "4x4x2"};
+    for (size_t i = 0; i < sizeof no_split / sizeof no_split[0]; i++) {
+        struct tn_algo_opts o = {"split-ring", 3, 6, 1, 0};
+        struct tn_sched *s;
+        tn_topo_parse(&t, no_split[i]);
+        is(tn_build(&s, TN_GOSSIP, &t, &o), TN_ENOTSUP,
+           "split-ring refused on %s (needs two or more equal dimensions)", no_split[i]);
+    }
     check("7x7x7", TN_BROADCAST, "dp", 2, 6, 1);
     check("49x49x49", TN_BROADCAST, "dp", 1, 6, 1);
     check("49x49x49", TN_BROADCAST, "dim", 1, 6, 1);
@@ -170,23 +229,32 @@ int main(void)
 
     /* the default is the cheapest applicable algorithm */
     tn_topo_parse(&t, "7x7x7");
-    for (unsigned a = 1; a <= 200; a *= 10) {
-        struct tn_algo_opts o = {NULL, 1, 6, a, 0};
-        struct tn_sched *s;
-        struct tn_cost cd, cl, cr;
-        tn_build(&s, TN_GOSSIP, &t, &o);
-        tn_algo_cost(TN_GOSSIP, "dp", &t, &o, &cd);
-        tn_algo_cost(TN_GOSSIP, "dp-long", &t, &o, &cl);
-        tn_algo_cost(TN_GOSSIP, "ring", &t, &o, &cr);
-        const char *want = cd.cycles < cl.cycles && cd.cycles < cr.cycles ? "dp"
-                           : cl.cycles < cr.cycles                        ? "dp-long"
-                                                                          : "ring";
-        ok(strcmp(s->algo, want) == 0,
-           "default at alpha %u is %s (dp %llu, dp-long %llu, ring %llu cycles)", a, s->algo,
-           (unsigned long long)cd.cycles, (unsigned long long)cl.cycles,
-           (unsigned long long)cr.cycles);
-        tn_sched_free(s);
-    }
+    for (unsigned a = 1; a <= 200; a *= 10)
+        for (uint32_t L = 1; L <= 8; L *= 8) {
+            struct tn_algo_opts o = {NULL, L, 6, a, 0};
+            struct tn_sched *s;
+            struct tn_cost cd, cl, cr, cs;
+            tn_build(&s, TN_GOSSIP, &t, &o);
+            tn_algo_cost(TN_GOSSIP, "dp", &t, &o, &cd);
+            tn_algo_cost(TN_GOSSIP, "dp-long", &t, &o, &cl);
+            tn_algo_cost(TN_GOSSIP, "ring", &t, &o, &cr);
+            tn_algo_cost(TN_GOSSIP, "split-ring", &t, &o, &cs);
+            uint64_t best = cd.cycles;
+            const char *want = "dp";
+            const struct tn_cost *const all[] = {&cl, &cr, &cs};
+            const char *const names[] = {"dp-long", "ring", "split-ring"};
+            for (int i = 0; i < 3; i++)
+                if (all[i]->cycles < best) {
+                    best = all[i]->cycles;
+                    want = names[i];
+                }
+            ok(strcmp(s->algo, want) == 0,
+               "default at alpha %u, L %u is %s (dp %llu, dp-long %llu, ring %llu, split-ring "
+               "%llu cycles)", a, L, s->algo, (unsigned long long)cd.cycles,
+               (unsigned long long)cl.cycles, (unsigned long long)cr.cycles,
+               (unsigned long long)cs.cycles);
+            tn_sched_free(s);
+        }
     struct tn_algo_opts bad = {"dp", 1, 6, 1, 0};
     struct tn_sched *s;
     tn_topo_parse(&t, "5x5x5");

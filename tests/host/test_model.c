@@ -745,6 +745,12 @@ int main(void)
     run("3x3x3", TN_GOSSIP, "ring", 5, 6, 2, 3, 16);
     run("2x2x2", TN_GOSSIP, "ring", 1, 6, 6, 1, 16);
     run("16x1x1", TN_GOSSIP, "ring", 2, 6, 2, 1, 9);
+    /* split ring: lists in several runs (one inject descriptor each) */
+    run("7x7x7", TN_GOSSIP, "split-ring", 8, 6, 6, 1, 16);
+    run("5x5x5", TN_GOSSIP, "split-ring", 64, 6, 6, 2, 16);
+    run("4x4x4", TN_GOSSIP, "split-ring", 7, 6, 6, 1, 12);
+    run("2x2x2", TN_GOSSIP, "split-ring", 64, 6, 6, 1, 16);
+    run("8x8x1", TN_GOSSIP, "split-ring", 3, 6, 6, 1, 16);
     run("7x7x7", TN_BROADCAST, "dp", 3, 6, 6, 1, 16);
     run("5x5x5", TN_BROADCAST, "dim", 2, 1, 1, 2, 16);
     run("6x6x6", TN_BROADCAST, "tree", 2, 1, 1, 1, 16);
