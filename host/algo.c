@@ -468,23 +468,28 @@ static int build_ring(struct tn_sched *s)
     return rc;
 }
 
-/* ---- split ring: one part of every message per dimension ---- */
+/* ---- rotated rings: split ring and class ring ---- */
 
-/* The message is cut into d parts (d dimensions of equal size k > 1);
- * part p runs the ring all-gather through the dimensions in the order
- * D[p], D[p + 1], ... (mod d), so in every round each part uses its own
- * dimension and all 2d ports carry data: floor(k/2) rounds per phase,
- * phase q moving blocks of k^q parts. For even k the last round of a
- * phase reaches the antipodal node from both sides: each side brings half
- * the block, so a part is itself cut in two (h = 2 pieces; ids: node * d
- * * h + part * h + piece). docs/algorithms.md, "Split ring". */
+/* d dimensions of equal size k > 1; d streams, each running the ring
+ * all-gather through the dimensions in the rotated order D[p], D[p + 1],
+ * ... (mod d), so in every round the d streams use d different
+ * dimensions and all 2d ports carry data: floor(k/2) rounds per phase.
+ * Split ring: stream p carries part p of every message (phase q moves
+ * blocks of k^q parts); for even k the last round of a phase reaches the
+ * antipode from both sides, each bringing half the block, so a part is
+ * cut into h = 2 pieces (ids: (node * d + part) * h + piece). Class ring:
+ * stream p carries the whole messages of the nodes of class p, class(v)
+ * = (x + y + z) mod d (phase q moves the class-p messages of a q-dim
+ * sub-torus; no parts, no padding). docs/host.md, "split-ring" and
+ * "class-ring". */
 struct split {
     const struct tn_topo *t;
+    bool classes;              /* class ring (else split ring) */
     unsigned d, k, h, R, dim[3];  /* nontrivial dimensions, their size, pieces
                                    * per part, rounds per phase */
-    int *off;                  /* per part: offsets (dx, dy, dz) of the nodes whose
-                                * part it holds at the start of a phase, in memory order */
-    uint32_t noff, cap;        /* offsets per part (k^q), room per part */
+    int *off;                  /* per stream: offsets (dx, dy, dz) of the nodes whose
+                                * data it holds at the start of a phase, in memory order */
+    uint32_t noff, cap;        /* offsets per stream (k^q), room per stream */
     uint32_t *ids;             /* one circuit's message list */
 };
 
@@ -510,24 +515,32 @@ static unsigned split_ids(const struct tn_topo *t)
     return d * (k % 2 ? 1 : 2);
 }
 
-/* The ids of part p's collection at node v shifted by shift steps along
- * dimension k, in the order it is held (pieces of one node together). */
-static void split_list(struct split *sp, unsigned p, uint32_t v, unsigned k, int shift)
+/* The ids of stream p's collection at node v shifted by shift steps along
+ * dimension k, in the order it is held (pieces of one node together);
+ * returns their number. */
+static uint32_t split_list(struct split *sp, unsigned p, uint32_t v, unsigned k, int shift)
 {
     unsigned c[3];
     tn_coords(sp->t, v, c);
     const int *o = sp->off + (size_t)p * sp->cap * 3;
+    uint32_t n = 0;
     for (uint32_t i = 0; i < sp->noff; i++) {
         unsigned q[3];
         for (unsigned a = 0; a < 3; a++) {
-            int n = (int)sp->t->dim[a];
+            int m = (int)sp->t->dim[a];
             int x = (int)c[a] + o[3 * i + a] + (a == k ? shift : 0);
-            q[a] = (unsigned)(((x % n) + n) % n);
+            q[a] = (unsigned)(((x % m) + m) % m);
         }
-        uint32_t first = (tn_node_id(sp->t, q[0], q[1], q[2]) * sp->d + p) * sp->h;
+        uint32_t w = tn_node_id(sp->t, q[0], q[1], q[2]);
+        if (sp->classes) {
+            if ((q[0] + q[1] + q[2]) % sp->d == p)
+                sp->ids[n++] = w;
+            continue;
+        }
         for (unsigned i2 = 0; i2 < sp->h; i2++)
-            sp->ids[i * sp->h + i2] = first + i2;
+            sp->ids[n++] = (w * sp->d + p) * sp->h + i2;
     }
+    return n;
 }
 
 /* After a phase along dimension k: the collection grows by the blocks
@@ -554,38 +567,39 @@ static int split_round(struct split *sp, struct tn_sched *s, unsigned q, unsigne
     if (r < 0)
         return TN_ENOMEM;
     bool antipode = sp->k % 2 == 0 && j == sp->R;
-    uint32_t n = sp->noff * sp->h, half = n / 2;
     for (unsigned p = 0; p < sp->d; p++) {
         unsigned k = sp->dim[(p + q) % sp->d];
         for (uint32_t v = 0; v < sp->t->n; v++)
             for (int sign = 1; sign >= -1; sign -= 2) {
                 /* round 1 sends the collection, later rounds forward the
                  * block that arrived from the other side the round before;
-                 * to the antipode, + carries the first half, - the rest */
+                 * to the antipode, + carries the first half (rounded up),
+                 * - the rest */
                 struct tn_arc a = {v, (uint8_t)(2 * k + (sign < 0))};
                 uint32_t e = tn_neighbor(sp->t, v, a.dir);
-                split_list(sp, p, v, k, -sign * (int)(j - 1));
+                uint32_t n = split_list(sp, p, v, k, -sign * (int)(j - 1)), half = (n + 1) / 2;
                 const uint32_t *ids = antipode && sign < 0 ? sp->ids + half : sp->ids;
                 uint32_t cnt = !antipode ? n : sign > 0 ? half : n - half;
-                if (!tn_sched_add_circuit(s, (uint32_t)r, v, &a, 1, &e, 1, 0, 0, ids, cnt, 0))
+                if (cnt && !tn_sched_add_circuit(s, (uint32_t)r, v, &a, 1, &e, 1, 0, 0, ids,
+                                                 cnt, 0))
                     return TN_ENOMEM;
             }
     }
     return 0;
 }
 
-static int build_split_ring(struct tn_sched *s)
+static int build_rotated_ring(struct tn_sched *s, bool classes)
 {
-    struct split sp = {.t = &s->topo};
+    struct split sp = {.t = &s->topo, .classes = classes};
     split_dims(sp.t, &sp.d, sp.dim, &sp.k);
-    sp.h = sp.k % 2 ? 1 : 2;
+    sp.h = sp.k % 2 || classes ? 1 : 2;
     sp.R = ring_rounds(sp.k, 6);
     sp.cap = 1;
     for (unsigned q = 0; q < sp.d; q++)
         sp.cap *= sp.k;
     sp.off = calloc((size_t)sp.d * sp.cap * 3, sizeof *sp.off);
     sp.ids = malloc((size_t)sp.cap * sp.h * sizeof *sp.ids);
-    int rc = sp.off && sp.ids ? tn_sched_set_parts(s, sp.d * sp.h) : TN_ENOMEM;
+    int rc = !sp.off || !sp.ids ? TN_ENOMEM : classes ? 0 : tn_sched_set_parts(s, sp.d * sp.h);
     sp.noff = 1;
     for (unsigned q = 0; q < sp.d && rc == 0; q++) {
         for (unsigned j = 1; j <= sp.R && rc == 0; j++)
@@ -761,7 +775,8 @@ static int build_dp_bcast(struct tn_sched *s, unsigned i)
 
 /* ---- table, closed forms, selection ---- */
 
-static const char *const gossip_names[] = {"dp", "dp-long", "ring", "split-ring", NULL};
+static const char *const gossip_names[] = {"dp", "dp-long", "ring", "split-ring", "class-ring",
+                                            NULL};
 static const char *const bcast_names[] = {"dp", "dim", "tree", NULL};
 
 const char *const *tn_algo_names(enum tn_coll coll)
@@ -775,7 +790,7 @@ bool tn_algo_applies(enum tn_coll coll, const char *name, const struct tn_topo *
     unsigned i;
     if (strcmp(name, "dp") == 0 || (coll == TN_GOSSIP && strcmp(name, "dp-long") == 0))
         return ports == 6 && cube7(t, &i);
-    if (coll == TN_GOSSIP && strcmp(name, "split-ring") == 0) {
+    if (coll == TN_GOSSIP && (strcmp(name, "split-ring") == 0 || strcmp(name, "class-ring") == 0)) {
         unsigned d, dim[3], k;
         return ports == 6 && split_dims(t, &d, dim, &k);
     }
@@ -822,6 +837,29 @@ int tn_algo_cost(enum tn_coll coll, const char *name, const struct tn_topo *t,
         c->dsum = t->n > 1 ? tn_diameter(t) : 0;
         c->tsum = t->n > 1 ? L : 0;
         c->cycles = (uint64_t)c->rounds * (o->alpha + c->dsum + c->tsum);
+        return 0;
+    }
+    if (strcmp(name, "class-ring") == 0) {
+        /* phase q moves at most M_q messages a stream: the most nodes of
+         * one class in a q-dim sub-torus (class = coordinate sum mod d,
+         * over every residue); even rings halve the last round's block */
+        unsigned d, dim[3], k;
+        split_dims(t, &d, dim, &k);
+        uint64_t R = ring_rounds(k, 6), cnt[3] = {1, 0, 0};
+        for (unsigned q = 0; q < d; q++) {
+            uint64_t M = 0;
+            for (unsigned r = 0; r < d; r++)
+                M = cnt[r] > M ? cnt[r] : M;
+            c->tsum += (k % 2 ? R * M : (R - 1) * M + (M + 1) / 2) * L;
+            uint64_t next[3] = {0, 0, 0};  /* one more dimension: a in [0, k) */
+            for (unsigned r = 0; r < d; r++)
+                for (unsigned a = 0; a < k; a++)
+                    next[(r + a) % d] += cnt[r];
+            memcpy(cnt, next, sizeof cnt);
+        }
+        c->rounds = (uint32_t)(d * R);
+        c->dsum = d * R;
+        c->cycles = (uint64_t)c->rounds * o->alpha + c->dsum + c->tsum;
         return 0;
     }
     if (strcmp(name, "split-ring") == 0) {
@@ -947,7 +985,9 @@ int tn_build(struct tn_sched **out, enum tn_coll coll, const struct tn_topo *t,
         rc = build_dp_gossip(s, i, strcmp(name, "dp-long") == 0);
     } else if (split) {
         s->pad = s->msg_flits * d - o->msg_flits;
-        rc = build_split_ring(s);
+        rc = build_rotated_ring(s, false);
+    } else if (coll == TN_GOSSIP && strcmp(name, "class-ring") == 0) {
+        rc = build_rotated_ring(s, true);
     } else if (coll == TN_GOSSIP) {
         rc = build_ring(s);
     } else if (strcmp(name, "dp") == 0) {

@@ -43,6 +43,40 @@ static void help(FILE *f)
         "exit codes: 0 ok, 1 usage, 3 the schedule failed verification\n");
 }
 
+/* Which algorithm is the cheapest for which L (1..4096), as ranges per
+ * algorithm: "class-ring L 1-2, 4; split-ring L 3, 5+". */
+static void print_cheapest(FILE *out, enum tn_coll coll, const struct tn_topo *t,
+                           const struct tn_algo_opts *ao)
+{
+    enum { LMAX = 4096, MAXCH = 64 };
+    uint32_t from[MAXCH + 1];
+    const char *name[MAXCH];
+    unsigned n = tn_algo_crossovers(coll, t, ao, LMAX, from, name, MAXCH);
+    from[n] = LMAX + 1;
+    fprintf(out, "cheapest at alpha %u by message length (L <= %u):", ao->alpha, LMAX);
+    for (unsigned i = 0; i < n; i++) {
+        bool seen = false;
+        for (unsigned j = 0; j < i; j++)
+            seen |= strcmp(name[j], name[i]) == 0;
+        if (seen)
+            continue;
+        fprintf(out, "%s %s L", i ? ";" : "", name[i]);
+        for (unsigned j = i, k = 0; j < n; j++) {
+            if (strcmp(name[j], name[i]) != 0)
+                continue;
+            uint32_t last = from[j + 1] - 1;
+            fprintf(out, "%s %u", k++ ? "," : "", from[j]);
+            if (last == LMAX && n == MAXCH)
+                fprintf(out, "-?");
+            else if (last == LMAX)
+                fprintf(out, "+");
+            else if (last > from[j])
+                fprintf(out, "-%u", last);
+        }
+    }
+    fprintf(out, "\n");
+}
+
 int cmd_schedule(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -273,13 +307,7 @@ built:;
                 fprintf(out, " %s %llu", *n, (unsigned long long)cost.cycles);
         }
         fprintf(out, "\n");
-        uint32_t from[8];
-        const char *name[8];
-        unsigned n = tn_algo_crossovers(coll, &t, &ao, 4096, from, name, 8);
-        fprintf(out, "cheapest at alpha %u by message length:", ao.alpha);
-        for (unsigned i = 0; i < n; i++)
-            fprintf(out, "%s %s from L = %u", i ? "," : "", name[i], from[i]);
-        fprintf(out, " (L <= 4096)\n");
+        print_cheapest(out, coll, &t, &ao);
     }
     int ret = rc ? TN_EXIT_VERIFY : TN_EXIT_OK;
     uint64_t ids = 0;

@@ -258,27 +258,67 @@ static int add_gap(struct place *pl, uint64_t word, uint64_t shift)
     return 0;
 }
 
-/* Greedy placement of node v's segments; appends its gap entries. */
+/* Clash checks one node's placement may spend before it settles for the
+ * greedy placement (then tn_plan_bank_check says where it clashes). */
+#define PLACE_BUDGET 200000
+
+/* Placement of node v's segments, in memory order, each after the
+ * smallest gap (0..banks-1) that keeps its accesses off the banks of the
+ * earlier segments' (same round and kind, other lane, same cycle); where
+ * no gap does, back to the previous constrained segment's next gap (a
+ * depth-first search, within PLACE_BUDGET checks, else the greedy
+ * placement). Appends v's gap entries. */
 static int place_node(struct place *pl, uint32_t v)
 {
     int rc = collect(pl, v);
     if (rc == 0)
         rc = index_accs(pl);
-    uint64_t cur = 0;
-    for (uint32_t j = 0, a0 = 0; rc == 0 && j < pl->nseg; j++) {
-        uint32_t a1 = a0;
-        while (a1 < pl->nacc && pl->acc[pl->byseg[a1]].seg == j)
-            a1++;
-        unsigned g = 0;
-        while (a1 > a0 && g < pl->p->par.banks && clashes(pl, j, cur + g, a0, a1))
-            g++;
-        if (g == pl->p->par.banks)
-            g = 0;  /* nothing avoids it: tn_plan_bank_check will say where */
-        pl->seg[j].shift = cur += g;
-        if (g)
-            rc = add_gap(pl, pl->seg[j].word, cur);
-        a0 = a1;
+    uint32_t n = pl->nseg, *first = rc ? NULL : malloc(((size_t)n + 1) * sizeof *first);
+    unsigned *gap = rc ? NULL : calloc((size_t)n + 1, sizeof *gap);
+    if (rc == 0 && (!first || !gap))
+        rc = TN_ENOMEM;
+    for (uint32_t j = 0, a = 0; rc == 0 && j <= n; j++) {   /* accesses of j: [first[j], first[j+1]) */
+        first[j] = a;
+        while (j < n && a < pl->nacc && pl->acc[pl->byseg[a]].seg == j)
+            a++;
     }
+    unsigned banks = pl->p->par.banks;
+    long budget = PLACE_BUDGET;
+    bool greedy = false;
+    for (uint32_t j = 0; rc == 0 && j < n;) {
+        uint64_t base = j ? pl->seg[j - 1].shift : 0;
+        unsigned g = gap[j];
+        while (g < banks && first[j + 1] > first[j] && budget-- > 0 &&
+               clashes(pl, j, base + g, first[j], first[j + 1]))
+            g++;
+        if (g < banks || greedy || first[j + 1] == first[j]) {
+            if (g >= banks)
+                g = 0;  /* nothing avoids it: tn_plan_bank_check will say where */
+            gap[j] = g;
+            pl->seg[j].shift = base + g;
+            j++;
+            continue;
+        }
+        /* back to the previous segment that has accesses, its next gap */
+        int64_t b = (int64_t)j - 1;
+        while (b >= 0 && first[b + 1] == first[b])
+            b--;
+        if (b < 0 || budget <= 0) {
+            greedy = true;  /* start over greedily */
+            memset(gap, 0, ((size_t)n + 1) * sizeof *gap);
+            j = 0;
+            continue;
+        }
+        for (uint32_t q = (uint32_t)b + 1; q <= j; q++)
+            gap[q] = 0;
+        j = (uint32_t)b;
+        gap[j]++;
+    }
+    for (uint32_t j = 0; rc == 0 && j < n; j++)
+        if (gap[j])
+            rc = add_gap(pl, pl->seg[j].word, pl->seg[j].shift);
+    free(first);
+    free(gap);
     return rc;
 }
 

@@ -16,12 +16,21 @@ SIM_TRACE ?= 1
 
 sim: $(foreach m,$(SIM_MODELS),$(SIM_DIR)/libtnsim_$(m).so)
 # Models and test programs reached only through pattern rules: keep them.
-.PRECIOUS: $(SIM_DIR)/libtnsim_%.so $(BUILD)/tests/rtl/tn_%
+.PRECIOUS: $(SIM_DIR)/libtnsim_%.so $(SIM_DIR)_mem32k/libtnsim_%.so $(BUILD)/tests/rtl/tn_%
 
-$(SIM_DIR)/libtnsim_%.so: $(SIM_RTL_SRC) $(SIM_DEPS)
+# $(call sim_build,ENV): build the model $* into $@ (ENV: parameters, e.g.
+# MEM_DEPTH=32768; sim/tn_sim_build.sh).
+define sim_build
 	@mkdir -p $(@D)
-	VERILATOR=$(VERILATOR) CXX=$(CXX) VJOBS=$(VJOBS) SIM_OPT=$(SIM_OPT) SIM_TRACE=$(SIM_TRACE) \
+	$(1) VERILATOR=$(VERILATOR) CXX=$(CXX) VJOBS=$(VJOBS) SIM_OPT=$(SIM_OPT) SIM_TRACE=$(SIM_TRACE) \
 		sim/tn_sim_build.sh $* $@ $(SIM_RTL_SRC)
+endef
+$(SIM_DIR)/libtnsim_%.so: $(SIM_RTL_SRC) $(SIM_DEPS)
+	$(call sim_build,)
+# Models with 32,768 flit words a node (make bench: the split-ring gossip on
+# 7x7x7 at L = 64 needs 22,638 words; torusctl --sim-dir $(SIM_DIR)_mem32k).
+$(SIM_DIR)_mem32k/libtnsim_%.so: $(SIM_RTL_SRC) $(SIM_DEPS)
+	$(call sim_build,MEM_DEPTH=32768)
 
 # ---- tests ----
 # System tests: C programs that load a model with dlopen() and drive its bus

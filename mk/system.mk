@@ -13,7 +13,7 @@ E2E_MODELS   := 3x3x3 3x3x3_l1 7x7x7
 
 # The main job: the paper's gossip (Delmas-Perennes, 4 rounds) on the
 # simulated 7x7x7 torus, then the default (cheapest at the device's alpha:
-# its long-message variant dp-long at alpha = 1).
+# the class ring at alpha = 1 and L = 1, docs/host.md).
 run-gossip: host $(BUILD)/sim/libtnsim_7x7x7.so
 	$(E2E_TORUSCTL) run gossip --algo dp
 	$(E2E_TORUSCTL) run gossip
@@ -37,6 +37,16 @@ $(E2E_DIR)/bench_run: tests/e2e/bench_run.sh $(E2E_TORUSCTL) $(E2E_EMU) $(BUILD)
 	chmod +x $@
 
 BENCHES += $(E2E_DIR)/bench_run
+
+# Gossip algorithms against their bounds (issue 18); L = 64 on 7x7x7 runs on
+# the model with 32,768 flit words a node.
+$(E2E_DIR)/bench_gossip: tests/e2e/bench_gossip.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtnsim_3x3x3.so \
+                         $(BUILD)/sim/libtnsim_7x7x7.so $(BUILD)/sim_mem32k/libtnsim_7x7x7.so
+	@mkdir -p $(@D)
+	printf '#!/bin/sh\nexec tests/e2e/bench_gossip.sh %s %s\n' $(E2E_TORUSCTL) $(BUILD)/sim_mem32k >$@
+	chmod +x $@
+
+BENCHES += $(E2E_DIR)/bench_gossip
 
 # All-to-all (issue 5): a step is a round; every model has 1024 rounds.
 A2A_MODELS := 3x3x3 3x3x3_l1

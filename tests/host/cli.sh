@@ -62,7 +62,7 @@ t "schedule gossip dp 7x7x7 L=4 alpha=3: 4*3 + 12 + 1600" 0 schedule-gossip-dp-L
     "$T" schedule gossip --algo dp --msg-flits 4 --alpha 3
 t "schedule gossip dp-long 7x7x7 L=2: 5 rounds, 5 alpha + 13 + 155 L" 0 schedule-gossip-dp-long-L2.out - -- \
     "$T" schedule gossip --algo dp-long --msg-flits 2
-t "schedule gossip default on 4x4x4 at L=2 (split-ring, padded to 6 parts)" 0 schedule-gossip-4x4x4.out - -- \
+t "schedule gossip default on 4x4x4 at L=2 (class-ring)" 0 schedule-gossip-4x4x4.out - -- \
     "$T" schedule gossip --dims 4x4x4 --msg-flits 2
 t "schedule broadcast dp 7x7x7 from node 100" 0 schedule-broadcast-dp.out - -- \
     "$T" schedule broadcast --algo dp --root 100

@@ -204,6 +204,20 @@ int main(void)
             tn_sched_free(s);
         }
     }
+    /* class ring: whole messages, stream p carries class p = coordinate
+     * sum mod d; 7x7x7: blocks of at most 1, 3 (a line holds 3 of a class)
+     * and 17 (a plane 17) messages, 9 alpha + 9 + 63 L */
+    for (size_t i = 0; i < sizeof split_geoms / sizeof split_geoms[0]; i++)
+        for (uint32_t L = 1; L <= 64; L = L * 8 - 1)
+            check(split_geoms[i], TN_GOSSIP, "class-ring", L, 6, 1);
+    tn_topo_parse(&t, "7x7x7");
+    for (uint32_t L = 1; L <= 64; L *= 4) {
+        struct tn_algo_opts o = {"class-ring", L, 6, 1, 0};
+        tn_algo_cost(TN_GOSSIP, "class-ring", &t, &o, &c);
+        ok(c.rounds == 9 && c.dsum == 9 && c.tsum == 3 * (1 + 3 + 17) * L &&
+               c.cycles == 18 + 63 * L,
+           "class-ring closed form on 7x7x7, L %u: 9 alpha + 9 + 63 L", L);
+    }
     static const char *const no_split[] = {"3x5x2", "16x1x1", "1x1x1", "4x4x2"};
     for (size_t i = 0; i < sizeof no_split / sizeof no_split[0]; i++) {
         struct tn_algo_opts o = {"split-ring", 3, 6, 1, 0};
@@ -211,6 +225,8 @@ int main(void)
         tn_topo_parse(&t, no_split[i]);
         is(tn_build(&s, TN_GOSSIP, &t, &o), TN_ENOTSUP,
            "split-ring refused on %s (needs two or more equal dimensions)", no_split[i]);
+        o.algo = "class-ring";
+        is(tn_build(&s, TN_GOSSIP, &t, &o), TN_ENOTSUP, "class-ring refused on %s", no_split[i]);
     }
     check("7x7x7", TN_BROADCAST, "dp", 2, 6, 1);
     check("49x49x49", TN_BROADCAST, "dp", 1, 6, 1);
@@ -230,29 +246,25 @@ int main(void)
     /* the default is the cheapest applicable algorithm */
     tn_topo_parse(&t, "7x7x7");
     for (unsigned a = 1; a <= 200; a *= 10)
-        for (uint32_t L = 1; L <= 8; L *= 8) {
+        for (uint32_t L = 1; L <= 64; L *= 8) {
             struct tn_algo_opts o = {NULL, L, 6, a, 0};
             struct tn_sched *s;
-            struct tn_cost cd, cl, cr, cs;
             tn_build(&s, TN_GOSSIP, &t, &o);
-            tn_algo_cost(TN_GOSSIP, "dp", &t, &o, &cd);
-            tn_algo_cost(TN_GOSSIP, "dp-long", &t, &o, &cl);
-            tn_algo_cost(TN_GOSSIP, "ring", &t, &o, &cr);
-            tn_algo_cost(TN_GOSSIP, "split-ring", &t, &o, &cs);
-            uint64_t best = cd.cycles;
-            const char *want = "dp";
-            const struct tn_cost *const all[] = {&cl, &cr, &cs};
-            const char *const names[] = {"dp-long", "ring", "split-ring"};
-            for (int i = 0; i < 3; i++)
-                if (all[i]->cycles < best) {
-                    best = all[i]->cycles;
-                    want = names[i];
+            const char *want = NULL;
+            uint64_t best = 0;
+            char costs[200] = "";
+            for (const char *const *n = tn_algo_names(TN_GOSSIP); *n; n++) {
+                struct tn_cost x;
+                tn_algo_cost(TN_GOSSIP, *n, &t, &o, &x);
+                snprintf(costs + strlen(costs), sizeof costs - strlen(costs), " %s %llu", *n,
+                         (unsigned long long)x.cycles);
+                if (!want || x.cycles < best) {
+                    want = *n;
+                    best = x.cycles;
                 }
-            ok(strcmp(s->algo, want) == 0,
-               "default at alpha %u, L %u is %s (dp %llu, dp-long %llu, ring %llu, split-ring "
-               "%llu cycles)", a, L, s->algo, (unsigned long long)cd.cycles,
-               (unsigned long long)cl.cycles, (unsigned long long)cr.cycles,
-               (unsigned long long)cs.cycles);
+            }
+            ok(strcmp(s->algo, want) == 0, "default at alpha %u, L %u is %s (%s)", a, L,
+               s->algo, costs);
             tn_sched_free(s);
         }
     struct tn_algo_opts bad = {"dp", 1, 6, 1, 0};

@@ -751,6 +751,11 @@ int main(void)
     run("4x4x4", TN_GOSSIP, "split-ring", 7, 6, 6, 1, 12);
     run("2x2x2", TN_GOSSIP, "split-ring", 64, 6, 6, 1, 16);
     run("8x8x1", TN_GOSSIP, "split-ring", 3, 6, 6, 1, 16);
+    /* class ring: blocks of unequal lengths, placed by the backtracking search */
+    run("7x7x7", TN_GOSSIP, "class-ring", 1, 6, 6, 1, 16);
+    run("7x7x7", TN_GOSSIP, "class-ring", 2, 6, 6, 2, 16);
+    run("4x4x4", TN_GOSSIP, "class-ring", 3, 6, 6, 1, 16);
+    run("8x8x1", TN_GOSSIP, "class-ring", 1, 6, 6, 1, 16);
     run("7x7x7", TN_BROADCAST, "dp", 3, 6, 6, 1, 16);
     run("5x5x5", TN_BROADCAST, "dim", 2, 1, 1, 2, 16);
     run("6x6x6", TN_BROADCAST, "tree", 2, 1, 1, 1, 16);
