@@ -64,5 +64,9 @@ struct tn_dev {
  * exit code (0, or TN_EXIT_DEVICE with a message on stderr). */
 int tn_dev_open(struct tn_dev *d, struct tn_dev_args *a, const char *cmd);
 void tn_dev_close(struct tn_dev *d);
+/* Print what node holds on d (torusctl dump): status, round settings,
+ * descriptor lists with their eject records and, when mcount > 0, mcount
+ * flit memory words from mfirst. 0 or a TN_E* of the protocol. */
+int tn_dump_node(struct tn_dev *d, uint32_t node, uint32_t mfirst, uint32_t mcount);
 
 #endif

@@ -97,24 +97,34 @@ static int dump_rounds(struct tn_dev *d, uint32_t node, uint32_t nrounds)
 /* Lane's list of region as the loaded run reaches it: its entries' words
  * into w (room for ROUNDS entries) up to the terminator, or up to an entry
  * for a round at or beyond nrounds (stale, never reached); their number. */
-static int read_list(struct tn_dev *d, uint32_t node, unsigned region, unsigned lane,
-                     uint32_t nrounds, uint32_t *w, uint32_t *n)
+/* The first n entries of lane's inject list or eject table (region) into
+ * w, LIST_CHUNK entries per READ. */
+static int read_entries(struct tn_dev *d, uint32_t node, unsigned region, unsigned lane,
+                        uint32_t n, uint32_t *w)
 {
     const struct tn_info *in = &d->info;
-    *n = 0;
-    for (uint32_t i = 0; i < in->rounds; i += LIST_CHUNK) {
-        uint32_t m = in->rounds - i < LIST_CHUNK ? in->rounds - i : LIST_CHUNK;
+    for (uint32_t i = 0; i < n; i += LIST_CHUNK) {
+        uint32_t m = n - i < LIST_CHUNK ? n - i : LIST_CHUNK;
         int rc = tn_proto_read(d->p, TN_ADDR_NODE(node, region, tn_list_off(in, lane, i)),
                                w + TN_DESC_WORDS * i, TN_DESC_WORDS * m);
         if (rc != 0)
             return rc;
-        for (uint32_t k = 0; k < m; k++, (*n)++) {
-            uint32_t w0 = w[TN_DESC_WORDS * (i + k)];
-            if (!(w0 & TN_DESC_VALID) || TN_DESC_ROUND_OF(w0) >= nrounds)
-                return 0;
-        }
     }
     return 0;
+}
+
+/* Lane's inject list (entries tagged with their round, ended by an
+ * invalid entry or one beyond the rounds loaded): its length in *n. */
+static int read_list(struct tn_dev *d, uint32_t node, unsigned lane, uint32_t nrounds,
+                     uint32_t *w, uint32_t *n)
+{
+    int rc = read_entries(d, node, TN_REGION_INJ, lane, d->info.rounds, w);
+    for (*n = 0; rc == 0 && *n < d->info.rounds; (*n)++) {
+        uint32_t w0 = w[TN_DESC_WORDS * *n];
+        if (!(w0 & TN_DESC_VALID) || TN_DESC_ROUND_OF(w0) >= nrounds)
+            break;
+    }
+    return rc;
 }
 
 static void print_inject(uint32_t index, const uint32_t *w)
@@ -125,13 +135,15 @@ static void print_inject(uint32_t index, const uint32_t *w)
            w[0] & TN_DESC_RELAY ? ", relay" : "");
 }
 
-static void print_eject(uint32_t index, const uint32_t *w, const uint32_t *rw, uint32_t runs)
+/* Lane's eject descriptor of round r (a table indexed by round) and its
+ * record. */
+static void print_eject(uint32_t r, const uint32_t *w, const uint32_t *rw, uint32_t runs)
 {
     uint32_t len = TN_DESC_LEN_OF(w[1]), a = TN_DESC_ADDR_OF(w[1]);
     struct tn_record rec;
     tn_record_decode(rw, &rec);
-    printf("    [%u] round %u, %s%s, words %u..%u (%u flits)\n", index,
-           TN_DESC_ROUND_OF(w[0]) + 1, w[0] & TN_DESC_RELAY ? "relay" : "in ",
+    printf("    round %u, %s%s, words %u..%u (%u flits)\n", r + 1,
+           w[0] & TN_DESC_RELAY ? "relay" : "in ",
            w[0] & TN_DESC_RELAY ? "" : dir_names[TN_DESC_PORT_OF(w[0]) % 6], a, a + len - 1,
            len);
     printf("        record: %u flits, cycles %u..%u of the round, crc %08x, errors %x, "
@@ -148,20 +160,23 @@ static int dump_lists(struct tn_dev *d, uint32_t node, uint32_t nrounds, uint32_
     uint32_t *rec = w + (size_t)in->rounds * TN_DESC_WORDS, n;
     int rc = w == NULL ? TN_ENOMEM : 0;
     for (unsigned l = 0; l < in->lanes && rc == 0; l++) {
-        rc = read_list(d, node, TN_REGION_INJ, l, nrounds, w, &n);
+        rc = read_list(d, node, l, nrounds, w, &n);
         if (rc == 0 && n > 0)
             printf("inject lane %u:\n", l);
         for (uint32_t i = 0; i < n && rc == 0; i++)
             print_inject(i, w + TN_DESC_WORDS * i);
-        if (rc == 0)
-            rc = read_list(d, node, TN_REGION_EJ, l, nrounds, w, &n);
-        if (rc == 0 && n > 0) {
-            printf("eject lane %u:\n", l);
+        if (rc == 0 && nrounds > 0)
+            rc = read_entries(d, node, TN_REGION_EJ, l, nrounds, w);
+        if (rc == 0 && nrounds > 0)
             rc = tn_proto_read(d->p, TN_ADDR_NODE(node, TN_REGION_REC, tn_rec_off(in, l, 0)),
-                               rec, TN_REC_WORDS * n);
+                               rec, TN_REC_WORDS * nrounds);
+        for (uint32_t r = 0, shown = 0; r < nrounds && rc == 0; r++) {
+            if (!(w[TN_DESC_WORDS * r] & TN_DESC_VALID))
+                continue;  /* the lane is off in round r */
+            if (!shown++)
+                printf("eject lane %u:\n", l);
+            print_eject(r, w + TN_DESC_WORDS * r, rec + TN_REC_WORDS * r, runs);
         }
-        for (uint32_t i = 0; i < n && rc == 0; i++)
-            print_eject(i, w + TN_DESC_WORDS * i, rec + TN_REC_WORDS * i, runs);
     }
     free(w);
     return rc;
@@ -188,7 +203,7 @@ static int dump_mem(struct tn_dev *d, uint32_t node, uint32_t mfirst, uint32_t m
     return 0;
 }
 
-static int dump(struct tn_dev *d, uint32_t node, uint32_t mfirst, uint32_t mcount)
+int tn_dump_node(struct tn_dev *d, uint32_t node, uint32_t mfirst, uint32_t mcount)
 {
     uint32_t nrounds, runs;
     int rc = dump_status(d, node);
@@ -283,7 +298,7 @@ int cmd_dump(int argc, char **argv)
         tn_dev_close(&dev);
         return TN_EXIT_USAGE;
     }
-    int rc = dump(&dev, (uint32_t)node, mfirst, mcount);
+    int rc = tn_dump_node(&dev, (uint32_t)node, mfirst, mcount);
     if (rc == TN_ENOMEM) {
         fprintf(stderr, CMD ": out of memory\n");
         ex = TN_EXIT_USAGE;

@@ -80,6 +80,9 @@ static void help(FILE *f)
         "                    forward, rounds of one-hop circuits through memory\n"
         "  --seed S          payload seed (default 1)\n"
         "  --json            print one JSON object instead of the text report\n"
+        "  --dump N          after the report, print what node N holds as torusctl dump\n"
+        "                    does (on the simulator each command starts a fresh model,\n"
+        "                    so this is where to look at a run's tables and records)\n"
         "  --svg FILE        write the schedule's space-time diagram (time across, links\n"
         "                    down, a colour per message) as SVG\n"
         "  --fault F         corrupt the load on purpose to prove the checks catch it:\n"
@@ -1179,7 +1182,7 @@ int cmd_run(int argc, char **argv)
         {"fault-campaign", required_argument, NULL, 'K'},
         {"switching", required_argument, NULL, 'w'}, {"distance", required_argument, NULL, 'D'},
         {"packet-flits", required_argument, NULL, 'P'}, {"sweep", optional_argument, NULL, 'X'},
-        {"permutation", required_argument, NULL, 'Q'},
+        {"permutation", required_argument, NULL, 'Q'}, {"dump", required_argument, NULL, 'U'},
         TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
     struct tn_topo topo;
     struct tn_dev_args da;
@@ -1198,6 +1201,7 @@ int cmd_run(int argc, char **argv)
     struct tn_p2p_info p2p_info, *p2p = NULL;
     struct perm_run perm_rep = {TN_PERM_RANDOM, TN_SW_CS, {0}}, *perm = NULL;
     bool sweep = false, distance_given = false;
+    uint32_t dump_node = UINT32_MAX;  /* --dump: the node to print after the run */
     struct tn_p2p_sweep sweep_opts = {false, 0, 0, 0, NULL, false};
     const char *lengths_file = NULL, *svg_file = NULL;
     bool random_lengths = false;
@@ -1313,6 +1317,13 @@ int cmd_run(int argc, char **argv)
                 return TN_EXIT_USAGE;
             }
             break;
+        case 'U':
+            if (!tn_cmd_uint(optarg, 0, UINT32_MAX - 1, &v)) {
+                fprintf(stderr, CMD ": bad --dump '%s': use a node id\n", optarg);
+                return TN_EXIT_USAGE;
+            }
+            dump_node = (uint32_t)v;
+            break;
         case 'K':
             if (!tn_cmd_uint(optarg, 1, 100000000, &v)) {
                 fprintf(stderr, CMD ": bad --fault-campaign '%s': use 1..100000000 runs\n",
@@ -1362,6 +1373,11 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, CMD ": unexpected argument '%s'\n", argv[optind]);
         return TN_EXIT_USAGE;
     }
+    if (dump_node != UINT32_MAX && (json || campaign > 0 || sweep)) {
+        fprintf(stderr, CMD ": --dump prints one run's node as text: leave out %s\n",
+                json ? "--json" : campaign > 0 ? "--fault-campaign" : "--sweep");
+        return TN_EXIT_USAGE;
+    }
     if (campaign > 0 && fault.kind != TN_FAULT_NONE) {
         fprintf(stderr, CMD ": --fault-campaign draws its own faults: leave out --fault\n");
         return TN_EXIT_USAGE;
@@ -1403,6 +1419,12 @@ int cmd_run(int argc, char **argv)
         topo = s->topo;
         da.dims = topo;
         coll = s->coll;
+    }
+    if (dump_node != UINT32_MAX && dump_node >= topo.n) {
+        fprintf(stderr, CMD ": --dump %u is not a node of %ux%ux%u (0..%u)\n", dump_node,
+                topo.dim[0], topo.dim[1], topo.dim[2], topo.n - 1);
+        tn_sched_free(s);
+        return TN_EXIT_USAGE;
     }
 
     struct tn_dev dev;
@@ -1674,6 +1696,12 @@ int cmd_run(int argc, char **argv)
     ex = res.data_ok && res.cycles_ok ? TN_EXIT_OK : TN_EXIT_VERIFY;
     if (fault.kind == TN_FAULT_LINK && !json)
         print_link_fault(p, info, seed, &mo, &res, &fault.link, &link_at);
+    if (dump_node != UINT32_MAX) {
+        printf("\nnode %u after the run (torusctl dump --help explains the fields):\n",
+               dump_node);
+        if ((rc = tn_dump_node(&dev, dump_node, 0, 0)) != 0)
+            goto out_comm;
+    }
     goto out_dev;
 
 out_comm:

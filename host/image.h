@@ -22,7 +22,7 @@
 #define TN_REGION_MEM 0             /* flit memory: offset = word */
 #define TN_REGION_CFG 1             /* round settings: offset = round */
 #define TN_REGION_INJ 2             /* inject descriptor lists (tn_list_off) */
-#define TN_REGION_EJ 3              /* eject descriptor lists (tn_list_off) */
+#define TN_REGION_EJ 3              /* eject descriptor tables, by round (tn_list_off) */
 #define TN_REGION_REC 4             /* eject records (tn_rec_off) */
 #define TN_REGION_STATUS 5          /* node status (enum tn_node_status) */
 #define TN_REGION_ROUTE 6           /* relay routing tables */

@@ -92,6 +92,26 @@ done
 check "schedule gossip on 7x7x7 names where the cheapest algorithm changes with L" \
     "$(grep -qx 'cheapest at alpha 1 by message length (L <= 4096): class-ring L 1-2, 4-5, 7-8, 10, 13, 16; split-ring L 3, 6, 9, 11-12, 14-15, 17+' "$tmp/cross.out"; echo $?)"
 
+# run --dump: after the report, the node's tables and records as the
+# hardware filed them; its records (round, lane, flits, CRC) are the
+# reference model's predicted statistics for that node.
+"$T" run gossip --dims 3x3x3 --algo ring --dump 13 >"$tmp/dump.out" 2>&1
+r=$?
+awk '/^eject lane/ { lane = $3 + 0 }
+     /^    round [0-9]+, / { round = $2 + 0 - 1 }
+     /^        record:/ { crc = $10; sub(",", "", crc); print round "," lane "," $2 ",0x" crc }' \
+    "$tmp/dump.out" | sort >"$tmp/dump.rec"
+"$T" schedule gossip --dims 3x3x3 --algo ring --json "$tmp/r3.json" >/dev/null 2>&1
+"$T" verify --model --stats "$tmp/r3s.csv" "$tmp/r3.json" >/dev/null 2>&1
+awk -F, '$2 == 13 { print $1 "," $3 "," $6 "," $7 }' "$tmp/r3s.csv" | sort >"$tmp/model.rec"
+check "run --dump 13: exit 0, node 13's $(wc -l <"$tmp/dump.rec") records (round, lane, flits, CRC) are the model's, all filed by the run" \
+    "$([ $r = 0 ] && [ -s "$tmp/dump.rec" ] && cmp -s "$tmp/dump.rec" "$tmp/model.rec" &&
+       ! grep -q 'not filed' "$tmp/dump.out"; echo $?)"
+"$T" run gossip --dims 3x3x3 --dump 27 >/dev/null 2>"$tmp/dump.err"
+r=$?
+check "run --dump 27 on 3x3x3: exit 1 before loading, naming the node range" \
+    "$([ $r = 1 ] && grep -q 'not a node of 3x3x3 (0..26)' "$tmp/dump.err"; echo $?)"
+
 for dims in 3x3x3 7x7x7; do
     name="b-$dims"
     run "$name" broadcast --dims "$dims" --msg-flits 4
