@@ -37,6 +37,7 @@ row() {
     local bound=$((rlb * alpha + dlb + tlb)) measured=- model
     if [ "$dev" = - ]; then
         model=$("$T" verify --model "$tmp/s.json" 2>/dev/null | sed -n 's/^model: \([0-9]*\) cycles.*/\1/p')
+        [ -n "$model" ] || model=refused
     else
         local sd=()
         [ "$dev" = big ] && sd=(--sim-dir "$BIG")
