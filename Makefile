@@ -39,11 +39,12 @@ BENCHES    :=
 
 DEPS_STAMP := $(BUILD)/.deps-ok
 
-.PHONY: all run test test-host test-rtl test-e2e lint sim bench bitstream prog clean deps
+.PHONY: all run test test-host test-rtl test-e2e lint sim bench bitstream prog clean deps install
 all: host sim
 
 include rtl/sources.mk
-include $(sort $(wildcard mk/*.mk))
+# install.mk last: it installs what the other fragments build.
+include $(sort $(filter-out mk/install.mk,$(wildcard mk/*.mk))) mk/install.mk
 
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): scripts/deps.sh

@@ -50,7 +50,8 @@ static int model_dir(const struct tn_transport_opts *o, char *dir, size_t len)
         return snprintf(dir, len, "%s", o->sim_dir) >= (int)len ? TN_EINVAL : 0;
     if (env != NULL && env[0] != '\0')
         return snprintf(dir, len, "%s", env) >= (int)len ? TN_EINVAL : 0;
-    /* Next to the executable: build/torusctl finds build/sim/. */
+    /* Next to the executable: build/torusctl finds build/sim/, an
+     * installed PREFIX/bin/torusctl PREFIX/lib/torus/sim/ (make install). */
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n <= 0)
@@ -59,7 +60,11 @@ static int model_dir(const struct tn_transport_opts *o, char *dir, size_t len)
     char *slash = strrchr(exe, '/');
     if (slash != NULL)
         *slash = '\0';
-    return snprintf(dir, len, "%s/sim", exe) >= (int)len ? TN_EINVAL : 0;
+    if (snprintf(dir, len, "%s/sim", exe) >= (int)len)
+        return TN_EINVAL;
+    if (access(dir, F_OK) != 0 && snprintf(dir, len, "%s/../lib/torus/sim", exe) >= (int)len)
+        return TN_EINVAL;
+    return 0;
 }
 
 static int sim_open(struct tn_transport **out, const struct tn_transport_opts *o,

@@ -29,9 +29,10 @@ BENCHES    += $(HOST_DIR)/bench_host
 .PHONY: host
 host: $(HOST_LIB) $(TORUSCTL)
 
+# -fPIC: the same objects make the shared libtorus (mk/install.mk).
 $(HOST_DIR)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(TN_CFLAGS) $(HOST_PCFLAGS) -Ihost -Itests -I$(HOST_DIR)/gen -MMD -MP -c $< -o $@
+	$(HOST_CC) $(TN_CFLAGS) -fPIC $(HOST_PCFLAGS) -Ihost -Itests -I$(HOST_DIR)/gen -MMD -MP -c $< -o $@
 
 # torusctl --version: the tree's `git describe` (rewritten only when it
 # changes, so only torusctl.o is rebuilt then).

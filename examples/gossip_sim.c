@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/* A program of its own on the installed libtorus: the gossip on the
+ * simulated 3x3x3 torus, as `torusctl run gossip --dims 3x3x3` does it in
+ * outline. It opens the device (the Verilator model through the sim
+ * transport: the same frames a board receives), builds the cheapest
+ * schedule for the device's alpha, verifies it, lowers it to the device's
+ * tables, predicts its cycles with the reference model, loads the image,
+ * runs it and compares the cycles the hardware measured.
+ *
+ *   cc gossip_sim.c $(pkg-config --cflags --libs torus) -o gossip_sim
+ *   ./gossip_sim [SIM_DIR]     (default: $TN_SIM_DIR, then next to torusctl)
+ *
+ * Exit 0 when the measured cycles equal the model's, 1 otherwise. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <torus/torus.h>
+
+static int fail(const char *what, const char *why)
+{
+    fprintf(stderr, "gossip_sim: %s: %s\n", what, why);
+    return 1;
+}
+
+/* Load, start, wait: the cycles the sequencer measured (0 on error). */
+static uint64_t run_on_device(struct tn_proto *p, const struct tn_image *img)
+{
+    for (size_t i = 0; i < img->nbursts; i++) {
+        const struct tn_image_burst *b = &img->bursts[i];
+        struct tn_proto_wspan sp = {b->addr, img->words + b->off, b->n};
+        if (tn_proto_writev(p, &sp, 1) != 0)
+            return 0;
+    }
+    struct tn_status st;
+    if (tn_proto_start(p) != 0)
+        return 0;
+    do
+        if (tn_proto_status(p, &st) != 0)
+            return 0;
+    while ((st.status & 1) || !(st.status & 2));
+    return st.end_cycle - st.start_cycle;
+}
+
+int main(int argc, char **argv)
+{
+    char err[512] = "";
+    struct tn_transport_opts to = {.backend = "sim", .dims = {3, 3, 3},
+                                   .sim_dir = argc > 1 ? argv[1] : NULL};
+    const struct tn_transport_ops *ops = tn_transport_find("sim");
+    struct tn_transport *tr;
+    if (!ops || ops->open(&tr, &to, err, sizeof err) != 0)
+        return fail("sim device", err);
+    struct tn_proto_opts po = {.timeout_ms = 20000};
+    struct tn_proto *p;
+    struct tn_info info;
+    uint32_t params;
+    if (tn_proto_open(&p, ops, tr, &po) != 0 || tn_proto_info(p, &info) != 0 ||
+        tn_proto_read(p, TN_G_PARAMS, &params, 1) != 0)
+        return fail("sim device", "no answer to INFO");
+    tn_info_set_params(&info, params);
+
+    struct tn_topo t;
+    tn_topo_init(&t, info.dims[0], info.dims[1], info.dims[2]);
+    struct tn_algo_opts ao = {.msg_flits = 4, .ports = 6, .alpha = info.alpha};
+    struct tn_sched *s;
+    struct tn_report rep;
+    int rc = tn_build(&s, TN_GOSSIP, &t, &ao);
+    if (rc != 0)
+        return fail("schedule", tn_strerror(rc));
+    if (tn_verify(s, NULL, &rep) != 0)
+        return fail("schedule", "verification failed");
+
+    struct tn_plan_params par = {.lanes = info.lanes, .mem_depth = info.mem_depth,
+                                 .width = info.w, .alpha = info.alpha, .banks = info.banks};
+    struct tn_plan *plan;
+    struct tn_model_out mo;
+    struct tn_image img = {0};
+    if (tn_plan_lower(&plan, s, &par, err, sizeof err) != 0)
+        return fail("plan", err);
+    if (tn_model_run(plan, 1, TN_ENGINE_AUTO, &mo) != 0)
+        return fail("model", "out of memory");
+    if (tn_image_compile(&img, plan, &info, 1, err, sizeof err) != 0)
+        return fail("image", err);
+
+    uint64_t measured = run_on_device(p, &img);
+    printf("gossip %s on 3x3x3, L = %u: %llu cycles measured, %llu modelled, %llu predicted\n",
+           s->algo, ao.msg_flits, (unsigned long long)measured, (unsigned long long)mo.total,
+           (unsigned long long)rep.cost.cycles);
+    int ok = measured != 0 && measured == mo.total;
+    tn_image_free(&img);
+    tn_model_free(&mo);
+    tn_plan_free(plan);
+    tn_report_free(&rep);
+    tn_sched_free(s);
+    tn_proto_close(p);
+    ops->close(tr);
+    return ok ? 0 : 1;
+}
