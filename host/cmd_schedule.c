@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "a2a.h"
+#include "netsched.h"
+#include "outfile.h"
 #include "plan.h"
 #include "sg.h"
 #include "svg.h"
@@ -33,6 +35,9 @@ static void help(FILE *f)
         "  --alpha A         round switch cost in cycles (default 1)\n"
         "  --ports P         6 all-port (default) or 1 single-port\n"
         "  --root N          broadcast source node (default 0)\n"
+        "  --network FILE    alltoall: the traffic of a network file instead of the torus\n"
+        "                    (docs/traffic-format.md; data/fig1-fig7.net is the paper's Fig. 7):\n"
+        "                    Lambda, the schedule's steps, --json and --svg (steps x links)\n"
         "  --schedule S      alltoall: liquid (default) or round-robin\n"
         "  --time SECONDS    alltoall: bound of the liquid search (default 10)\n"
         "  --random-lengths  scatter, gather: lengths uniform in 0..L from --seed\n"
@@ -77,6 +82,42 @@ static void print_cheapest(FILE *out, enum tn_coll coll, const struct tn_topo *t
     fprintf(out, "\n");
 }
 
+static int netsched_json(const void *ns, FILE *f)
+{
+    return tn_netsched_write_json(ns, f);
+}
+
+static int netsched_svg(const void *ns, FILE *f)
+{
+    return tn_netsched_write_svg(ns, f);
+}
+
+/* schedule alltoall --network FILE: its traffic in liquid or round-robin
+ * steps (netsched.h). */
+static int schedule_network(const char *path, bool liquid, double seconds, unsigned seed,
+                            const char *json, const char *svg)
+{
+    struct tn_netsched ns;
+    int rc = tn_netsched_build(&ns, path, liquid, seconds, seed);
+    if (rc) {
+        if (rc == TN_ENOMEM)
+            fprintf(stderr, "torusctl schedule: out of memory\n");
+        tn_netsched_free(&ns);
+        return TN_EXIT_USAGE;
+    }
+    int ret = TN_EXIT_OK;
+    tn_netsched_print(&ns, json && strcmp(json, "-") == 0 ? stderr : stdout);
+    const char *file[2] = {json, svg};
+    int (*write[2])(const void *, FILE *) = {netsched_json, netsched_svg};
+    for (int i = 0; i < 2; i++)
+        if (file[i] && (rc = tn_write_file(file[i], write[i], &ns)) != 0) {
+            fprintf(stderr, "torusctl schedule: cannot write %s: %s\n", file[i], tn_strerror(rc));
+            ret = TN_EXIT_USAGE;
+        }
+    tn_netsched_free(&ns);
+    return ret;
+}
+
 int cmd_schedule(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -86,8 +127,10 @@ int cmd_schedule(int argc, char **argv)
         {"json", required_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
         {"schedule", required_argument, NULL, 'S'}, {"time", required_argument, NULL, 'T'},
         {"random-lengths", no_argument, NULL, 'R'}, {"seed", required_argument, NULL, 's'},
-        {"svg", required_argument, NULL, 'V'},
+        {"svg", required_argument, NULL, 'V'}, {"network", required_argument, NULL, 'N'},
         {NULL, 0, NULL, 0}};
+    const char *network = NULL;
+    char given[32] = "";      /* the options given, by their codes */
     struct tn_topo t;
     struct tn_algo_opts ao = {NULL, 1, 6, 1, 0};
     const char *json = NULL, *dims = "7x7x7", *svg = NULL;
@@ -102,7 +145,12 @@ int cmd_schedule(int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c > 0 && c < 128 && !strchr(given, c) && strlen(given) + 1 < sizeof given)
+            given[strlen(given)] = (char)c;
         switch (c) {
+        case 'N':
+            network = optarg;
+            break;
         case 'd':
             dims = optarg;
             if (tn_topo_parse(&t, optarg)) {
@@ -201,6 +249,23 @@ int cmd_schedule(int argc, char **argv)
         (t.dim[0] > 15 || t.dim[1] > 15 || t.dim[2] > 15)) {
         fprintf(stderr, "torusctl schedule: relay heads carry 4-bit coordinates: dims up to 15\n");
         return TN_EXIT_USAGE;
+    }
+    if (network && coll != TN_ALLTOALL) {
+        fprintf(stderr, "torusctl schedule: --network is for alltoall\n");
+        return TN_EXIT_USAGE;
+    }
+    if (network) {
+        static const char *const stray[][2] = {{"d", "dims"}, {"L", "msg-flits"}, {"a", "algo"},
+                                               {"A", "alpha"}, {"p", "ports"}, {"r", "root"},
+                                               {"R", "random-lengths"}};
+        for (size_t i = 0; i < sizeof stray / sizeof *stray; i++)
+            if (strchr(given, stray[i][0][0])) {
+                fprintf(stderr, "torusctl schedule: --%s does not apply to --network (the file "
+                        "holds the network and its traffic)\n", stray[i][1]);
+                return TN_EXIT_USAGE;
+            }
+        return schedule_network(network, kind == TN_A2A_LIQUID, search_s, (unsigned)seed, json,
+                                svg);
     }
     if (kind_arg && coll != TN_ALLTOALL) {
         fprintf(stderr, "torusctl schedule: --schedule is for alltoall (gossip and broadcast "

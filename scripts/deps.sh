@@ -6,7 +6,7 @@ pkgs=(
     build-essential pkg-config ccache perl jq libxml2-utils valgrind
     verilator iverilog yosys z3 nextpnr-ice40 fpga-icestorm openfpgaloader
     libusb-1.0-0-dev libftdi1-dev libjansson-dev zlib1g-dev
-    umockdev libumockdev-dev groff-base
+    umockdev libumockdev-dev groff-base librsvg2-bin
     clang
 )
 missing=()

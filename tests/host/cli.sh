@@ -198,5 +198,34 @@ t "verify reports the relay tables' CDG as information (exit 0)" 0 - - -- "$T" v
 grep -q "relay routing tables (dor): CDG of 384 channels cyclic (information" "$tmp/out" ||
     { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - verify names the relay CDG cycle"; }
 
+# the paper's Fig. 7 in one command: a network file's traffic scheduled
+# (Lambda 6 on the inter-switch links, a liquid schedule of 6 steps
+# against round-robin's 7), as JSON and as an SVG chart
+# cond DESC COMMAND...: one TAP line, ok when COMMAND succeeds
+cond() { local d=$1; shift; n=$((n + 1)); if "$@"; then echo "ok $n - $d"; else failed=$((failed + 1)); echo "not ok $n - $d"; fi; }
+t "schedule alltoall --network fig1-fig7.net: Lambda 6, a liquid schedule of 6 steps" 0 - - -- \
+    "$T" schedule alltoall --network data/fig1-fig7.net --json "$tmp/f7.json" --svg "$tmp/f7.svg"
+cond "its report names Lambda 6, bottlenecks l11 l12, 6 liquid steps, round-robin 7" \
+    bash -c "grep -qx 'Lambda 6 (bottlenecks l11 l12); liquid throughput 25/6 = 4.17 links' '$tmp/out' &&
+             grep -q '^liquid schedule: 6 steps (= Lambda: liquid, .*round-robin 7 steps' '$tmp/out'"
+cond "its JSON: 6 steps holding each of the 25 transfers once, no link twice in a step" \
+    bash -c "jq -e '.nsteps == 6 and .liquid and .round_robin_steps == 7 and .lambda == 6 and
+        ([.steps[][] | .src + \">\" + .dst] | length == 25 and (unique | length) == 25) and
+        all(.steps[]; ([.[].links[]] | length) == ([.[].links[]] | unique | length))' \
+        '$tmp/f7.json' >/dev/null"
+cond "its SVG is well-formed and renders (rsvg-convert), 12 link rows, 6 step columns" \
+    bash -c "xmllint --noout '$tmp/f7.svg' && rsvg-convert '$tmp/f7.svg' -o '$tmp/f7.png' &&
+             [ -s '$tmp/f7.png' ] && [ \$(grep -c '>step [0-9]*</text>' '$tmp/f7.svg') = 6 ] &&
+             [ \$(grep -c 'text-anchor=\"end\"' '$tmp/f7.svg') = 12 ]"
+t "schedule alltoall --network --schedule round-robin: 7 steps" 0 - - -- \
+    "$T" schedule alltoall --network data/fig1-fig7.net --schedule round-robin
+cond "round-robin's report says 7 steps" grep -q '^round-robin schedule: 7 steps' "$tmp/out"
+t "--network is for alltoall" 1 - "--network is for alltoall" -- \
+    "$T" schedule gossip --network data/fig1-fig7.net
+t "--dims does not apply to --network" 1 - "--dims does not apply to --network" -- \
+    "$T" schedule alltoall --network data/fig1-fig7.net --dims 3x3x3
+t "--network of a missing file: exit 1" 1 - "/nonexistent.net" -- \
+    "$T" schedule alltoall --network /nonexistent.net
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
