@@ -54,6 +54,14 @@ struct tn_p2p_sweep {
 int cmd_run_p2p_sweep(int argc, char **argv, const struct option *opts, struct tn_dev_args *da,
                       const struct tn_p2p_sweep *sw);
 
+/* --svg-rows SEL for a diagram of t at alpha into *o (SEL NULL: all
+ * links); false, with a message prefixed by cmd, when SEL is not all,
+ * node:N or dim:X|Y|Z of t. */
+struct tn_svg_opts;
+struct tn_topo;
+bool tn_cmd_svg_opts(const char *cmd, const char *sel, const struct tn_topo *t, unsigned alpha,
+                     struct tn_svg_opts *o);
+
 /* Whether building coll with o on t fits this machine's memory
  * (tn_build_bytes against tn_build_bytes_max); if not, says so, with both
  * figures, prefixed by cmd. */

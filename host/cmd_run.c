@@ -85,6 +85,9 @@ static void help(FILE *f)
         "                    so this is where to look at a run's tables and records)\n"
         "  --svg FILE        write the schedule's space-time diagram (time across, links\n"
         "                    down, a colour per message) as SVG\n"
+        "  --svg-rows SEL    its links: all (default), node:N (out of and into N) or\n"
+        "                    dim:X|Y|Z (readable figures of large tori)\n"
+        "  --svg-rounds FILE after the run, a bar chart of measured and model cycles per round\n"
         "  --fault F         corrupt the load on purpose to prove the checks catch it:\n"
         "                    payload:NODE (flip a bit of NODE's first message),\n"
         "                    duration:ROUND (load ROUND one cycle short) or rounds:N\n"
@@ -1183,6 +1186,7 @@ int cmd_run(int argc, char **argv)
         {"switching", required_argument, NULL, 'w'}, {"distance", required_argument, NULL, 'D'},
         {"packet-flits", required_argument, NULL, 'P'}, {"sweep", optional_argument, NULL, 'X'},
         {"permutation", required_argument, NULL, 'Q'}, {"dump", required_argument, NULL, 'U'},
+        {"svg-rows", required_argument, NULL, 'Y'}, {"svg-rounds", required_argument, NULL, 'Z'},
         TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
     struct tn_topo topo;
     struct tn_dev_args da;
@@ -1203,7 +1207,7 @@ int cmd_run(int argc, char **argv)
     bool sweep = false, distance_given = false;
     uint32_t dump_node = UINT32_MAX;  /* --dump: the node to print after the run */
     struct tn_p2p_sweep sweep_opts = {false, 0, 0, 0, NULL, false};
-    const char *lengths_file = NULL, *svg_file = NULL;
+    const char *lengths_file = NULL, *svg_file = NULL, *svg_rows = NULL, *svg_rounds = NULL;
     bool random_lengths = false;
     bool json = false;
     unsigned long v;
@@ -1317,6 +1321,12 @@ int cmd_run(int argc, char **argv)
                 return TN_EXIT_USAGE;
             }
             break;
+        case 'Y':
+            svg_rows = optarg;
+            break;
+        case 'Z':
+            svg_rounds = optarg;
+            break;
         case 'U':
             if (!tn_cmd_uint(optarg, 0, UINT32_MAX - 1, &v)) {
                 fprintf(stderr, CMD ": bad --dump '%s': use a node id\n", optarg);
@@ -1373,6 +1383,11 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, CMD ": unexpected argument '%s'\n", argv[optind]);
         return TN_EXIT_USAGE;
     }
+    if ((svg_rounds || svg_rows) && (campaign > 0 || sweep)) {
+        fprintf(stderr, CMD ": --%s draws one run: leave out %s\n",
+                svg_rounds ? "svg-rounds" : "svg-rows", sweep ? "--sweep" : "--fault-campaign");
+        return TN_EXIT_USAGE;
+    }
     if (dump_node != UINT32_MAX && (json || campaign > 0 || sweep)) {
         fprintf(stderr, CMD ": --dump prints one run's node as text: leave out %s\n",
                 json ? "--json" : campaign > 0 ? "--fault-campaign" : "--sweep");
@@ -1419,6 +1434,11 @@ int cmd_run(int argc, char **argv)
         topo = s->topo;
         da.dims = topo;
         coll = s->coll;
+    }
+    struct tn_svg_opts svg_opts;
+    if (!tn_cmd_svg_opts(CMD, svg_rows, &topo, 0, &svg_opts)) {
+        tn_sched_free(s);
+        return TN_EXIT_USAGE;
     }
     if (dump_node != UINT32_MAX && dump_node >= topo.n) {
         fprintf(stderr, CMD ": --dump %u is not a node of %ux%ux%u (0..%u)\n", dump_node,
@@ -1586,7 +1606,8 @@ int cmd_run(int argc, char **argv)
             fprintf(stderr, "  %s\n", rep.viol[i].text);
         goto out_dev;
     }
-    if (svg_file && (rc = tn_svg_save(s, info->alpha, svg_file)) != 0) {
+    svg_opts.alpha = info->alpha;
+    if (svg_file && (rc = tn_svg_save(s, &svg_opts, svg_file)) != 0) {
         fprintf(stderr, CMD ": cannot write %s: %s\n", svg_file, tn_strerror(rc));
         ex = TN_EXIT_USAGE;
         goto out_dev;
@@ -1696,6 +1717,16 @@ int cmd_run(int argc, char **argv)
     ex = res.data_ok && res.cycles_ok ? TN_EXIT_OK : TN_EXIT_VERIFY;
     if (fault.kind == TN_FAULT_LINK && !json)
         print_link_fault(p, info, seed, &mo, &res, &fault.link, &link_at);
+    if (svg_rounds) {
+        char title[160];
+        snprintf(title, sizeof title, "%s %s: cycles per round, measured on the %s backend and "
+                 "modelled", tn_coll_name(s->coll), s->algo, da.t.backend);
+        if ((rc = tn_svg_rounds_save(svg_rounds, title, p->nrounds, res.round_meas,
+                                     res.round_model)) != 0) {
+            fprintf(stderr, CMD ": cannot write %s: %s\n", svg_rounds, tn_strerror(rc));
+            ex = TN_EXIT_USAGE;
+        }
+    }
     if (dump_node != UINT32_MAX) {
         printf("\nnode %u after the run (torusctl dump --help explains the fields):\n",
                dump_node);

@@ -44,6 +44,8 @@ static void help(FILE *f)
         "  --seed S          seed of --random-lengths (default 1)\n"
         "  --json FILE       write the schedule as JSON (- for stdout)\n"
         "  --svg FILE        write its space-time diagram as SVG\n"
+        "  --svg-rows SEL    its links: all (default), node:N (out of and into N) or\n"
+        "                    dim:X|Y|Z\n"
         "  --help            this text\n"
         "exit codes: 0 ok, 1 usage, 3 the schedule failed verification\n");
 }
@@ -128,12 +130,13 @@ int cmd_schedule(int argc, char **argv)
         {"schedule", required_argument, NULL, 'S'}, {"time", required_argument, NULL, 'T'},
         {"random-lengths", no_argument, NULL, 'R'}, {"seed", required_argument, NULL, 's'},
         {"svg", required_argument, NULL, 'V'}, {"network", required_argument, NULL, 'N'},
+        {"svg-rows", required_argument, NULL, 'W'},
         {NULL, 0, NULL, 0}};
     const char *network = NULL;
     char given[32] = "";      /* the options given, by their codes */
     struct tn_topo t;
     struct tn_algo_opts ao = {NULL, 1, 6, 1, 0};
-    const char *json = NULL, *dims = "7x7x7", *svg = NULL;
+    const char *json = NULL, *dims = "7x7x7", *svg = NULL, *svg_rows = NULL;
     unsigned long v;
     int c;
     enum tn_a2a_kind kind = TN_A2A_LIQUID;
@@ -150,6 +153,9 @@ int cmd_schedule(int argc, char **argv)
         switch (c) {
         case 'N':
             network = optarg;
+            break;
+        case 'W':
+            svg_rows = optarg;
             break;
         case 'd':
             dims = optarg;
@@ -386,8 +392,13 @@ built:;
         ret = TN_EXIT_USAGE;
         json = NULL;
     }
+    struct tn_svg_opts so;
+    if (svg && !tn_cmd_svg_opts("torusctl schedule", svg_rows, &t, ao.alpha, &so)) {
+        ret = TN_EXIT_USAGE;
+        svg = NULL;
+    }
     if (svg) {
-        int src = tn_svg_save(s, ao.alpha, svg);
+        int src = tn_svg_save(s, &so, svg);
         if (src) {
             fprintf(stderr, "torusctl schedule: cannot write %s: %s\n", svg, tn_strerror(src));
             ret = TN_EXIT_USAGE;

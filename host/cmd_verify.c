@@ -29,6 +29,8 @@ static void help(FILE *f)
         "                    (round,node,lane,first,last,count,crc,err; cycles from T0)\n"
         "  --max N           violations to print (default 20)\n"
         "  --svg FILE        write the schedule's space-time diagram as SVG\n"
+        "  --svg-rows SEL    its links: all (default), node:N (out of and into N) or\n"
+        "                    dim:X|Y|Z\n"
         "  --help            this text\n"
         "exit codes: 0 ok, 1 usage or file error, 3 verification failed\n");
 }
@@ -78,13 +80,13 @@ int cmd_verify(int argc, char **argv)
         {"alpha", required_argument, NULL, 'A'}, {"width", required_argument, NULL, 'w'},
         {"model", no_argument, NULL, 'M'},       {"max", required_argument, NULL, 'x'},
         {"seed", required_argument, NULL, 'S'},  {"stats", required_argument, NULL, 'O'},
-        {"svg", required_argument, NULL, 'V'},
+        {"svg", required_argument, NULL, 'V'},   {"svg-rows", required_argument, NULL, 'W'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     struct tn_verify_opts vo = {0, 0, 1000, false};
     unsigned long v, alpha = ULONG_MAX, width = 16, max = 20;
     bool model = false;
     unsigned long seed = 1;
-    const char *stats = NULL, *svg = NULL;
+    const char *stats = NULL, *svg = NULL, *svg_rows = NULL;
     int c;
     optind = 1;
     opterr = 0;
@@ -121,6 +123,9 @@ int cmd_verify(int argc, char **argv)
             break;
         case 'V':
             svg = optarg;
+            break;
+        case 'W':
+            svg_rows = optarg;
             break;
         case 'x':
             if (!tn_cmd_uint(optarg, 0, 1000, &max))
@@ -166,7 +171,13 @@ int cmd_verify(int argc, char **argv)
     tn_report_print(stdout, s, &rep, a, (unsigned)max);
     print_relay_cdg(s);
     int ret = rc ? TN_EXIT_VERIFY : TN_EXIT_OK;
-    if (svg && (rc = tn_svg_save(s, a, svg)) != 0) {
+    struct tn_svg_opts so;
+    if (svg && !tn_cmd_svg_opts("torusctl verify", svg_rows, &s->topo, a, &so)) {
+        tn_report_free(&rep);
+        tn_sched_free(s);
+        return TN_EXIT_USAGE;
+    }
+    if (svg && (rc = tn_svg_save(s, &so, svg)) != 0) {
         fprintf(stderr, "torusctl verify: cannot write %s: %s\n", svg, tn_strerror(rc));
         ret = TN_EXIT_USAGE;
     }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "svg.h"
 #include "image.h"
 #include "sched.h"
 #include "tn_version.h"
@@ -45,6 +46,17 @@ bool tn_cmd_seconds(const char *cmd, const char *s, double *out)
     }
     *out = v;
     return true;
+}
+
+bool tn_cmd_svg_opts(const char *cmd, const char *sel, const struct tn_topo *t, unsigned alpha,
+                     struct tn_svg_opts *o)
+{
+    o->alpha = alpha;
+    if (tn_svg_rows_parse(sel ? sel : "all", t, o) == 0)
+        return true;
+    fprintf(stderr, "%s: bad --svg-rows '%s': use all, node:N (0..%u) or dim:X|Y|Z (a dimension "
+            "of size > 1)\n", cmd, sel, t->n - 1);
+    return false;
 }
 
 bool tn_cmd_fits(const char *cmd, int coll, const struct tn_topo *t, const struct tn_algo_opts *o)

@@ -73,7 +73,7 @@ check "all-port L=2: liquid measures fewer cycles than round-robin" \
 check "run alltoall --svg writes well-formed SVG (xmllint)" \
     "$(xmllint --noout "$tmp/a.svg" 2>/dev/null; echo $?)"
 check "the diagram has 27 x 54 = 1458 bands (one per transfer and link)" \
-    "$([ "$(grep -c '<rect' "$tmp/a.svg")" = 1458 ]; echo $?)"
+    "$([ "$(grep -c 'class="band"' "$tmp/a.svg")" = 1458 ]; echo $?)"
 "$T" schedule alltoall --dims 3x3x3 --svg "$tmp/nodir/a.svg" >/dev/null 2>"$tmp/svgerr"
 check "an unwritable --svg path exits 1 and leaves nothing" \
     "$([ $? = 1 ] && [ ! -e "$tmp/nodir" ]; echo $?)"

@@ -107,6 +107,12 @@ awk -F, '$2 == 13 { print $1 "," $3 "," $6 "," $7 }' "$tmp/r3s.csv" | sort >"$tm
 check "run --dump 13: exit 0, node 13's $(wc -l <"$tmp/dump.rec") records (round, lane, flits, CRC) are the model's, all filed by the run" \
     "$([ $r = 0 ] && [ -s "$tmp/dump.rec" ] && cmp -s "$tmp/dump.rec" "$tmp/model.rec" &&
        ! grep -q 'not filed' "$tmp/dump.out"; echo $?)"
+"$T" run gossip --dims 3x3x3 --msg-flits 8 --svg-rounds "$tmp/rounds.svg" --json >"$tmp/sr.json" 2>&1
+check "run --svg-rounds: a bar per round measured and one modelled, their heights the run's figures" \
+    "$(xmllint --noout "$tmp/rounds.svg" 2>/dev/null &&
+       [ "$(grep -c 'class="bar"' "$tmp/rounds.svg")" = $((2 * $(field .rounds "$tmp/sr.json"))) ] &&
+       [ "$(grep -o 'round 1 measured: [0-9]* cycles' "$tmp/rounds.svg" | grep -o '[0-9]* cycles')" = \
+         "$(field '.per_round[0].measured' "$tmp/sr.json") cycles" ]; echo $?)"
 "$T" run gossip --dims 3x3x3 --dump 27 >/dev/null 2>"$tmp/dump.err"
 r=$?
 check "run --dump 27 on 3x3x3: exit 1 before loading, naming the node range" \

@@ -227,5 +227,34 @@ t "--dims does not apply to --network" 1 - "--dims does not apply to --network" 
 t "--network of a missing file: exit 1" 1 - "/nonexistent.net" -- \
     "$T" schedule alltoall --network /nonexistent.net
 
+# Space-time diagrams: a label on every row, round numbers, an axis with
+# ticks, a legend of the messages, a title the width holds; --svg-rows
+# selects links; the PNG rendering (rsvg-convert) is what a reader sees.
+t "schedule gossip ring 3x3x3 --svg" 0 - - -- \
+    "$T" schedule gossip --dims 3x3x3 --algo ring --svg "$tmp/g3.svg"
+cond "the diagram: 162 link rows, each labelled; rounds 1-3 numbered; 27 messages in the legend" \
+    bash -c "xmllint --noout '$tmp/g3.svg' && [ \$(grep -c 'class=\"row\"' '$tmp/g3.svg') = 162 ] &&
+             [ \$(grep -c 'class=\"round\"' '$tmp/g3.svg') = 3 ] &&
+             [ \$(grep -c 'class=\"key\"' '$tmp/g3.svg') = 27 ] && grep -q 'class=\"tick\"' '$tmp/g3.svg'"
+cond "it renders to PNG, at least as wide as its title (7.4 px a character)" \
+    bash -c "rsvg-convert '$tmp/g3.svg' -o '$tmp/g3.png' && [ -s '$tmp/g3.png' ] &&
+             w=\$(sed -n 's/.*<svg [^>]*width=\"\([0-9]*\)\".*/\\1/p' '$tmp/g3.svg') &&
+             l=\$(sed -n 's/.*<title>\(.*\)<\/title>$/\\1/p' '$tmp/g3.svg' | head -1 | wc -c) &&
+             [ \$w -ge \$((l * 74 / 10)) ]"
+t "--svg-rows node:13: the links out of and into node 13" 0 - - -- \
+    "$T" schedule gossip --dims 3x3x3 --algo ring --svg "$tmp/g13.svg" --svg-rows node:13
+cond "node:13 draws 12 rows: its 6 outputs and the 6 links into it" \
+    bash -c "[ \$(grep -c 'class=\"row\"' '$tmp/g13.svg') = 12 ] && grep -q '>13 X+</text>' '$tmp/g13.svg' &&
+             grep -q '>12 X+</text>' '$tmp/g13.svg' && grep -q 'links out of and into node 13' '$tmp/g13.svg'"
+t "--svg-rows dim:Y: only Y links" 0 - - -- \
+    "$T" schedule gossip --dims 3x3x3 --algo ring --svg "$tmp/gy.svg" --svg-rows dim:Y
+cond "dim:Y draws the 54 Y links" \
+    bash -c "[ \$(grep -c 'class=\"row\"' '$tmp/gy.svg') = 54 ] && ! grep -q ' X+</text>' '$tmp/gy.svg'"
+t "--svg-rows node:27 on 3x3x3: exit 1" 1 - "bad --svg-rows 'node:27': use all, node:N (0..26)" -- \
+    "$T" schedule gossip --dims 3x3x3 --svg "$tmp/x.svg" --svg-rows node:27
+"$T" schedule gossip --dims 8x8 --json "$tmp/g88.json" >/dev/null 2>&1
+t "verify --svg-rows dim:Z of an 8x8 schedule: exit 1 (Z has size 1)" 1 - "bad --svg-rows 'dim:Z'" -- \
+    "$T" verify --svg "$tmp/x.svg" --svg-rows dim:Z "$tmp/g88.json"
+
 echo "1..$n"
 [ "$failed" -eq 0 ]
