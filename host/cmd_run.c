@@ -1142,6 +1142,24 @@ static int fault_campaign(struct tn_dev *d, const struct tn_plan *p, const struc
  * the name of the first option given (codes in given) for a collective it
  * does not apply to, or for a schedule file (which holds its collective);
  * NULL when all apply. */
+/* The schedule needs more flit memory than the device has: one line with
+ * both figures and the longest message that fits. */
+static void print_mem_capacity(const struct tn_sched *s, uint64_t words, uint32_t depth,
+                               bool file)
+{
+    uint32_t L = tn_sched_max_flits(s, words, depth);
+    fprintf(stderr, CMD ": the schedule needs %" PRIu64 " flit memory words a node, the device "
+            "has %u (MEM_DEPTH): ", words, depth);
+    if (L == UINT32_MAX)
+        fprintf(stderr, "shorten the messages\n");
+    else if (L == 0)
+        fprintf(stderr, "no message length fits; take a smaller torus\n");
+    else if (file)
+        fprintf(stderr, "the longest msg_flits that fits is %u\n", L / s->parts);
+    else
+        fprintf(stderr, "with --algo %s the longest --msg-flits that fits is %u\n", s->algo, L);
+}
+
 static const char *option_not_applying(enum tn_coll coll, bool file, const char *given)
 {
 #define C(x) (1u << TN_##x)
@@ -1598,12 +1616,18 @@ int cmd_run(int argc, char **argv)
         }
         have_formula = tn_algo_cost(coll, s->algo, &topo, &ao, &formula) == 0;
     }
-    struct tn_verify_opts vo = {info->lanes, info->mem_depth, 20, coll == TN_PERM};
+    /* memory: checked below, in one line with what fits */
+    struct tn_verify_opts vo = {info->lanes, 0, 20, coll == TN_PERM};
     rc = tn_verify(s, &vo, &rep);
     if (rc != 0) {
         fprintf(stderr, CMD ": the schedule fails verification (%u violations):\n", rep.nviol);
         for (uint32_t i = 0; i < rep.nkept; i++)
             fprintf(stderr, "  %s\n", rep.viol[i].text);
+        goto out_dev;
+    }
+    if (rep.mem_max_words > info->mem_depth) {
+        print_mem_capacity(s, rep.mem_max_words, info->mem_depth, sched_file != NULL);
+        ex = TN_EXIT_USAGE;
         goto out_dev;
     }
     svg_opts.alpha = info->alpha;

@@ -18,6 +18,7 @@
 #include "cmd.h"
 #include "sched.h"
 #include "tn_error.h"
+#include "transport.h"
 
 /* Message ids above which --json refuses (a 49x49x49 gossip lists 2e9). */
 #define JSON_MAX_IDS 50000000ull
@@ -379,6 +380,15 @@ built:;
         }
         fprintf(out, "\n");
         print_cheapest(out, coll, &t, &ao);
+    }
+    if (rep.mem_max_words > TN_SIM_MEM_DEPTH) {
+        uint32_t L = tn_sched_max_flits(s, rep.mem_max_words, TN_SIM_MEM_DEPTH);
+        fprintf(stderr, "torusctl schedule: note: %llu flit memory words a node, more than the "
+                "simulator models' %u (MEM_DEPTH): torusctl run refuses it there",
+                (unsigned long long)rep.mem_max_words, TN_SIM_MEM_DEPTH);
+        if (L > 0 && L < UINT32_MAX)
+            fprintf(stderr, " (the longest --msg-flits that fits with --algo %s: %u)", s->algo, L);
+        fprintf(stderr, "\n");
     }
     int ret = rc ? TN_EXIT_VERIFY : TN_EXIT_OK;
     uint64_t ids = 0;

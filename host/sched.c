@@ -819,6 +819,14 @@ int tn_sched_set_parts(struct tn_sched *s, uint32_t n)
     return 0;
 }
 
+uint32_t tn_sched_max_flits(const struct tn_sched *s, uint64_t words, uint64_t depth)
+{
+    if (s->msg_len)
+        return UINT32_MAX;
+    uint64_t msgs = words / s->msg_flits, P = msgs ? depth / msgs : UINT32_MAX;
+    return P * s->parts > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)(P * s->parts);
+}
+
 int tn_sched_set_lengths(struct tn_sched *s, const uint32_t *len, uint32_t n)
 {
     if (n != tn_sched_nids(s))

@@ -214,6 +214,11 @@ static inline uint32_t tn_sched_nids(const struct tn_sched *s)
 {
     return tn_coll_nids(s->coll, s->topo.n) * (s->coll == TN_GOSSIP ? s->parts : 1);
 }
+/* The longest message (flits; parts x part flits for a gossip in parts)
+ * for which s, whose fullest node holds words flit words, fits depth words
+ * a node: the memory holds messages, each msg_flits long. 0 when none
+ * does, UINT32_MAX when messages have their own lengths (msg_len). */
+uint32_t tn_sched_max_flits(const struct tn_sched *s, uint64_t words, uint64_t depth);
 /* Append an empty round: its index or TN_ENOMEM. */
 int tn_sched_add_round(struct tn_sched *s);
 /* Append a circuit to round r copying arcs/eject (and msgs if non-NULL);

@@ -9,6 +9,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* MEM_DEPTH (flit words a node) of the simulator models make builds
+ * (sim/tn_sim_build.sh); torusctl schedule warns above it. */
+#define TN_SIM_MEM_DEPTH 4096
+
 struct tn_transport_opts {
     const char *backend;   /* "sim" (default), "usb", "serial" */
     /* sim */

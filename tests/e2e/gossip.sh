@@ -88,6 +88,12 @@ for c in "7x7x7 9 9 9 171 3" "3x3x3 64 3 3 13 22"; do
            [ "$(field .part_flits "$f")" = "$6" ]; echo $?)"
     [ "$(rc "$name")" = 0 ] || sed 's/^/# /' "$tmp/$name.err" | head -20
 done
+# A schedule the device's memory cannot hold: exit 1, one line, the longest L that fits.
+"$T" run gossip --msg-flits 64 >"$tmp/big.out" 2>&1
+r=$?
+check "run gossip --msg-flits 64 on 7x7x7 (4096 words a node): exit 1, one line naming 22638 words and L = 9" \
+    "$([ $r = 1 ] && [ "$(wc -l <"$tmp/big.out")" = 1 ] &&
+       grep -q 'needs 22638 flit memory words a node, the device has 4096 (MEM_DEPTH): with --algo split-ring the longest --msg-flits that fits is 9' "$tmp/big.out"; echo $?)"
 "$T" schedule gossip >"$tmp/cross.out" 2>&1
 check "schedule gossip on 7x7x7 names where the cheapest algorithm changes with L" \
     "$(grep -qx 'cheapest at alpha 1 by message length (L <= 4096): class-ring L 1-2, 4-5, 7-8, 10, 13, 16; split-ring L 3, 6, 9, 11-12, 14-15, 17+' "$tmp/cross.out"; echo $?)"

@@ -102,8 +102,9 @@ check "gather on the LANES=1 model: exit 0, measured = model = certificate timin
 
 # Space-time diagram of a gather: well-formed, one band per (packet, link).
 run gsvg gather --dims 3x3x3 --msg-flits 2 --svg "$tmp/g.svg"
-check "run gather --svg writes well-formed SVG with one band per packet and link (54)" \
-    "$(xmllint --noout "$tmp/g.svg" 2>/dev/null && [ "$(grep -c '<rect' "$tmp/g.svg")" = 54 ]; echo $?)"
+check "run gather --svg writes well-formed SVG, per packet and link (54) a grey head flit and its message" \
+    "$(xmllint --noout "$tmp/g.svg" 2>/dev/null && [ "$(grep -c 'class="band"' "$tmp/g.svg")" = 108 ] &&
+       [ "$(grep -c 'class="band".*fill="#999"' "$tmp/g.svg")" = 54 ]; echo $?)"
 
 # JSON export of a scatter with msg_lengths, verified with the model, run.
 "$T" schedule scatter --dims 3x3x3 --ports 1 --msg-flits 3 --random-lengths --json "$tmp/s.json" \

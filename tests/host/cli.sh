@@ -227,6 +227,10 @@ t "--dims does not apply to --network" 1 - "--dims does not apply to --network" 
 t "--network of a missing file: exit 1" 1 - "/nonexistent.net" -- \
     "$T" schedule alltoall --network /nonexistent.net
 
+t "schedule warns when the simulator models' memory cannot hold the schedule" 0 - \
+    "22638 flit memory words a node, more than the simulator models' 4096 (MEM_DEPTH): torusctl run refuses it there (the longest --msg-flits that fits with --algo split-ring: 9)" -- \
+    "$T" schedule gossip --msg-flits 64
+
 # Space-time diagrams: a label on every row, round numbers, an axis with
 # ticks, a legend of the messages, a title the width holds; --svg-rows
 # selects links; the PNG rendering (rsvg-convert) is what a reader sees.
