@@ -90,7 +90,7 @@ static void help(FILE *f)
         "  --svg-rounds FILE after the run, a bar chart of measured and model cycles per round\n"
         "  --fault F         corrupt the load on purpose to prove the checks catch it:\n"
         "                    payload:NODE (flip a bit of NODE's first message),\n"
-        "                    duration:ROUND (load ROUND one cycle short) or rounds:N\n"
+        "                    duration:ROUND (load ROUND, from 1, one cycle short) or rounds:N\n"
         "                    (run only the first N rounds: the others' records are not filed)\n"
         "                    or, on the simulator, link:NODE:DIR:CYCLE:BIT (flip BIT of the\n"
         "                    flit NODE sends on link DIR, X+..Z-, in run CYCLE; BIT 'drop'\n"

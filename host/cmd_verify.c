@@ -26,7 +26,8 @@ static void help(FILE *f)
         "  --model           run the reference model and print its total and error count\n"
         "  --seed S          payload seed for the model (default 1)\n"
         "  --stats FILE      with --model: write the predicted eject statistics as CSV\n"
-        "                    (round,node,lane,first,last,count,crc,err; cycles from T0)\n"
+        "                    (round,node,lane,first,last,count,crc,err; rounds from 1,\n"
+        "                    cycles from T0)\n"
         "  --max N           violations to print (default 20)\n"
         "  --svg FILE        write the schedule's space-time diagram as SVG\n"
         "  --svg-rows SEL    its links: all (default), node:N (out of and into N) or\n"
@@ -66,7 +67,7 @@ static int write_stats(const void *ctx, FILE *f)
     fprintf(f, "round,node,lane,first,last,count,crc,err\n");
     for (uint32_t i = 0; i < mo->nstats; i++) {
         const struct tn_stat *st = &mo->stats[i];
-        fprintf(f, "%u,%u,%u,%llu,%llu,%u,0x%08x,%u\n", st->round, st->node, st->lane,
+        fprintf(f, "%u,%u,%u,%llu,%llu,%u,0x%08x,%u\n", st->round + 1, st->node, st->lane,
                 (unsigned long long)st->first, (unsigned long long)st->last, st->count,
                 st->crc, st->err);
     }

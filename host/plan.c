@@ -139,13 +139,14 @@ static int walk_circuit(struct lower *lw, uint32_t r, uint32_t ci, unsigned *por
     if (c->src >= lw->p->topo.n || !c->stream || c->msg_bad != -1 || c->msg_noncontig ||
         !tn_circuit_walk(lw->s, c, head, depth, parent, parent + lw->wcap))
         return tn_errf(lw->err, lw->errlen, TN_EVERIFY,
-                       "round %u circuit %u is broken: run torusctl verify", r, ci);
+                       "round %u circuit %u is broken: run torusctl verify", r + 1, ci);
     *port = TN_NDIRS;
     for (uint32_t i = 0; i < c->narcs; i++)
         if (c->arcs[i].node == c->src && c->arcs[i].dir < *port)
             *port = c->arcs[i].dir;
     if (*port == TN_NDIRS)
-        return tn_errf(lw->err, lw->errlen, TN_EVERIFY, "round %u circuit %u has no arcs", r, ci);
+        return tn_errf(lw->err, lw->errlen, TN_EVERIFY, "round %u circuit %u has no arcs", r + 1,
+                       ci);
     return 0;
 }
 
@@ -153,7 +154,7 @@ static int too_many_lanes(struct lower *lw, uint32_t r, uint32_t v, unsigned n, 
 {
     unsigned lanes = lw->p->par.lanes;
     return tn_errf(lw->err, lw->errlen, TN_ECAPACITY,
-                   "round %u: node %u %s %u streams, the device has %u lane%s", r, v, what, n,
+                   "round %u: node %u %s %u streams, the device has %u lane%s", r + 1, v, what, n,
                    lanes, lanes == 1 ? "" : "s");
 }
 
@@ -349,7 +350,7 @@ static int lower_circuit(struct lower *lw, uint32_t r, uint32_t ci, uint64_t *ne
         uint8_t *sel = &pr->xbar[(size_t)a->node * 12 + a->dir];
         if (*sel != TN_SEL_OFF)
             return tn_errf(lw->err, lw->errlen, TN_EVERIFY,
-                           "round %u: output %s of node %u driven twice", r,
+                           "round %u: output %s of node %u driven twice", r + 1,
                            tn_dir_name(a->dir), a->node);
         *sel = a->node == c->src ? (uint8_t)TN_SEL_LANE(lane)
                                  : (uint8_t)TN_SEL_PORT(c->arcs[parent[i]].dir);
@@ -360,7 +361,8 @@ static int lower_circuit(struct lower *lw, uint32_t r, uint32_t ci, uint64_t *ne
         uint32_t v = c->eject[e], i = ejarc[e];
         if (i == UINT32_MAX)
             return tn_errf(lw->err, lw->errlen, TN_EVERIFY,
-                           "round %u circuit %u: node %u ejects off the circuit", r, ci, v);
+                           "round %u circuit %u: node %u ejects off the circuit", r + 1, ci,
+                           v);
         unsigned ip = c->arcs[i].dir, below = lw->ejmask[v] & ((1u << ip) - 1);
         unsigned el = (unsigned)__builtin_popcount(below);
         if (el >= lw->p->par.lanes)
@@ -418,7 +420,8 @@ static int lower_round(struct lower *lw, uint32_t r)
     uint64_t need = 0;
     if (lw->s->msg_len && rd->ncirc)
         return tn_errf(lw->err, lw->errlen, TN_ENOTSUP,
-                       "round %u: circuits need equal message lengths (relay streams take any)", r);
+                       "round %u: circuits need equal message lengths (relay streams take any)",
+                       r + 1);
     for (uint32_t ci = 0; ci < rd->ncirc; ci++)
         totej += rd->circ[ci].nej;
     pr->xbar = calloc((size_t)N, 12);

@@ -371,6 +371,6 @@ int tn_plan_bank_check(const struct tn_plan *p, struct tn_bank_conflict *c, char
                    "bank conflict at node %u in round %u: %s lanes %u and %u both %s bank %u "
                    "in cycle %llu of the round, so the hardware would lose a flit (no memory "
                    "placement avoids it: try another --msg-flits or --algo)",
-                   h->node, h->round, h->write ? "eject" : "inject", h->lane[0], h->lane[1],
+                   h->node, h->round + 1, h->write ? "eject" : "inject", h->lane[0], h->lane[1],
                    h->write ? "write" : "read", h->bank, (unsigned long long)h->cycle);
 }

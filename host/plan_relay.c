@@ -95,7 +95,7 @@ static int check_relay_rounds(const struct tn_plan *p, char *err, size_t errlen,
         return tn_errf(err, errlen, TN_ENOTSUP,
                        "round %u has relay streams before a circuit round: relay-delivered words "
                        "live outside the message layout, so relay rounds must come last",
-                       first_relay);
+                       first_relay + 1);
     if (p->par.width < 12)
         return tn_errf(err, errlen, TN_ENOTSUP,
                        "relay heads carry x | y << 4 | z << 8: they need W >= 12 (W is %u)",
@@ -126,7 +126,7 @@ static int collect_packets(struct relay *rl, uint32_t r)
         if (x->src >= N || x->dst >= N || x->src == x->dst || !x->stream || x->msg_bad != -1 ||
             x->msg_noncontig)
             return tn_errf(rl->err, rl->errlen, TN_EVERIFY,
-                           "round %u relay stream %u is broken: run torusctl verify", r, i);
+                           "round %u relay stream %u is broken: run torusctl verify", r + 1, i);
         uint64_t flits = tn_relay_flits(s, x);
         if (flits == 0)
             continue; /* null messages only: nothing is sent */
@@ -218,7 +218,7 @@ static int inject_chains(struct relay *rl, uint32_t r, uint32_t a, uint32_t b)
             if (ch.n >= p->par.lanes)
                 return tn_errf(rl->err, rl->errlen, TN_ECAPACITY,
                                "round %u: node %u injects more than %u chains of relay packets "
-                               "(the device has %u lane%s)", r, v, p->par.lanes, p->par.lanes,
+                               "(the device has %u lane%s)", r + 1, v, p->par.lanes, p->par.lanes,
                                p->par.lanes == 1 ? "" : "s");
             ch.start[ch.n++] = p->par.alpha + rl->pk[k].start;  /* reads: one cycle earlier */
         }
@@ -296,7 +296,7 @@ static int eject_lanes(struct relay *rl, uint32_t r, uint32_t a, uint32_t b)
             if (nl >= p->par.lanes)
                 return tn_errf(rl->err, rl->errlen, TN_ECAPACITY,
                                "round %u: node %u receives more than %u relay packets at once "
-                               "(the device has %u lane%s)", r, v, p->par.lanes, p->par.lanes,
+                               "(the device has %u lane%s)", r + 1, v, p->par.lanes, p->par.lanes,
                                p->par.lanes == 1 ? "" : "s");
             total[nl] = 0;
             firstidx[nl++] = rl->pk[k].idx;

@@ -31,7 +31,7 @@ struct tn_fault {
     uint32_t arg;
     struct tn_link_fault link;  /* TN_FAULT_LINK */
 };
-/* Parse "payload:NODE", "duration:ROUND" or "rounds:N" (ARG decimal,
+/* Parse "payload:NODE", "duration:ROUND" (from 1) or "rounds:N" (ARG decimal,
  * 0..2^32-1), or "link:NODE:DIR:CYCLE:BIT|drop" (tn_link_fault_parse): 0
  * or TN_EINVAL (f->kind TN_FAULT_NONE). */
 int tn_fault_parse(const char *s, struct tn_fault *f);

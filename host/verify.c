@@ -505,7 +505,7 @@ static int check_deliveries(const struct tn_sched *s, struct tn_report *rep, uns
             } else if (e->node == dest) {
                 rc = add_viol(rep, max, TN_V_DUPLICATE, (int32_t)e->round, -1, -1, e->node,
                               "node %u receives message %u again in round %u (first in round "
-                              "%u)", e->node, m, e->round, first);
+                              "%u)", e->node, m, e->round + 1, first + 1);
             } else {
                 bool sent_on = false;
                 for (size_t k = b + 1; k < ev.n && ev.v[k].msg == m && !sent_on; k++)
@@ -514,7 +514,7 @@ static int check_deliveries(const struct tn_sched *s, struct tn_report *rep, uns
                 if (!sent_on)
                     rc = add_viol(rep, max, TN_V_EXTRA, (int32_t)e->round, -1, -1, e->node,
                                   "node %u receives message %u (for node %u) in round %u and "
-                                  "never sends it on", e->node, m, dest, e->round);
+                                  "never sends it on", e->node, m, dest, e->round + 1);
             }
         }
     }
@@ -942,7 +942,7 @@ void tn_report_print(FILE *f, const struct tn_sched *s, const struct tn_report *
     for (uint32_t r = 0; r < s->nrounds; r++) {
         uint64_t d = alpha + rep->round_need[r];
         total += d;
-        fprintf(f, "%5u  %8u  %12u  %14llu  %6llu\n", r, s->rounds[r].ncirc, rep->round_dmax[r],
+        fprintf(f, "%5u  %8u  %12u  %14llu  %6llu\n", r + 1, s->rounds[r].ncirc, rep->round_dmax[r],
                 (unsigned long long)rep->round_lmax[r], (unsigned long long)d);
     }
     fprintf(f, "rounds %u (lower bound %u)\n", rep->cost.rounds, rep->bounds.rounds);
@@ -959,7 +959,7 @@ void tn_report_print(FILE *f, const struct tn_sched *s, const struct tn_report *
         const struct tn_violation *v = &rep->viol[i];
         fprintf(f, "violation %s:", tn_viol_name(v->kind));
         if (v->round >= 0)
-            fprintf(f, " round %d", v->round);
+            fprintf(f, " round %d", v->round + 1);
         if (v->circuit >= 0)
             fprintf(f, " circuit %d", v->circuit);
         if (v->arc >= 0)

@@ -580,7 +580,7 @@ static void test_refusals(void)
     char err[300] = "";
     is(s ? tn_plan_lower(&p, s, &par, err, sizeof err) : 0, TN_ECAPACITY,
        "two lanes reading one segment 8 words apart in lockstep: refused");
-    ok(strstr(err, "node 0") && strstr(err, "round 3") && strstr(err, "lanes 0 and 1") &&
+    ok(strstr(err, "node 0") && strstr(err, "round 4") && strstr(err, "lanes 0 and 1") &&
            strstr(err, "read"), "the refusal names node, round and lanes: %s", err);
     par.lanes = par.banks = 2;
     is(tn_plan_lower(&p, s, &par, err, sizeof err), TN_ECAPACITY,
