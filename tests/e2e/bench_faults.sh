@@ -33,7 +33,7 @@ row() {
         awk -F'\t' '{printf "%-24s %6s %9s %9s %9s %6s %6s %7s %7.0fs  all detected and located or masked, 0 false\n",
                      $1, $2, $3, $5, $6, $7, $8, $9, $10; print "  (" $4 ")"}'
 }
-row "3x3x3 gossip (ring)" "${FAULTS_3:-10000}" gossip --dims 3x3x3
+row "3x3x3 gossip (ring)" "${FAULTS_3:-10000}" gossip --dims 3x3x3 --algo ring
 row "7x7x7 gossip dp" "${FAULTS_7:-1000}" gossip --dims 7x7x7 --algo dp
 row "3x3x3 scatter (relay)" "${FAULTS_3:-10000}" scatter --dims 3x3x3 --msg-flits 4
 row "3x3x3 perm relay (coll.)" "${FAULTS_3:-10000}" perm --switching relay --dims 3x3x3 --msg-flits 4

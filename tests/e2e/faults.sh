@@ -21,7 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 # with one link fault; keeps rc, stdout and stderr.
 one() {
     local name=$1 fault=$2; shift 2
-    "$T" run gossip --dims 3x3x3 --fault "link:$fault" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    "$T" run gossip --dims 3x3x3 --algo ring --fault "link:$fault" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
     echo $? >"$tmp/$name.rc"
 }
 rc() { cat "$tmp/$1.rc"; }
@@ -70,7 +70,7 @@ campaign() {
     echo $? >"$tmp/$name.rc"
 }
 sum() { jq "[.faults[].$2] | add" "$tmp/$1.json"; }
-for c in "ring gossip 3x3x3;gossip --dims 3x3x3;300" \
+for c in "ring gossip 3x3x3;gossip --dims 3x3x3 --algo ring;300" \
          "liquid all-to-all 3x3x3 L=2;alltoall --dims 3x3x3 --msg-flits 2;200" \
          "ring gossip 3x3x3 LANES=1;gossip --dims 3x3x3 --lanes 1;100" \
          "relay scatter 3x3x3 L=4;scatter --dims 3x3x3 --msg-flits 4;300" \
