@@ -62,6 +62,11 @@ struct tn_topo;
 bool tn_cmd_svg_opts(const char *cmd, const char *sel, const struct tn_topo *t, unsigned alpha,
                      struct tn_svg_opts *o);
 
+/* t's dims as the JSON array [X, Y, Z] (the one form of every command's
+ * JSON and of schedule files); NULL when out of memory. */
+struct json_t;
+struct json_t *tn_cmd_json_dims(const struct tn_topo *t);
+
 /* Whether building coll with o on t fits this machine's memory
  * (tn_build_bytes against tn_build_bytes_max); if not, says so, with both
  * figures, prefixed by cmd. */

@@ -207,7 +207,7 @@ static void print_table(const struct point *pt, unsigned np, const char *dims,
     }
 }
 
-static void print_json(const struct point *pt, unsigned np, const char *dims,
+static void print_json(const struct point *pt, unsigned np, const struct tn_topo *t,
                        const struct tn_p2p_sweep *sw)
 {
     json_t *a = json_array();
@@ -222,7 +222,7 @@ static void print_json(const struct point *pt, unsigned np, const char *dims,
             "measured_minus_lecture", (json_int_t)(x->measured - x->lecture), "data_ok",
             x->data_ok, "cycles_ok", x->cycles_ok, "exit", x->rc));
     }
-    json_t *o = json_pack("{s:s, s:s, s:o}", "dims", dims, "over",
+    json_t *o = json_pack("{s:o, s:s, s:o}", "dims", tn_cmd_json_dims(t), "over",
                           sw->by_msg ? "msg_flits" : "distance", "points", a);
     json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     printf("\n");
@@ -435,7 +435,7 @@ int cmd_run_p2p_sweep(int argc, char **argv, const struct option *opts, struct t
             ret = pt[i].rc > 0 ? pt[i].rc : TN_EXIT_DEVICE;
     }
     if (sw->json)
-        print_json(pt, (unsigned)np, dims, sw);
+        print_json(pt, (unsigned)np, &da->dims, sw);
     else
         print_table(pt, (unsigned)np, dims, sw);
     struct plot pl = {pt, (unsigned)np, dims, sw};

@@ -61,7 +61,8 @@ static int permutation(const struct tn_topo *t, enum tn_perm pk, uint32_t mu, ui
         return TN_EXIT_USAGE;
     }
     if (json) {
-        json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:b}", "dims", name,
+        json_t *o = json_pack("{s:o, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:b}", "dims",
+                              tn_cmd_json_dims(t),
                               "permutation", tn_perm_name(pk), "msg_flits", (json_int_t)mu,
                               "transfers", (json_int_t)r.transfers, "relay_lost",
                               (json_int_t)r.relay_lost, "relay_cycles",
@@ -157,7 +158,8 @@ int cmd_routing(int argc, char **argv)
         for (int k = 0; k < 3; k++)
             json_array_append_new(rings, json_pack("{s:i, s:b}", "size", t.dim[k], "minimal",
                                                    ring_bad[k] == 0));
-        json_t *o = json_pack("{s:s, s:I, s:I, s:I, s:f, s:f, s:f, s:i, s:o}", "dims", name,
+        json_t *o = json_pack("{s:o, s:I, s:I, s:I, s:f, s:f, s:f, s:i, s:o}", "dims",
+                              tn_cmd_json_dims(&t),
                               "pairs", (json_int_t)st.pairs, "routed", (json_int_t)st.routed,
                               "minimal_pairs", (json_int_t)st.minimal_pairs, "avg_hops",
                               st.avg_hops, "avg_minimal", st.avg_minimal, "avg_extra",

@@ -144,8 +144,15 @@ static void progress_end(struct progress *p)
 }
 
 /* One compared eject descriptor that differs from the model. */
+/* What differs from the model (the "kind" of a JSON error). */
+enum mis_kind { MIS_NOT_FILED, MIS_DATA, MIS_TIMING, MIS_NODE_LATCH, MIS_NODE_COUNTER,
+                MIS_TOTAL, MIS_CLOSED_FORM };
+static const char *const mis_kind_name[] = {"not-filed", "data", "timing", "node-latch",
+                                            "node-counter", "total-cycles", "closed-form"};
+
 struct mismatch {
-    uint32_t round, node, lane;
+    enum mis_kind kind;
+    uint32_t round, node, lane; /* UINT32_MAX: none (the whole run, or a whole node) */
     char what[160];
 };
 
@@ -192,13 +199,14 @@ struct result {
                                          * count masked (NULL: not kept) */
 };
 
-static void add_mismatch(struct result *res, uint32_t r, uint32_t v, uint32_t l,
-                         const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-static void add_mismatch(struct result *res, uint32_t r, uint32_t v, uint32_t l,
-                         const char *fmt, ...)
+static void add_mismatch(struct result *res, enum mis_kind k, uint32_t r, uint32_t v,
+                         uint32_t l, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void add_mismatch(struct result *res, enum mis_kind k, uint32_t r, uint32_t v,
+                         uint32_t l, const char *fmt, ...)
 {
     if (res->nmis < MAX_LISTED) {
         struct mismatch *m = &res->listed[res->nmis];
+        m->kind = k;
         m->round = r;
         m->node = v;
         m->lane = l;
@@ -280,7 +288,7 @@ static void compare_stat(const struct tn_plan *p, const struct tn_info *info,
     uint64_t first = rec.count ? pr->t0 + rec.first : 0, last = rec.count ? pr->t0 + rec.last : 0;
     if (rec.epoch != runs % 16) {
         res->data_ok = false;
-        add_mismatch(res, e->round, e->node, e->lane,
+        add_mismatch(res, MIS_NOT_FILED, e->round, e->node, e->lane,
                      "not filed: the record's epoch is %u, the run's %u (RUNS %u): its round "
                      "did not run", rec.epoch, runs % 16, runs);
         if (res->bad != NULL)
@@ -291,12 +299,12 @@ static void compare_stat(const struct tn_plan *p, const struct tn_info *info,
         res->hw_err_desc++;
     if (rec.count != want_count || rec.crc != e->crc || rec.err != e->err) {
         res->data_ok = false;
-        add_mismatch(res, e->round, e->node, e->lane,
+        add_mismatch(res, MIS_DATA, e->round, e->node, e->lane,
                      "data: %u flits crc %08x err %x, expected %u flits crc %08x err %x",
                      rec.count, rec.crc, rec.err, want_count, e->crc, e->err);
     } else if (rec.count > 0 && (first != e->first || last != e->last)) {
         res->cycles_ok = false;
-        add_mismatch(res, e->round, e->node, e->lane,
+        add_mismatch(res, MIS_TIMING, e->round, e->node, e->lane,
                      "timing: flits in cycles %" PRIu64 "..%" PRIu64
                      ", expected %" PRIu64 "..%" PRIu64, first, last, e->first, e->last);
     }
@@ -373,7 +381,8 @@ static int read_error_nodes(struct tn_dev *d, const struct tn_plan *p, struct re
                 rc = tn_proto_read(d->p, TN_ADDR_NODE(v, TN_REGION_STATUS, 0), st, TN_ST_WORDS);
                 tn_status_describe(st, why, sizeof why);
             }
-            add_mismatch(res, UINT32_MAX, v, UINT32_MAX, "the node latched %s (torusctl dump "
+            add_mismatch(res, MIS_NODE_LATCH, UINT32_MAX, v, UINT32_MAX,
+                         "the node latched %s (torusctl dump "
                          "--node %u)", why[0] ? why : "an error", v);
         }
     }
@@ -399,7 +408,8 @@ static void compare_node_events(const struct tn_model_out *mo, uint32_t v, const
         res->relay_dev[k] += got;
         if (got != want) {
             res->data_ok = false;
-            add_mismatch(res, UINT32_MAX, v, UINT32_MAX, "%u %s, the model predicts %u", got,
+            add_mismatch(res, MIS_NODE_COUNTER, UINT32_MAX, v, UINT32_MAX,
+                         "%u %s, the model predicts %u", got,
                          what[k], want);
         }
     }
@@ -408,7 +418,7 @@ static void compare_node_events(const struct tn_model_out *mo, uint32_t v, const
         uint32_t all[TN_ST_WORDS] = {0};
         memcpy(all, st, (TN_ST_DROP + 1) * sizeof *st);
         res->data_ok = false;
-        add_mismatch(res, UINT32_MAX, v, UINT32_MAX, "the node latched %s",
+        add_mismatch(res, MIS_NODE_LATCH, UINT32_MAX, v, UINT32_MAX, "the node latched %s",
                      tn_status_describe(all, why, sizeof why));
     }
 }
@@ -740,7 +750,9 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
            "readback %.3f s\n", tm[0], tm[1], tm[2], tm[3], tm[4]);
     for (uint32_t i = 0; i < res->nmis && i < MAX_LISTED; i++) {
         const struct mismatch *m = &res->listed[i];
-        if (m->round == UINT32_MAX)
+        if (m->node == UINT32_MAX)
+            printf("MISMATCH: %s\n", m->what);
+        else if (m->round == UINT32_MAX)
             printf("MISMATCH node %u: %s\n", m->node, m->what);
         else
             printf("MISMATCH round %u node %u lane %u: %s\n", m->round + 1, m->node, m->lane,
@@ -760,8 +772,6 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
                        const struct a2a_report *a2a, const struct sg_report *sg,
                        const struct tn_p2p_info *p2p, const struct perm_run *perm)
 {
-    char dims[32];
-    tn_topo_format(&s->topo, dims, sizeof dims);
     json_t *rounds = json_array(), *errors = json_array();
     for (uint32_t r = 0; r < p->nrounds; r++)
         json_array_append_new(rounds, json_pack("{s:I, s:I, s:I}", "duration",
@@ -770,16 +780,17 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
                                                 (json_int_t)res->round_model[r]));
     for (uint32_t i = 0; i < res->nmis && i < MAX_LISTED; i++) {
         const struct mismatch *m = &res->listed[i];
-        json_array_append_new(errors, json_pack("{s:o, s:I, s:o, s:s}", "round",
+        json_array_append_new(errors, json_pack("{s:s, s:o, s:o, s:o, s:s}", "kind",
+            mis_kind_name[m->kind], "round",
             m->round == UINT32_MAX ? json_null() : json_integer(m->round + 1), "node",
-            (json_int_t)m->node, "lane",
-            m->lane == UINT32_MAX ? json_null() : json_integer(m->lane), "what", m->what));
+            m->node == UINT32_MAX ? json_null() : json_integer(m->node), "lane",
+            m->lane == UINT32_MAX ? json_null() : json_integer(m->lane), "message", m->what));
     }
     uint64_t arcs = (uint64_t)s->topo.n * tn_ports(&s->topo);
     json_t *o = json_pack(
-        "{s:s, s:s, s:I, s:s, s:I, s:I, s:s, s:I, s:I, s:I, s:o, s:I, s:b, s:b, s:I, s:o,"
+        "{s:s, s:o, s:I, s:s, s:I, s:I, s:s, s:I, s:I, s:I, s:o, s:I, s:b, s:b, s:I, s:o,"
         " s:I, s:f, s:I, s:o}",
-        "collective", tn_coll_name(s->coll), "dims", dims,
+        "collective", tn_coll_name(s->coll), "dims", tn_cmd_json_dims(&s->topo),
         "msg_flits", (json_int_t)(s->msg_flits * s->parts), "algorithm", s->algo,
         "rounds", (json_int_t)p->nrounds, "alpha", (json_int_t)info->alpha,
         "backend", backend, "lanes", (json_int_t)info->lanes,
@@ -868,7 +879,7 @@ static int run_once(struct tn_dev *d, const struct tn_plan *p, const struct tn_m
     tm[1] = now_s() - t;
     if (rc == 0 && res->measured != res->model) {
         res->cycles_ok = false;
-        add_mismatch(res, UINT32_MAX, 0, UINT32_MAX,
+        add_mismatch(res, MIS_TOTAL, UINT32_MAX, UINT32_MAX, UINT32_MAX,
                      "total: measured %" PRIu64 " cycles, model %" PRIu64, res->measured,
                      res->model);
     }
@@ -1727,7 +1738,7 @@ int cmd_run(int argc, char **argv)
     }
     if (have_formula && formula.cycles != res.model) {
         res.cycles_ok = false;
-        add_mismatch(&res, UINT32_MAX, 0, UINT32_MAX,
+        add_mismatch(&res, MIS_CLOSED_FORM, UINT32_MAX, UINT32_MAX, UINT32_MAX,
                      "the model's %" PRIu64 " cycles differ from the closed form's %" PRIu64,
                      res.model, formula.cycles);
     }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* torusctl: a thin git-style subcommand table over libtorus. */
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,11 @@ bool tn_cmd_seconds(const char *cmd, const char *s, double *out)
     }
     *out = v;
     return true;
+}
+
+json_t *tn_cmd_json_dims(const struct tn_topo *t)
+{
+    return json_pack("[i, i, i]", t->dim[0], t->dim[1], t->dim[2]);
 }
 
 bool tn_cmd_svg_opts(const char *cmd, const char *sel, const struct tn_topo *t, unsigned alpha,

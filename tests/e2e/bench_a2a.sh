@@ -24,7 +24,7 @@ row() {
             "$(head -1 "$tmp/err")"
         return
     fi
-    jq -r --arg w "$wall" '[.dims, "", .algorithm, .msg_flits,
+    jq -r --arg w "$wall" '[(.dims | map(tostring) | join("x")), "", .algorithm, .msg_flits,
         .alltoall.transfers, .alltoall.lambda, .alltoall.steps, .cycles_measured,
         .cycles_model, .cycles_formula, .alltoall.throughput_measured,
         .alltoall.throughput_liquid, $w,

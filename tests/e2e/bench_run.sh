@@ -26,7 +26,7 @@ row() {
         printf '%-8s %-6s %3s failed (exit %s): %s\n' "$backend" "$dims" "$L" "$rc" "$(head -1 "$tmp/err")"
         return
     fi
-    jq -r --arg b "$backend" '[$b, .dims, .msg_flits, .image_words, .image_bursts, .wall_s.schedule,
+    jq -r --arg b "$backend" '[$b, (.dims | map(tostring) | join("x")), .msg_flits, .image_words, .image_bursts, .wall_s.schedule,
         .wall_s.compile, .wall_s.load, .wall_s.run, .wall_s.readback, .cycles_measured,
         (if .data_ok and .cycles_ok then "ok" else "MISMATCH" end)] | @tsv' "$f" |
         awk -F'\t' '{printf "%-8s %-6s %3s %10s %7s %8.3fs %8.3fs %8.3fs %8.3fs %8.3fs %10s %s\n",

@@ -140,6 +140,13 @@ check "LANES=1 model: single-port gossip on 3x3x3 passes" \
     "$([ "$(rc l1)" = 0 ] && [ "$(field .lanes "$tmp/l1.json")" = 1 ] &&
        [ "$(field .data_ok "$tmp/l1.json")" = true ]; echo $?)"
 
+# The JSON report: dims as [X, Y, Z]; a corrupted payload is an error object.
+"$T" run gossip --dims 3x3x3 --fault payload:4 --json >"$tmp/fpj.json" 2>/dev/null
+check "run --json: dims [3,3,3]; the corrupted payload an error {kind data, round, node, lane, message}" \
+    "$(jq -e '.dims == [3,3,3] and (.errors[0] | .kind == "data" and (.round | type) == "number" and
+               (.node | type) == "number" and (.lane | type) == "number" and (.message | startswith("data:")))' \
+          "$tmp/fpj.json" >/dev/null; echo $?)"
+
 # A flipped payload bit at node 4 is caught where the message lands.
 "$T" run gossip --dims 3x3x3 --fault payload:4 >"$tmp/fp.out" 2>&1
 r=$?
