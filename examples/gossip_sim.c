@@ -4,13 +4,15 @@
  * outline. It opens the device (the Verilator model through the sim
  * transport: the same frames a board receives), builds the cheapest
  * schedule for the device's alpha, verifies it, lowers it to the device's
- * tables, predicts its cycles with the reference model, loads the image,
- * runs it and compares the cycles the hardware measured.
+ * tables, predicts every eject record with the reference model, loads the
+ * image, runs it and compares every record and the measured cycles
+ * (run.h).
  *
  *   cc gossip_sim.c $(pkg-config --cflags --libs torus) -o gossip_sim
  *   ./gossip_sim [SIM_DIR]     (default: $TN_SIM_DIR, then next to torusctl)
  *
- * Exit 0 when the measured cycles equal the model's, 1 otherwise. */
+ * Exit 0 when every record and the measured cycles equal the model's, 1
+ * otherwise. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -20,25 +22,6 @@ static int fail(const char *what, const char *why)
 {
     fprintf(stderr, "gossip_sim: %s: %s\n", what, why);
     return 1;
-}
-
-/* Load, start, wait: the cycles the sequencer measured (0 on error). */
-static uint64_t run_on_device(struct tn_proto *p, const struct tn_image *img)
-{
-    for (size_t i = 0; i < img->nbursts; i++) {
-        const struct tn_image_burst *b = &img->bursts[i];
-        struct tn_proto_wspan sp = {b->addr, img->words + b->off, b->n};
-        if (tn_proto_writev(p, &sp, 1) != 0)
-            return 0;
-    }
-    struct tn_status st;
-    if (tn_proto_start(p) != 0)
-        return 0;
-    do
-        if (tn_proto_status(p, &st) != 0)
-            return 0;
-    while ((st.status & 1) || !(st.status & 2));
-    return st.end_cycle - st.start_cycle;
 }
 
 int main(int argc, char **argv)
@@ -82,11 +65,21 @@ int main(int argc, char **argv)
     if (tn_image_compile(&img, plan, &info, 1, err, sizeof err) != 0)
         return fail("image", err);
 
-    uint64_t measured = run_on_device(p, &img);
-    printf("gossip %s on 3x3x3, L = %u: %llu cycles measured, %llu modelled, %llu predicted\n",
-           s->algo, ao.msg_flits, (unsigned long long)measured, (unsigned long long)mo.total,
-           (unsigned long long)rep.cost.cycles);
-    int ok = measured != 0 && measured == mo.total;
+    /* load, run, read every eject record back and compare it with the model */
+    struct tn_run_result res;
+    double tm[2];
+    uint32_t clear = TN_CTRL_CLEAR;
+    if (tn_run_result_init(&res, plan, &mo) != 0 || tn_proto_write(p, TN_G_CTRL, &clear, 1) != 0 ||
+        tn_run_load(p, &img, true) != 0 || tn_run_execute(p, &info, plan, &mo, &res, true, tm) != 0)
+        return fail("device", tn_proto_errmsg(p));
+    printf("gossip %s on 3x3x3, L = %u: %llu cycles measured, %llu modelled, %llu predicted; "
+           "%u eject records, %s\n", s->algo, ao.msg_flits, (unsigned long long)res.measured,
+           (unsigned long long)res.model, (unsigned long long)rep.cost.cycles, mo.nstats,
+           res.data_ok ? "every CRC as modelled" : "DATA WRONG");
+    for (uint32_t i = 0; i < res.nmis && i < TN_RUN_MAX_LISTED; i++)
+        printf("  %s: %s\n", tn_mis_kind_name(res.listed[i].kind), res.listed[i].what);
+    int ok = res.data_ok && res.cycles_ok;
+    tn_run_result_free(&res);
     tn_image_free(&img);
     tn_model_free(&mo);
     tn_plan_free(plan);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* torusctl run: compute (or load), verify, lower and compile a schedule,
- * load it into the device with the initial messages, start it, wait, read
- * every eject descriptor's statistics back and compare them with the
- * reference model and the closed form. The product's main job. */
+ * then load, run and read it back through the library (run.h: every eject
+ * record compared with the reference model), and report it against the
+ * closed form. The product's main job. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -23,13 +23,12 @@
 #include "p2p.h"
 #include "perm.h"
 #include "plan.h"
+#include "run.h"
 #include "runopt.h"
 #include "sched.h"
 #include "tn_error.h"
 
 #define CMD "torusctl run"
-/* Mismatches listed in the text report (all are counted). */
-#define MAX_LISTED 20
 
 static void help(FILE *f)
 {
@@ -107,54 +106,7 @@ static void help(FILE *f)
         tn_dev_help);
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
-/* Progress on stderr for work that takes more than a second. */
-struct progress {
-    const char *what;
-    double t0, last;
-    bool shown;
-    bool quiet;
-};
-
-static void progress(struct progress *p, uint64_t done, uint64_t total)
-{
-    double t = now_s();
-    bool tty = isatty(STDERR_FILENO);
-    /* A terminal gets one updating line, a log a line every 10 s. */
-    if (p->quiet || t - p->t0 < 1.0 || t - p->last < (tty ? 0.5 : 10.0))
-        return;
-    p->last = t;
-    p->shown = tty;
-    fprintf(stderr, "%s%s: %" PRIu64, tty ? "\r" : "", p->what, done);
-    if (total)
-        fprintf(stderr, "/%" PRIu64 " (%.0f%%)", total, 100.0 * (double)done / (double)total);
-    fprintf(stderr, tty ? "  " : "\n");
-}
-
-static void progress_end(struct progress *p)
-{
-    if (p->shown)
-        fprintf(stderr, "\n");
-}
-
-/* One compared eject descriptor that differs from the model. */
-/* What differs from the model (the "kind" of a JSON error). */
-enum mis_kind { MIS_NOT_FILED, MIS_DATA, MIS_TIMING, MIS_NODE_LATCH, MIS_NODE_COUNTER,
-                MIS_TOTAL, MIS_CLOSED_FORM };
-static const char *const mis_kind_name[] = {"not-filed", "data", "timing", "node-latch",
-                                            "node-counter", "total-cycles", "closed-form"};
-
-struct mismatch {
-    enum mis_kind kind;
-    uint32_t round, node, lane; /* UINT32_MAX: none (the whole run, or a whole node) */
-    char what[160];
-};
 
 /* All-to-all extras for the report (NULL for the other collectives). */
 struct a2a_report {
@@ -176,333 +128,7 @@ struct sg_report {
     unsigned ports;
 };
 
-struct result {
-    uint64_t measured, model;
-    uint64_t *round_meas, *round_model; /* last flit + 1 - round start */
-    uint64_t flit_hops;
-    uint32_t nmis;
-    struct mismatch listed[MAX_LISTED];
-    uint32_t hw_err_desc;               /* descriptors with error bits */
-    uint32_t err_nodes;                 /* nodes in ERRMAP */
-    uint32_t status;
-    uint64_t net_cycles;                /* network clocks simulated (0: not known) */
-    bool data_ok, cycles_ok;
-    /* relay rounds where the model predicts collisions, unroutable heads or
-     * dropped flits (run perm --switching relay): every node's status
-     * counters are compared with the model's (TN_RELAY_*) instead of
-     * failing on the error bit */
-    bool relay_events;
-    uint64_t relay_dev[3], relay_model[3];
-    uint8_t *bad;                       /* per eject descriptor (model order): its record
-                                         * differs from the model (NULL: not kept) */
-    struct tn_record *rec;              /* per eject descriptor: the device's record, its
-                                         * count masked (NULL: not kept) */
-};
 
-static void add_mismatch(struct result *res, enum mis_kind k, uint32_t r, uint32_t v,
-                         uint32_t l, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-static void add_mismatch(struct result *res, enum mis_kind k, uint32_t r, uint32_t v,
-                         uint32_t l, const char *fmt, ...)
-{
-    if (res->nmis < MAX_LISTED) {
-        struct mismatch *m = &res->listed[res->nmis];
-        m->kind = k;
-        m->round = r;
-        m->node = v;
-        m->lane = l;
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(m->what, sizeof m->what, fmt, ap);
-        va_end(ap);
-    }
-    res->nmis++;
-}
-
-/* Bursts per pipelined call: the window drains at each call's end, so this
- * only bounds how often progress is shown. */
-#define LOAD_CHUNK 256
-
-static int load_image(struct tn_dev *d, const struct tn_image *img, bool quiet)
-{
-    struct progress pr = {"loading words", now_s(), 0, false, quiet};
-    struct tn_proto_wspan sp[LOAD_CHUNK];
-    size_t done = 0;
-    for (size_t i = 0; i < img->nbursts; i += LOAD_CHUNK) {
-        size_t ns = img->nbursts - i < LOAD_CHUNK ? img->nbursts - i : LOAD_CHUNK;
-        for (size_t j = 0; j < ns; j++) {
-            const struct tn_image_burst *b = &img->bursts[i + j];
-            sp[j] = (struct tn_proto_wspan){b->addr, img->words + b->off, b->n};
-            done += b->n;
-        }
-        int rc = tn_proto_writev(d->p, sp, ns);
-        if (rc != 0)
-            return rc;
-        progress(&pr, done, img->nwords);
-    }
-    progress_end(&pr);
-    return 0;
-}
-
-static int wait_done(struct tn_dev *d, struct tn_status *st, uint64_t expect, bool quiet)
-{
-    struct progress pr = {"running, cycle", now_s(), 0, false, quiet};
-    for (;;) {
-        int rc = tn_proto_status(d->p, st);
-        if (rc != 0)
-            return rc;
-        if (!(st->status & 1) && (st->status & (2 | 8)))
-            break;
-        progress(&pr, st->cycle - st->start_cycle, expect);
-        /* A board runs on its own: do not flood it. The simulator only
-         * advances while we wait for its answers. */
-        if (now_s() - pr.t0 > 0.2)
-            usleep(2000);
-    }
-    progress_end(&pr);
-    /* The error bit (and ERRMAP) follows the nodes' status, which sees the
-     * last round's end (its records filed, short streams counted) in the
-     * cycle after the sequencer's: read STATUS once more, a whole bus round
-     * trip later, for the settled value. */
-    return tn_proto_status(d->p, st);
-}
-
-/* READs per pipelined call in the readback (bounds how often progress is
- * shown). */
-#define READ_CHUNK 64
-
-/* Compare one eject record with the model's prediction e. t0 is the
- * round's start relative to T0 (the record's cycles are round-relative),
- * runs the device's RUNS after the run (a record of another epoch was not
- * filed by it). */
-static void compare_stat(const struct tn_plan *p, const struct tn_info *info,
-                         const struct tn_stat *e, const uint32_t *w, uint32_t runs,
-                         struct result *res, uint32_t i)
-{
-    uint32_t nmis = res->nmis;
-    const struct tn_plan_round *pr = &p->rounds[e->round];
-    struct tn_record rec;
-    tn_record_decode(w, &rec);
-    if (res->rec != NULL)
-        res->rec[i] = rec;
-    uint32_t want_count = e->count & tn_record_count_mask(info);
-    uint64_t first = rec.count ? pr->t0 + rec.first : 0, last = rec.count ? pr->t0 + rec.last : 0;
-    if (rec.epoch != runs % 16) {
-        res->data_ok = false;
-        add_mismatch(res, MIS_NOT_FILED, e->round, e->node, e->lane,
-                     "not filed: the record's epoch is %u, the run's %u (RUNS %u): its round "
-                     "did not run", rec.epoch, runs % 16, runs);
-        if (res->bad != NULL)
-            res->bad[i] = 1;
-        return;
-    }
-    if (rec.err)
-        res->hw_err_desc++;
-    if (rec.count != want_count || rec.crc != e->crc || rec.err != e->err) {
-        res->data_ok = false;
-        add_mismatch(res, MIS_DATA, e->round, e->node, e->lane,
-                     "data: %u flits crc %08x err %x, expected %u flits crc %08x err %x",
-                     rec.count, rec.crc, rec.err, want_count, e->crc, e->err);
-    } else if (rec.count > 0 && (first != e->first || last != e->last)) {
-        res->cycles_ok = false;
-        add_mismatch(res, MIS_TIMING, e->round, e->node, e->lane,
-                     "timing: flits in cycles %" PRIu64 "..%" PRIu64
-                     ", expected %" PRIu64 "..%" PRIu64, first, last, e->first, e->last);
-    }
-    if (rec.count > 0 && (uint64_t)rec.last + 1 > res->round_meas[e->round])
-        res->round_meas[e->round] = (uint64_t)rec.last + 1;
-    if (e->count > 0 && e->last + 1 - pr->t0 > res->round_model[e->round])
-        res->round_model[e->round] = e->last + 1 - pr->t0;
-    if (res->bad != NULL)
-        res->bad[i] = res->nmis != nmis;
-}
-
-/* Where the records are read: one span per (node, lane) eject list, its
- * records 0 .. n-1 (4 words each) from at[key] words into the buffer. */
-struct rec_spans {
-    uint32_t *index;          /* record index of each eject descriptor (plan order) */
-    size_t *at;               /* per key node * TN_MAX_LANES + lane: first word in the buffer */
-    struct tn_proto_rspan *sp;
-    size_t nsp, nwords;
-};
-
-static void rec_spans_free(struct rec_spans *rs)
-{
-    free(rs->index);
-    free(rs->at);
-    free(rs->sp);
-}
-
-static int rec_spans_plan(struct rec_spans *rs, const struct tn_plan *p, const struct tn_info *info,
-                          const struct tn_model_out *mo)
-{
-    size_t nkeys = (size_t)p->topo.n * TN_MAX_LANES;
-    uint32_t *nrec = calloc(nkeys, sizeof *nrec);
-    memset(rs, 0, sizeof *rs);
-    rs->at = calloc(nkeys, sizeof *rs->at);
-    rs->sp = calloc(nkeys, sizeof *rs->sp);
-    if (nrec == NULL || rs->at == NULL || rs->sp == NULL || tn_image_records(p, &rs->index) != 0) {
-        free(nrec);
-        return TN_ENOMEM;
-    }
-    for (uint32_t i = 0; i < mo->nstats; i++) {
-        size_t key = (size_t)mo->stats[i].node * TN_MAX_LANES + mo->stats[i].lane;
-        if (rs->index[i] + 1 > nrec[key])
-            nrec[key] = rs->index[i] + 1;
-    }
-    for (size_t key = 0; key < nkeys; key++) {
-        if (nrec[key] == 0)
-            continue;
-        uint32_t node = (uint32_t)(key / TN_MAX_LANES), lane = (uint32_t)(key % TN_MAX_LANES);
-        rs->at[key] = rs->nwords;
-        rs->sp[rs->nsp++] = (struct tn_proto_rspan){
-            TN_ADDR_NODE(node, TN_REGION_REC, tn_rec_off(info, lane, 0)), NULL,
-            (size_t)nrec[key] * TN_REC_WORDS};
-        rs->nwords += (size_t)nrec[key] * TN_REC_WORDS;
-    }
-    free(nrec);
-    return 0;
-}
-
-/* The nodes in ERRMAP, each with what it latched (its status flags). */
-static int read_error_nodes(struct tn_dev *d, const struct tn_plan *p, struct result *res)
-{
-    uint32_t n = p->topo.n;
-    int rc = 0;
-    for (uint32_t k = 0; k < (n + 31) / 32 && rc == 0; k++) {
-        uint32_t m;
-        rc = tn_proto_read(d->p, TN_G_ERRMAP(k), &m, 1);
-        for (int j = 0; j < 32 && rc == 0; j++) {
-            if (!(m >> j & 1))
-                continue;
-            uint32_t v = 32 * k + (uint32_t)j, st[TN_ST_WORDS] = {0};
-            char why[200] = "";
-            res->err_nodes++;
-            if (res->nmis < MAX_LISTED) {
-                rc = tn_proto_read(d->p, TN_ADDR_NODE(v, TN_REGION_STATUS, 0), st, TN_ST_WORDS);
-                tn_status_describe(st, why, sizeof why);
-            }
-            add_mismatch(res, MIS_NODE_LATCH, UINT32_MAX, v, UINT32_MAX,
-                         "the node latched %s (torusctl dump "
-                         "--node %u)", why[0] ? why : "an error", v);
-        }
-    }
-    return rc;
-}
-
-/* Nodes per pipelined call of the relay event check. */
-#define STATUS_CHUNK 64
-
-/* Compare node v's status words st (FLAGS .. DROP) with the model's relay
- * events: the collision, unroutable and drop counters (which stop at
- * 0xFFFF), and none of the errors the model never predicts (memory bounds,
- * bank conflicts). */
-static void compare_node_events(const struct tn_model_out *mo, uint32_t v, const uint32_t *st,
-                                struct result *res)
-{
-    static const int counter[3] = {TN_ST_COLL, TN_ST_UNRT, TN_ST_DROP};
-    static const char *const what[3] = {"collisions", "unroutable heads", "dropped flits"};
-    const uint32_t never = 1u << 2 | 1u << 3 | 1u << 7; /* FLAGS: bounds, bank conflict */
-    for (int k = 0; k < 3; k++) {
-        uint32_t want = mo->relay_ev[3 * (size_t)v + k], got = st ? st[counter[k]] : 0;
-        want = want > 0xFFFFu ? 0xFFFFu : want;
-        res->relay_dev[k] += got;
-        if (got != want) {
-            res->data_ok = false;
-            add_mismatch(res, MIS_NODE_COUNTER, UINT32_MAX, v, UINT32_MAX,
-                         "%u %s, the model predicts %u", got,
-                         what[k], want);
-        }
-    }
-    if (st && (st[TN_ST_FLAGS] & never)) {
-        char why[200];
-        uint32_t all[TN_ST_WORDS] = {0};
-        memcpy(all, st, (TN_ST_DROP + 1) * sizeof *st);
-        res->data_ok = false;
-        add_mismatch(res, MIS_NODE_LATCH, UINT32_MAX, v, UINT32_MAX, "the node latched %s",
-                     tn_status_describe(all, why, sizeof why));
-    }
-}
-
-/* Relay events, device against model: the status of every node in ERRMAP
- * is read and compared; a node outside it latched nothing, so counts no
- * event. */
-static int compare_relay_events(struct tn_dev *d, const struct tn_plan *p,
-                                const struct tn_model_out *mo, struct result *res)
-{
-    uint32_t n = p->topo.n, nsel = 0, map = 0, st[STATUS_CHUNK][TN_ST_DROP + 1];
-    uint32_t *sel = malloc(((size_t)n + 1) * sizeof *sel);
-    struct tn_proto_rspan sp[STATUS_CHUNK];
-    int rc = sel ? 0 : TN_ENOMEM;
-    res->relay_events = true;
-    for (int k = 0; k < 3; k++) {
-        res->relay_model[k] = mo->relay_total[k];
-        res->relay_dev[k] = 0;
-    }
-    for (uint32_t v = 0; v < n && rc == 0; v++) {
-        if (v % 32 == 0)
-            rc = tn_proto_read(d->p, TN_G_ERRMAP(v / 32), &map, 1);
-        if (map >> (v % 32) & 1)
-            sel[nsel++] = v;
-        else
-            compare_node_events(mo, v, NULL, res);
-    }
-    for (uint32_t i0 = 0; i0 < nsel && rc == 0; i0 += STATUS_CHUNK) {
-        uint32_t m = nsel - i0 < STATUS_CHUNK ? nsel - i0 : STATUS_CHUNK;
-        for (uint32_t j = 0; j < m; j++)
-            sp[j] = (struct tn_proto_rspan){TN_ADDR_NODE(sel[i0 + j], TN_REGION_STATUS, 0), st[j],
-                                            TN_ST_DROP + 1};
-        rc = tn_proto_readv(d->p, sp, m);
-        for (uint32_t j = 0; j < m && rc == 0; j++)
-            compare_node_events(mo, sel[i0 + j], st[j], res);
-    }
-    free(sel);
-    return rc;
-}
-
-/* Read every eject record the model predicts and compare: the records of
- * one (node, lane) list are consecutive, one span each, pipelined
- * (tn_proto_readv); RUNS tells which were filed by this run. */
-static int readback(struct tn_dev *d, const struct tn_plan *p, const struct tn_model_out *mo,
-                    const struct tn_status *st, struct result *res, bool quiet)
-{
-    struct progress pr = {"reading records", now_s(), 0, false, quiet};
-    struct rec_spans rs;
-    uint32_t *buf = NULL, runs = 0;
-    int rc = rec_spans_plan(&rs, p, &d->info, mo);
-    if (rc == 0 && (buf = malloc((rs.nwords ? rs.nwords : 1) * sizeof *buf)) == NULL)
-        rc = TN_ENOMEM;
-    if (rc != 0)
-        goto out;
-    for (size_t k = 0, at = 0; k < rs.nsp; at += rs.sp[k].n, k++)
-        rs.sp[k].words = buf + at;
-    for (size_t k = 0; k < rs.nsp && rc == 0; k += READ_CHUNK) {
-        size_t m = rs.nsp - k < READ_CHUNK ? rs.nsp - k : READ_CHUNK;
-        rc = tn_proto_readv(d->p, rs.sp + k, m);
-        progress(&pr, k + m, rs.nsp);
-    }
-    progress_end(&pr);
-    if (rc == 0)
-        rc = tn_proto_read(d->p, TN_G_RUNS, &runs, 1);
-    if (rc != 0)
-        goto out;
-    for (uint32_t i = 0; i < mo->nstats; i++) {
-        const struct tn_stat *e = &mo->stats[i];
-        size_t at = rs.at[(size_t)e->node * TN_MAX_LANES + e->lane] +
-                    (size_t)rs.index[i] * TN_REC_WORDS;
-        compare_stat(p, &d->info, e, buf + at, runs, res, i);
-    }
-    if (mo->relay_total[TN_RELAY_COLL] + mo->relay_total[TN_RELAY_UNRT] +
-        mo->relay_total[TN_RELAY_DROP] > 0) {
-        rc = compare_relay_events(d, p, mo, res);
-    } else if (st->status & 4) {
-        rc = read_error_nodes(d, p, res);
-        res->data_ok = false;
-    }
-out:
-    rec_spans_free(&rs);
-    free(buf);
-    return rc;
-}
 
 /* run perm: the permutation (random from seed) as relay packets sent all
  * at once, liquid circuit rounds or store and forward. An exit code
@@ -589,7 +215,7 @@ static json_t *p2p_json(const struct tn_sched *s, const struct tn_p2p_info *p2p,
 /* run scatter|gather: the optimum or bounds of the algorithm; for the
  * gather, its modelled synchronisation phases beside the measured data
  * phase. */
-static void print_sg_text(const struct sg_report *sg, const struct result *res, unsigned alpha)
+static void print_sg_text(const struct sg_report *sg, const struct tn_run_result *res, unsigned alpha)
 {
     const struct tn_sg_info *gi = &sg->info;
     printf("messages            %u non-null, %" PRIu64 " flits with heads, farthest %u hops\n",
@@ -623,7 +249,7 @@ static void print_sg_text(const struct sg_report *sg, const struct result *res, 
 
 /* run perm: what the relay lost, device against model, or the circuit
  * rounds against Lambda. */
-static void print_perm_text(const struct perm_run *pr, const struct result *res)
+static void print_perm_text(const struct perm_run *pr, const struct tn_run_result *res)
 {
     printf("permutation         %s: %u transfers\n", tn_perm_name(pr->kind), pr->r.transfers);
     if (pr->sw == TN_SW_SF) {
@@ -644,7 +270,7 @@ static void print_perm_text(const struct perm_run *pr, const struct result *res)
            res->relay_model[2]);
 }
 
-static json_t *perm_json(const struct perm_run *pr, const struct result *res)
+static json_t *perm_json(const struct perm_run *pr, const struct tn_run_result *res)
 {
     json_t *o = json_pack("{s:s, s:s, s:I}", "permutation", tn_perm_name(pr->kind), "switching",
                           tn_switching_name(pr->sw), "transfers", (json_int_t)pr->r.transfers);
@@ -669,7 +295,7 @@ static json_t *perm_json(const struct perm_run *pr, const struct result *res)
 
 static void print_text(const struct tn_sched *s, const struct tn_plan *p,
                        const struct tn_report *rep, const struct tn_info *info,
-                       const struct result *res, const struct tn_cost *formula, bool have_formula,
+                       const struct tn_run_result *res, const struct tn_cost *formula, bool have_formula,
                        uint64_t lower, const double *tm, const struct tn_image *img,
                        const char *backend, const struct a2a_report *a2a,
                        const struct sg_report *sg, const struct tn_p2p_info *p2p,
@@ -748,8 +374,8 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
                "has work)\n", res->net_cycles);
     printf("wall time           schedule %.3f s, compile %.3f s, load %.3f s, run %.3f s, "
            "readback %.3f s\n", tm[0], tm[1], tm[2], tm[3], tm[4]);
-    for (uint32_t i = 0; i < res->nmis && i < MAX_LISTED; i++) {
-        const struct mismatch *m = &res->listed[i];
+    for (uint32_t i = 0; i < res->nmis && i < TN_RUN_MAX_LISTED; i++) {
+        const struct tn_mismatch *m = &res->listed[i];
         if (m->node == UINT32_MAX)
             printf("MISMATCH: %s\n", m->what);
         else if (m->round == UINT32_MAX)
@@ -758,7 +384,7 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
             printf("MISMATCH round %u node %u lane %u: %s\n", m->round + 1, m->node, m->lane,
                    m->what);
     }
-    if (res->nmis > MAX_LISTED)
+    if (res->nmis > TN_RUN_MAX_LISTED)
         printf("... %u mismatches in all\n", res->nmis);
     printf("\ndata %s, cycles %s\n", !res->data_ok ? "WRONG" : res->relay_events
            ? "as predicted (every record and router counter equals the model's)"
@@ -766,7 +392,7 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
 }
 
 static void print_json(const struct tn_sched *s, const struct tn_plan *p,
-                       const struct tn_info *info, const struct result *res,
+                       const struct tn_info *info, const struct tn_run_result *res,
                        const struct tn_cost *formula, bool have_formula, uint64_t lower,
                        const double *tm, const struct tn_image *img, const char *backend,
                        const struct a2a_report *a2a, const struct sg_report *sg,
@@ -778,10 +404,10 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
                                                 (json_int_t)p->rounds[r].duration, "measured",
                                                 (json_int_t)res->round_meas[r], "model",
                                                 (json_int_t)res->round_model[r]));
-    for (uint32_t i = 0; i < res->nmis && i < MAX_LISTED; i++) {
-        const struct mismatch *m = &res->listed[i];
+    for (uint32_t i = 0; i < res->nmis && i < TN_RUN_MAX_LISTED; i++) {
+        const struct tn_mismatch *m = &res->listed[i];
         json_array_append_new(errors, json_pack("{s:s, s:o, s:o, s:o, s:s}", "kind",
-            mis_kind_name[m->kind], "round",
+            tn_mis_kind_name(m->kind), "round",
             m->round == UINT32_MAX ? json_null() : json_integer(m->round + 1), "node",
             m->node == UINT32_MAX ? json_null() : json_integer(m->node), "lane",
             m->lane == UINT32_MAX ? json_null() : json_integer(m->lane), "message", m->what));
@@ -846,45 +472,6 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
     json_decref(o);
 }
 
-/* Start the loaded schedule, wait for the end and compare every record
- * and the total with the model into res (its arrays kept, the rest
- * cleared): 0 or a TN_E* code (a transport error, TN_ENOMEM). The run's
- * and the readback's seconds go to tm[0], tm[1]. An aborted run (status
- * bit 3) is not read back. */
-static int run_once(struct tn_dev *d, const struct tn_plan *p, const struct tn_model_out *mo,
-                    struct result *res, bool quiet, double tm[2])
-{
-    struct tn_status st;
-    double t = now_s();
-    int rc = tn_proto_start(d->p);
-    if (rc == 0)
-        rc = wait_done(d, &st, p->total, quiet);
-    tm[0] = now_s() - t;
-    if (rc != 0)
-        return rc;
-    t = now_s();
-    size_t nr = p->nrounds ? p->nrounds : 1;
-    memset(res->round_meas, 0, nr * sizeof *res->round_meas);
-    memset(res->round_model, 0, nr * sizeof *res->round_model);
-    if (res->bad != NULL)
-        memset(res->bad, 0, mo->nstats);
-    res->nmis = res->hw_err_desc = res->err_nodes = 0;
-    res->data_ok = res->cycles_ok = true;
-    res->status = st.status;
-    res->measured = st.end_cycle - st.start_cycle;
-    res->model = mo->total;
-    if (st.status & 8)
-        return 0;
-    rc = readback(d, p, mo, &st, res, quiet);
-    tm[1] = now_s() - t;
-    if (rc == 0 && res->measured != res->model) {
-        res->cycles_ok = false;
-        add_mismatch(res, MIS_TOTAL, UINT32_MAX, UINT32_MAX, UINT32_MAX,
-                     "total: measured %" PRIu64 " cycles, model %" PRIu64, res->measured,
-                     res->model);
-    }
-    return rc;
-}
 
 /* A link fault's outcome: detected (any record, the total or a node's
  * status differs) and located: no record of an earlier round differs,
@@ -913,7 +500,7 @@ static bool record_is(const struct tn_record *r, const struct tn_stat *e,
  * than the fault-free one; located when the device shows exactly the
  * faulty model's records in that round. */
 static int judge_relay_fault(const struct tn_plan *p, const struct tn_info *info, uint64_t seed,
-                             const struct tn_model_out *mo, const struct result *res,
+                             const struct tn_model_out *mo, const struct tn_run_result *res,
                              const struct tn_link_fault *f, uint8_t *reach,
                              struct fault_outcome *o)
 {
@@ -943,7 +530,7 @@ static int judge_relay_fault(const struct tn_plan *p, const struct tn_info *info
 }
 
 static int judge_fault(const struct tn_plan *p, const struct tn_info *info, uint64_t seed,
-                       const struct tn_model_out *mo, const struct result *res,
+                       const struct tn_model_out *mo, const struct tn_run_result *res,
                        const struct tn_link_fault *f, uint8_t *reach, struct fault_outcome *o)
 {
     bool relay = p->rounds[o->round].mode == TN_MODE_DOR;
@@ -963,7 +550,7 @@ static int judge_fault(const struct tn_plan *p, const struct tn_info *info, uint
 
 /* The report's line for a single link fault. */
 static void print_link_fault(const struct tn_plan *p, const struct tn_info *info, uint64_t seed,
-                             const struct tn_model_out *mo, const struct result *res,
+                             const struct tn_model_out *mo, const struct tn_run_result *res,
                              const struct tn_link_fault *f, struct fault_outcome *o)
 {
     char name[80];
@@ -1065,7 +652,7 @@ static void print_campaign(const struct campaign *c, const struct tn_plan *p, ui
  * fault-free run before the first and after every 100th: exit 0 when
  * every fault is detected and located and no fault-free run differs. */
 static int fault_campaign(struct tn_dev *d, const struct tn_plan *p, const struct tn_model_out *mo,
-                          struct result *res, uint64_t runs, uint64_t seed, bool json)
+                          struct tn_run_result *res, uint64_t runs, uint64_t seed, bool json)
 {
     struct campaign c;
     memset(&c, 0, sizeof c);
@@ -1078,7 +665,7 @@ static int fault_campaign(struct tn_dev *d, const struct tn_plan *p, const struc
         free(reach);
         return TN_EXIT_USAGE;
     }
-    struct progress pr = {"fault runs", now_s(), 0, false, json};
+    struct tn_progress pr = {"fault runs", tn_now_s(), 0, false, json};
     uint64_t rng = seed;
     unsigned w = d->info.w;
     int ex = TN_EXIT_OK;
@@ -1088,7 +675,7 @@ static int fault_campaign(struct tn_dev *d, const struct tn_plan *p, const struc
         if (k % 100 == 0 || k == runs) {           /* a fault-free run */
             if ((rc = set_link_fault(d, NULL, 0, 0)) != 0 ||
                 (rc = tn_proto_write(d->p, TN_G_CTRL, &clear, 1)) != 0 ||
-                (rc = run_once(d, p, mo, res, true, tm)) != 0)
+                (rc = tn_run_execute(d->p, &d->info, p, mo, res, true, tm)) != 0)
                 break;
             c.clean_runs++;
             c.false_alarms += !res->data_ok || !res->cycles_ok || res->err_nodes > 0 ||
@@ -1107,7 +694,7 @@ static int fault_campaign(struct tn_dev *d, const struct tn_plan *p, const struc
         }
         if ((rc = set_link_fault(d, &f, o.round, o.rcyc)) != 0 ||
             (rc = tn_proto_write(d->p, TN_G_CTRL, &clear, 1)) != 0 ||
-            (rc = run_once(d, p, mo, res, true, tm)) != 0)
+            (rc = tn_run_execute(d->p, &d->info, p, mo, res, true, tm)) != 0)
             break;
         if ((rc = judge_fault(p, &d->info, seed, mo, res, &f, reach, &o)) != 0)
             break;
@@ -1124,9 +711,9 @@ static int fault_campaign(struct tn_dev *d, const struct tn_plan *p, const struc
                      name, o.round + 1, o.rcyc, o.detected ? "detected" : "not detected", o.flagged,
                      o.reached);
         }
-        progress(&pr, k + 1, runs);
+        tn_progress(&pr, k + 1, runs);
     }
-    progress_end(&pr);
+    tn_progress_end(&pr);
     free(tg);
     free(reach);
     if (rc != 0) {
@@ -1446,7 +1033,7 @@ int cmd_run(int argc, char **argv)
     }
 
     double tm[5] = {0};
-    double t_start = now_s();
+    double t_start = tn_now_s();
     char err[512] = "";
     struct tn_sched *s = NULL;
     if (sched_file != NULL) {
@@ -1487,7 +1074,7 @@ int cmd_run(int argc, char **argv)
     struct tn_report rep;
     struct tn_model_out mo;
     struct tn_image img;
-    struct result res;
+    struct tn_run_result res;
     memset(&rep, 0, sizeof rep);
     memset(&mo, 0, sizeof mo);
     memset(&img, 0, sizeof img);
@@ -1663,9 +1250,9 @@ int cmd_run(int argc, char **argv)
     }
     if (perm)
         perm->r.relay_lost = mo.errors;
-    tm[0] = now_s() - t_start;
+    tm[0] = tn_now_s() - t_start;
 
-    double t = now_s();
+    double t = tn_now_s();
     rc = tn_image_compile(&img, p, info, seed, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, CMD ": %s\n", err);
@@ -1693,23 +1280,18 @@ int cmd_run(int argc, char **argv)
         ex = TN_EXIT_USAGE;
         goto out_dev;
     }
-    tm[1] = now_s() - t;
+    tm[1] = tn_now_s() - t;
 
-    t = now_s();
+    t = tn_now_s();
     uint32_t clear = TN_CTRL_CLEAR;
     rc = tn_proto_write(dev.p, TN_G_CTRL, &clear, 1);
     if (rc == 0)
-        rc = load_image(&dev, &img, json);
-    tm[2] = now_s() - t;
+        rc = tn_run_load(dev.p, &img, json);
+    tm[2] = tn_now_s() - t;
     if (rc != 0)
         goto out_comm;
 
-    res.round_meas = calloc(p->nrounds ? p->nrounds : 1, sizeof *res.round_meas);
-    res.round_model = calloc(p->nrounds ? p->nrounds : 1, sizeof *res.round_model);
-    res.bad = calloc(mo.nstats ? mo.nstats : 1, 1);
-    res.rec = calloc(mo.nstats ? mo.nstats : 1, sizeof *res.rec);
-    if (res.round_meas == NULL || res.round_model == NULL || res.bad == NULL ||
-        res.rec == NULL) {
+    if (tn_run_result_init(&res, p, &mo) != 0) {
         fprintf(stderr, CMD ": out of memory\n");
         ex = TN_EXIT_USAGE;
         goto out_dev;
@@ -1721,7 +1303,7 @@ int cmd_run(int argc, char **argv)
     if (fault.kind == TN_FAULT_LINK &&
         (rc = set_link_fault(&dev, &fault.link, link_at.round, link_at.rcyc)) != 0)
         goto out_comm;
-    rc = run_once(&dev, p, &mo, &res, json, tm + 3);
+    rc = tn_run_execute(dev.p, &dev.info, p, &mo, &res, json, tm + 3);
     res.flit_hops = flit_hops(s);
     res.net_cycles = dev.ops->net_cycles ? dev.ops->net_cycles(dev.t) : 0;
     if (rc == TN_ENOMEM) {
@@ -1738,7 +1320,7 @@ int cmd_run(int argc, char **argv)
     }
     if (have_formula && formula.cycles != res.model) {
         res.cycles_ok = false;
-        add_mismatch(&res, MIS_CLOSED_FORM, UINT32_MAX, UINT32_MAX, UINT32_MAX,
+        tn_run_add_mismatch(&res, TN_MIS_CLOSED_FORM, UINT32_MAX, UINT32_MAX, UINT32_MAX,
                      "the model's %" PRIu64 " cycles differ from the closed form's %" PRIu64,
                      res.model, formula.cycles);
     }
@@ -1779,10 +1361,7 @@ out_comm:
     fprintf(stderr, CMD ": device error: %s\n", tn_proto_errmsg(dev.p));
     ex = TN_EXIT_DEVICE;
 out_dev:
-    free(res.round_meas);
-    free(res.round_model);
-    free(res.bad);
-    free(res.rec);
+    tn_run_result_free(&res);
     tn_image_free(&img);
     tn_model_free(&mo);
     tn_plan_free(p);

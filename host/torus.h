@@ -17,6 +17,7 @@
 #include "perm.h"
 #include "plan.h"
 #include "proto.h"
+#include "run.h"
 #include "sched.h"
 #include "sg.h"
 #include "svg.h"
