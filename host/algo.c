@@ -800,6 +800,80 @@ bool tn_algo_applies(enum tn_coll coll, const char *name, const struct tn_topo *
 }
 
 /* Closed-form cost (the theory each built schedule is tested against). */
+/* Delmas-Perennes on 7^i (rounds, delta, tau in messages). */
+static void cost_dp(enum tn_coll coll, const char *name, const struct tn_topo *t,
+                    struct tn_cost *c)
+{
+    unsigned i;
+    cube7(t, &i);
+    uint64_t d = 0, tau = 0, n = 1;
+    bool lng = strcmp(name, "dp-long") == 0;
+    for (unsigned k = 1; k <= i; k++) {
+        n *= 343;
+        if (coll == TN_BROADCAST) {
+            d = 7 * d + 11;
+        } else if (lng) {
+            /* the final broadcast split: 3-a and 3-b carry n/7 each */
+            d = 7 * d + 13;
+            tau = 1 + 7 * tau + n / 49 + n / 7 + 2 * (n / 7);
+        } else {
+            d = 7 * d + 12;
+            tau = 1 + 7 * tau + n / 49 + n / 7 + n;
+        }
+    }
+    c->rounds = (coll == TN_BROADCAST ? 3 : lng ? 5 : 4) * i;
+    c->dsum = d;
+    c->tsum = coll == TN_BROADCAST ? c->rounds : tau;
+}
+
+/* The rotated rings (tau in flits of an L-flit message). Class ring:
+ * phase q moves at most M_q messages a stream, the most nodes of one class
+ * in a q-dim sub-torus (class = coordinate sum mod d, over every residue);
+ * even rings halve the last round's block. Split ring: d phases of R
+ * rounds, each round one hop and a block of k^q parts of ceil(L / d)
+ * flits (the message padded to d parts; 2d pieces on even rings). */
+static void cost_rotated(bool classes, const struct tn_topo *t, uint64_t L, struct tn_cost *c)
+{
+    unsigned d, dim[3], k, ids = split_ids(t);
+    split_dims(t, &d, dim, &k);
+    uint64_t R = ring_rounds(k, 6), cnt[3] = {1, 0, 0}, unit = 1;
+    uint64_t P = (L + ids - 1) / ids, h = ids / d;
+    for (unsigned q = 0; q < d; q++, unit *= k) {
+        if (!classes) {
+            c->tsum += (k % 2 ? R : R - 1) * unit * h * P + (k % 2 ? 0 : unit * P);
+            continue;
+        }
+        uint64_t M = 0, next[3] = {0, 0, 0};
+        for (unsigned r = 0; r < d; r++)
+            M = cnt[r] > M ? cnt[r] : M;
+        c->tsum += (k % 2 ? R * M : (R - 1) * M + (M + 1) / 2) * L;
+        for (unsigned r = 0; r < d; r++)  /* one more dimension: a in [0, k) */
+            for (unsigned a = 0; a < k; a++)
+                next[(r + a) % d] += cnt[r];
+        memcpy(cnt, next, sizeof cnt);
+    }
+    c->rounds = (uint32_t)(d * R);
+    c->dsum = d * R;
+}
+
+/* Dimension by dimension: the ring gossip (tau in messages) or the dim
+ * broadcast. */
+static void cost_dims(enum tn_coll coll, const struct tn_topo *t, unsigned ports,
+                      struct tn_cost *c)
+{
+    uint64_t unit = 1;
+    for (int k = 0; k < 3; k++) {
+        unsigned p = t->dim[k];
+        if (p == 1)
+            continue;
+        unsigned R = coll == TN_BROADCAST ? 1 : ring_rounds(p, ports);
+        c->rounds += R;
+        c->dsum += coll == TN_BROADCAST ? p / 2 : R;
+        c->tsum += coll == TN_BROADCAST ? 1 : R * unit;
+        unit *= p;
+    }
+}
+
 int tn_algo_cost(enum tn_coll coll, const char *name, const struct tn_topo *t,
                  const struct tn_algo_opts *o, struct tn_cost *c)
 {
@@ -807,90 +881,18 @@ int tn_algo_cost(enum tn_coll coll, const char *name, const struct tn_topo *t,
     if (!tn_algo_applies(coll, name, t, o->ports))
         return TN_ENOTSUP;
     uint64_t L = o->msg_flits;
-    unsigned i;
-    if (strncmp(name, "dp", 2) == 0) {
-        cube7(t, &i);
-        uint64_t d = 0, tau = 0, n = 1;
-        for (unsigned k = 1; k <= i; k++) {
-            n *= 343;
-            if (coll == TN_BROADCAST) {
-                d = 7 * d + 11;
-                continue;
-            }
-            if (strcmp(name, "dp-long") == 0) {
-                /* the final broadcast split: 3-a and 3-b carry n/7 each */
-                d = 7 * d + 13;
-                tau = 1 + 7 * tau + n / 49 + n / 7 + 2 * (n / 7);
-                continue;
-            }
-            d = 7 * d + 12;
-            tau = 1 + 7 * tau + n / 49 + n / 7 + n;
-        }
-        c->rounds = (coll == TN_BROADCAST ? 3 : strcmp(name, "dp-long") == 0 ? 5 : 4) * i;
-        c->dsum = d;
-        c->tsum = coll == TN_BROADCAST ? c->rounds * L : tau * L;
-        c->cycles = (uint64_t)c->rounds * o->alpha + c->dsum + c->tsum;
-        return 0;
-    }
     if (strcmp(name, "tree") == 0) {
         c->rounds = t->n > 1;
         c->dsum = t->n > 1 ? tn_diameter(t) : 0;
         c->tsum = t->n > 1 ? L : 0;
-        c->cycles = (uint64_t)c->rounds * (o->alpha + c->dsum + c->tsum);
-        return 0;
-    }
-    if (strcmp(name, "class-ring") == 0) {
-        /* phase q moves at most M_q messages a stream: the most nodes of
-         * one class in a q-dim sub-torus (class = coordinate sum mod d,
-         * over every residue); even rings halve the last round's block */
-        unsigned d, dim[3], k;
-        split_dims(t, &d, dim, &k);
-        uint64_t R = ring_rounds(k, 6), cnt[3] = {1, 0, 0};
-        for (unsigned q = 0; q < d; q++) {
-            uint64_t M = 0;
-            for (unsigned r = 0; r < d; r++)
-                M = cnt[r] > M ? cnt[r] : M;
-            c->tsum += (k % 2 ? R * M : (R - 1) * M + (M + 1) / 2) * L;
-            uint64_t next[3] = {0, 0, 0};  /* one more dimension: a in [0, k) */
-            for (unsigned r = 0; r < d; r++)
-                for (unsigned a = 0; a < k; a++)
-                    next[(r + a) % d] += cnt[r];
-            memcpy(cnt, next, sizeof cnt);
-        }
-        c->rounds = (uint32_t)(d * R);
-        c->dsum = d * R;
-        c->cycles = (uint64_t)c->rounds * o->alpha + c->dsum + c->tsum;
-        return 0;
-    }
-    if (strcmp(name, "split-ring") == 0) {
-        /* d phases of R rounds, each round one hop and a block of k^q
-         * parts of ceil(L / d) flits (the message padded to d parts) */
-        unsigned d, dim[3], k, ids = split_ids(t);
-        split_dims(t, &d, dim, &k);
-        uint64_t R = ring_rounds(k, 6), P = (L + ids - 1) / ids, h = ids / d, unit = 1;
-        for (unsigned q = 0; q < d; q++, unit *= k)
-            c->tsum += (k % 2 ? R : R - 1) * unit * h * P + (k % 2 ? 0 : unit * P);
-        c->rounds = (uint32_t)(d * R);
-        c->dsum = d * R;
-        c->cycles = (uint64_t)c->rounds * o->alpha + c->dsum + c->tsum;
-        return 0;
-    }
-    uint64_t unit = 1;
-    for (int k = 0; k < 3; k++) {
-        unsigned p = t->dim[k];
-        if (p == 1)
-            continue;
-        if (coll == TN_BROADCAST) {
-            c->rounds++;
-            c->dsum += p / 2;
-            c->tsum += L;
-            continue;
-        }
-        unsigned R = ring_rounds(p, o->ports);
-        c->rounds += R;
-        c->dsum += R;
-        c->tsum += R * unit * L;
-        unit *= p;
+    } else if (strcmp(name, "class-ring") == 0 || strcmp(name, "split-ring") == 0) {
+        cost_rotated(strcmp(name, "class-ring") == 0, t, L, c);
+    } else {
+        if (strncmp(name, "dp", 2) == 0)
+            cost_dp(coll, name, t, c);
+        else
+            cost_dims(coll, t, o->ports, c);
+        c->tsum *= L;
     }
     c->cycles = (uint64_t)c->rounds * o->alpha + c->dsum + c->tsum;
     return 0;

@@ -253,6 +253,58 @@ static void draw_legend(FILE *f, const struct frame *fr, const uint32_t *msg, si
                 y + 15 + ROW_H * (double)((shown + per - 1) / per), nmsg - shown);
 }
 
+/* Keep the segments on selected links; number their rows (in node,
+ * direction order) into row[] (-1: not drawn); the distinct messages into
+ * msg[] (sorted); returns the widest row label's length. */
+static size_t select_rows(const struct tn_topo *t, const struct tn_svg_opts *o, struct segs *v,
+                          int32_t *row, struct frame *fr, uint32_t *msg, size_t *nmsg,
+                          bool *relay)
+{
+    size_t kept = 0, n = 0, label = 4;
+    for (size_t i = 0; i < (size_t)t->n * TN_NDIRS; i++)
+        row[i] = -1;
+    for (size_t i = 0; i < v->n; i++)
+        if (selected(t, o, v->v[i].arc)) {
+            row[v->v[i].arc] = 0;
+            v->v[kept++] = v->v[i];
+            *relay |= v->v[i].msg == HEAD;
+            if (v->v[i].msg != HEAD)
+                msg[n++] = v->v[i].msg;
+        }
+    v->n = kept;
+    qsort(msg, n, sizeof *msg, cmp_u32);
+    *nmsg = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || msg[i] != msg[i - 1])
+            msg[(*nmsg)++] = msg[i];
+    for (size_t i = 0; i < (size_t)t->n * TN_NDIRS; i++)
+        if (row[i] == 0) {
+            row[i] = fr->nrows++;
+            char b[24];
+            size_t l = (size_t)snprintf(b, sizeof b, "%zu %s", i / TN_NDIRS,
+                                        tn_dir_name((int)(i % TN_NDIRS)));
+            label = l > label ? l : label;
+        }
+    return label;
+}
+
+static void draw_bands(FILE *f, const struct frame *fr, const struct segs *v, const int32_t *row)
+{
+    for (size_t i = 0; i < v->n; i++) {
+        const struct seg *b = &v->v[i];
+        fprintf(f, "<rect class=\"band\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" ",
+                xt(fr, b->t0), TOP + ROW_H * row[b->arc] + 1, fr->px * (double)b->n, ROW_H - 2);
+        if (b->msg == HEAD)
+            fprintf(f, "fill=\"#999\"><title>round %u relay %u, head flit, cycle %llu</title>"
+                       "</rect>\n", b->round + 1, b->idx, (unsigned long long)b->t0);
+        else
+            fprintf(f, "fill=\"hsl(%u,70%%,55%%)\"><title>round %u %s %u, message %u, cycles "
+                       "%llu..%llu</title></rect>\n", hue(b->msg), b->round + 1,
+                    b->relay ? "relay" : "circuit", b->idx, b->msg, (unsigned long long)b->t0,
+                    (unsigned long long)(b->t0 + b->n - 1));
+    }
+}
+
 int tn_svg_write(struct tn_sched *s, const struct tn_svg_opts *o, FILE *f)
 {
     if (!s->laid_out && tn_sched_layout(s))
@@ -266,42 +318,13 @@ int tn_svg_write(struct tn_sched *s, const struct tn_svg_opts *o, FILE *f)
     struct frame fr = {0};
     if (rc == 0)
         fr.T = collect(s, o->alpha, &v, rstart, &rc);
+    if (rc == 0 && !(msg = malloc((v.n + 1) * sizeof *msg)))
+        rc = TN_ENOMEM;
     if (rc)
         goto out_free;
-    /* rows: the selected links that carry data, in (node, direction) order */
-    for (size_t i = 0; i < (size_t)t->n * TN_NDIRS; i++)
-        row[i] = -1;
-    size_t nmsg = 0, kept = 0;
+    size_t nmsg;
     bool relay = false;
-    msg = malloc((v.n + 1) * sizeof *msg);
-    if (!msg) {
-        rc = TN_ENOMEM;
-        goto out_free;
-    }
-    for (size_t i = 0; i < v.n; i++)
-        if (selected(t, o, v.v[i].arc)) {
-            row[v.v[i].arc] = 0;
-            v.v[kept++] = v.v[i];
-            relay |= v.v[i].msg == HEAD;
-            if (v.v[i].msg != HEAD)
-                msg[nmsg++] = v.v[i].msg;
-        }
-    v.n = kept;
-    qsort(msg, nmsg, sizeof *msg, cmp_u32);
-    size_t u = 0;
-    for (size_t i = 0; i < nmsg; i++)
-        if (i == 0 || msg[i] != msg[i - 1])
-            msg[u++] = msg[i];
-    nmsg = u;
-    size_t label = 4;
-    for (size_t i = 0; i < (size_t)t->n * TN_NDIRS; i++)
-        if (row[i] == 0) {
-            row[i] = fr.nrows++;
-            char b[24];
-            size_t l = (size_t)snprintf(b, sizeof b, "%zu %s", i / TN_NDIRS,
-                                        tn_dir_name((int)(i % TN_NDIRS)));
-            label = l > label ? l : label;
-        }
+    size_t label = select_rows(t, o, &v, row, &fr, msg, &nmsg, &relay);
 
     char dims[32], title[256], sel[48] = "";
     tn_topo_format(t, dims, sizeof dims);
@@ -336,19 +359,7 @@ int tn_svg_write(struct tn_sched *s, const struct tn_svg_opts *o, FILE *f)
             fprintf(f, "<text class=\"row\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%zu %s"
                        "</text>\n", fr.left - 6, TOP + ROW_H * row[i] + ROW_H - 3,
                     i / TN_NDIRS, tn_dir_name((int)(i % TN_NDIRS)));
-    for (size_t i = 0; i < v.n; i++) {
-        const struct seg *b = &v.v[i];
-        fprintf(f, "<rect class=\"band\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" ",
-                xt(&fr, b->t0), TOP + ROW_H * row[b->arc] + 1, fr.px * (double)b->n, ROW_H - 2);
-        if (b->msg == HEAD)
-            fprintf(f, "fill=\"#999\"><title>round %u relay %u, head flit, cycle %llu</title>"
-                       "</rect>\n", b->round + 1, b->idx, (unsigned long long)b->t0);
-        else
-            fprintf(f, "fill=\"hsl(%u,70%%,55%%)\"><title>round %u %s %u, message %u, cycles "
-                       "%llu..%llu</title></rect>\n", hue(b->msg), b->round + 1,
-                    b->relay ? "relay" : "circuit", b->idx, b->msg, (unsigned long long)b->t0,
-                    (unsigned long long)(b->t0 + b->n - 1));
-    }
+    draw_bands(f, &fr, &v, row);
     if (fr.nrows == 0)
         fprintf(f, "<text x=\"10\" y=\"%.1f\">no link of the selection carries data</text>\n",
                 TOP + 10);
