@@ -52,15 +52,15 @@ static void help(FILE *f)
 }
 
 /* Which algorithm is the cheapest for which L (1..4096), as ranges per
- * algorithm: "class-ring L 1-2, 4; split-ring L 3, 5+". */
+ * algorithm ("class-ring L 1-2, 4; split-ring L 3, 5+"), or, when it
+ * changes more than 12 times, which alternate up to where. */
 static void print_cheapest(FILE *out, enum tn_coll coll, const struct tn_topo *t,
                            const struct tn_algo_opts *ao)
 {
-    enum { LMAX = 4096, MAXCH = 64 };
-    uint32_t from[MAXCH + 1];
-    const char *name[MAXCH];
-    unsigned n = tn_algo_crossovers(coll, t, ao, LMAX, from, name, MAXCH);
-    from[n] = LMAX + 1;
+    enum { LMAX = 4096, MANY = 12 };
+    uint32_t *from = malloc((LMAX + 1) * sizeof *from);
+    const char **name = malloc(LMAX * sizeof *name);
+    unsigned n = from && name ? tn_algo_crossovers(coll, t, ao, LMAX, from, name, LMAX) : 0;
     fprintf(out, "cheapest at alpha %u by message length (L <= %u):", ao->alpha, LMAX);
     for (unsigned i = 0; i < n; i++) {
         bool seen = false;
@@ -68,21 +68,29 @@ static void print_cheapest(FILE *out, enum tn_coll coll, const struct tn_topo *t
             seen |= strcmp(name[j], name[i]) == 0;
         if (seen)
             continue;
+        if (n > MANY) {
+            fprintf(out, "%s %s", i ? " and" : "", name[i]);
+            continue;
+        }
         fprintf(out, "%s %s L", i ? ";" : "", name[i]);
+        from[n] = LMAX + 1;
         for (unsigned j = i, k = 0; j < n; j++) {
             if (strcmp(name[j], name[i]) != 0)
                 continue;
             uint32_t last = from[j + 1] - 1;
             fprintf(out, "%s %u", k++ ? "," : "", from[j]);
-            if (last == LMAX && n == MAXCH)
-                fprintf(out, "-?");
-            else if (last == LMAX)
+            if (last == LMAX)
                 fprintf(out, "+");
             else if (last > from[j])
                 fprintf(out, "-%u", last);
         }
     }
+    if (n > MANY)
+        fprintf(out, " alternate (%u changes) up to L = %u, then %s", n - 1, from[n - 1] - 1,
+                name[n - 1]);
     fprintf(out, "\n");
+    free(from);
+    free(name);
 }
 
 static int netsched_json(const void *ns, FILE *f)

@@ -522,344 +522,365 @@ static int check_deliveries(const struct tn_sched *s, struct tn_report *rep, uns
     return rc;
 }
 
-int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_report *rep)
+/* The verifier's state: the schedule, the report, and per-round scratch. */
+struct vctx {
+    struct tn_sched *s;
+    const struct tn_verify_opts *o;
+    struct tn_report *rep;
+    unsigned max, lanes;
+    uint32_t N;
+    struct used_arc *used;    /* per arc: the circuit holding it this round */
+    /* streams injected and ejected per node in a round: up to a round's
+     * circuit count (65,537 from one node once wrapped 16-bit counters) */
+    uint32_t *ninj, *nej, *touched, ntouched;
+    uint32_t *head, wcap;     /* a circuit's walk: head, depth, flag per arc */
+    struct tn_arc *route;     /* a relay stream's DOR route */
+    uint32_t route_cap;
+    struct occ *occ;          /* the round's relay arc occupations */
+    uint32_t nocc, occ_cap;
+    struct rlane *rl;         /* the round's relay lane uses */
+    uint32_t nrl, rl_cap;
+    uint64_t need;            /* the round's longest start + depth + flits */
+};
+
+/* Note that node v injects or ejects this round (for the lane check). */
+static void touch(struct vctx *vx, uint32_t v)
 {
-    static const struct tn_verify_opts defaults = {0, 0, 0, false};
-    if (!o)
-        o = &defaults;
-    memset(rep, 0, sizeof *rep);
-    const struct tn_topo *t = &s->topo;
-    uint32_t N = t->n;
-    unsigned max = o->max_report ? o->max_report : 100;
-    unsigned lanes = o->lanes ? o->lanes : s->ports;
-    int rc = TN_ENOMEM;
+    if (vx->ninj[v] == 0 && vx->nej[v] == 0)
+        vx->touched[vx->ntouched++] = v;
+}
+
+/* A circuit's source and messages; *skip when its source is out of range.
+ * 0, or TN_ENOMEM (the report's). */
+static int check_circuit_msgs(struct vctx *vx, uint32_t r, uint32_t ci, bool *skip)
+{
+    const struct tn_circuit *c = &vx->s->rounds[r].circ[ci];
+    struct tn_report *rep = vx->rep;
+    int32_t R = (int32_t)r, C = (int32_t)ci;
+    *skip = c->src >= vx->N;
+    if (*skip)
+        return add_viol(rep, vx->max, TN_V_SRC, R, C, -1, c->src,
+                        "source node %u out of range (0..%u)", c->src, vx->N - 1);
+    if ((c->narcs == 0 || c->nej == 0 || !c->stream || c->stream->n == 0) && c->msg_bad == -1 &&
+        add_viol(rep, vx->max, TN_V_EMPTY, R, C, -1, c->src, "circuit from node %u has no %s",
+                 c->src, c->narcs == 0 ? "arcs" : c->nej == 0 ? "ejecting node" : "messages"))
+        return TN_ENOMEM;
+    if (c->msg_bad >= 0)
+        return add_viol(rep, vx->max, TN_V_MSG, R, C, -1, c->src,
+                        "node %u sends message %d it does not hold", c->src, c->msg_bad);
+    if (c->msg_bad == -2)
+        return add_viol(rep, vx->max, TN_V_MSG, R, C, -1, c->src,
+                        "node %u sends messages %u..%u of its memory but holds %u", c->src,
+                        c->moff, c->moff + c->mcnt - 1,
+                        vx->s->mem[(size_t)r * vx->N + c->src]->n);
+    if (c->msg_noncontig)
+        return add_viol(rep, vx->max, TN_V_CONTIG, R, C, -1, c->src,
+                        "messages are not one contiguous run of node %u's memory "
+                        "(layout: docs/schedule-format.md)", c->src);
+    return 0;
+}
+
+/* A circuit's arcs: existence, connection, no node entered twice, one
+ * circuit per output port and round. Records the walk (head, depth) and
+ * the nodes entered (pos[] of the schedule's scratch, *nset of them in
+ * head[]); *walk_ok when every arc is sound. 0 or TN_ENOMEM. */
+static int walk_arcs(struct vctx *vx, uint32_t r, uint32_t ci, bool *walk_ok, uint32_t *nset)
+{
+    const struct tn_circuit *c = &vx->s->rounds[r].circ[ci];
+    const struct tn_topo *t = &vx->s->topo;
+    uint32_t *head = vx->head, *depth = head + vx->wcap, *flag = head + 2 * vx->wcap;
+    int32_t *pos = vx->s->scratch;  /* node -> arc entering it */
+    int32_t R = (int32_t)r, C = (int32_t)ci;
+    *walk_ok = true;
+    for (uint32_t i = 0; i < c->narcs; i++) {
+        const struct tn_arc *a = &c->arcs[i];
+        int32_t A = (int32_t)i;
+        head[i] = UINT32_MAX;
+        flag[i] = 0;
+        if (a->node >= vx->N || !tn_dir_exists(t, a->dir)) {
+            *walk_ok = false;
+            if (add_viol(vx->rep, vx->max, TN_V_ARC, R, C, A, a->node,
+                         a->node >= vx->N ? "arc from node %u: node out of range"
+                                          : "arc from node %u: no link in direction %s",
+                         a->node, tn_dir_name(a->dir)))
+                return TN_ENOMEM;
+            continue;
+        }
+        uint32_t h = tn_neighbor(t, a->node, a->dir), j = UINT32_MAX;
+        if (a->node != c->src && pos[a->node] >= 0) {
+            j = (uint32_t)pos[a->node];
+        } else if (a->node != c->src) {
+            *walk_ok = false;
+            if (add_viol(vx->rep, vx->max, TN_V_PATH, R, C, A, a->node,
+                         "arc %u %s starts at node %u, which the circuit from %u has not "
+                         "reached", a->node, tn_dir_name(a->dir), a->node, c->src))
+                return TN_ENOMEM;
+        }
+        if (h == c->src || pos[h] >= 0) {
+            *walk_ok = false;
+            if (add_viol(vx->rep, vx->max, TN_V_PATH, R, C, A, h, "circuit enters node %u twice",
+                         h))
+                return TN_ENOMEM;
+        } else {
+            pos[h] = A;
+            head[(*nset)++] = h;
+        }
+        depth[i] = j == UINT32_MAX ? 1 : depth[j] + 1;
+        /* arc conflicts: an output port has one source per round */
+        struct used_arc *u = &vx->used[(size_t)a->node * TN_NDIRS + a->dir];
+        if (u->round_tag == r + 1) {
+            if (add_viol(vx->rep, vx->max, TN_V_CONFLICT, R, C, A, a->node,
+                         "arc %u %s already used by circuit %u of this round", a->node,
+                         tn_dir_name(a->dir), u->circ))
+                return TN_ENOMEM;
+        } else {
+            u->round_tag = r + 1;
+            u->circ = ci;
+        }
+    }
+    return 0;
+}
+
+/* Ejecting nodes on the circuit, each once, and (walk_ok) every leaf
+ * ejects (flag bit 0: the arc leads to an ejecting node, bit 1: to a node
+ * the circuit leaves again). The deepest ejecting node's depth in *dmax.
+ * 0 or TN_ENOMEM. */
+static int check_ejects(struct vctx *vx, uint32_t r, uint32_t ci, bool walk_ok, unsigned *dmax)
+{
+    const struct tn_circuit *c = &vx->s->rounds[r].circ[ci];
+    const struct tn_topo *t = &vx->s->topo;
+    uint32_t *depth = vx->head + vx->wcap, *flag = vx->head + 2 * vx->wcap;
+    const int32_t *pos = vx->s->scratch;
+    int32_t R = (int32_t)r, C = (int32_t)ci;
+    *dmax = 0;
+    for (uint32_t e = 0; e < c->nej; e++) {
+        uint32_t v = c->eject[e];
+        int32_t i = v < vx->N ? pos[v] : -1;
+        bool dup = i >= 0 && (flag[i] & 1);
+        if (v >= vx->N || dup || i < 0) {
+            if (add_viol(vx->rep, vx->max, TN_V_EJECT, R, C, -1, v,
+                         dup ? "node %u ejects twice" : v >= vx->N
+                             ? "ejecting node %u out of range"
+                             : "ejecting node %u is not on the circuit", v))
+                return TN_ENOMEM;
+            continue;
+        }
+        flag[i] |= 1;
+        if (depth[i] > *dmax)
+            *dmax = depth[i];
+        touch(vx, v);
+        vx->nej[v]++;
+    }
+    if (!walk_ok)
+        return 0;
+    for (uint32_t i = 0; i < c->narcs; i++)
+        if (c->arcs[i].node != c->src)
+            flag[pos[c->arcs[i].node]] |= 2;
+    for (uint32_t i = 0; i < c->narcs; i++) {
+        uint32_t h = tn_neighbor(t, c->arcs[i].node, c->arcs[i].dir);
+        if (!flag[i] && add_viol(vx->rep, vx->max, TN_V_LEAF, R, C, (int32_t)i, h,
+                                 "branch ends at node %u, which does not eject", h))
+            return TN_ENOMEM;
+    }
+    return 0;
+}
+
+/* One circuit of round r: messages, arcs, ejections; the round's figures.
+ * 0 or TN_ENOMEM. */
+static int verify_circuit(struct vctx *vx, uint32_t r, uint32_t ci)
+{
+    const struct tn_circuit *c = &vx->s->rounds[r].circ[ci];
+    struct tn_report *rep = vx->rep;
+    bool skip, walk_ok = false;
+    int rc = check_circuit_msgs(vx, r, ci, &skip);
+    if (rc || skip)
+        return rc;
+    if (c->narcs > vx->wcap) {
+        uint32_t *h = realloc(vx->head, 3 * (size_t)c->narcs * sizeof *h);
+        if (!h)
+            return TN_ENOMEM;
+        vx->head = h;
+        vx->wcap = c->narcs;
+    }
+    uint32_t nset = 0;
+    unsigned dmax = 0;
+    rc = walk_arcs(vx, r, ci, &walk_ok, &nset);
+    if (rc == 0)
+        rc = check_ejects(vx, r, ci, walk_ok, &dmax);
+    for (uint32_t k = 0; k < nset; k++)
+        vx->s->scratch[vx->head[k]] = -1;
+    if (rc)
+        return rc;
+    touch(vx, c->src);
+    vx->ninj[c->src]++;
+    uint64_t l = tn_circuit_flits(vx->s, c);
+    if (dmax > rep->round_dmax[r])
+        rep->round_dmax[r] = dmax;
+    if (c->start + l > rep->round_lmax[r])
+        rep->round_lmax[r] = c->start + l;
+    if (c->start + dmax + l > vx->need)
+        vx->need = c->start + dmax + l;
+    return 0;
+}
+
+/* Room for n more entries of *a (cap *cap, each size bytes). */
+static int room(void **a, uint32_t *cap, uint32_t used, uint32_t n, size_t size)
+{
+    if (used + n <= *cap)
+        return 0;
+    uint32_t c = 2 * (used + n);
+    void *x = realloc(*a, (size_t)c * size);
+    if (!x)
+        return TN_ENOMEM;
+    *a = x;
+    *cap = c;
+    return 0;
+}
+
+/* One relay stream of round r: nodes, messages, its DOR route against the
+ * round's circuits; its arc occupations and lane uses kept for the
+ * round's checks. 0 or TN_ENOMEM. */
+static int verify_relay(struct vctx *vx, uint32_t r, uint32_t i)
+{
+    const struct tn_relay *x = &vx->s->rounds[r].relay[i];
+    const struct tn_topo *t = &vx->s->topo;
+    struct tn_report *rep = vx->rep;
+    int32_t R = (int32_t)r, I = (int32_t)i;
+    if (x->src >= vx->N || x->dst >= vx->N || x->src == x->dst)
+        return add_viol(rep, vx->max, TN_V_SRC, R, I, -1, x->src,
+                        "relay stream %u: source %u, destination %u (need two distinct nodes "
+                        "of 0..%u)", i, x->src, x->dst, vx->N - 1);
+    if ((x->msg_bad >= 0 || x->msg_bad == -2)
+            ? add_viol(rep, vx->max, TN_V_MSG, R, I, -1, x->src,
+                       "relay stream %u: node %u sends messages it does not hold", i, x->src)
+        : x->msg_noncontig
+            ? add_viol(rep, vx->max, TN_V_CONTIG, R, I, -1, x->src,
+                       "relay stream %u: messages not contiguous in node %u's memory", i,
+                       x->src)
+        : (!x->stream || x->stream->n == 0)
+            ? add_viol(rep, vx->max, TN_V_EMPTY, R, I, -1, x->src,
+                       "relay stream %u carries no messages", i)
+            : 0)
+        return TN_ENOMEM;
+    uint64_t flits = tn_relay_flits(vx->s, x);
+    unsigned d = tn_distance(t, x->src, x->dst);
+    if (room((void **)&vx->route, &vx->route_cap, 0, d, sizeof *vx->route) ||
+        room((void **)&vx->occ, &vx->occ_cap, vx->nocc, d, sizeof *vx->occ) ||
+        room((void **)&vx->rl, &vx->rl_cap, 2 * vx->nrl, 2, sizeof *vx->rl))
+        return TN_ENOMEM;
+    tn_dor_path(t, x->src, x->dst, vx->route, vx->route_cap);
+    for (unsigned h = 0; h < d; h++) {
+        const struct tn_arc *a = &vx->route[h];
+        const struct used_arc *u = &vx->used[(size_t)a->node * TN_NDIRS + a->dir];
+        if (u->round_tag == r + 1 && !meet_ok(vx->o, rep) &&
+            add_viol(rep, vx->max, TN_V_COLLISION, R, I, (int32_t)h, a->node,
+                     "relay stream %u needs arc %u %s, held by circuit %u for the round", i,
+                     a->node, tn_dir_name(a->dir), u->circ))
+            return TN_ENOMEM;
+        vx->occ[vx->nocc++] = (struct occ){(uint64_t)a->node * TN_NDIRS + a->dir,
+                                           x->start + h + 1, x->start + h + flits, i, h};
+    }
+    if (flits > 0) {
+        /* injection [start, start + flits), ejection [start + d, ...) */
+        vx->rl[2 * vx->nrl] = (struct rlane){x->src, x->start, x->start + flits, 0};
+        vx->rl[2 * vx->nrl + 1] = (struct rlane){x->dst, x->start + d, x->start + d + flits, 1};
+        vx->nrl++;
+    }
+    if (d > rep->round_dmax[r])
+        rep->round_dmax[r] = d;
+    if (x->start + flits > rep->round_lmax[r])
+        rep->round_lmax[r] = x->start + flits;
+    if (x->start + d + flits > vx->need)
+        vx->need = x->start + d + flits;
+    return 0;
+}
+
+/* The round's relay lanes: one inject lane sends packets back to back (a
+ * chain: each starts the cycle after the previous ends); a relay eject
+ * lane holds a packet from head to tail (lowest free lane first). */
+static void count_relay_lanes(struct vctx *vx)
+{
+    struct rlane *rl = vx->rl;
+    uint32_t n = 2 * vx->nrl;
+    qsort(rl, n, sizeof *rl, cmp_rlane);
+    for (uint32_t a = 0, b; a < n; a = b) {
+        uint64_t end[64];
+        unsigned nl = 0;
+        for (b = a; b < n && rl[b].node == rl[a].node && rl[b].ej == rl[a].ej; b++) {
+            unsigned l = 0;
+            while (l < nl && (rl[b].ej ? end[l] > rl[b].lo : end[l] != rl[b].lo))
+                l++;
+            if (l == nl && nl < 64)
+                nl++;
+            if (l < 64)
+                end[l] = rl[b].hi;
+        }
+        touch(vx, rl[a].node);
+        if (rl[a].ej)
+            vx->nej[rl[a].node] += nl;
+        else
+            vx->ninj[rl[a].node] += nl;
+    }
+    vx->nrl = 0;
+}
+
+/* After a round's streams: relay meetings, lanes per node, the duration.
+ * 0 or TN_ENOMEM. */
+static int finish_round(struct vctx *vx, uint32_t r)
+{
+    struct tn_report *rep = vx->rep;
+    const struct tn_round *rd = &vx->s->rounds[r];
+    if (vx->nocc > 1)
+        qsort(vx->occ, vx->nocc, sizeof *vx->occ, cmp_occ);
+    for (uint32_t k = 1; k < vx->nocc; k++) {
+        const struct occ *a = &vx->occ[k - 1], *b = &vx->occ[k];
+        if (a->arc == b->arc && b->lo <= a->hi && !meet_ok(vx->o, rep) &&
+            add_viol(rep, vx->max, TN_V_COLLISION, (int32_t)r, (int32_t)b->idx,
+                     (int32_t)b->hop, (int64_t)(b->arc / TN_NDIRS),
+                     "relay streams %u and %u meet on arc %llu %s in cycle %llu after the "
+                     "switch", a->idx, b->idx, (unsigned long long)(b->arc / TN_NDIRS),
+                     tn_dir_name((int)(b->arc % TN_NDIRS)), (unsigned long long)b->lo))
+            return TN_ENOMEM;
+    }
+    vx->nocc = 0;
+    for (uint32_t k = 0; k < vx->ntouched; k++) {
+        uint32_t v = vx->touched[k];
+        const char *what[2] = {"injects", "ejects"};
+        uint32_t got[2] = {vx->ninj[v], vx->nej[v]};
+        for (int j = 0; j < 2; j++)
+            if (got[j] > vx->lanes &&
+                add_viol(rep, vx->max, TN_V_LANE, (int32_t)r, -1, -1, v,
+                         "node %u %s %u streams with %u lane%s", v, what[j], got[j], vx->lanes,
+                         vx->lanes == 1 ? "" : "s"))
+                return TN_ENOMEM;
+        vx->ninj[v] = vx->nej[v] = 0;
+    }
+    vx->ntouched = 0;
+    rep->round_need[r] = vx->need;
+    if (rd->duration < vx->s->alpha + vx->need &&
+        add_viol(rep, vx->max, TN_V_DURATION, (int32_t)r, -1, -1, -1,
+                 "round lasts %llu cycles, its streams need %llu (alpha %u)",
+                 (unsigned long long)rd->duration,
+                 (unsigned long long)(vx->s->alpha + vx->need), vx->s->alpha))
+        return TN_ENOMEM;
+    vx->need = 0;
+    return 0;
+}
+
+/* Memory and completeness at the end, node by node. 0 or TN_ENOMEM. */
+static int check_end(struct vctx *vx)
+{
+    struct tn_sched *s = vx->s;
+    struct tn_report *rep = vx->rep;
+    uint32_t N = vx->N, nids = s->coll == TN_GOSSIP ? tn_sched_nids(s) : N;
+    struct tn_blk **fin = s->mem + (size_t)s->nrounds * N;
     struct hctx hc = {NULL, 0, {0}};
     hc.sel.range = sel_range;
     hc.sel.cat = sel_cat;
     hc.sel.ctx = &hc;
-    if (!s->laid_out && tn_sched_layout(s) != 0)
-        return TN_ENOMEM;
-
-    struct used_arc *used = calloc((size_t)N * TN_NDIRS, sizeof *used);
-    /* streams injected and ejected per node in a round: up to a round's
-     * circuit count (65,537 from one node once wrapped 16-bit counters) */
-    uint32_t *ninj = calloc(N, sizeof *ninj), *nej = calloc(N, sizeof *nej);
-    uint32_t *touched = malloc((size_t)N * sizeof *touched);
-    uint32_t nids = s->coll == TN_GOSSIP ? tn_sched_nids(s) : N;
-    uint64_t *bits = malloc(((size_t)(nids > N ? nids : N) + 63) / 64 * sizeof *bits);
-    rep->round_dmax = calloc(s->nrounds + 1, sizeof *rep->round_dmax);
-    rep->round_lmax = calloc(s->nrounds + 1, sizeof *rep->round_lmax);
-    rep->round_need = calloc(s->nrounds + 1, sizeof *rep->round_need);
-    uint32_t wcap = 64, route_cap = 0, occ_cap = 0;
-    struct tn_arc *route = NULL;
-    struct occ *occ = NULL;
-    struct rlane *rl = NULL;
-    uint32_t nrl = 0, rl_cap = 0;
-    uint32_t *head = malloc(3 * wcap * sizeof *head);
-    if (!used || !ninj || !nej || !touched || !bits || !rep->round_dmax ||
-        !rep->round_lmax || !rep->round_need || !head)
-        goto out_free;
-
-    for (uint32_t r = 0; r < s->nrounds; r++) {
-        const struct tn_round *rd = &s->rounds[r];
-        uint32_t ntouched = 0;
-        uint64_t need = 0;
-        for (uint32_t ci = 0; ci < rd->ncirc; ci++) {
-            const struct tn_circuit *c = &rd->circ[ci];
-            int32_t R = (int32_t)r, C = (int32_t)ci;
-            if (c->src >= N) {
-                if (add_viol(rep, max, TN_V_SRC, R, C, -1, c->src,
-                             "source node %u out of range (0..%u)", c->src, N - 1))
-                    goto out_free;
-                continue;
-            }
-            if (c->narcs == 0 || c->nej == 0 || !c->stream || c->stream->n == 0) {
-                if (c->msg_bad == -1 &&
-                    add_viol(rep, max, TN_V_EMPTY, R, C, -1, c->src,
-                             "circuit from node %u has no %s", c->src,
-                             c->narcs == 0 ? "arcs" : c->nej == 0 ? "ejecting node" : "messages"))
-                    goto out_free;
-            }
-            if (c->msg_bad >= 0) {
-                if (add_viol(rep, max, TN_V_MSG, R, C, -1, c->src,
-                             "node %u sends message %d it does not hold", c->src, c->msg_bad))
-                    goto out_free;
-            } else if (c->msg_bad == -2) {
-                if (add_viol(rep, max, TN_V_MSG, R, C, -1, c->src,
-                             "node %u sends messages %u..%u of its memory but holds %u",
-                             c->src, c->moff, c->moff + c->mcnt - 1,
-                             s->mem[(size_t)r * N + c->src]->n))
-                    goto out_free;
-            } else if (c->msg_noncontig) {
-                if (add_viol(rep, max, TN_V_CONTIG, R, C, -1, c->src,
-                             "messages are not one contiguous run of node %u's memory "
-                             "(layout: docs/schedule-format.md)", c->src))
-                    goto out_free;
-            }
-            /* arcs: existence, connection, no node entered twice */
-            if (c->narcs > wcap) {
-                wcap = c->narcs;
-                uint32_t *h = realloc(head, 3 * (size_t)wcap * sizeof *head);
-                if (!h)
-                    goto out_free;
-                head = h;
-            }
-            uint32_t *depth = head + wcap, *flag = head + 2 * wcap;
-            int32_t *pos = s->scratch;  /* node -> arc entering it */
-            bool walk_ok = true;
-            uint32_t nset = 0;
-            for (uint32_t i = 0; i < c->narcs; i++) {
-                const struct tn_arc *a = &c->arcs[i];
-                int32_t A = (int32_t)i;
-                head[i] = UINT32_MAX;
-                flag[i] = 0;
-                if (a->node >= N || !tn_dir_exists(t, a->dir)) {
-                    walk_ok = false;
-                    if (add_viol(rep, max, TN_V_ARC, R, C, A, a->node,
-                                 a->node >= N ? "arc from node %u: node out of range"
-                                              : "arc from node %u: no link in direction %s",
-                                 a->node, tn_dir_name(a->dir)))
-                        goto out_reset;
-                    continue;
-                }
-                uint32_t h = tn_neighbor(t, a->node, a->dir);
-                uint32_t j = UINT32_MAX;
-                if (a->node != c->src) {
-                    if (pos[a->node] >= 0) {
-                        j = (uint32_t)pos[a->node];
-                    } else {
-                        walk_ok = false;
-                        if (add_viol(rep, max, TN_V_PATH, R, C, A, a->node,
-                                     "arc %u %s starts at node %u, which the circuit "
-                                     "from %u has not reached", a->node,
-                                     tn_dir_name(a->dir), a->node, c->src))
-                            goto out_reset;
-                    }
-                }
-                if (h == c->src || pos[h] >= 0) {
-                    walk_ok = false;
-                    if (add_viol(rep, max, TN_V_PATH, R, C, A, h,
-                                 "circuit enters node %u twice", h))
-                        goto out_reset;
-                } else {
-                    pos[h] = A;
-                    head[nset++] = h;
-                }
-                depth[i] = j == UINT32_MAX ? 1 : depth[j] + 1;
-                /* arc conflicts: an output port has one source per round */
-                struct used_arc *u = &used[(size_t)a->node * TN_NDIRS + a->dir];
-                if (u->round_tag == r + 1) {
-                    if (add_viol(rep, max, TN_V_CONFLICT, R, C, A, a->node,
-                                 "arc %u %s already used by circuit %u of this round",
-                                 a->node, tn_dir_name(a->dir), u->circ))
-                        goto out_reset;
-                } else {
-                    u->round_tag = r + 1;
-                    u->circ = ci;
-                }
-            }
-            /* ejecting nodes on the circuit, each once; leaves eject
-             * (flag bit 0: arc leads to an ejecting node, bit 1: to a node
-             * the circuit leaves again) */
-            unsigned dmax = 0;
-            for (uint32_t e = 0; e < c->nej; e++) {
-                uint32_t v = c->eject[e];
-                bool dup = false;
-                int32_t i = v < N ? pos[v] : -1;
-                if (i >= 0)
-                    dup = flag[i] & 1;
-                if (v >= N || dup || i < 0) {
-                    if (add_viol(rep, max, TN_V_EJECT, R, C, -1, v,
-                                 dup ? "node %u ejects twice" : v >= N
-                                     ? "ejecting node %u out of range"
-                                     : "ejecting node %u is not on the circuit", v))
-                        goto out_reset;
-                    continue;
-                }
-                flag[i] |= 1;
-                if (depth[i] > dmax)
-                    dmax = depth[i];
-                if (nej[v]++ == 0 && ninj[v] == 0)
-                    touched[ntouched++] = v;
-            }
-            if (walk_ok) {
-                for (uint32_t i = 0; i < c->narcs; i++)
-                    if (c->arcs[i].node != c->src)
-                        flag[pos[c->arcs[i].node]] |= 2;
-                for (uint32_t i = 0; i < c->narcs; i++)
-                    if (!flag[i] && add_viol(rep, max, TN_V_LEAF, R, C, (int32_t)i,
-                                             tn_neighbor(t, c->arcs[i].node, c->arcs[i].dir),
-                                             "branch ends at node %u, which does not eject",
-                                             tn_neighbor(t, c->arcs[i].node, c->arcs[i].dir)))
-                        goto out_reset;
-            }
-            for (uint32_t k = 0; k < nset; k++)
-                pos[head[k]] = -1;
-            nset = 0;
-            if (0) {
-            out_reset:
-                for (uint32_t k = 0; k < nset; k++)
-                    pos[head[k]] = -1;
-                goto out_free;
-            }
-            if (ninj[c->src]++ == 0 && nej[c->src] == 0)
-                touched[ntouched++] = c->src;
-            uint64_t l = tn_circuit_flits(s, c);
-            if (dmax > rep->round_dmax[r])
-                rep->round_dmax[r] = dmax;
-            if (c->start + l > rep->round_lmax[r])
-                rep->round_lmax[r] = c->start + l;
-            if (c->start + dmax + l > need)
-                need = c->start + dmax + l;
-        }
-        /* relay streams: DOR routes, collisions per cycle */
-        uint32_t nocc = 0;
-        for (uint32_t i = 0; i < rd->nrelay; i++) {
-            const struct tn_relay *x = &rd->relay[i];
-            int32_t R = (int32_t)r, I = (int32_t)i;
-            if (x->src >= N || x->dst >= N || x->src == x->dst) {
-                if (add_viol(rep, max, TN_V_SRC, R, I, -1, x->src,
-                             "relay stream %u: source %u, destination %u (need two distinct "
-                             "nodes of 0..%u)", i, x->src, x->dst, N - 1))
-                    goto out_free;
-                continue;
-            }
-            if (x->msg_bad >= 0 || x->msg_bad == -2) {
-                if (add_viol(rep, max, TN_V_MSG, R, I, -1, x->src,
-                             "relay stream %u: node %u sends messages it does not hold", i,
-                             x->src))
-                    goto out_free;
-            } else if (x->msg_noncontig) {
-                if (add_viol(rep, max, TN_V_CONTIG, R, I, -1, x->src,
-                             "relay stream %u: messages not contiguous in node %u's memory", i,
-                             x->src))
-                    goto out_free;
-            } else if (!x->stream || x->stream->n == 0) {
-                if (add_viol(rep, max, TN_V_EMPTY, R, I, -1, x->src,
-                             "relay stream %u carries no messages", i))
-                    goto out_free;
-            }
-            uint64_t flits = tn_relay_flits(s, x);
-            unsigned d = tn_distance(t, x->src, x->dst);
-            if (d > route_cap) {
-                route_cap = d;
-                struct tn_arc *nr = realloc(route, route_cap * sizeof *route);
-                if (!nr)
-                    goto out_free;
-                route = nr;
-            }
-            tn_dor_path(t, x->src, x->dst, route, route_cap);
-            if (nocc + d > occ_cap) {
-                occ_cap = 2 * (nocc + d);
-                struct occ *no = realloc(occ, occ_cap * sizeof *occ);
-                if (!no)
-                    goto out_free;
-                occ = no;
-            }
-            for (unsigned h = 0; h < d; h++) {
-                const struct used_arc *u = &used[(size_t)route[h].node * TN_NDIRS + route[h].dir];
-                if (u->round_tag == r + 1 && !meet_ok(o, rep) &&
-                    add_viol(rep, max, TN_V_COLLISION, R, I, (int32_t)h, route[h].node,
-                             "relay stream %u needs arc %u %s, held by circuit %u for the round",
-                             i, route[h].node, tn_dir_name(route[h].dir), u->circ))
-                    goto out_free;
-                occ[nocc].arc = (uint64_t)route[h].node * TN_NDIRS + route[h].dir;
-                occ[nocc].lo = x->start + h + 1;
-                occ[nocc].hi = x->start + h + flits;
-                occ[nocc].idx = i;
-                occ[nocc++].hop = h;
-            }
-            if (flits > 0) {
-                if (nrl == rl_cap) {
-                    rl_cap = rl_cap ? 2 * rl_cap : 64;
-                    struct rlane *nr = realloc(rl, 2 * rl_cap * sizeof *rl);
-                    if (!nr)
-                        goto out_free;
-                    rl = nr;
-                }
-                /* injection [start, start + flits), ejection [start + d, ...) */
-                rl[2 * nrl] = (struct rlane){x->src, x->start, x->start + flits, 0};
-                rl[2 * nrl + 1] = (struct rlane){x->dst, x->start + d, x->start + d + flits, 1};
-                nrl++;
-            }
-            if (d > rep->round_dmax[r])
-                rep->round_dmax[r] = d;
-            if (x->start + flits > rep->round_lmax[r])
-                rep->round_lmax[r] = x->start + flits;
-            if (x->start + d + flits > need)
-                need = x->start + d + flits;
-        }
-        /* relay lanes: one inject lane sends packets back to back (a chain:
-         * each starts the cycle after the previous ends); a relay eject
-         * lane holds a packet from head to tail (lowest free lane first) */
-        if (nrl) {
-            qsort(rl, 2 * (size_t)nrl, sizeof *rl, cmp_rlane);
-            for (uint32_t a = 0, b; a < 2 * nrl; a = b) {
-                uint64_t end[64];
-                unsigned nl = 0;
-                for (b = a; b < 2 * nrl && rl[b].node == rl[a].node && rl[b].ej == rl[a].ej; b++) {
-                    unsigned l = 0;
-                    if (rl[b].ej) {
-                        while (l < nl && end[l] > rl[b].lo)
-                            l++;
-                    } else {
-                        while (l < nl && end[l] != rl[b].lo)
-                            l++;
-                    }
-                    if (l == nl && nl < 64)
-                        nl++;
-                    if (l < 64)
-                        end[l] = rl[b].hi;
-                }
-                uint32_t v = rl[a].node;
-                if (ninj[v] == 0 && nej[v] == 0)
-                    touched[ntouched++] = v;
-                if (rl[a].ej)
-                    nej[v] += nl;
-                else
-                    ninj[v] += nl;
-            }
-            nrl = 0;
-        }
-        if (nocc > 1)
-            qsort(occ, nocc, sizeof *occ, cmp_occ);
-        for (uint32_t k = 1; k < nocc; k++) {
-            const struct occ *a = &occ[k - 1], *b = &occ[k];
-            if (a->arc == b->arc && b->lo <= a->hi && !meet_ok(o, rep) &&
-                add_viol(rep, max, TN_V_COLLISION, (int32_t)r, (int32_t)b->idx, (int32_t)b->hop,
-                         (int64_t)(b->arc / TN_NDIRS),
-                         "relay streams %u and %u meet on arc %llu %s in cycle %llu after the "
-                         "switch", a->idx, b->idx, (unsigned long long)(b->arc / TN_NDIRS),
-                         tn_dir_name((int)(b->arc % TN_NDIRS)), (unsigned long long)b->lo))
-                goto out_free;
-        }
-        for (uint32_t k = 0; k < ntouched; k++) {
-            uint32_t v = touched[k];
-            if (ninj[v] > lanes &&
-                add_viol(rep, max, TN_V_LANE, (int32_t)r, -1, -1, v,
-                         "node %u injects %u streams with %u lane%s", v, ninj[v], lanes,
-                         lanes == 1 ? "" : "s"))
-                goto out_free;
-            if (nej[v] > lanes &&
-                add_viol(rep, max, TN_V_LANE, (int32_t)r, -1, -1, v,
-                         "node %u ejects %u streams with %u lane%s", v, nej[v], lanes,
-                         lanes == 1 ? "" : "s"))
-                goto out_free;
-            ninj[v] = nej[v] = 0;
-        }
-        rep->round_need[r] = need;
-        if (rd->duration < s->alpha + need &&
-            add_viol(rep, max, TN_V_DURATION, (int32_t)r, -1, -1, -1,
-                     "round lasts %llu cycles, its streams need %llu (alpha %u)",
-                     (unsigned long long)rd->duration,
-                     (unsigned long long)(s->alpha + need), s->alpha))
-            goto out_free;
-    }
-
-    /* memory and completeness at the end */
-    struct tn_blk **fin = s->mem + (size_t)s->nrounds * N;
-    uint64_t hall = 0;
-    if (N > EXACT_LIMIT && s->coll == TN_GOSSIP) {
+    uint64_t hall = 0, *bits = malloc(((size_t)(nids > N ? nids : N) + 63) / 64 * sizeof *bits);
+    int rc = bits ? 0 : TN_ENOMEM;
+    if (rc == 0 && N > EXACT_LIMIT && s->coll == TN_GOSSIP) {
         size_t nblk = (size_t)N * (s->nrounds + 1);
         for (uint32_t r = 0; r < s->nrounds; r++)
             nblk += s->rounds[r].ncirc;
@@ -867,12 +888,11 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
         while (hc.cap < 2 * nblk)
             hc.cap <<= 1;
         hc.tab = calloc(hc.cap, sizeof *hc.tab);
-        if (!hc.tab)
-            goto out_free;
+        rc = hc.tab ? 0 : TN_ENOMEM;
         for (uint32_t i = 0; i < nids; i++)
             hall += mix64(i);
     }
-    for (uint32_t v = 0; v < N; v++) {
+    for (uint32_t v = 0; v < N && rc == 0; v++) {
         uint64_t words = (uint64_t)fin[v]->n * s->msg_flits;
         if (s->msg_len) {
             words = 0;
@@ -881,40 +901,80 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
         }
         if (words > rep->mem_max_words)
             rep->mem_max_words = words;
-        if (o->mem_depth && words > o->mem_depth &&
-            add_viol(rep, max, TN_V_MEM, -1, -1, -1, v,
+        if (vx->o->mem_depth && words > vx->o->mem_depth &&
+            add_viol(rep, vx->max, TN_V_MEM, -1, -1, -1, v,
                      "node %u needs %llu memory words, MEM_DEPTH is %llu", v,
-                     (unsigned long long)words, (unsigned long long)o->mem_depth))
-            goto out_free;
+                     (unsigned long long)words, (unsigned long long)vx->o->mem_depth))
+            rc = TN_ENOMEM;
         uint32_t miss = s->root;
-        bool ok = node_complete(s, v, fin[v], &hc, hall, bits, rep->nkept < max, &miss);
+        bool ok = rc == 0 && node_complete(s, v, fin[v], &hc, hall, bits, rep->nkept < vx->max,
+                                           &miss);
         if (ok)
             rep->complete_nodes++;
-        else if (s->coll == TN_GOSSIP && s->parts > 1
-                     ? add_viol(rep, max, TN_V_MISSING, -1, -1, -1, v,
+        else if (rc == 0 && (s->coll == TN_GOSSIP && s->parts > 1
+                     ? add_viol(rep, vx->max, TN_V_MISSING, -1, -1, -1, v,
                                 "node %u never receives part %u of node %u's message", v,
                                 miss % s->parts, miss / s->parts)
-                     : add_viol(rep, max, TN_V_MISSING, -1, -1, -1, v,
-                                "node %u never receives message %u", v, miss))
-            goto out_free;
+                     : add_viol(rep, vx->max, TN_V_MISSING, -1, -1, -1, v,
+                                "node %u never receives message %u", v, miss)))
+            rc = TN_ENOMEM;
     }
-    if ((rc = check_deliveries(s, rep, max)) != 0)
-        goto out_free;
-    tn_sched_cost(s, s->alpha, &rep->cost);
-    tn_sched_bounds(s, &rep->bounds);
-    rc = rep->nviol ? TN_EVERIFY : 0;
-out_free:
-    free(used);
-    free(ninj);
-    free(nej);
-    free(touched);
     free(bits);
-    free(head);
     free(hc.tab);
     tn_sel_free(&hc.sel);
-    free(route);
-    free(occ);
-    free(rl);
+    return rc;
+}
+
+int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_report *rep)
+{
+    static const struct tn_verify_opts defaults = {0, 0, 0, false};
+    if (!o)
+        o = &defaults;
+    memset(rep, 0, sizeof *rep);
+    if (!s->laid_out && tn_sched_layout(s) != 0)
+        return TN_ENOMEM;
+    uint32_t N = s->topo.n;
+    struct vctx vx = {.s = s, .o = o, .rep = rep, .N = N,
+                      .max = o->max_report ? o->max_report : 100,
+                      .lanes = o->lanes ? o->lanes : s->ports, .wcap = 64};
+    vx.used = calloc((size_t)N * TN_NDIRS, sizeof *vx.used);
+    vx.ninj = calloc(N, sizeof *vx.ninj);
+    vx.nej = calloc(N, sizeof *vx.nej);
+    vx.touched = malloc((size_t)N * sizeof *vx.touched);
+    vx.head = malloc(3 * (size_t)vx.wcap * sizeof *vx.head);
+    rep->round_dmax = calloc(s->nrounds + 1, sizeof *rep->round_dmax);
+    rep->round_lmax = calloc(s->nrounds + 1, sizeof *rep->round_lmax);
+    rep->round_need = calloc(s->nrounds + 1, sizeof *rep->round_need);
+    int rc = vx.used && vx.ninj && vx.nej && vx.touched && vx.head && rep->round_dmax &&
+             rep->round_lmax && rep->round_need ? 0 : TN_ENOMEM;
+    for (uint32_t r = 0; r < s->nrounds && rc == 0; r++) {
+        const struct tn_round *rd = &s->rounds[r];
+        for (uint32_t ci = 0; ci < rd->ncirc && rc == 0; ci++)
+            rc = verify_circuit(&vx, r, ci);
+        for (uint32_t i = 0; i < rd->nrelay && rc == 0; i++)
+            rc = verify_relay(&vx, r, i);
+        if (rc == 0 && vx.nrl)
+            count_relay_lanes(&vx);
+        if (rc == 0)
+            rc = finish_round(&vx, r);
+    }
+    if (rc == 0)
+        rc = check_end(&vx);
+    if (rc == 0)
+        rc = check_deliveries(s, rep, vx.max);
+    if (rc == 0) {
+        tn_sched_cost(s, s->alpha, &rep->cost);
+        tn_sched_bounds(s, &rep->bounds);
+        rc = rep->nviol ? TN_EVERIFY : 0;
+    }
+    free(vx.used);
+    free(vx.ninj);
+    free(vx.nej);
+    free(vx.touched);
+    free(vx.head);
+    free(vx.route);
+    free(vx.occ);
+    free(vx.rl);
     if (rc == TN_ENOMEM)
         tn_report_free(rep);
     return rc;
