@@ -758,6 +758,176 @@ static void print_mem_capacity(const struct tn_sched *s, uint64_t words, uint32_
         fprintf(stderr, "with --algo %s the longest --msg-flits that fits is %u\n", s->algo, L);
 }
 
+/* What run builds a schedule from (options, the device) and what it gets:
+ * the schedule, its closed form and the collective's report extras (NULL
+ * where they do not apply; their storage given). */
+struct run_build {
+    enum tn_coll coll;
+    struct tn_topo *topo;
+    struct tn_algo_opts *ao;
+    const struct tn_info *info;
+    uint64_t seed;
+    double search_s;
+    const char *lengths_file;
+    bool random_lengths;
+    struct tn_p2p_opts *po;
+    enum tn_a2a_kind a2a_kind;
+    struct tn_sched *s;
+    struct tn_cost formula;
+    bool have_formula;
+    struct sg_report *sg;
+    struct tn_p2p_info *p2p;
+    struct perm_run *perm;
+    struct a2a_report *a2a;
+};
+
+/* Scatter or gather: the lengths (--lengths, --random-lengths or L), FDF
+ * or certificates over one relay round. An exit code. */
+static int build_sg(struct run_build *b)
+{
+    const struct tn_topo *t = b->topo;
+    struct tn_algo_opts *ao = b->ao;
+    if (ao->ports == 0 || b->coll == TN_GATHER)
+        ao->ports = b->coll == TN_GATHER ? 1 : b->info->lanes >= 6 ? 6 : 1;
+    uint32_t *len = calloc(t->n, sizeof *len);
+    if (!len || (b->lengths_file && read_lengths(b->lengths_file, len, t->n) != 0)) {
+        free(len);
+        return TN_EXIT_USAGE;
+    }
+    for (uint32_t u = 0; !b->lengths_file && u < t->n; u++)
+        len[u] = b->random_lengths ? tn_payload(b->seed, 0xFFFFFFFFu, u, 32) % (ao->msg_flits + 1)
+                                   : ao->msg_flits;
+    struct tn_sg_opts so = {ao->root, ao->ports, len, b->info->alpha, 0};
+    struct sg_report *sg = b->sg;
+    sg->coll = b->coll;
+    sg->ports = ao->ports;
+    int rc = b->coll == TN_SCATTER ? tn_scatter_build(&b->s, t, &so, &sg->info)
+                                   : tn_gather_build(&b->s, t, &so, &sg->info);
+    free(len);
+    if (rc != 0) {
+        fprintf(stderr, CMD ": cannot build the %s: %s\n", tn_coll_name(b->coll),
+                tn_strerror(rc));
+        return TN_EXIT_USAGE;
+    }
+    b->formula.cycles = sg->info.formula;
+    b->formula.rounds = 1;
+    b->have_formula = true;
+    return 0;
+}
+
+static int build_p2p(struct run_build *b)
+{
+    const struct tn_topo *t = b->topo;
+    b->po->src = b->ao->root;
+    b->po->msg_flits = b->ao->msg_flits;
+    b->po->alpha = b->info->alpha;
+    int rc = tn_p2p_build(&b->s, t, b->po, b->p2p);
+    if (rc != 0) {
+        fprintf(stderr, CMD ": cannot build the p2p transfer: %s (distance 1..%u from a "
+                "node, at most %u packets, cs without packets, sf with equal packets)\n",
+                tn_strerror(rc), tn_diameter(t), t->n);
+        return TN_EXIT_USAGE;
+    }
+    b->formula.cycles = b->p2p->device;
+    b->formula.rounds = b->p2p->rounds;
+    b->have_formula = true;
+    return 0;
+}
+
+static int build_a2a(struct run_build *b)
+{
+    struct tn_algo_opts *ao = b->ao;
+    if (ao->ports == 0)
+        ao->ports = b->info->lanes >= 6 ? 6 : 1;
+    struct tn_a2a_opts a2o = {b->a2a_kind, ao->msg_flits, ao->ports, b->info->alpha,
+                              b->search_s, (unsigned)b->seed};
+    int rc = tn_a2a_build(&b->s, b->topo, &a2o, &b->a2a->info);
+    if (rc != 0) {
+        fprintf(stderr, CMD ": cannot build the all-to-all schedule: %s\n",
+                rc == TN_EINVAL ? "torus too large for message ids s*N+d (at most 65535 nodes)"
+                                : tn_strerror(rc));
+        return TN_EXIT_USAGE;
+    }
+    b->a2a->msg_flits = ao->msg_flits;
+    b->formula.rounds = b->a2a->info.steps;
+    b->formula.dsum = b->a2a->info.formula_dsum;
+    b->formula.tsum = (uint64_t)b->a2a->info.steps * ao->msg_flits;
+    b->formula.cycles = b->a2a->info.formula;
+    b->have_formula = true;
+    return 0;
+}
+
+/* Gossip or broadcast by algorithm (the cheapest by default). */
+static int build_algo(struct run_build *b)
+{
+    struct tn_algo_opts *ao = b->ao;
+    const struct tn_topo *t = b->topo;
+    ao->alpha = b->info->alpha;
+    if (ao->ports == 0)
+        ao->ports = b->info->lanes >= 6 ? 6 : 1;
+    int rc = tn_build(&b->s, b->coll, t, ao);
+    if (rc == TN_EINVAL || rc == TN_ENOTSUP) {
+        fprintf(stderr, CMD ": %s: algorithm '%s' %s for %ux%ux%u with %u ports\n",
+                tn_strerror(rc), ao->algo ? ao->algo : "auto",
+                rc == TN_EINVAL ? "is unknown" : "does not apply", t->dim[0], t->dim[1],
+                t->dim[2], ao->ports);
+        return TN_EXIT_USAGE;
+    }
+    if (rc != 0) {
+        fprintf(stderr, CMD ": cannot build the schedule: %s\n", tn_strerror(rc));
+        return TN_EXIT_USAGE;
+    }
+    b->have_formula = tn_algo_cost(b->coll, b->s->algo, t, ao, &b->formula) == 0;
+    return 0;
+}
+
+/* The schedule of b's collective for the device. An exit code (message
+ * printed); b->s is set on success. */
+static int build_for_device(struct run_build *b)
+{
+    enum tn_coll c = b->coll;
+    if ((c == TN_SCATTER || c == TN_GATHER || c == TN_P2P) && b->ao->root >= b->topo->n) {
+        fprintf(stderr, CMD ": --root %u is not a node of the %ux%ux%u torus (0..%u)\n",
+                b->ao->root, b->topo->dim[0], b->topo->dim[1], b->topo->dim[2],
+                b->topo->n - 1);
+        return TN_EXIT_USAGE;
+    }
+    if ((c == TN_ALLTOALL || c == TN_GOSSIP || c == TN_BROADCAST) &&
+        !tn_cmd_fits(CMD, c, b->topo, b->ao))
+        return TN_EXIT_USAGE;
+    int ex;
+    switch (c) {
+    case TN_SCATTER:
+    case TN_GATHER:
+        ex = build_sg(b);
+        b->sg = ex ? NULL : b->sg;
+        b->p2p = NULL;
+        b->perm = NULL;
+        return ex;
+    case TN_P2P:
+        ex = build_p2p(b);
+        b->sg = NULL;
+        b->perm = NULL;
+        return ex;
+    case TN_PERM:
+        b->sg = NULL;
+        b->p2p = NULL;
+        ex = build_perm(&b->s, b->topo, b->po->sw, b->ao->msg_flits, b->info->alpha, b->seed,
+                        b->search_s, b->perm);
+        if (ex == 0) {
+            b->formula.cycles = b->perm->r.formula;
+            b->formula.rounds = b->s->nrounds;
+            b->have_formula = true;
+        }
+        return ex;
+    default:
+        b->sg = NULL;
+        b->p2p = NULL;
+        b->perm = NULL;
+        return c == TN_ALLTOALL ? build_a2a(b) : build_algo(b);
+    }
+}
+
 static const char *option_not_applying(enum tn_coll coll, bool file, const char *given)
 {
 #define C(x) (1u << TN_##x)
@@ -1099,120 +1269,20 @@ int cmd_run(int argc, char **argv)
         }
         tn_topo_init(&topo, info->dims[0], info->dims[1], info->dims[2]);
     }
-    if (s == NULL && (coll == TN_SCATTER || coll == TN_GATHER || coll == TN_P2P) &&
-        ao.root >= topo.n) {
-        fprintf(stderr, CMD ": --root %u is not a node of the %ux%ux%u torus (0..%u)\n",
-                ao.root, topo.dim[0], topo.dim[1], topo.dim[2], topo.n - 1);
-        ex = TN_EXIT_USAGE;
-        goto out_dev;
-    }
-    if (s == NULL && (coll == TN_SCATTER || coll == TN_GATHER)) {
-        if (ao.ports == 0 || coll == TN_GATHER)
-            ao.ports = coll == TN_GATHER ? 1 : info->lanes >= 6 ? 6 : 1;
-        uint32_t *len = calloc(topo.n, sizeof *len);
-        if (!len) {
-            ex = TN_EXIT_USAGE;
-            goto out_dev;
-        }
-        if (lengths_file && read_lengths(lengths_file, len, topo.n) != 0) {
-            free(len);
-            ex = TN_EXIT_USAGE;
-            goto out_dev;
-        }
-        if (!lengths_file) {
-            uint64_t z = seed;
-            for (uint32_t u = 0; u < topo.n; u++)
-                len[u] = random_lengths ? tn_payload(z, 0xFFFFFFFFu, u, 32) % (ao.msg_flits + 1)
-                                        : ao.msg_flits;
-        }
-        struct tn_sg_opts so = {ao.root, ao.ports, len, info->alpha, 0};
-        sg = &sg_rep;
-        sg->coll = coll;
-        sg->ports = ao.ports;
-        rc = coll == TN_SCATTER ? tn_scatter_build(&s, &topo, &so, &sg->info)
-                                : tn_gather_build(&s, &topo, &so, &sg->info);
-        free(len);
-        if (rc != 0) {
-            fprintf(stderr, CMD ": cannot build the %s: %s\n", tn_coll_name(coll),
-                    tn_strerror(rc));
-            ex = TN_EXIT_USAGE;
-            goto out_dev;
-        }
-        formula.cycles = sg->info.formula;
-        formula.rounds = 1;
-        have_formula = true;
-    }
-    if (s == NULL && coll == TN_P2P) {
-        po.src = ao.root;
-        po.msg_flits = ao.msg_flits;
-        po.alpha = info->alpha;
-        rc = tn_p2p_build(&s, &topo, &po, &p2p_info);
-        if (rc != 0) {
-            fprintf(stderr, CMD ": cannot build the p2p transfer: %s (distance 1..%u from a "
-                    "node, at most %u packets, cs without packets, sf with equal packets)\n",
-                    tn_strerror(rc), tn_diameter(&topo), topo.n);
-            ex = TN_EXIT_USAGE;
-            goto out_dev;
-        }
-        p2p = &p2p_info;
-        formula.cycles = p2p->device;
-        formula.rounds = p2p->rounds;
-        have_formula = true;
-    }
-    if (s == NULL && coll == TN_PERM) {
-        perm = &perm_rep;
-        ex = build_perm(&s, &topo, po.sw, ao.msg_flits, info->alpha, seed, search_s, perm);
+    if (s == NULL) {
+        struct run_build b = {coll, &topo, &ao, info, seed, search_s, lengths_file,
+                              random_lengths, &po, a2a_kind, NULL, {0}, false,
+                              &sg_rep, &p2p_info, &perm_rep, a2a};
+        ex = build_for_device(&b);
+        s = b.s;
+        formula = b.formula;
+        have_formula = b.have_formula;
+        sg = b.sg;
+        p2p = b.p2p;
+        perm = b.perm;
         if (ex != 0)
             goto out_dev;
         ex = TN_EXIT_VERIFY;
-        formula.cycles = perm->r.formula;
-        formula.rounds = s->nrounds;
-        have_formula = true;
-    }
-    if (s == NULL && (coll == TN_ALLTOALL || coll == TN_GOSSIP || coll == TN_BROADCAST) &&
-        !tn_cmd_fits(CMD, coll, &topo, &ao)) {
-        ex = TN_EXIT_USAGE;
-        goto out_dev;
-    }
-    if (s == NULL && coll == TN_ALLTOALL) {
-        if (ao.ports == 0)
-            ao.ports = info->lanes >= 6 ? 6 : 1;
-        struct tn_a2a_opts a2o = {a2a_kind, ao.msg_flits, ao.ports, info->alpha, search_s,
-                                  (unsigned)seed};
-        rc = tn_a2a_build(&s, &topo, &a2o, &a2a->info);
-        if (rc != 0) {
-            fprintf(stderr, CMD ": cannot build the all-to-all schedule: %s\n",
-                    rc == TN_EINVAL ? "torus too large for message ids s*N+d (at most 65535 nodes)"
-                                    : tn_strerror(rc));
-            ex = TN_EXIT_USAGE;
-            goto out_dev;
-        }
-        a2a->msg_flits = ao.msg_flits;
-        formula.rounds = a2a->info.steps;
-        formula.dsum = a2a->info.formula_dsum;
-        formula.tsum = (uint64_t)a2a->info.steps * ao.msg_flits;
-        formula.cycles = a2a->info.formula;
-        have_formula = true;
-    }
-    if (s == NULL) {
-        ao.alpha = info->alpha;
-        if (ao.ports == 0)
-            ao.ports = info->lanes >= 6 ? 6 : 1;
-        rc = tn_build(&s, coll, &topo, &ao);
-        if (rc == TN_EINVAL || rc == TN_ENOTSUP) {
-            fprintf(stderr, CMD ": %s: algorithm '%s' %s for %ux%ux%u with %u ports\n",
-                    tn_strerror(rc), ao.algo ? ao.algo : "auto",
-                    rc == TN_EINVAL ? "is unknown" : "does not apply", topo.dim[0],
-                    topo.dim[1], topo.dim[2], ao.ports);
-            ex = TN_EXIT_USAGE;
-            goto out_dev;
-        }
-        if (rc != 0) {
-            fprintf(stderr, CMD ": cannot build the schedule: %s\n", tn_strerror(rc));
-            ex = TN_EXIT_USAGE;
-            goto out_dev;
-        }
-        have_formula = tn_algo_cost(coll, s->algo, &topo, &ao, &formula) == 0;
     }
     /* memory: checked below, in one line with what fits */
     struct tn_verify_opts vo = {info->lanes, 0, 20, coll == TN_PERM};
