@@ -38,9 +38,10 @@ static void trace_dump(struct tn_sim *s, uint64_t t)
 #endif
 }
 
-/* One bus clock, and a network clock with it when the network has work (or
- * always, free running): inputs were set by the caller; rising edges, then
- * falling. The bridge's byte input is fed from the queue (one byte per
+/* One bus clock, a network clock with it when the network has work, and
+ * the planes' table clock when their table ports have work (both always,
+ * free running, as on a board): inputs were set by the caller; rising
+ * edges, then falling. The bridge's byte input is fed from the queue (one byte per
  * cycle at most) and its output collected, always ready. */
 static void tick(struct tn_sim *s)
 {
@@ -55,10 +56,12 @@ static void tick(struct tn_sim *s)
     uint8_t out_byte = t->byte_out_data_o;
     bool net = s->free_run || t->net_busy_o || t->rst_i;
     t->bclk_i = 1;
+    t->tclk_i = s->free_run || t->tbusy_o || t->rst_i;
     t->nclk_i = net;
     t->eval();
     trace_dump(s, 2 * s->cycles + 1);
     t->bclk_i = 0;
+    t->tclk_i = 0;
     t->nclk_i = 0;
     t->eval();
     s->cycles++;
@@ -90,6 +93,7 @@ struct tn_sim *tn_sim_create(void)
         return nullptr;
     }
     s->top->bclk_i = 0;
+    s->top->tclk_i = 0;
     s->top->nclk_i = 0;
     s->top->rst_i = 0;
     s->top->bus_we_i = 0;

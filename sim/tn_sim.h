@@ -4,8 +4,10 @@
  * and drives the configuration bus exactly as a board's bridge would.
  * A step is one clock of the bus clock; the network clock ticks with it
  * only while the network has work (a run, a bus request for the network
- * domain, flits in flight), as docs/hardware.md describes, unless
- * tn_sim_free_run() asks for it on every step, as a board's does. */
+ * domain, flits in flight), as docs/hardware.md describes, and the
+ * planes' table ports get the bus clock only while a table write or record
+ * read is in flight for them, unless tn_sim_free_run() asks for both on
+ * every step, as a board's run. */
 #ifndef TN_SIM_H
 #define TN_SIM_H
 

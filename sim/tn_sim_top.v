@@ -5,7 +5,9 @@
 // torus, plus a direct configuration-bus port for the RTL testbenches. A
 // direct request has priority; the bridge's master waits while one is held.
 // The bridge and the bus run on bclk_i, the network on nclk_i, which the C
-// wrapper clocks only while net_busy_o says the network has work.
+// wrapper clocks only while net_busy_o says the network has work, and the
+// planes' table ports on tclk_i, a copy of bclk_i while tbusy_o says they
+// have work.
 module tn_sim_top #(
     parameter DIM_X     = 3,    // torus size in X
     parameter DIM_Y     = 3,    // torus size in Y
@@ -17,6 +19,7 @@ module tn_sim_top #(
     parameter RELAY     = 1     // relay hardware
 ) (
     input  wire        bclk_i,
+    input  wire        tclk_i,      // bclk_i while tbusy_o (tn_torus)
     input  wire        nclk_i,
     input  wire        rst_i,
     // direct bus (testbenches)
@@ -33,7 +36,8 @@ module tn_sim_top #(
     output wire        byte_out_valid_o,
     output wire [7:0]  byte_out_data_o,
     input  wire        byte_out_ready_i,
-    output wire        net_busy_o
+    output wire        net_busy_o,
+    output wire        tbusy_o
 );
     wire [31:0] br_addr, br_wdata, t_rdata;
     wire        br_we, br_re, br_rst, t_ready;
@@ -54,7 +58,7 @@ module tn_sim_top #(
 
     tn_torus #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY), .FAULT(1)) u_torus (
-        .bclk_i(bclk_i), .rst_i(rst_i | br_rst),
+        .bclk_i(bclk_i), .tclk_i(tclk_i), .tbusy_o(tbusy_o), .rst_i(rst_i | br_rst),
         .bus_addr_i(direct ? bus_addr_i : br_addr),
         .bus_wdata_i(direct ? bus_wdata_i : br_wdata),
         .bus_we_i(direct ? bus_we_i : br_we),

@@ -8,13 +8,18 @@
 // (no_rw_check): callers never do it. The write is a blocking assignment:
 // with no such read, it means the same as a non-blocking one, and the
 // simulator then keeps no shadow copy of each write (docs/NOTES.md,
-// "Simulation cost").
+// "Simulation cost"). The write takes two enables, tested one inside the
+// other: wsel_i, shared by a group of RAMs written from one bus (a node's
+// tables), and we_i, this RAM's own. Verilator merges the group's outer
+// tests into one, so a node the bus does not address costs one branch per
+// bus cycle, not one per RAM; synthesis sees one enable, wsel_i && we_i.
 module tn_ram #(
     parameter DW = 16, // word width
     parameter AW = 8   // address bits: 2**AW words
 ) (
     input  wire          wclk_i,
-    input  wire          we_i,
+    input  wire          wsel_i,  // the RAM's group is written (1: a RAM of its own)
+    input  wire          we_i,    // this RAM is written (with wsel_i)
     input  wire [AW-1:0] waddr_i,
     input  wire [DW-1:0] wdata_i,
     input  wire          rclk_i,
@@ -26,8 +31,9 @@ module tn_ram #(
 
     /* verilator lint_off BLKSEQ */
     always @(posedge wclk_i)
-        if (we_i)
-            mem[waddr_i] = wdata_i;
+        if (wsel_i)
+            if (we_i)
+                mem[waddr_i] = wdata_i;
     /* verilator lint_on BLKSEQ */
 
     always @(posedge rclk_i)

@@ -69,7 +69,7 @@ module tn_node #(
     /* verilator lint_off UNUSEDSIGNAL */ // the lane, round and word bits are used
     input  wire [15:0]     rr_off_i,
     /* verilator lint_on UNUSEDSIGNAL */
-    output reg  [31:0]     rr_data_o,
+    output reg  [31:0]     rr_data_o, // (combinational: the lanes' word registers)
     output wire            err_o      // a status flag is set
 );
     localparam MW  = W + 2;           // memory word {head, tail, data}
@@ -93,7 +93,7 @@ module tn_node #(
     // ---- round settings ----
     wire [CFW-1:0] cfg_nx;            // the next round's settings (read ahead)
     tn_ram #(.DW(CFW), .AW(RW)) u_cfg (
-        .wclk_i(bclk_i), .we_i(tw_i && tw_kind_i[0]), .waddr_i(tw_idx_i), .wdata_i(tw_cfg_i),
+        .wclk_i(bclk_i), .wsel_i(tw_i), .we_i(tw_kind_i[0]), .waddr_i(tw_idx_i), .wdata_i(tw_cfg_i),
         .rclk_i(nclk_i), .re_i((nb_r_i && nb_cfg) || prep_i || sw_i),
         .raddr_i((nb_r_i && nb_cfg) ? nb_off_i[RW-1:0] : prep_i ? {RW{1'b0}} : round_i + 1'b1),
         .rdata_o(cfg_nx));
@@ -182,6 +182,33 @@ module tn_node #(
                     label_q <= nb_wdata_i[LBW-1:0];
             end
 
+    // ---- record reads (bus clock): every lane reads its record of the
+    // round (one read enable for the node, so that a simulator tests it once
+    // for all lanes); in the cycle after, each lane's word register takes the
+    // addressed word, 0 in the lanes not addressed (gen_lane), computed only
+    // for a read; rr_data_o is their OR ----
+    wire [2:0]           rr_lane = rr_off_i[RW+4:RW+2];
+    reg                  rrp_q;       // a record was read last cycle
+    wire [32*LANES-1:0]  rrw;         // each lane's word register
+    integer              rk;
+    always @(posedge bclk_i)
+        rrp_q <= rr_i;
+    always @* begin
+        rr_data_o = 32'd0;
+        for (rk = 0; rk < LANES; rk = rk + 1)
+            rr_data_o = rr_data_o | rrw[32*rk +: 32];
+    end
+    // word w of a record: {epoch, errors, count}, {last, first}, CRC
+    function [31:0] rec_word(input [RCW-1:0] rc, input [1:0] w);
+        case (w)
+            2'd0:    rec_word = {rc[RCW-1 -: 4], 9'd0, rc[RCW-5 -: 3], {(15 - AW){1'b0}},
+                                 rc[2*DW+32 +: AW + 1]};
+            2'd1:    rec_word = {{(16 - DW){1'b0}}, rc[DW+32 +: DW], {(16 - DW){1'b0}}, rc[32 +: DW]};
+            2'd2:    rec_word = rc[31:0];
+            default: rec_word = 32'd0;
+        endcase
+    endfunction
+
     // ---- flit memory and lanes ----
     wire [LANES-1:0]    mrd, mrok, mwr;
     // (one slot per lane: docs/NOTES.md, "Simulation cost")
@@ -207,8 +234,10 @@ module tn_node #(
     genvar g;
     generate
         for (g = 0; g < LANES; g = g + 1) begin : gen_lane
+            wire [RCW-1:0] rec;       // the lane's record read (tn_eject)
+            reg  [31:0]    rw_q;      // its addressed word, or 0
             tn_inject #(.W(W), .AW(AW), .RW(RW), .DW(DW)) u_inj (
-                .bclk_i(bclk_i), .lw_i(tw_i && tw_kind_i[1] && tw_lane_i == g),
+                .bclk_i(bclk_i), .lsel_i(tw_i), .lw_i(tw_kind_i[1] && tw_lane_i == g),
                 .lw_idx_i(tw_idx_i), .lw_row_i(tw_inj_i),
                 .nclk_i(nclk_i), .nrst_i(nrst_i), .run_i(run_i), .sw_i(sw_i), .prep_i(prep_i),
                 .round_i(round_i), .rcyc_i(rcyc_i),
@@ -218,9 +247,9 @@ module tn_node #(
                 .mok_i(mrok[g]), .flit_o(inj[g*FS +: FW]), .relay_o(irelay[g]),
                 .bounds_o(ibounds[g]));
             tn_eject #(.W(W), .AW(AW), .RW(RW), .DW(DW)) u_ej (
-                .bclk_i(bclk_i), .lw_i(tw_i && tw_kind_i[2] && tw_lane_i == g),
+                .bclk_i(bclk_i), .lsel_i(tw_i), .lw_i(tw_kind_i[2] && tw_lane_i == g),
                 .lw_idx_i(tw_idx_i), .lw_row_i(tw_ej_i),
-                .rr_i(rr_i && rr_lane == g), .rr_idx_i(rr_off_i[RW+1:2]), .rec_o(rec[RCW*g +: RCW]),
+                .rr_i(rr_i), .rr_idx_i(rr_off_i[RW+1:2]), .rec_o(rec),
                 .nclk_i(nclk_i), .nrst_i(nrst_i), .run_i(run_i), .sw_i(sw_i), .fin_i(fin_i),
                 .prep_i(prep_i), .round_i(round_i), .ts_i(ts_i), .epoch_i(epoch_i),
                 .lr_i(nb_r_i && nb_rg_i == 4'd3 && nb_lst && nb_lane == g), .lr_idx_i(nb_off_i[RW:1]),
@@ -228,6 +257,12 @@ module tn_node #(
                 .mwr_o(mwr[g]), .mwaddr_o(mwaddr[g*32 +: AW]), .mwdata_o(mwdata[g*32 +: MW]),
                 .overrun_o(eovr[g]), .short_o(eshort[g]), .bounds_o(ebounds[g]));
             assign edesc[g*EEW +: EEW] = edsc[g];
+            // the lane's word of a record read (a whole wire per lane: the
+            // simulator then copies no record per bus cycle)
+            always @(posedge bclk_i)
+                if (rrp_q)
+                    rw_q <= (rr_lane == g) ? rec_word(rec, rr_off_i[1:0]) : 32'd0;
+            assign rrw[32*g +: 32] = rw_q;
             // the slots' unused bits
             assign mraddr[g*32+AW +: 32-AW] = {(32 - AW){1'b0}};
             assign mwaddr[g*32+AW +: 32-AW] = {(32 - AW){1'b0}};
@@ -239,32 +274,6 @@ module tn_node #(
             end
         end
     endgenerate
-
-    // ---- record reads (bus clock): the addressed lane's record, then the
-    // word of it, computed only for a read ----
-    wire [2:0]           rr_lane = rr_off_i[RW+4:RW+2];
-    wire [RCW*LANES-1:0] rec;         // every lane's record read (tn_eject)
-    reg                  rrp_q;       // a record was read last cycle
-    reg [RCW-1:0]        rc;          // temporary of the block below
-    /* verilator lint_off BLKSEQ */
-    always @(posedge bclk_i) begin
-        rrp_q <= rr_i;
-        if (rrp_q) begin
-            rc = {RCW{1'b0}};
-            for (ko = 0; ko < LANES; ko = ko + 1)
-                if (rr_lane == ko[2:0])
-                    rc = rec[RCW*ko +: RCW];
-            // the words: {epoch, errors, count}, {last, first}, CRC
-            case (rr_off_i[1:0])
-                2'd0:    rr_data_o <= {rc[RCW-1 -: 4], 9'd0, rc[RCW-5 -: 3], {(15 - AW){1'b0}},
-                                       rc[2*DW+32 +: AW + 1]};
-                2'd1:    rr_data_o <= {{(16 - DW){1'b0}}, rc[DW+32 +: DW], {(16 - DW){1'b0}}, rc[32 +: DW]};
-                2'd2:    rr_data_o <= rc[31:0];
-                default: rr_data_o <= 32'd0;
-            endcase
-        end
-    end
-    /* verilator lint_on BLKSEQ */
 
     // ---- router ----
     wire [3:0] ncoll, nunrt, ndrop, coll_port;

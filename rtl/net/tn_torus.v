@@ -7,6 +7,10 @@
 // INFO) and the network clock (everything that moves flits). Requests for
 // network-domain registers and the flit memory cross through one toggle
 // handshake; table writes and record reads do not cross (dual-clock RAMs).
+// The planes' table ports run on tclk_i: the bus clock itself on a board; a
+// simulator stops it while tbusy_o is low (no table write or record read in
+// flight, so an edge would change nothing there), as it stops the network
+// clock while net_busy_o is low.
 module tn_torus #(
     parameter DIM_X     = 3,    // torus size in X (1..15; 1 = no X links)
     parameter DIM_Y     = 3,    // torus size in Y
@@ -19,6 +23,8 @@ module tn_torus #(
     parameter FAULT     = 0     // 1: link fault injection, region 7 (simulation models)
 ) (
     input  wire        bclk_i,      // bus clock
+    input  wire        tclk_i,      // the planes' table ports' clock: bclk_i (or stopped, see above)
+    output wire        tbusy_o,     // the planes' table ports have work (the simulator clocks them only then)
     input  wire        rst_i,       // synchronous reset, bus clock domain
     input  wire [31:0] bus_addr_i,
     input  wire [31:0] bus_wdata_i,
@@ -220,6 +226,16 @@ module tn_torus #(
         end
     end
 
+    // the planes' table ports have work: a table write or record read for
+    // them, and the four cycles after it that carry it through the planes
+    // and the nodes (a record word reaches prr four cycles after its
+    // request); the reset flushes them
+    reg [2:0] tcnt_q;
+    wire      treq = rlvl_q || tw_hit_q != {N{1'b0}} || rr_hit_q != {N{1'b0}};
+    always @(posedge bclk_i)
+        tcnt_q <= treq ? 3'd4 : (tcnt_q != 3'd0) ? tcnt_q - 1'b1 : 3'd0;
+    assign tbusy_o = treq || tcnt_q != 3'd0;
+
     // ==== network clock domain ====
     // reset: the stretched bus reset through a synchroniser, then held for
     // four more cycles
@@ -339,7 +355,7 @@ module tn_torus #(
                 .zin_i(zin), .zout_o(zout[gz]),
                 .nb_we_i(nb_we_q), .nb_re_i(nb_re_q), .nb_hit_i(nb_hit_q[gz*P +: P]),
                 .nb_addr_i(caddr_q[19:0]), .nb_wdata_i(cwdata_q), .nb_rdata_o(pnrd[gz]),
-                .bclk_i(bclk_i), .tw_hit_i(tw_hit_q[gz*P +: P]), .tw_addr_i(tw_addr_q),
+                .bclk_i(tclk_i), .tw_hit_i(tw_hit_q[gz*P +: P]), .tw_addr_i(tw_addr_q),
                 .tw_data_i(tw_data_q),
                 .rr_i(rr_q), .rr_hit_i(rr_hit_q[gz*P +: P]), .rr_off_i(rr_off_q), .rr_data_o(prr[gz]),
                 .err_o(perr[gz]), .act_o(pact[gz]));

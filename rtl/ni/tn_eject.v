@@ -20,7 +20,8 @@ module tn_eject #(
     // lw_idx_i, already packed by tn_torus: {valid, relay, port, len, addr}),
     // record reads
     input  wire            bclk_i,
-    input  wire            lw_i,
+    input  wire            lsel_i,    // a table write for the node (tn_ram's wsel_i)
+    input  wire            lw_i,      // ... for this lane's descriptors (with lsel_i)
     input  wire [RW-1:0]   lw_idx_i,
     input  wire [2*AW+5:0] lw_row_i,
     input  wire            rr_i,      // read the record of round rr_idx_i: in rec_o next cycle
@@ -161,12 +162,12 @@ module tn_eject #(
     /* verilator lint_on BLKSEQ */
 
     tn_ram #(.DW(EW), .AW(RW)) u_desc (
-        .wclk_i(bclk_i), .we_i(lw_i), .waddr_i(lw_idx_i), .wdata_i(lw_row_i),
+        .wclk_i(bclk_i), .wsel_i(lsel_i), .we_i(lw_i), .waddr_i(lw_idx_i), .wdata_i(lw_row_i),
         .rclk_i(nclk_i), .re_i(lr_i | prep_i | sw_i),
         .raddr_i(lr_i ? lr_idx_i : prep_i ? {RW{1'b0}} : round_i + 1'b1), .rdata_o(nx));
 
     tn_ram #(.DW(RCW), .AW(RW)) u_rec (
-        .wclk_i(nclk_i), .we_i(file_q), .waddr_i(rnd_q), .wdata_i(rec_q),
+        .wclk_i(nclk_i), .wsel_i(1'b1), .we_i(file_q), .waddr_i(rnd_q), .wdata_i(rec_q),
         .rclk_i(bclk_i), .re_i(rr_i), .raddr_i(rr_idx_i), .rdata_o(rec_o));
 `ifdef FORMAL
     // ---- Properties (make formal-eject; docs/hardware.md, "Proved

@@ -113,7 +113,7 @@ module tn_flitmem #(
     generate
         for (gb = 0; gb < NBK; gb = gb + 1) begin : gen_bank
             tn_ram #(.DW(MW), .AW(RA)) u_bank (
-                .wclk_i(clk_i), .we_i(bwe[gb]), .waddr_i(bwa[gb]), .wdata_i(bwd[gb]),
+                .wclk_i(clk_i), .wsel_i(1'b1), .we_i(bwe[gb]), .waddr_i(bwa[gb]), .wdata_i(bwd[gb]),
                 .rclk_i(clk_i), .re_i(bre[gb]), .raddr_i(bra[gb]), .rdata_o(brd[gb]));
         end
     endgenerate

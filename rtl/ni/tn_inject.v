@@ -19,7 +19,8 @@ module tn_inject #(
 ) (
     // list writes (bus clock): entry lw_idx_i, packed by tn_torus
     input  wire          bclk_i,
-    input  wire          lw_i,
+    input  wire          lsel_i,    // a table write for the node (tn_ram's wsel_i)
+    input  wire          lw_i,      // ... for this lane's list (with lsel_i)
     input  wire [RW-1:0] lw_idx_i,
     input  wire [EW-1:0] lw_row_i,
     // network clock
@@ -61,13 +62,24 @@ module tn_inject #(
     // The entry nx starts now: its first word is read in this cycle. A
     // stream goes on (one word per cycle) until its last word, the next
     // switch, or the end of the run, whichever comes first.
-    wire start = run_i && nx_v && nx_rnd == round_i && nx_st == rcyc_i;
-    wire more  = act_q && run_i && !sw_i;
-    assign mrd_o   = start ? nx_len != 0 : more && !adr_q[AW];
+    // (computed under run_i: the simulator skips it between runs)
+    reg start, more;
+    reg mrd;
+    assign mrd_o   = mrd;
     assign maddr_o = start ? nx_adr : adr_q[AW-1:0];
+    always @* begin
+        start = 1'b0;
+        more  = 1'b0;
+        mrd   = 1'b0;
+        if (run_i) begin
+            start = nx_v && nx_rnd == round_i && nx_st == rcyc_i;
+            more  = act_q && !sw_i;
+            mrd   = start ? nx_len != 0 : more && !adr_q[AW];
+        end
+    end
 
     tn_ram #(.DW(EW), .AW(RW)) u_list (
-        .wclk_i(bclk_i), .we_i(lw_i), .waddr_i(lw_idx_i), .wdata_i(lw_row_i),
+        .wclk_i(bclk_i), .wsel_i(lsel_i), .we_i(lw_i), .waddr_i(lw_idx_i), .wdata_i(lw_row_i),
         .rclk_i(nclk_i), .re_i(lr_i | prep_i | start),
         .raddr_i(lr_i ? lr_idx_i : prep_i ? {RW{1'b0}} : ptr_q + 1'b1), .rdata_o(nx));
 

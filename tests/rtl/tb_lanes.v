@@ -79,14 +79,14 @@ module tb_lanes;
             wire [IEW-1:0] ientry;
             wire [EEW-1:0] edesc;
             tn_inject #(.W(W), .AW(AW), .RW(RW), .DW(DW)) u_inj (
-                .bclk_i(clk), .lw_i(ilw[g]), .lw_idx_i(lw_idx), .lw_row_i(irow),
+                .bclk_i(clk), .lsel_i(|ilw), .lw_i(ilw[g]), .lw_idx_i(lw_idx), .lw_row_i(irow),
                 .nclk_i(clk), .nrst_i(rst), .run_i(run), .sw_i(sw), .prep_i(prep),
                 .round_i(round), .rcyc_i(rcyc), .lr_i(1'b0), .lr_idx_i({RW{1'b0}}), .entry_o(ientry),
                 .mrd_o(mrd[g]), .maddr_o(mraddr[g*AW +: AW]), .mdata_i(mrdata[g*MW +: MW]),
                 .mok_i(mok[g]), .flit_o(iflit[g*FW +: FW]), .relay_o(irelay[g]),
                 .bounds_o(ibounds[g]));
             tn_eject #(.W(W), .AW(AW), .RW(RW), .DW(DW)) u_ej (
-                .bclk_i(clk), .lw_i(elw[g]), .lw_idx_i(lw_idx), .lw_row_i(erow),
+                .bclk_i(clk), .lsel_i(|elw), .lw_i(elw[g]), .lw_idx_i(lw_idx), .lw_row_i(erow),
                 .rr_i(irr[g]), .rr_idx_i(rr_idx), .rec_o(rec[g*RCW +: RCW]),
                 .nclk_i(clk), .nrst_i(rst), .run_i(run), .sw_i(sw), .fin_i(fin), .prep_i(prep),
                 .round_i(round), .ts_i(ts), .epoch_i(epoch),
