@@ -10,14 +10,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "tn_error.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static uint64_t splitmix(uint64_t *s)
 {
@@ -173,7 +167,7 @@ static int ex_take(struct ex *e, int depth, int from)
 static int ex_extend(struct ex *e, int depth, int from, const int *E, int nE,
                      int i)
 {
-    if ((++e->ticks & 1023) == 0 && now() > e->deadline)
+    if ((++e->ticks & 1023) == 0 && tn_now_s() > e->deadline)
         e->aborted = 1;
     if (e->aborted)
         return -1;
@@ -197,7 +191,7 @@ static int ex_extend(struct ex *e, int depth, int from, const int *E, int nE,
  * each candidate in turn; then the extensions. */
 static int ex_build(struct ex *e, int depth, int from, const int *bn, int nb)
 {
-    if ((++e->ticks & 1023) == 0 && now() > e->deadline)
+    if ((++e->ticks & 1023) == 0 && tn_now_s() > e->deadline)
         e->aborted = 1;
     if (e->aborted)
         return -1;
@@ -266,7 +260,7 @@ static int ex_search(struct ex *e, int depth)
 {
     if (e->nalive == 0)
         return 1;
-    if ((++e->nodes & 63) == 0 && now() > e->deadline)
+    if ((++e->nodes & 63) == 0 && tn_now_s() > e->deadline)
         e->aborted = 1;
     if (e->aborted)
         return -1;
@@ -500,7 +494,7 @@ static int team_sequence(const struct tn_traffic *t, double deadline,
         for (int l = 0; l < e.L; l++)
             if (e.load[l] == lam)
                 e.bn[nb++] = l;
-        b.budget = now() < deadline ? TG_BUDGET : 1;
+        b.budget = tn_now_s() < deadline ? TG_BUDGET : 1;
         b.best_cov = -1;
         b.nbest = 0;
         if (tg_build(&e, e.bn, nb, &b) != 1) {
@@ -612,7 +606,7 @@ static int rp_tabu(const struct rp *r, int x, int s)
 static int rp_repair(struct rp *r, double deadline)
 {
     while (r->qn > 0) {
-        if ((r->moves & 255) == 0 && now() > deadline)
+        if ((r->moves & 255) == 0 && tn_now_s() > deadline)
             return 0;
         int sample = r->qn < RP_SAMPLE ? r->qn : RP_SAMPLE;
         int bq = -1, bs = -1, bc = 1 << 20, ties = 0;
@@ -788,7 +782,7 @@ static int repair_search(const struct tn_traffic *t, int lam, int floor_,
     cnt = malloc(sizeof(int) * r.cap);
     if (!cnt)
         goto out_free;
-    while (r.S > floor_ && now() < deadline) {
+    while (r.S > floor_ && tn_now_s() < deadline) {
         /* empty the step with the fewest transfers into the queue and
          * renumber the last step into its place */
         memset(cnt, 0, sizeof(int) * r.S);
@@ -839,7 +833,7 @@ int tn_liquid_search(const struct tn_traffic *t, const struct tn_liquid_opts *o,
         o = &def;
     }
     memset(st, 0, sizeof(*st));
-    double t0 = now(), secs = o->seconds > 0 ? o->seconds : 10;
+    double t0 = tn_now_s(), secs = o->seconds > 0 ? o->seconds : 10;
     int *load = malloc(sizeof(int) * (t->nlinks ? t->nlinks : 1));
     if (!load)
         return TN_ENOMEM;
@@ -855,7 +849,7 @@ int tn_liquid_search(const struct tn_traffic *t, const struct tn_liquid_opts *o,
         if (o->start_steps == st->lambda) {
             memcpy(step_of, o->start, sizeof(int) * t->nx);
             st->steps = st->lambda;
-            st->seconds = now() - t0;
+            st->seconds = tn_now_s() - t0;
             return st->steps;
         }
     }
@@ -864,14 +858,14 @@ int tn_liquid_search(const struct tn_traffic *t, const struct tn_liquid_opts *o,
         double share = o->exact_share > 1 ? 1 : o->exact_share;
         int r = exhaustive(t, st->lambda, t0 + share * secs, step_of,
                            &st->nodes, &incomplete);
-        st->exact_seconds = now() - t0;
+        st->exact_seconds = tn_now_s() - t0;
         if (r < -1)
             return r;
         if (r == 1) {
             st->started = 0;
             st->exhausted = !incomplete;
             st->steps = st->lambda;
-            st->seconds = now() - t0;
+            st->seconds = tn_now_s() - t0;
             return st->steps;
         }
         if (r == 0 && !incomplete) {
@@ -888,8 +882,8 @@ int tn_liquid_search(const struct tn_traffic *t, const struct tn_liquid_opts *o,
         return TN_ENOMEM;
     /* first run deterministic, then restarts with random tie orders
      * among equally long transfers, for a quarter of the time left */
-    double left = t0 + secs - now(), ts = now();
-    double seq_end = now() + 0.25 * (left > 0 ? left : 0);
+    double left = t0 + secs - tn_now_s(), ts = tn_now_s();
+    double seq_end = tn_now_s() + 0.25 * (left > 0 ? left : 0);
     int *alt = malloc(sizeof(int) * t->nx);
     if (!alt) {
         free(seq);
@@ -897,7 +891,7 @@ int tn_liquid_search(const struct tn_traffic *t, const struct tn_liquid_opts *o,
     }
     int ns = team_sequence(t, seq_end, seq, NULL);
     uint64_t rng = 0x7e57ULL + o->seed;
-    while (ns > floor_ && now() < seq_end) {
+    while (ns > floor_ && tn_now_s() < seq_end) {
         int na = team_sequence(t, seq_end, alt, &rng);
         if (na < 0) {
             ns = na;
@@ -910,7 +904,7 @@ int tn_liquid_search(const struct tn_traffic *t, const struct tn_liquid_opts *o,
         st->restarts++;
     }
     free(alt);
-    st->sequence_seconds = now() - ts;
+    st->sequence_seconds = tn_now_s() - ts;
     if (ns < 0) {
         free(seq);
         return ns;
@@ -925,7 +919,7 @@ int tn_liquid_search(const struct tn_traffic *t, const struct tn_liquid_opts *o,
         memcpy(step_of, start, sizeof(int) * t->nx);
         free(seq);
         st->steps = st->lambda;
-        st->seconds = now() - t0;
+        st->seconds = tn_now_s() - t0;
         return st->steps;
     }
     int used_start = 0;
@@ -934,7 +928,7 @@ int tn_liquid_search(const struct tn_traffic *t, const struct tn_liquid_opts *o,
     if (start == o->start && !used_start)
         st->started = 0;
     free(seq);
-    st->seconds = now() - t0;
+    st->seconds = tn_now_s() - t0;
     if (s < 0)
         return s;
     st->steps = s;

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "proto.h"
+#include "clock.h"
 #include "tn_error.h"
 
 /* Largest payload the client handles (the bridge's MAX_WORDS <= 8192). */
@@ -357,13 +358,6 @@ size_t tn_proto_max_payload(const struct tn_proto *p)
     return p->max_payload;
 }
 
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Outcomes of waiting for one reply. */
 static volatile sig_atomic_t interrupted;
 
@@ -397,7 +391,7 @@ enum { AWAIT_OK = 0, AWAIT_TIMEOUT = 1, AWAIT_DAMAGED = 2 };
 static int await_reply(struct tn_proto *p, uint8_t type, uint8_t seq)
 {
     char tb[16];
-    long long deadline = now_ms() + p->timeout_ms;
+    long long deadline = tn_now_ms() + p->timeout_ms;
     size_t budget = REPLY_BUDGET;
     for (;;) {
         while (p->in_pos < p->in_end) {
@@ -444,7 +438,7 @@ static int await_reply(struct tn_proto *p, uint8_t type, uint8_t seq)
             memcpy(p->reply, f.payload, f.len);
             return AWAIT_OK;
         }
-        long long left = deadline - now_ms();
+        long long left = deadline - tn_now_ms();
         if (left <= 0) {
             fail(p, TN_ETIMEDOUT, "no reply to %s seq %u: the device sent nothing for %d ms",
                  tn_frame_type_str(type, tb, sizeof tb), seq, p->timeout_ms);
@@ -461,7 +455,7 @@ static int await_reply(struct tn_proto *p, uint8_t type, uint8_t seq)
         p->in_end = (size_t)n;
         p->stats.bytes_in += (uint64_t)n;
         if (n > 0)
-            deadline = now_ms() + p->timeout_ms;
+            deadline = tn_now_ms() + p->timeout_ms;
     }
 }
 

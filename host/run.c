@@ -45,13 +45,6 @@ void tn_run_result_free(struct tn_run_result *res)
     res->rec = NULL;
 }
 
-double tn_now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 
 void tn_progress(struct tn_progress *p, uint64_t done, uint64_t total)
 {

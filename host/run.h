@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "image.h"
 #include "plan.h"
 #include "proto.h"
@@ -74,8 +75,6 @@ int tn_run_execute(struct tn_proto *dev, const struct tn_info *info, const struc
                    const struct tn_model_out *mo, struct tn_run_result *res, bool quiet,
                    double tm[2]);
 
-/* Seconds on the monotonic clock. */
-double tn_now_s(void);
 /* Progress on stderr for work that takes more than a second: a terminal
  * gets one updating line, a log a line every 10 s; nothing when quiet. */
 struct tn_progress {

@@ -9,15 +9,9 @@
 
 #include "coll_torus.h"
 #include "liquid.h"
+#include "clock.h"
 #include "tn_error.h"
 #include "traffic.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int steps_of(const int *step, int nx)
 {
@@ -120,7 +114,7 @@ int tn_a2a_build(struct tn_sched **out, const struct tn_topo *t, const struct tn
     rc = TN_ENOMEM;
     if (!step || !load || !path || !order || !first || !arcs)
         goto out_free;
-    double t0 = now_s();
+    double t0 = tn_now_s();
     info->transfers = (uint32_t)nx;
     info->lambda = (uint32_t)(nx ? tn_traffic_load(&tr, NULL, load) : 0);
     int nrr = nx ? tn_roundrobin(&tr, step) : 0;
@@ -140,7 +134,7 @@ int tn_a2a_build(struct tn_sched **out, const struct tn_topo *t, const struct tn
         snprintf(info->via, sizeof info->via, nx ? "round-robin" : "no transfers");
         ns = steps_of(step, nx);
     }
-    info->search_s = now_s() - t0;
+    info->search_s = tn_now_s() - t0;
     info->steps = (uint32_t)ns;
     rc = tn_sched_new(&s, t, TN_ALLTOALL, o->kind == TN_A2A_LIQUID ? "liquid" : "round-robin",
                       o->msg_flits, o->ports, o->alpha, 0);

@@ -19,6 +19,7 @@
 
 #include <asm/ioctls.h>
 
+#include "clock.h"
 #include "tn_error.h"
 #include "transport.h"
 #include "usb.h"
@@ -52,13 +53,6 @@ static void msg(char *err, size_t errlen, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
-}
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* B* constant for a standard rate, or 0. */
@@ -229,7 +223,7 @@ static int serial_write(struct tn_transport *t, const uint8_t *buf, size_t len)
 static int serial_read(struct tn_transport *t, uint8_t *buf, size_t len, int timeout_ms)
 {
     struct serial_port *s = (struct serial_port *)t;
-    int64_t deadline = now_ms() + (timeout_ms < 0 ? 0 : timeout_ms);
+    int64_t deadline = tn_now_ms() + (timeout_ms < 0 ? 0 : timeout_ms);
     bool hup = false;
 
     if (len == 0)
@@ -245,7 +239,7 @@ static int serial_read(struct tn_transport *t, uint8_t *buf, size_t len, int tim
         /* Nothing to read after a hang-up: the other end is gone. */
         if (hup)
             return lost(s, "read", EIO);
-        int64_t left = deadline - now_ms();
+        int64_t left = deadline - tn_now_ms();
         if (timeout_ms >= 0 && left <= 0)
             return 0;
         struct pollfd p = { s->fd, POLLIN, 0 };

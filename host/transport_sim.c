@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "tn_error.h"
 #include "transport.h"
 
@@ -152,21 +153,14 @@ static int sim_write(struct tn_transport *t, const uint8_t *buf, size_t len)
     return t->api.byte_write(t->sim, buf, len) == 0 ? 0 : TN_EIO;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static int sim_read(struct tn_transport *t, uint8_t *buf, size_t len, int timeout_ms)
 {
-    double deadline = now_ms() + timeout_ms;
+    double deadline = (double)tn_now_ms() + timeout_ms;
     for (;;) {
         size_t n = t->api.byte_read(t->sim, buf, len);
         if (n > 0)
             return (int)(n > INT_MAX ? INT_MAX : n);
-        if (now_ms() >= deadline)
+        if ((double)tn_now_ms() >= deadline)
             return 0;
         t->api.step(t->sim, SIM_CHUNK);
     }

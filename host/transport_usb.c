@@ -16,6 +16,7 @@
 #include <ftdi.h>
 #include <libusb.h>
 
+#include "clock.h"
 #include "tn_error.h"
 #include "transport.h"
 #include "usb.h"
@@ -44,13 +45,6 @@ static void msg(char *err, size_t errlen, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
-}
-
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static const char *chip_name(unsigned bcd_device)
@@ -571,12 +565,12 @@ static int usb_write(struct tn_transport *t, const uint8_t *buf, size_t len)
     struct usb_port *u = (struct usb_port *)t;
     while (len > 0) {
         int chunk = len > 65536 ? 65536 : (int)len;
-        int64_t t0 = now_ms();
+        int64_t t0 = tn_now_ms();
         int n = ftdi_write_data(u->ftdi, buf, chunk);
         /* libftdi reports every failed bulk write as -1: a failure that
          * took the whole timeout is the chip not taking data. */
         if (n == LIBUSB_ERROR_TIMEOUT ||
-            (n < 0 && now_ms() - t0 >= u->ftdi->usb_write_timeout)) {
+            (n < 0 && tn_now_ms() - t0 >= u->ftdi->usb_write_timeout)) {
             msg(u->err, sizeof u->err, "%s: write timed out after %d ms: the board "
                 "stopped accepting data; power-cycle it", u->where, u->ftdi->usb_write_timeout);
             return TN_ETIMEDOUT;
@@ -592,13 +586,13 @@ static int usb_write(struct tn_transport *t, const uint8_t *buf, size_t len)
 static int usb_read(struct tn_transport *t, uint8_t *buf, size_t len, int timeout_ms)
 {
     struct usb_port *u = (struct usb_port *)t;
-    int64_t deadline = now_ms() + (timeout_ms < 0 ? 0 : timeout_ms);
+    int64_t deadline = tn_now_ms() + (timeout_ms < 0 ? 0 : timeout_ms);
     int want = len > INT_MAX ? INT_MAX : (int)len;
 
     if (len == 0)
         return 0;
     for (;;) {
-        int64_t left = deadline - now_ms();
+        int64_t left = deadline - tn_now_ms();
         if (timeout_ms < 0)
             left = 60000;
         /* libusb's timeout bounds one bulk IN transfer, so a chip that
@@ -617,7 +611,7 @@ static int usb_read(struct tn_transport *t, uint8_t *buf, size_t len, int timeou
             return usb_err(u, "read", n);
         /* n == 0: a status-only packet (the chip waited its latency timer
          * and had nothing); or a USB-level timeout. */
-        if (timeout_ms >= 0 && now_ms() >= deadline)
+        if (timeout_ms >= 0 && tn_now_ms() >= deadline)
             return 0;
     }
 }
