@@ -7,7 +7,7 @@ SIM_DEPS := sim/tn_sim_top.v sim/tn_sim.cpp sim/tn_sim.h sim/tn_sim.vlt sim/tn_s
 
 # Models `make sim` builds: <X>x<Y>x<Z> (LANES=6), <X>x<Y>x<Z>_l1 (LANES=1);
 # any other fragment may depend on $(BUILD)/sim/libtnsim_<name>.so.
-SIM_MODELS ?= 3x3x3 7x7x7
+SIM_MODELS ?= 3x3x3 3x3x3_l1 7x7x7
 SIM_DIR := $(BUILD)/sim
 # Compiler optimisation of the models' C++ (build time against speed).
 SIM_OPT ?= -O2
