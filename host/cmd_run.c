@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "cmd.h"
 #include "a2a.h"
 #include "sg.h"

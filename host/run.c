@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "tn_error.h"
 
 const char *tn_mis_kind_name(enum tn_mis_kind k)

@@ -11,7 +11,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "clock.h"
 #include "image.h"
 #include "plan.h"
 #include "proto.h"

@@ -12,7 +12,7 @@ TN_SO_MAJOR    := 0
 HOST_SHLIB     := $(HOST_DIR)/libtorus.so.$(TN_LIB_VERSION)
 # Headers of the CLI and the library's internals stay in the tree.
 HOST_PRIVATE_HDR := host/plani.h host/cdgi.h host/cmd.h host/cmd_dev.h host/names.h \
-                    host/runopt.h host/usb.h
+                    host/runopt.h host/usb.h host/clock.h
 HOST_PUBLIC_HDR  := $(filter-out $(HOST_PRIVATE_HDR),$(sort $(wildcard host/*.h)))
 
 .PHONY: install
