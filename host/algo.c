@@ -830,8 +830,9 @@ static void cost_dp(enum tn_coll coll, const char *name, const struct tn_topo *t
  * phase q moves at most M_q messages a stream, the most nodes of one class
  * in a q-dim sub-torus (class = coordinate sum mod d, over every residue);
  * even rings halve the last round's block. Split ring: d phases of R
- * rounds, each round one hop and a block of k^q parts of ceil(L / d)
- * flits (the message padded to d parts; 2d pieces on even rings). */
+ * rounds, each round one hop and a block of k^q parts, a part h pieces of
+ * P = ceil(L / (d h)) flits (h = 1, or 2 on even rings: the message is
+ * padded to d h P flits). */
 static void cost_rotated(bool classes, const struct tn_topo *t, uint64_t L, struct tn_cost *c)
 {
     unsigned d, dim[3], k, ids = split_ids(t);
@@ -972,8 +973,8 @@ int tn_build(struct tn_sched **out, enum tn_coll coll, const struct tn_topo *t,
         if (!tn_algo_applies(coll, name, t, o->ports))
             return TN_ENOTSUP;
     }
-    /* the split ring sends d parts of ceil(L / d) flits (d h pieces for
-     * even rings) */
+    /* the split ring sends d h pieces of ceil(L / (d h)) flits (h = 2 on
+     * even rings, else 1) */
     bool split = coll == TN_GOSSIP && strcmp(name, "split-ring") == 0;
     unsigned d = split ? split_ids(t) : 1;
     struct tn_sched *s;

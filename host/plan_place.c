@@ -260,7 +260,9 @@ static int add_gap(struct place *pl, uint64_t word, uint64_t shift)
 
 /* Clash checks one node's placement may spend before it settles for the
  * greedy placement (then tn_plan_bank_check says where it clashes). */
+#ifndef PLACE_BUDGET
 #define PLACE_BUDGET 200000
+#endif
 
 /* Placement of node v's segments, in memory order, each after the
  * smallest gap (0..banks-1) that keeps its accesses off the banks of the
@@ -286,11 +288,19 @@ static int place_node(struct place *pl, uint32_t v)
     long budget = PLACE_BUDGET;
     bool greedy = false;
     for (uint32_t j = 0; rc == 0 && j < n;) {
+        if (!greedy && budget <= 0) {
+            greedy = true;  /* the search ran out: start over greedily */
+            memset(gap, 0, ((size_t)n + 1) * sizeof *gap);
+            j = 0;
+            continue;
+        }
         uint64_t base = j ? pl->seg[j - 1].shift : 0;
         unsigned g = gap[j];
-        while (g < banks && first[j + 1] > first[j] && budget-- > 0 &&
-               clashes(pl, j, base + g, first[j], first[j + 1]))
+        while (g < banks && first[j + 1] > first[j] &&
+               clashes(pl, j, base + g, first[j], first[j + 1])) {
             g++;
+            budget -= !greedy;
+        }
         if (g < banks || greedy || first[j + 1] == first[j]) {
             if (g >= banks)
                 g = 0;  /* nothing avoids it: tn_plan_bank_check will say where */
@@ -303,8 +313,8 @@ static int place_node(struct place *pl, uint32_t v)
         int64_t b = (int64_t)j - 1;
         while (b >= 0 && first[b + 1] == first[b])
             b--;
-        if (b < 0 || budget <= 0) {
-            greedy = true;  /* start over greedily */
+        if (b < 0) {
+            greedy = true;  /* no placement of the earlier segments helps */
             memset(gap, 0, ((size_t)n + 1) * sizeof *gap);
             j = 0;
             continue;
