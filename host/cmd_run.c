@@ -44,9 +44,11 @@ static void help(FILE *f)
         "                    'torusctl schedule --help' lists them)\n"
         "  --ports P         6 all-port or 1 single-port (default: the device's lanes)\n"
         "  --root N          broadcast source node (default 0)\n"
-        "  --schedule FILE   run this JSON schedule instead (docs/schedule-format.md)\n"
+        "  --schedule FILE   run this JSON schedule instead (docs/schedule-format.md; the\n"
+        "                    collective may be named, then it must be the file's)\n"
         "alltoall (personalised exchange, one circuit round per step):\n"
         "  --schedule S      liquid (default: the liquid schedule search) or round-robin\n"
+        "                    (--algo S says the same)\n"
         "  --ports P         6 all-port or 1 single-port traffic model\n"
         "  --time SECONDS    bound of the liquid search (default 10)\n"
         "scatter, gather (one relay round of head-routed packets on the DOR tree):\n"
@@ -939,7 +941,7 @@ static const char *option_not_applying(enum tn_coll coll, bool file, const char 
     } table[] = {
         {'L', "msg-flits", C(GOSSIP) | C(BROADCAST) | C(ALLTOALL) | C(SCATTER) | C(GATHER) |
                            C(P2P) | C(PERM)},
-        {'a', "algo", C(GOSSIP) | C(BROADCAST)},
+        {'a', "algo", C(GOSSIP) | C(BROADCAST) | C(ALLTOALL)},
         {'p', "ports", C(GOSSIP) | C(BROADCAST) | C(ALLTOALL) | C(SCATTER)},
         {'r', "root", C(BROADCAST) | C(SCATTER) | C(GATHER) | C(P2P)},
         {'T', "time", C(ALLTOALL) | C(PERM)},
@@ -1140,31 +1142,39 @@ int cmd_run(int argc, char **argv)
     bool dims_given = da.dims_given;
     enum tn_coll coll = TN_GOSSIP;
     enum tn_a2a_kind a2a_kind = TN_A2A_LIQUID;
-    if (optind < argc && strcmp(argv[optind], "alltoall") == 0) {
-        /* --schedule names the schedule kind, not a file */
-        if (sched_file != NULL && strcmp(sched_file, "liquid") != 0 &&
-            strcmp(sched_file, "round-robin") != 0) {
-            fprintf(stderr, CMD ": bad --schedule '%s' for alltoall: use liquid or round-robin "
-                    "(a JSON file runs without naming the collective)\n", sched_file);
-            return TN_EXIT_USAGE;
-        }
-        if (sched_file != NULL && strcmp(sched_file, "round-robin") == 0)
-            a2a_kind = TN_A2A_RR;
-        sched_file = NULL;
-        a2a = &a2a_rep;
+    bool named = optind < argc;   /* the collective is named (with a file: must match it) */
+    if (named && tn_coll_parse(argv[optind], &coll) != 0) {
+        fprintf(stderr, CMD ": unknown collective '%s': use gossip, broadcast, alltoall, "
+                "scatter, gather, p2p or perm\n", argv[optind]);
+        return TN_EXIT_USAGE;
     }
-    if (sched_file == NULL) {
-        if (optind >= argc) {
-            fprintf(stderr, CMD ": which collective? use gossip, broadcast, alltoall, scatter, "
-                    "gather, p2p or perm (see --help)\n");
+    optind += named;
+    if (named && coll == TN_ALLTOALL) {
+        /* --schedule liquid|round-robin (or --algo) names the schedule kind;
+         * anything else is a schedule file */
+        const char *kind = sched_file && (strcmp(sched_file, "liquid") == 0 ||
+                                          strcmp(sched_file, "round-robin") == 0)
+                               ? sched_file : ao.algo;
+        if (kind && strcmp(kind, "liquid") != 0 && strcmp(kind, "round-robin") != 0) {
+            fprintf(stderr, CMD ": bad --algo '%s' for alltoall: use liquid or round-robin\n",
+                    kind);
             return TN_EXIT_USAGE;
         }
-        if (tn_coll_parse(argv[optind], &coll) != 0) {
-            fprintf(stderr, CMD ": unknown collective '%s': use gossip, broadcast, alltoall, "
-                    "scatter, gather, p2p or perm\n", argv[optind]);
+        if (kind && ao.algo && kind != ao.algo && strcmp(kind, ao.algo) != 0) {
+            fprintf(stderr, CMD ": --schedule %s and --algo %s disagree\n", kind, ao.algo);
             return TN_EXIT_USAGE;
         }
-        optind++;
+        a2a_kind = kind && strcmp(kind, "round-robin") == 0 ? TN_A2A_RR : TN_A2A_LIQUID;
+        if (sched_file == kind)
+            sched_file = NULL;
+        if (!sched_file)
+            ao.algo = NULL;
+        a2a = sched_file ? NULL : &a2a_rep;
+    }
+    if (sched_file == NULL && !named) {
+        fprintf(stderr, CMD ": which collective? use gossip, broadcast, alltoall, scatter, "
+                "gather, p2p or perm (see --help)\n");
+        return TN_EXIT_USAGE;
     }
     if (optind < argc) {
         fprintf(stderr, CMD ": unexpected argument '%s'\n", argv[optind]);
@@ -1215,6 +1225,12 @@ int cmd_run(int argc, char **argv)
         }
         if (dims_given && memcmp(topo.dim, s->topo.dim, sizeof topo.dim) != 0) {
             fprintf(stderr, CMD ": --dims disagrees with the schedule file's dims\n");
+            tn_sched_free(s);
+            return TN_EXIT_USAGE;
+        }
+        if (named && coll != s->coll) {
+            fprintf(stderr, CMD ": %s holds a %s schedule, not %s\n", sched_file,
+                    tn_coll_name(s->coll), tn_coll_name(coll));
             tn_sched_free(s);
             return TN_EXIT_USAGE;
         }

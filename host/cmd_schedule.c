@@ -39,7 +39,7 @@ static void help(FILE *f)
         "  --network FILE    alltoall: the traffic of a network file instead of the torus\n"
         "                    (docs/traffic-format.md; data/fig1-fig7.net is the paper's Fig. 7):\n"
         "                    Lambda, the schedule's steps, --json and --svg (steps x links)\n"
-        "  --schedule S      alltoall: liquid (default) or round-robin\n"
+        "  --schedule S      alltoall: liquid (default) or round-robin (--algo S too)\n"
         "  --time SECONDS    alltoall: bound of the liquid search (default 10)\n"
         "  --random-lengths  scatter, gather: lengths uniform in 0..L from --seed\n"
         "  --seed S          seed of --random-lengths (default 1)\n"
@@ -49,6 +49,31 @@ static void help(FILE *f)
         "                    dim:X|Y|Z\n"
         "  --help            this text\n"
         "exit codes: 0 ok, 1 usage, 3 the schedule failed verification\n");
+}
+
+/* The name of an option given (by its code in given) that does not apply
+ * to coll, or NULL. */
+static const char *option_not_applying(enum tn_coll coll, const char *given)
+{
+#define C(x) (1u << TN_##x)
+    static const struct {
+        char opt;
+        const char *name;
+        unsigned colls;
+    } table[] = {
+        {'a', "algo", C(GOSSIP) | C(BROADCAST) | C(ALLTOALL)},
+        {'p', "ports", C(GOSSIP) | C(BROADCAST) | C(ALLTOALL) | C(SCATTER)},
+        {'r', "root", C(BROADCAST) | C(SCATTER) | C(GATHER)},
+        {'S', "schedule", C(ALLTOALL)},
+        {'T', "time", C(ALLTOALL)},
+        {'R', "random-lengths", C(SCATTER) | C(GATHER)},
+        {'s', "seed", C(SCATTER) | C(GATHER)},
+    };
+#undef C
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+        if (strchr(given, table[i].opt) && !(table[i].colls >> coll & 1))
+            return table[i].name;
+    return NULL;
 }
 
 /* Which algorithm is the cheapest for which L (1..4096), as ranges per
@@ -282,10 +307,26 @@ int cmd_schedule(int argc, char **argv)
         return schedule_network(network, kind == TN_A2A_LIQUID, search_s, (unsigned)seed, json,
                                 svg);
     }
-    if (kind_arg && coll != TN_ALLTOALL) {
-        fprintf(stderr, "torusctl schedule: --schedule is for alltoall (gossip and broadcast "
-                "take --algo)\n");
+    const char *stray = option_not_applying(coll, given);
+    if (stray) {
+        fprintf(stderr, "torusctl schedule: --%s does not apply to %s (see --help)\n", stray,
+                tn_coll_name(coll));
         return TN_EXIT_USAGE;
+    }
+    if (coll == TN_ALLTOALL && ao.algo) {
+        /* --algo liquid|round-robin says what --schedule says */
+        if (strcmp(ao.algo, "liquid") != 0 && strcmp(ao.algo, "round-robin") != 0) {
+            fprintf(stderr, "torusctl schedule: bad --algo '%s' for alltoall: use liquid or "
+                    "round-robin\n", ao.algo);
+            return TN_EXIT_USAGE;
+        }
+        enum tn_a2a_kind k = strcmp(ao.algo, "liquid") == 0 ? TN_A2A_LIQUID : TN_A2A_RR;
+        if (kind_arg && k != kind) {
+            fprintf(stderr, "torusctl schedule: --schedule %s and --algo %s disagree\n",
+                    kind_arg, ao.algo);
+            return TN_EXIT_USAGE;
+        }
+        kind = k;
     }
     if (ao.root >= t.n) {
         fprintf(stderr, "torusctl schedule: --root %u is not a node of %s (0..%u)\n", ao.root,

@@ -67,6 +67,12 @@ check "all-port L=2: liquid measures fewer cycles than round-robin" \
     "$([ "$(field .cycles_measured "$tmp/lq.json")" -lt \
          "$(field .cycles_measured "$tmp/a-round-robin-6-2-.json")" ]; echo $?)"
 
+# --algo names the schedule kind as --schedule does.
+"$T" run alltoall --dims 3x3x3 --algo round-robin --json >"$tmp/algo-rr.json" 2>/dev/null
+check "run alltoall --algo round-robin: the round-robin schedule (26 steps), data and cycles ok" \
+    "$([ "$(field .rounds "$tmp/algo-rr.json")" = 26 ] && [ "$(field .data_ok "$tmp/algo-rr.json")" = true ] &&
+       [ "$(field .cycles_ok "$tmp/algo-rr.json")" = true ]; echo $?)"
+
 # The space-time diagram: well-formed SVG, one band per (transfer, link):
 # the sum of Lee distances over all ordered pairs, 27 x (6x1 + 12x2 + 8x3).
 "$T" run alltoall --dims 3x3x3 --svg "$tmp/a.svg" >/dev/null 2>&1

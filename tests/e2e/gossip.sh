@@ -177,6 +177,11 @@ check "a corrupted schedule file exits 3 naming the round" \
     "$([ $r = 3 ] && grep -q 'round' "$tmp/bs.out"; echo $?)"
 "$T" run --schedule "$tmp/s.json" >"$tmp/gs.out" 2>&1
 check "the same schedule file, uncorrupted, runs and passes" "$([ $? = 0 ]; echo $?)"
+"$T" run gossip --schedule "$tmp/s.json" >"$tmp/gs2.out" 2>&1
+check "run gossip --schedule FILE (the collective named) runs it" "$([ $? = 0 ]; echo $?)"
+"$T" run broadcast --schedule "$tmp/s.json" >/dev/null 2>"$tmp/gs3.err"
+check "run broadcast --schedule FILE of a gossip: exit 1, the file's collective named" \
+    "$([ $? = 1 ] && grep -q 'holds a gossip schedule, not broadcast' "$tmp/gs3.err"; echo $?)"
 
 # A missing model says how to build it (exit 2).
 "$T" run gossip --dims 5x5x5 --sim-dir "$tmp/none" >"$tmp/nm.out" 2>&1

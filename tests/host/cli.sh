@@ -33,6 +33,8 @@ t() {
     fi
 }
 
+cond() { local d=$1; shift; n=$((n + 1)); if "$@"; then echo "ok $n - $d"; else failed=$((failed + 1)); echo "not ok $n - $d"; fi; }
+
 # help and usage
 t "torusctl --help lists the commands" 0 - - -- "$T" --help
 t "no command is a usage error" 1 - "usage: torusctl" -- "$T"
@@ -105,8 +107,19 @@ t "out-of-range node" 1 - "line 7, column 51: rounds[0].circuits[1].eject[0]: no
 # issue 5: all-to-all, scatter, gather schedules (no device)
 t "schedule alltoall: bad --schedule" 1 - "bad --schedule 'fastest': use liquid or round-robin" -- \
     "$T" schedule alltoall --dims 3x3x3 --schedule fastest
-t "schedule gossip --schedule is refused (alltoall only)" 1 - "--schedule is for alltoall" -- \
+t "schedule gossip --schedule is refused (alltoall only)" 1 - "--schedule does not apply to gossip" -- \
     "$T" schedule gossip --dims 3x3x3 --schedule liquid
+t "schedule scatter --algo is refused (an option that does not apply)" 1 - \
+    "--algo does not apply to scatter" -- "$T" schedule scatter --dims 3x3x3 --algo foo
+t "schedule gather --ports is refused" 1 - "--ports does not apply to gather" -- \
+    "$T" schedule gather --dims 3x3x3 --ports 6
+t "schedule gossip --random-lengths is refused" 1 - "--random-lengths does not apply to gossip" -- \
+    "$T" schedule gossip --dims 3x3x3 --random-lengths
+t "schedule alltoall --algo round-robin picks round-robin" 0 - - -- \
+    "$T" schedule alltoall --dims 3x3x3 --algo round-robin
+cond "... its closed form is round-robin's 26 steps" grep -q '^closed form 120 cycles (26 alpha' "$tmp/out"
+t "schedule alltoall --algo dp: exit 1, the two names" 1 - "use liquid or round-robin" -- \
+    "$T" schedule alltoall --dims 3x3x3 --algo dp
 t "schedule alltoall: bad --time" 1 - "bad --time '-1'" -- "$T" schedule alltoall --time -1
 t "schedule alltoall 3x3x3: liquid, 9 steps = Lambda" 0 - - -- "$T" schedule alltoall --dims 3x3x3
 grep -q "schedule liquid via quotient: 9 steps (gap to Lambda 0.00%)" "$tmp/out" ||
@@ -125,8 +138,12 @@ t "info --help names the PARAMS constants" 0 - - -- "$T" info --help
 grep -q "MEM_DEPTH and its banks, ROUNDS, DW, relay and fault injection hardware" "$tmp/out" ||
     { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - info --help lists banks, DW, relay, fault"; }
 t "dump without --node is a usage error" 1 - "--node N is required" -- "$T" dump
-t "run alltoall: a file as --schedule is refused" 1 - "bad --schedule 'x.json' for alltoall" -- \
+t "run alltoall --schedule FILE reads the file (here missing: exit 1 naming it)" 1 - "x.json" -- \
     "$T" run alltoall --schedule x.json
+t "run alltoall --algo dp: exit 1, the two names" 1 - "bad --algo 'dp' for alltoall: use liquid or round-robin" -- \
+    "$T" run alltoall --dims 3x3x3 --algo dp
+t "run alltoall --schedule liquid --algo round-robin: exit 1, they disagree" 1 - "disagree" -- \
+    "$T" run alltoall --dims 3x3x3 --schedule liquid --algo round-robin
 t "svg to an unwritable path: exit 1" 1 - "cannot write /nonexistent/a.svg" -- \
     "$T" schedule gather --dims 3x3x3 --svg /nonexistent/a.svg
 
@@ -202,7 +219,6 @@ grep -q "relay routing tables (dor): CDG of 384 channels cyclic (information" "$
 # (Lambda 6 on the inter-switch links, a liquid schedule of 6 steps
 # against round-robin's 7), as JSON and as an SVG chart
 # cond DESC COMMAND...: one TAP line, ok when COMMAND succeeds
-cond() { local d=$1; shift; n=$((n + 1)); if "$@"; then echo "ok $n - $d"; else failed=$((failed + 1)); echo "not ok $n - $d"; fi; }
 t "schedule alltoall --network fig1-fig7.net: Lambda 6, a liquid schedule of 6 steps" 0 - - -- \
     "$T" schedule alltoall --network data/fig1-fig7.net --json "$tmp/f7.json" --svg "$tmp/f7.svg"
 cond "its report names Lambda 6, bottlenecks l11 l12, 6 liquid steps, round-robin 7" \
