@@ -6,6 +6,7 @@
 #define TN_CMD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* iceprog-style exit codes */
@@ -53,6 +54,20 @@ struct tn_p2p_sweep {
 };
 int cmd_run_p2p_sweep(int argc, char **argv, const struct option *opts, struct tn_dev_args *da,
                       const struct tn_p2p_sweep *sw);
+
+/* Which collectives (bit 1 << enum tn_coll) a collective option applies
+ * to, the option known by its getopt code. */
+struct tn_cmd_applies {
+    char opt;
+    const char *name;
+    unsigned colls;
+};
+#define TN_COLL_BIT(x) (1u << TN_##x)
+/* The name of an option in given (their codes) that does not apply to
+ * coll by the n rules of table (file: a schedule file, to which none of
+ * them applies), or NULL. */
+const char *tn_cmd_stray_option(const struct tn_cmd_applies *table, size_t n, int coll, bool file,
+                                const char *given);
 
 /* --svg-rows SEL for a diagram of t at alpha into *o (SEL NULL: all
  * links); false, with a message prefixed by cmd, when SEL is not all,

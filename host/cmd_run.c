@@ -933,12 +933,8 @@ static int build_for_device(struct run_build *b)
 
 static const char *option_not_applying(enum tn_coll coll, bool file, const char *given)
 {
-#define C(x) (1u << TN_##x)
-    static const struct {
-        char opt;
-        const char *name;
-        unsigned colls;
-    } table[] = {
+#define C TN_COLL_BIT
+    static const struct tn_cmd_applies table[] = {
         {'L', "msg-flits", C(GOSSIP) | C(BROADCAST) | C(ALLTOALL) | C(SCATTER) | C(GATHER) |
                            C(P2P) | C(PERM)},
         {'a', "algo", C(GOSSIP) | C(BROADCAST) | C(ALLTOALL)},
@@ -955,10 +951,7 @@ static const char *option_not_applying(enum tn_coll coll, bool file, const char 
         {'Q', "permutation", C(PERM)},
     };
 #undef C
-    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
-        if (strchr(given, table[i].opt) && (file || !(table[i].colls >> coll & 1)))
-            return table[i].name;
-    return NULL;
+    return tn_cmd_stray_option(table, sizeof table / sizeof *table, coll, file, given);
 }
 
 int cmd_run(int argc, char **argv)

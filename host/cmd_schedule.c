@@ -55,12 +55,8 @@ static void help(FILE *f)
  * to coll, or NULL. */
 static const char *option_not_applying(enum tn_coll coll, const char *given)
 {
-#define C(x) (1u << TN_##x)
-    static const struct {
-        char opt;
-        const char *name;
-        unsigned colls;
-    } table[] = {
+#define C TN_COLL_BIT
+    static const struct tn_cmd_applies table[] = {
         {'a', "algo", C(GOSSIP) | C(BROADCAST) | C(ALLTOALL)},
         {'p', "ports", C(GOSSIP) | C(BROADCAST) | C(ALLTOALL) | C(SCATTER)},
         {'r', "root", C(BROADCAST) | C(SCATTER) | C(GATHER)},
@@ -70,10 +66,7 @@ static const char *option_not_applying(enum tn_coll coll, const char *given)
         {'s', "seed", C(SCATTER) | C(GATHER)},
     };
 #undef C
-    for (size_t i = 0; i < sizeof table / sizeof *table; i++)
-        if (strchr(given, table[i].opt) && !(table[i].colls >> coll & 1))
-            return table[i].name;
-    return NULL;
+    return tn_cmd_stray_option(table, sizeof table / sizeof *table, coll, false, given);
 }
 
 /* Which algorithm is the cheapest for which L (1..4096), as ranges per

@@ -49,6 +49,15 @@ bool tn_cmd_seconds(const char *cmd, const char *s, double *out)
     return true;
 }
 
+const char *tn_cmd_stray_option(const struct tn_cmd_applies *table, size_t n, int coll, bool file,
+                                const char *given)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strchr(given, table[i].opt) && (file || !(table[i].colls >> coll & 1)))
+            return table[i].name;
+    return NULL;
+}
+
 json_t *tn_cmd_json_dims(const struct tn_topo *t)
 {
     return json_pack("[i, i, i]", t->dim[0], t->dim[1], t->dim[2]);
