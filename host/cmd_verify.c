@@ -2,6 +2,7 @@
 /* torusctl verify: check any schedule file; exit 3 on a violation. */
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +33,8 @@ static void help(FILE *f)
         "  --svg FILE        write the schedule's space-time diagram as SVG\n"
         "  --svg-rows SEL    its links: all (default), node:N (out of and into N) or\n"
         "                    dim:X|Y|Z\n"
+        "  --json[=FILE]     the report as JSON on stdout (the text then on stderr) or in\n"
+        "                    FILE: cost, bounds, violations as objects, plan, model\n"
         "  --help            this text\n"
         "exit codes: 0 ok, 1 usage or file error, 3 verification failed\n");
 }
@@ -39,7 +42,7 @@ static void help(FILE *f)
 /* Relay rounds route by the hardware's DOR tables: report their CDG as
  * information (docs/deadlock.md). The bufferless relay drops a blocked head
  * instead of holding its channels, so it cannot deadlock. */
-static void print_relay_cdg(const struct tn_sched *s)
+static void print_relay_cdg(FILE *out, const struct tn_sched *s)
 {
     bool relay = false;
     for (uint32_t r = 0; r < s->nrounds; r++)
@@ -47,16 +50,16 @@ static void print_relay_cdg(const struct tn_sched *s)
     struct tn_cdg g;
     if (!relay || tn_cdg_topo(&g, &s->topo, false, TN_ROUTE_DOR))
         return;
-    printf("relay routing tables (dor): CDG of %u channels %s", g.channels,
+    fprintf(out, "relay routing tables (dor): CDG of %u channels %s", g.channels,
            tn_cdg_acyclic(&g) ? "acyclic\n" : "cyclic (information: the relay drops blocked "
            "heads and cannot deadlock; wormhole switching on these tables could):");
     for (uint32_t i = 0; i < g.ncycle; i++) {
         char name[80];
         tn_cdg_channel_name(&g, g.cycle[i], name, sizeof name);
-        printf("%s%s", i ? " -> " : " ", name);
+        fprintf(out, "%s%s", i ? " -> " : " ", name);
     }
     if (g.ncycle)
-        printf("\n");
+        fprintf(out, "\n");
     tn_cdg_free(&g);
 }
 
@@ -74,6 +77,66 @@ static int write_stats(const void *ctx, FILE *f)
     return ferror(f) ? TN_EIO : 0;
 }
 
+/* What verify found, for --json. */
+struct verdict {
+    const struct tn_sched *s;
+    const struct tn_report *rep;
+    unsigned alpha;
+    const char *path;
+    const struct tn_plan *plan;   /* lowered and checked, or NULL */
+    const char *plan_why;         /* why not lowered (NULL: it was, or not tried) */
+    bool model;                   /* model ran: */
+    uint64_t model_cycles;
+    uint32_t model_streams, model_errors;
+    int exit;
+};
+
+static json_t *cost_json(const struct tn_cost *c)
+{
+    return json_pack("{s:I, s:I, s:I, s:I}", "rounds", (json_int_t)c->rounds, "delta",
+                     (json_int_t)c->dsum, "tau", (json_int_t)c->tsum, "cycles",
+                     (json_int_t)c->cycles);
+}
+
+static int write_verdict(const void *ctx, FILE *f)
+{
+    const struct verdict *v = ctx;
+    const struct tn_report *rep = v->rep;
+    json_t *viol = json_array();
+    for (uint32_t i = 0; i < rep->nkept; i++) {
+        const struct tn_violation *x = &rep->viol[i];
+        json_array_append_new(viol, json_pack("{s:s, s:o, s:o, s:o, s:o, s:s}", "kind",
+            tn_viol_name(x->kind), "round", x->round >= 0 ? json_integer(x->round + 1) : json_null(),
+            "circuit", x->circuit >= 0 ? json_integer(x->circuit) : json_null(), "arc",
+            x->arc >= 0 ? json_integer(x->arc) : json_null(), "node",
+            x->node >= 0 ? json_integer(x->node) : json_null(), "message", x->text));
+    }
+    struct tn_cost bound = {rep->bounds.rounds, rep->bounds.dsum, rep->bounds.tsum,
+                            (uint64_t)rep->bounds.rounds * v->alpha + rep->bounds.dsum +
+                                rep->bounds.tsum};
+    json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:I, s:I, s:o, s:o, s:I, s:I, s:I, s:I, s:o}",
+        "file", v->path, "collective", tn_coll_name(v->s->coll), "algorithm", v->s->algo,
+        "dims", tn_cmd_json_dims(&v->s->topo), "msg_flits",
+        (json_int_t)(v->s->msg_flits * v->s->parts), "alpha", (json_int_t)v->alpha, "cost",
+        cost_json(&rep->cost), "lower_bound", cost_json(&bound), "nodes",
+        (json_int_t)v->s->topo.n, "complete_nodes", (json_int_t)rep->complete_nodes,
+        "memory_words", (json_int_t)rep->mem_max_words, "violation_count",
+        (json_int_t)rep->nviol, "violations", viol);
+    json_object_set_new(o, "plan", v->plan ? json_pack("{s:I, s:I}", "memory_words",
+                        (json_int_t)v->plan->mem_max, "cycles", (json_int_t)v->plan->total)
+                        : v->plan_why ? json_pack("{s:s}", "not_lowered", v->plan_why)
+                        : json_null());
+    json_object_set_new(o, "model", v->model ? json_pack("{s:I, s:I, s:I}", "cycles",
+                        (json_int_t)v->model_cycles, "eject_streams",
+                        (json_int_t)v->model_streams, "errors", (json_int_t)v->model_errors)
+                        : json_null());
+    json_object_set_new(o, "ok", json_boolean(v->exit == TN_EXIT_OK));
+    int rc = o && json_dumpf(o, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) == 0 &&
+             fputc('\n', f) != EOF ? 0 : TN_EIO;
+    json_decref(o);
+    return rc;
+}
+
 int cmd_verify(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -82,12 +145,13 @@ int cmd_verify(int argc, char **argv)
         {"model", no_argument, NULL, 'M'},       {"max", required_argument, NULL, 'x'},
         {"seed", required_argument, NULL, 'S'},  {"stats", required_argument, NULL, 'O'},
         {"svg", required_argument, NULL, 'V'},   {"svg-rows", required_argument, NULL, 'W'},
+        {"json", optional_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
     struct tn_verify_opts vo = {0, 0, 1000, false};
     unsigned long v, alpha = ULONG_MAX, width = 16, max = 20;
     bool model = false;
     unsigned long seed = 1;
-    const char *stats = NULL, *svg = NULL, *svg_rows = NULL;
+    const char *stats = NULL, *svg = NULL, *svg_rows = NULL, *json = NULL;
     int c;
     optind = 1;
     opterr = 0;
@@ -127,6 +191,9 @@ int cmd_verify(int argc, char **argv)
             break;
         case 'W':
             svg_rows = optarg;
+            break;
+        case 'j':
+            json = optarg ? optarg : "-";
             break;
         case 'x':
             if (!tn_cmd_uint(optarg, 0, 1000, &max))
@@ -169,8 +236,10 @@ int cmd_verify(int argc, char **argv)
         return TN_EXIT_USAGE;
     }
     unsigned a = alpha == ULONG_MAX ? s->alpha : (unsigned)alpha;
-    tn_report_print(stdout, s, &rep, a, (unsigned)max);
-    print_relay_cdg(s);
+    FILE *out = json && strcmp(json, "-") == 0 ? stderr : stdout;
+    struct verdict vd = {s, &rep, a, path, NULL, NULL, false, 0, 0, 0, 0};
+    tn_report_print(out, s, &rep, a, (unsigned)max);
+    print_relay_cdg(out, s);
     int ret = rc ? TN_EXIT_VERIFY : TN_EXIT_OK;
     struct tn_svg_opts so;
     if (svg && !tn_cmd_svg_opts("torusctl verify", svg_rows, &s->topo, a, &so)) {
@@ -191,20 +260,23 @@ int cmd_verify(int argc, char **argv)
         struct tn_report prep;
         rc = tn_plan_lower(&p, s, &par, err, sizeof err);
         if (rc == TN_ENOTSUP) {
-            printf("plan: not lowered: %s\n", err);
+            fprintf(out, "plan: not lowered: %s\n", err);
+            vd.plan_why = err;
         } else if (rc) {
             fprintf(stderr, "torusctl verify: cannot lower to the device: %s\n", err);
             ret = TN_EXIT_VERIFY;
         } else if ((rc = tn_plan_check(p, &prep)) == TN_EVERIFY) {
             for (uint32_t i = 0; i < prep.nkept && i < max; i++)
-                printf("plan violation %s: round %d node %lld: %s\n",
-                       tn_viol_name(prep.viol[i].kind), prep.viol[i].round,
+                fprintf(out, "plan violation %s: round %d node %lld: %s\n",
+                       tn_viol_name(prep.viol[i].kind), prep.viol[i].round + 1,
                        (long long)prep.viol[i].node, prep.viol[i].text);
             ret = TN_EXIT_VERIFY;
             tn_report_free(&prep);
         } else if (rc == 0) {
-            printf("plan: %u lanes, %llu memory words per node, %llu cycles at alpha %u: ok\n",
-                   par.lanes, (unsigned long long)p->mem_max, (unsigned long long)p->total, a);
+            fprintf(out, "plan: %u lanes, %llu memory words per node, %llu cycles at alpha %u: "
+                    "ok\n", par.lanes, (unsigned long long)p->mem_max,
+                    (unsigned long long)p->total, a);
+            vd.plan = p;
             tn_report_free(&prep);
         }
     }
@@ -214,8 +286,12 @@ int cmd_verify(int argc, char **argv)
             fprintf(stderr, "torusctl verify: model: %s\n", tn_strerror(rc));
             ret = TN_EXIT_USAGE;
         } else {
-            printf("model: %llu cycles, %u eject streams, %u with errors\n",
-                   (unsigned long long)mo.total, mo.nstats, mo.errors);
+            fprintf(out, "model: %llu cycles, %u eject streams, %u with errors\n",
+                    (unsigned long long)mo.total, mo.nstats, mo.errors);
+            vd.model = true;
+            vd.model_cycles = mo.total;
+            vd.model_streams = mo.nstats;
+            vd.model_errors = mo.errors;
             if (mo.errors)
                 ret = TN_EXIT_VERIFY;
             if (stats && tn_write_file(stats, write_stats, &mo) != 0) {
@@ -225,6 +301,11 @@ int cmd_verify(int argc, char **argv)
             }
             tn_model_free(&mo);
         }
+    }
+    vd.exit = ret;
+    if (json && (rc = tn_write_file(json, write_verdict, &vd)) != 0) {
+        fprintf(stderr, "torusctl verify: cannot write %s: %s\n", json, tn_strerror(rc));
+        ret = TN_EXIT_USAGE;
     }
     tn_plan_free(p);
     if (ret == TN_EXIT_VERIFY)

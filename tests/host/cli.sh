@@ -33,7 +33,7 @@ t() {
     fi
 }
 
-cond() { local d=$1; shift; n=$((n + 1)); if "$@"; then echo "ok $n - $d"; else failed=$((failed + 1)); echo "not ok $n - $d"; fi; }
+cond() { local d=$1; shift; n=$((n + 1)); if "$@" >/dev/null; then echo "ok $n - $d"; else failed=$((failed + 1)); echo "not ok $n - $d"; fi; }
 
 # help and usage
 t "torusctl --help lists the commands" 0 - - -- "$T" --help
@@ -91,6 +91,16 @@ t "verify --mem-depth 256 rejects 344 words (exit 3)" 3 - - -- \
     "$T" verify --mem-depth 256 "$tmp/dp.json"
 t "verify reports a seeded arc conflict (exit 3, golden)" 3 verify-conflict.out - -- \
     "$T" verify "$here/bad/conflict.json"
+t "verify --json=FILE of the seeded conflict: exit 3" 3 - - -- \
+    "$T" verify --json="$tmp/vc.json" "$here/bad/conflict.json"
+cond "... the JSON: ok false, the arc-conflict as an object with its round (from 1), circuit, arc, node" \
+    jq -e '.ok == false and .violation_count == 1 and (.violations[0] | .kind == "arc-conflict" and
+           .round == 1 and .circuit == 6 and .arc == 0 and .node == 1)' "$tmp/vc.json"
+t "verify --json of the dp schedule: the report on stdout" 0 - - -- \
+    "$T" verify --json --model "$tmp/dp.json"
+cond "... ok, cost 4 alpha + 12 + 400 = 416 cycles, lower bound 69, plan and model 416 cycles" \
+    jq -e '.ok and .cost.cycles == 416 and .lower_bound.cycles == 69 and .plan.cycles == 416 and
+           .model.cycles == 416 and .dims == [7,7,7]' "$tmp/out"
 t "verify reports a missing delivery (exit 3)" 3 - "1 violation" -- \
     "$T" verify "$here/bad/missing.json"
 
