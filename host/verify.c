@@ -550,6 +550,20 @@ static void touch(struct vctx *vx, uint32_t v)
         vx->touched[vx->ntouched++] = v;
 }
 
+/* A stream of round r, its deepest delivery depth hops away and flits
+ * long from start on, in the round's figures. */
+static void note_stream(struct vctx *vx, uint32_t r, uint64_t depth, uint64_t start,
+                        uint64_t flits)
+{
+    struct tn_report *rep = vx->rep;
+    if (depth > rep->round_dmax[r])
+        rep->round_dmax[r] = (uint32_t)depth;
+    if (start + flits > rep->round_lmax[r])
+        rep->round_lmax[r] = start + flits;
+    if (start + depth + flits > vx->need)
+        vx->need = start + depth + flits;
+}
+
 /* A circuit's source and messages; *skip when its source is out of range.
  * 0, or TN_ENOMEM (the report's). */
 static int check_circuit_msgs(struct vctx *vx, uint32_t r, uint32_t ci, bool *skip)
@@ -690,7 +704,6 @@ static int check_ejects(struct vctx *vx, uint32_t r, uint32_t ci, bool walk_ok, 
 static int verify_circuit(struct vctx *vx, uint32_t r, uint32_t ci)
 {
     const struct tn_circuit *c = &vx->s->rounds[r].circ[ci];
-    struct tn_report *rep = vx->rep;
     bool skip, walk_ok = false;
     int rc = check_circuit_msgs(vx, r, ci, &skip);
     if (rc || skip)
@@ -713,13 +726,7 @@ static int verify_circuit(struct vctx *vx, uint32_t r, uint32_t ci)
         return rc;
     touch(vx, c->src);
     vx->ninj[c->src]++;
-    uint64_t l = tn_circuit_flits(vx->s, c);
-    if (dmax > rep->round_dmax[r])
-        rep->round_dmax[r] = dmax;
-    if (c->start + l > rep->round_lmax[r])
-        rep->round_lmax[r] = c->start + l;
-    if (c->start + dmax + l > vx->need)
-        vx->need = c->start + dmax + l;
+    note_stream(vx, r, dmax, c->start, tn_circuit_flits(vx->s, c));
     return 0;
 }
 
@@ -786,12 +793,7 @@ static int verify_relay(struct vctx *vx, uint32_t r, uint32_t i)
         vx->rl[2 * vx->nrl + 1] = (struct rlane){x->dst, x->start + d, x->start + d + flits, 1};
         vx->nrl++;
     }
-    if (d > rep->round_dmax[r])
-        rep->round_dmax[r] = d;
-    if (x->start + flits > rep->round_lmax[r])
-        rep->round_lmax[r] = x->start + flits;
-    if (x->start + d + flits > vx->need)
-        vx->need = x->start + d + flits;
+    note_stream(vx, r, d, x->start, flits);
     return 0;
 }
 
