@@ -36,11 +36,8 @@ int main(int argc, char **argv)
     struct tn_proto_opts po = {.timeout_ms = 20000};
     struct tn_proto *p;
     struct tn_info info;
-    uint32_t params;
-    if (tn_proto_open(&p, ops, tr, &po) != 0 || tn_proto_info(p, &info) != 0 ||
-        tn_proto_read(p, TN_G_PARAMS, &params, 1) != 0)
+    if (tn_proto_open(&p, ops, tr, &po) != 0 || tn_info_read(p, &info) != 0)
         return fail("sim device", "no answer to INFO");
-    tn_info_set_params(&info, params);
 
     struct tn_topo t;
     tn_topo_init(&t, info.dims[0], info.dims[1], info.dims[2]);
@@ -53,8 +50,7 @@ int main(int argc, char **argv)
     if (tn_verify(s, NULL, &rep) != 0)
         return fail("schedule", "verification failed");
 
-    struct tn_plan_params par = {.lanes = info.lanes, .mem_depth = info.mem_depth,
-                                 .width = info.w, .alpha = info.alpha, .banks = info.banks};
+    struct tn_plan_params par = tn_info_plan_params(&info);
     struct tn_plan *plan;
     struct tn_model_out mo;
     struct tn_image img = {0};

@@ -186,12 +186,7 @@ int tn_dev_open(struct tn_dev *d, struct tn_dev_args *a, const char *cmd)
     po.read_window = strcmp(a->t.backend, "sim") == 0 ? 16 : 1;
     rc = tn_proto_open(&d->p, d->ops, d->t, &po);
     if (rc == 0)
-        rc = tn_proto_info(d->p, &d->info);
-    /* PARAMS (banks, DW, relay) is a global register beside INFO's */
-    uint32_t params = 0;
-    if (rc == 0)
-        rc = tn_proto_read(d->p, TN_G_PARAMS, &params, 1);
-    tn_info_set_params(&d->info, params);
+        rc = tn_info_read(d->p, &d->info);
     if (rc != 0) {
         fprintf(stderr, "%s: no answer to INFO on the %s backend: %s\n", cmd, a->t.backend,
                 d->p ? tn_proto_errmsg(d->p) : tn_strerror(rc));

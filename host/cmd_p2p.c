@@ -17,6 +17,7 @@
 
 #include "cmd.h"
 #include "cmd_dev.h"
+#include "image.h"
 #include "outfile.h"
 #include "p2p.h"
 #include "plan.h"
@@ -324,8 +325,7 @@ static bool fits(const struct tn_topo *t, const struct tn_info *info, unsigned t
     struct tn_p2p_opts o = {sw, 0, distance, mu,
                             techs[tech].packets ? tn_p2p_sweep_packet(mu, t->n) : 0, info->alpha};
     struct tn_verify_opts vo = {info->lanes, info->mem_depth, 1, false};
-    struct tn_plan_params par = {.lanes = info->lanes, .mem_depth = info->mem_depth,
-                                 .width = info->w, .alpha = info->alpha, .banks = info->banks};
+    struct tn_plan_params par = tn_info_plan_params(info);
     struct tn_sched *s;
     struct tn_p2p_info in;
     struct tn_report rep;

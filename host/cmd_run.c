@@ -1314,8 +1314,7 @@ int cmd_run(int argc, char **argv)
         ex = TN_EXIT_USAGE;
         goto out_dev;
     }
-    struct tn_plan_params par = {.lanes = info->lanes, .mem_depth = info->mem_depth,
-                                 .width = info->w, .alpha = info->alpha, .banks = info->banks};
+    struct tn_plan_params par = tn_info_plan_params(info);
     rc = tn_plan_lower(&p, s, &par, err, sizeof err);
     if (rc != 0) {
         fprintf(stderr, CMD ": cannot lower the schedule to this device: %s\n", err);

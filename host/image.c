@@ -11,6 +11,23 @@
 
 /* ---- device formats ---- */
 
+int tn_info_read(struct tn_proto *p, struct tn_info *info)
+{
+    /* PARAMS (banks, DW, relay) is a global register beside INFO's */
+    uint32_t params = 0;
+    int rc = tn_proto_info(p, info);
+    if (rc == 0)
+        rc = tn_proto_read(p, TN_G_PARAMS, &params, 1);
+    tn_info_set_params(info, params);
+    return rc;
+}
+
+struct tn_plan_params tn_info_plan_params(const struct tn_info *dev)
+{
+    return (struct tn_plan_params){.lanes = dev->lanes, .mem_depth = dev->mem_depth,
+                                   .width = dev->w, .alpha = dev->alpha, .banks = dev->banks};
+}
+
 void tn_info_set_params(struct tn_info *i, uint32_t params)
 {
     i->banks = 1u << (params & 0xFu);

@@ -82,6 +82,12 @@ enum tn_node_status {
 /* Fill banks, dw, relay and fault of i from the PARAMS register (bits 3:0
  * log2 BANKS, 12:8 DW, 16 RELAY, 17 FAULT). */
 void tn_info_set_params(struct tn_info *i, uint32_t params);
+/* Read the device's INFO and PARAMS registers into info: 0 or the
+ * protocol's TN_E*. */
+int tn_info_read(struct tn_proto *p, struct tn_info *info);
+/* The plan parameters of a schedule for the device dev (lanes, memory,
+ * width, alpha, banks). */
+struct tn_plan_params tn_info_plan_params(const struct tn_info *dev);
 /* Is dev the design this host loads (VERSION bits 31:16)? 0, or
  * TN_ENOTSUP with a message saying what to rebuild. */
 int tn_info_check(const struct tn_info *dev, char *err, size_t errlen);
