@@ -797,9 +797,8 @@ static int build_sg(struct run_build *b)
         free(len);
         return TN_EXIT_USAGE;
     }
-    for (uint32_t u = 0; !b->lengths_file && u < t->n; u++)
-        len[u] = b->random_lengths ? tn_payload(b->seed, 0xFFFFFFFFu, u, 32) % (ao->msg_flits + 1)
-                                   : ao->msg_flits;
+    if (!b->lengths_file)
+        tn_lengths_fill(len, t->n, ao->msg_flits, b->random_lengths, b->seed);
     struct tn_sg_opts so = {ao->root, ao->ports, len, b->info->alpha, 0};
     struct sg_report *sg = b->sg;
     sg->coll = b->coll;

@@ -13,6 +13,7 @@
 #include "netsched.h"
 #include "outfile.h"
 #include "plan.h"
+#include "runopt.h"
 #include "sg.h"
 #include "svg.h"
 #include "cmd.h"
@@ -350,9 +351,7 @@ int cmd_schedule(int argc, char **argv)
         uint32_t *len = calloc(t.n, sizeof *len);
         if (!len)
             return TN_EXIT_USAGE;
-        for (uint32_t u = 0; u < t.n; u++)
-            len[u] = random_lengths ? tn_payload(seed, 0xFFFFFFFFu, u, 32) % (ao.msg_flits + 1)
-                                    : ao.msg_flits;
+        tn_lengths_fill(len, t.n, ao.msg_flits, random_lengths, seed);
         struct tn_sg_opts so = {ao.root, coll == TN_GATHER ? 1 : ao.ports, len, ao.alpha, 0};
         struct tn_sg_info gi;
         rc = coll == TN_SCATTER ? tn_scatter_build(&s, &t, &so, &gi) : tn_gather_build(&s, &t, &so, &gi);

@@ -65,6 +65,12 @@ int tn_lengths_parse(FILE *f, uint32_t *len, uint32_t n, char *err, size_t errle
     return 0;
 }
 
+void tn_lengths_fill(uint32_t *len, uint32_t n, uint32_t L, bool random, uint64_t seed)
+{
+    for (uint32_t u = 0; u < n; u++)
+        len[u] = random ? tn_payload(seed, 0xFFFFFFFFu, u, 32) % (L + 1) : L;
+}
+
 int tn_fault_parse(const char *s, struct tn_fault *f)
 {
     static const struct {

@@ -6,6 +6,7 @@
 #ifndef TN_RUNOPT_H
 #define TN_RUNOPT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +23,9 @@
  * TN_EPARSE with "line L: ..." in err (a bad or over-long word, more or
  * fewer than n values); len is then partly written. */
 int tn_lengths_parse(FILE *f, uint32_t *len, uint32_t n, char *err, size_t errlen);
+/* --msg-flits L for n nodes: every length L, or (random) uniform in 0..L
+ * from seed (0: a null message). */
+void tn_lengths_fill(uint32_t *len, uint32_t n, uint32_t L, bool random, uint64_t seed);
 
 /* A deliberate fault (--fault KIND:ARG): in the compiled image, or on a
  * link while the schedule runs (TN_FAULT_LINK, fault.h). */
