@@ -166,13 +166,11 @@ static unsigned hue(uint32_t msg)
 /* A tick step of 1, 2 or 5 times a power of ten giving about n ticks. */
 static uint64_t tick_step(uint64_t T, unsigned n)
 {
-    uint64_t p = 1;
-    for (;;)
-        for (unsigned m = 1; m <= 5; m += m == 1 ? 1 : 3)
-            if (p * m * n >= T)
-                return p * m;
-            else if (m == 5)
-                p *= 10;
+    static const unsigned mult[] = {1, 2, 5};
+    for (uint64_t p = 1;; p *= 10)
+        for (int i = 0; i < 3; i++)
+            if (p * mult[i] * n >= T)
+                return p * mult[i];
 }
 
 /* The drawing's frame: where time and rows go. */
@@ -197,10 +195,10 @@ static void draw_rounds(FILE *f, const struct frame *fr, const uint64_t *rstart,
                    "stroke-width=\"0.6\"/>\n", xt(fr, rstart[r]), TOP - 20, xt(fr, rstart[r]),
                 bottom);
         /* the round's number where it fits */
-        double mid = (xt(fr, rstart[r]) + (r < nr ? xt(fr, rstart[r + 1]) : 0)) / 2;
         if (r < nr && fr->px * (double)(rstart[r + 1] - rstart[r]) >= CHAR_W * 4)
             fprintf(f, "<text class=\"round\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%u"
-                       "</text>\n", mid, TOP - 8, r + 1);
+                       "</text>\n", (xt(fr, rstart[r]) + xt(fr, rstart[r + 1])) / 2, TOP - 8,
+                    r + 1);
     }
 }
 
