@@ -585,23 +585,6 @@ static bool locate_gather(struct msgref *c, const uint32_t *ids, uint32_t n)
     return false;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* The first of msgs[0..n) that ids[0..nids) (sorted here) does not hold,
- * or -1. */
-static int32_t first_not_held(uint32_t *ids, uint32_t nids, const uint32_t *msgs, uint32_t n)
-{
-    qsort(ids, nids, sizeof *ids, cmp_u32);
-    for (uint32_t k = 0; k < n; k++)
-        if (!bsearch(&msgs[k], ids, nids, sizeof *ids, cmp_u32))
-            return (int32_t)msgs[k];
-    return -1;
-}
-
 static int cmp_pair(const void *a, const void *b)
 {
     const uint32_t *x = a, *y = b;
@@ -610,22 +593,51 @@ static int cmp_pair(const void *a, const void *b)
     return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
-/* The runs of memory ids[0..n) that c's explicit list (all held) reads,
- * into the schedule's arena: each message continues the previous run when
- * the next word holds it, else starts a run at its first copy. 0 or
- * TN_ENOMEM. */
-static int locate_runs(struct tn_sched *s, struct msgref *c, const uint32_t *ids, uint32_t n)
+/* pos[0..2n): the (id, position) pairs of memory ids[0..n), sorted. */
+static void sort_positions(const uint32_t *ids, uint32_t n, uint32_t *pos)
 {
-    uint32_t *pos = malloc(2 * (size_t)n * sizeof *pos);
-    uint32_t *runs = malloc(2 * (size_t)c->nmsgs * sizeof *runs);
-    int rc = TN_ENOMEM;
-    if (!pos || !runs)
-        goto out;
     for (uint32_t i = 0; i < n; i++) {
         pos[2 * i] = ids[i];
         pos[2 * i + 1] = i;
     }
     qsort(pos, n, 2 * sizeof *pos, cmp_pair);
+}
+
+/* The first position of id in the memory whose sorted pairs are pos[0..2n),
+ * or n when it does not hold id. */
+static uint32_t first_copy(const uint32_t *pos, uint32_t n, uint32_t id)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (pos[2 * mid] < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && pos[2 * lo] == id ? pos[2 * lo + 1] : n;
+}
+
+/* The first of msgs[0..k) that the memory (sorted pairs pos, n ids) does
+ * not hold, or -1. */
+static int32_t first_not_held(const uint32_t *pos, uint32_t n, const uint32_t *msgs, uint32_t k)
+{
+    for (uint32_t i = 0; i < k; i++)
+        if (first_copy(pos, n, msgs[i]) == n)
+            return (int32_t)msgs[i];
+    return -1;
+}
+
+/* The runs of memory ids[0..n) (sorted pairs pos) that c's explicit list
+ * (all held) reads, into the schedule's arena: each message continues the
+ * previous run when the next word holds it, else starts a run at its first
+ * copy. 0 or TN_ENOMEM. */
+static int locate_runs(struct tn_sched *s, struct msgref *c, const uint32_t *ids,
+                       const uint32_t *pos, uint32_t n)
+{
+    uint32_t *runs = malloc(2 * (size_t)c->nmsgs * sizeof *runs);
+    if (!runs)
+        return TN_ENOMEM;
     uint32_t nr = 0, at = 0;
     for (uint32_t k = 0; k < c->nmsgs; k++) {
         if (nr && at + 1 < n && ids[at + 1] == c->msgs[k]) {
@@ -633,18 +645,11 @@ static int locate_runs(struct tn_sched *s, struct msgref *c, const uint32_t *ids
             runs[2 * nr - 1]++;
             continue;
         }
-        uint32_t lo = 0, hi = n;   /* the first copy of msgs[k] */
-        while (lo < hi) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            if (pos[2 * mid] < c->msgs[k])
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        at = pos[2 * lo + 1];
+        at = first_copy(pos, n, c->msgs[k]);
         runs[2 * nr] = at;
         runs[2 * nr++ + 1] = 1;
     }
+    int rc = TN_ENOMEM;
     *c->runs = tn_sched_alloc(s, 2 * (size_t)nr * sizeof **c->runs);
     if (*c->runs) {
         memcpy(*c->runs, runs, 2 * (size_t)nr * sizeof *runs);
@@ -653,8 +658,6 @@ static int locate_runs(struct tn_sched *s, struct msgref *c, const uint32_t *ids
         *c->mcnt = c->nmsgs;
         rc = 0;
     }
-out:
-    free(pos);
     free(runs);
     return rc;
 }
@@ -677,7 +680,7 @@ static int locate_msgs(struct tn_sched *s, struct msgref *c, const struct tn_blk
         *c->mcnt = 0;
         return 0;
     }
-    uint32_t *ids = malloc(((size_t)m->n + 1) * 2 * sizeof *ids);
+    uint32_t *ids = malloc(((size_t)m->n + 1) * 3 * sizeof *ids);  /* ids, then pairs */
     if (!ids)
         return TN_ENOMEM;
     tn_blk_read(m, 0, m->n, ids);
@@ -689,13 +692,13 @@ static int locate_msgs(struct tn_sched *s, struct msgref *c, const struct tn_blk
             found = true;
         }
     if (!found) {
-        uint32_t *sorted = ids + m->n + 1;
-        memcpy(sorted, ids, m->n * sizeof *ids);
-        *c->msg_bad = first_not_held(sorted, m->n, c->msgs, c->nmsgs);
+        uint32_t *pos = ids + m->n + 1;
+        sort_positions(ids, m->n, pos);
+        *c->msg_bad = first_not_held(pos, m->n, c->msgs, c->nmsgs);
         if (*c->msg_bad < 0 && c->mrun)
             found = locate_gather(c, ids, m->n);
         if (*c->msg_bad < 0 && !found && c->runs) {
-            rc = locate_runs(s, c, ids, m->n);
+            rc = locate_runs(s, c, ids, pos, m->n);
             found = rc == 0;
         }
         *c->msg_noncontig = *c->msg_bad < 0 && !found;
