@@ -897,35 +897,30 @@ static int build_for_device(struct run_build *b)
     if ((c == TN_ALLTOALL || c == TN_GOSSIP || c == TN_BROADCAST) &&
         !tn_cmd_fits(CMD, c, b->topo, b->ao))
         return TN_EXIT_USAGE;
-    int ex;
+    /* the extras of the collective built stay, the others' go */
+    if (c != TN_SCATTER && c != TN_GATHER)
+        b->sg = NULL;
+    if (c != TN_P2P)
+        b->p2p = NULL;
+    if (c != TN_PERM)
+        b->perm = NULL;
     switch (c) {
     case TN_SCATTER:
     case TN_GATHER:
-        ex = build_sg(b);
-        b->sg = ex ? NULL : b->sg;
-        b->p2p = NULL;
-        b->perm = NULL;
-        return ex;
+        return build_sg(b);
     case TN_P2P:
-        ex = build_p2p(b);
-        b->sg = NULL;
-        b->perm = NULL;
-        return ex;
-    case TN_PERM:
-        b->sg = NULL;
-        b->p2p = NULL;
-        ex = build_perm(&b->s, b->topo, b->po->sw, b->ao->msg_flits, b->info->alpha, b->seed,
-                        b->search_s, b->perm);
+        return build_p2p(b);
+    case TN_PERM: {
+        int ex = build_perm(&b->s, b->topo, b->po->sw, b->ao->msg_flits, b->info->alpha,
+                            b->seed, b->search_s, b->perm);
         if (ex == 0) {
             b->formula.cycles = b->perm->r.formula;
             b->formula.rounds = b->s->nrounds;
             b->have_formula = true;
         }
         return ex;
+    }
     default:
-        b->sg = NULL;
-        b->p2p = NULL;
-        b->perm = NULL;
         return c == TN_ALLTOALL ? build_a2a(b) : build_algo(b);
     }
 }
