@@ -1,12 +1,12 @@
 # Host bridge: RTL (rtl/bridge/: tn_bridge*.v, tn_slip_*.v, tn_crc16.v, tn_uart_*.v),
-# the host side of the protocol (host/proto.c), their tests in tests/bridge/
+# the host side of the protocol (host/proto/proto.c), their tests in tests/bridge/
 # and the bridge stress benchmark. Protocol: docs/protocol.md.
 #
 #   make lint-bridge     verilator -Wall, iverilog -g2005, yosys synth_ice40
 #   make formal-bridge   the proofs of its `ifdef FORMAL properties (mk/formal.mk)
 #   make bridge          the test programs below
 #
-# The unit tests compile host/proto.c (and host/error.c) directly, so they do
+# The unit tests compile host/proto/proto.c (and host/core/error.c) directly, so they do
 # not depend on the libtorus rules of the host fragment.
 
 BRIDGE_DIR := $(BUILD)/bridge
@@ -16,8 +16,8 @@ BRIDGE_RTL := $(RTL_BRIDGE_SRC)
 UART_RTL   := $(RTL_UART_SRC)
 # The simulated top (sim/tn_sim_top.v) puts the bridge in front of the torus.
 SIM_RTL_SRC += $(BRIDGE_RTL)
-PROTO_SRC  := host/proto.c host/error.c
-PROTO_HDR  := host/proto.h host/transport.h host/tn_error.h tests/tap.h
+PROTO_SRC  := host/proto/proto.c host/core/error.c
+PROTO_HDR  := $(addprefix include/torus/,proto.h transport.h tn_error.h) host/core/clock.h tests/tap.h
 
 # Parameters of the bridge under test: a small payload bound (oversized
 # frames are cheap), a short idle timeout, a 16-byte input FIFO (so that
@@ -42,23 +42,23 @@ lint: lint-bridge
 
 $(BRIDGE_DIR)/test_proto: tests/bridge/test_proto.c $(PROTO_SRC) $(PROTO_HDR)
 	@mkdir -p $(@D)
-	$(BRIDGE_CC) $(TN_CFLAGS) -iquote host -o $@ $< $(PROTO_SRC)
+	$(BRIDGE_CC) $(TN_CFLAGS) -iquote include/torus -iquote host/core -o $@ $< $(PROTO_SRC)
 
 $(BRIDGE_DIR)/test_proto_san: tests/bridge/test_proto.c $(PROTO_SRC) $(PROTO_HDR)
 	@mkdir -p $(@D)
-	$(BRIDGE_CC) $(TN_CFLAGS) $(SAN_FLAGS) -iquote host -o $@ $< $(PROTO_SRC)
+	$(BRIDGE_CC) $(TN_CFLAGS) $(SAN_FLAGS) -iquote include/torus -iquote host/core -o $@ $< $(PROTO_SRC)
 
 # proto.c as C for the C++ testbenches (Verilator compiles .c as C++)
-$(BRIDGE_DIR)/proto.o: host/proto.c $(PROTO_HDR)
+$(BRIDGE_DIR)/proto.o: host/proto/proto.c $(PROTO_HDR)
 	@mkdir -p $(@D)
-	$(BRIDGE_CC) $(TN_CFLAGS) -iquote host -c -o $@ $<
+	$(BRIDGE_CC) $(TN_CFLAGS) -iquote include/torus -iquote host/core -c -o $@ $<
 
-$(BRIDGE_DIR)/error.o: host/error.c host/tn_error.h
+$(BRIDGE_DIR)/error.o: host/core/error.c include/torus/tn_error.h
 	@mkdir -p $(@D)
-	$(BRIDGE_CC) $(TN_CFLAGS) -iquote host -c -o $@ $<
+	$(BRIDGE_CC) $(TN_CFLAGS) -iquote include/torus -iquote host/core -c -o $@ $<
 
 BRIDGE_VFLAGS = --cc --exe --build -j $(VJOBS) -Wno-fatal \
-    -CFLAGS "-O2 -iquote $(abspath host)"
+    -CFLAGS "-O2 -iquote $(abspath include/torus) -iquote $(abspath host/core)"
 
 $(BRIDGE_DIR)/tb_bridge: $(BRIDGE_RTL) tests/bridge/tb_bridge.cpp $(BRIDGE_DIR)/proto.o \
                          $(BRIDGE_DIR)/error.o $(PROTO_HDR)

@@ -1,7 +1,13 @@
-# Host library libtorus (host/*.c except the CLI), the torusctl CLI
-# (host/torusctl.c + host/cmd_*.c), their unit tests (plain and under
+# Host library libtorus (host/<stage>/*.c except host/cli/), the torusctl
+# CLI (host/cli/: torusctl.c + cmd_*.c), their unit tests (plain and under
 # ASan/UBSan), the CLI behaviour tests and the host benchmark.
-# docs/host.md describes the library; docs/schedule-format.md the JSON.
+# docs/host.md describes the library and its layout; docs/schedule-format.md
+# the JSON.
+#
+# The library's public headers are include/torus/*.h (installed as
+# <torus/torus.h> and its siblings); a stage's private headers live beside
+# its sources. Sources include both by name: HOST_INC puts every folder on
+# the quote include path (-iquote: <sched.h> stays the C library's).
 
 HOST_PKGS    := jansson zlib libftdi1 libusb-1.0
 HOST_PCFLAGS  = $(shell pkg-config --cflags $(HOST_PKGS))
@@ -9,10 +15,11 @@ HOST_LIBS     = $(shell pkg-config --libs $(HOST_PKGS)) -ldl
 HOST_CC       = $(CCACHE) $(CC)
 HOST_DIR     := $(BUILD)/host
 
-# Every C file in host/ is library code except the CLI: other parts of the
-# tree drop their sources (proto, transports, image, ...) in here.
-HOST_CLI_SRC := host/torusctl.c $(sort $(wildcard host/cmd_*.c))
-HOST_LIB_SRC := $(filter-out $(HOST_CLI_SRC),$(sort $(wildcard host/*.c)))
+# The stages of the data path, in order (docs/host.md "Layout").
+HOST_STAGES  := core sched algo plan image proto transport run
+HOST_INC     := -iquote include/torus $(addprefix -iquote host/,$(HOST_STAGES) cli)
+HOST_CLI_SRC := $(sort $(wildcard host/cli/*.c))
+HOST_LIB_SRC := $(sort $(foreach s,$(HOST_STAGES),$(wildcard host/$(s)/*.c)))
 HOST_LIB_OBJ := $(HOST_LIB_SRC:%.c=$(HOST_DIR)/obj/%.o)
 HOST_SAN_OBJ := $(HOST_LIB_SRC:%.c=$(HOST_DIR)/san/%.o)
 HOST_CLI_OBJ := $(HOST_CLI_SRC:%.c=$(HOST_DIR)/obj/%.o)
@@ -32,7 +39,7 @@ host: $(HOST_LIB) $(TORUSCTL)
 # -fPIC: the same objects make the shared libtorus (mk/install.mk).
 $(HOST_DIR)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(TN_CFLAGS) -fPIC $(HOST_PCFLAGS) -Ihost -Itests -I$(HOST_DIR)/gen -MMD -MP -c $< -o $@
+	$(HOST_CC) $(TN_CFLAGS) -fPIC $(HOST_PCFLAGS) $(HOST_INC) -Itests -I$(HOST_DIR)/gen -MMD -MP -c $< -o $@
 
 # torusctl --version: the tree's `git describe` (rewritten only when it
 # changes, so only torusctl.o is rebuilt then).
@@ -41,13 +48,13 @@ $(HOST_DIR)/gen/tn_version.h: FORCE
 	@mkdir -p $(@D)
 	@echo '#define TN_BUILD_VERSION "$(TN_BUILD_VERSION)"' >$@.new
 	@cmp -s $@.new $@ && rm $@.new || mv $@.new $@
-$(HOST_DIR)/obj/host/torusctl.o: $(HOST_DIR)/gen/tn_version.h
+$(HOST_DIR)/obj/host/cli/torusctl.o: $(HOST_DIR)/gen/tn_version.h
 .PHONY: FORCE
 FORCE:
 
 $(HOST_DIR)/san/%.o: %.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(TN_CFLAGS) $(SAN_FLAGS) $(HOST_PCFLAGS) -Ihost -Itests -MMD -MP -c $< -o $@
+	$(HOST_CC) $(TN_CFLAGS) $(SAN_FLAGS) $(HOST_PCFLAGS) $(HOST_INC) -Itests -MMD -MP -c $< -o $@
 
 $(HOST_LIB): $(HOST_LIB_OBJ)
 	@mkdir -p $(@D)

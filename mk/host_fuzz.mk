@@ -36,7 +36,7 @@ FUZZ_LF_OBJ := $(HOST_LIB_SRC:%.c=$(FUZZ_DIR)/lf/%.o)
 $(FUZZ_DIR)/lf/%.o: %.c
 	@mkdir -p $(@D)
 	$(CCACHE) $(FUZZ_CC) $(TN_CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link \
-	    $(HOST_PCFLAGS) -Ihost -MMD -MP -c $< -o $@
+	    $(HOST_PCFLAGS) $(HOST_INC) -MMD -MP -c $< -o $@
 
 $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/lf/tests/fuzz/fuzz_%.o $(FUZZ_LF_OBJ)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(HOST_LIBS)
@@ -47,4 +47,4 @@ fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 fuzz: $(DEPS_STAMP) fuzz-build
 	@tests/fuzz/campaign.sh $(FUZZ_S) $(FUZZ_DIR) $(FUZZ_TARGETS)
 
--include $(wildcard $(FUZZ_DIR)/lf/host/*.d $(FUZZ_DIR)/lf/tests/fuzz/*.d)
+-include $(wildcard $(FUZZ_DIR)/lf/host/*/*.d $(FUZZ_DIR)/lf/tests/fuzz/*.d)

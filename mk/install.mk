@@ -10,10 +10,9 @@ PREFIX         ?= /usr/local
 TN_LIB_VERSION := 0.1.0
 TN_SO_MAJOR    := 0
 HOST_SHLIB     := $(HOST_DIR)/libtorus.so.$(TN_LIB_VERSION)
-# Headers of the CLI and the library's internals stay in the tree.
-HOST_PRIVATE_HDR := host/plani.h host/cdgi.h host/cmd.h host/cmd_dev.h host/names.h \
-                    host/runopt.h host/usb.h host/clock.h
-HOST_PUBLIC_HDR  := $(filter-out $(HOST_PRIVATE_HDR),$(sort $(wildcard host/*.h)))
+# The public headers (include/torus/); the private ones of the stages
+# (host/<stage>/*.h) stay in the tree.
+HOST_PUBLIC_HDR  := $(sort $(wildcard include/torus/*.h))
 
 .PHONY: install
 $(HOST_SHLIB): $(HOST_LIB_OBJ)

@@ -1,9 +1,9 @@
-# usb and serial transports (host/transport_usb.c, host/transport_serial.c,
-# host/usb.h): their tests against an emulated FT2232H on umockdev and a
+# usb and serial transports (host/transport/transport_usb.c,
+# transport_serial.c, usb.h): their tests against an emulated FT2232H on umockdev and a
 # pseudo-terminal, the usb-path throughput benchmark, and the udev rule.
 # docs/usb.md describes all of it.
 #
-# For the library build: compile host/transport_usb.c with $(USB_CFLAGS) and
+# For the library build: compile host/transport/transport_usb.c with $(USB_CFLAGS) and
 # link libtorus users with $(USB_LIBS).
 
 USB_PKGS        := libftdi1 libusb-1.0
@@ -17,18 +17,18 @@ USB_BUILD := $(BUILD)/usb
 USB_CC     = $(CCACHE) $(CC)
 
 # Objects: plain under obj/, sanitized under san/ (make test runs both).
-USB_EMU_SRCS    := host/transport_usb.c tests/usb/ft2232h_emu.c
-USB_SERIAL_SRCS := host/transport_serial.c
+USB_EMU_SRCS    := host/transport/transport_usb.c tests/usb/ft2232h_emu.c
+USB_SERIAL_SRCS := host/transport/transport_serial.c
 USB_OBJ = $(patsubst %.c,$(USB_BUILD)/obj/%.o,$(1))
 USB_SAN = $(patsubst %.c,$(USB_BUILD)/san/%.o,$(1))
 
 $(USB_BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(USB_CC) $(TN_CFLAGS) -MMD -MP $(USB_CFLAGS) $(UMOCKDEV_CFLAGS) -c $< -o $@
+	$(USB_CC) $(TN_CFLAGS) -MMD -MP $(HOST_INC) $(USB_CFLAGS) $(UMOCKDEV_CFLAGS) -c $< -o $@
 
 $(USB_BUILD)/san/%.o: %.c
 	@mkdir -p $(@D)
-	$(USB_CC) $(TN_CFLAGS) $(SAN_FLAGS) -MMD -MP $(USB_CFLAGS) $(UMOCKDEV_CFLAGS) -c $< -o $@
+	$(USB_CC) $(TN_CFLAGS) $(SAN_FLAGS) -MMD -MP $(HOST_INC) $(USB_CFLAGS) $(UMOCKDEV_CFLAGS) -c $< -o $@
 
 USB_EMU_TEST_SRCS := $(USB_EMU_SRCS) $(USB_SERIAL_SRCS) tests/usb/test_usb_emu.c
 
@@ -45,7 +45,7 @@ $(USB_BUILD)/test_serial_pty-san: $(call USB_SAN,$(USB_SERIAL_SRCS) tests/usb/te
 	$(CC) $(SAN_FLAGS) -o $@ $^ -lutil -lpthread
 
 # The framed protocol over the usb transport (links the protocol client).
-USB_PROTO_SRCS := $(USB_EMU_SRCS) host/proto.c host/error.c tests/usb/test_usb_proto.c
+USB_PROTO_SRCS := $(USB_EMU_SRCS) host/proto/proto.c host/core/error.c tests/usb/test_usb_proto.c
 
 $(USB_BUILD)/test_usb_proto: $(call USB_OBJ,$(USB_PROTO_SRCS))
 	$(CC) -o $@ $^ $(USB_LIBS) $(UMOCKDEV_LIBS) -lpthread
@@ -57,7 +57,7 @@ $(USB_BUILD)/bench_usb: $(call USB_OBJ,$(USB_EMU_SRCS) tests/usb/bench_usb.c)
 	$(CC) -o $@ $^ $(USB_LIBS) $(UMOCKDEV_LIBS) -lpthread
 
 # Runs a command against emulated boards (docs/usb.md).
-$(USB_BUILD)/ft_emu_run: $(call USB_OBJ,tests/usb/ft2232h_emu.c host/transport_sim.c tests/usb/ft_emu_run.c)
+$(USB_BUILD)/ft_emu_run: $(call USB_OBJ,tests/usb/ft2232h_emu.c host/transport/transport_sim.c tests/usb/ft_emu_run.c)
 	$(CC) -o $@ $^ $(UMOCKDEV_LIBS) -ldl -lpthread
 
 USB_TESTS  := $(USB_BUILD)/test_usb_emu $(USB_BUILD)/test_usb_emu-san \
@@ -87,5 +87,5 @@ install-udev: scripts/60-torus.rules
 	    echo "installed $(UDEV_RULES_DIR)/60-torus.rules; udevadm not found: restart udev, then replug the board"; \
 	fi
 
--include $(wildcard $(USB_BUILD)/obj/host/*.d $(USB_BUILD)/obj/tests/usb/*.d \
-                    $(USB_BUILD)/san/host/*.d $(USB_BUILD)/san/tests/usb/*.d)
+-include $(wildcard $(USB_BUILD)/obj/host/*/*.d $(USB_BUILD)/obj/tests/usb/*.d \
+                    $(USB_BUILD)/san/host/*/*.d $(USB_BUILD)/san/tests/usb/*.d)

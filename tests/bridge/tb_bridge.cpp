@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Verilator testbench of tn_bridge against a bus slave model (memory plus
 // global registers, random wait states, a log of every write and read).
-// Frames are built with host/proto.c, so host and RTL are tested against
+// Frames are built with host/proto/proto.c, so host and RTL are tested against
 // each other. A reference model (the host's SLIP decoder and frame checks
 // plus the command semantics of docs/protocol.md) runs over every byte sent
 // and predicts every response and every bus write exactly; the bridge's

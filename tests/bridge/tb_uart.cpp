@@ -4,7 +4,7 @@
 // 6.857 Mbaud (7, odd) and 921600 baud (52.08, not an integer). The
 // testbench drives serial lines from real-valued bit times (so baud error
 // and phase are real) and samples the bridge's TX line itself; the host
-// side of the bridge test is the unmodified tn_proto client of host/proto.c
+// side of the bridge test is the unmodified tn_proto client of host/proto/proto.c
 // over a transport that turns bytes into bit waveforms.
 #include <cmath>
 #include <cstdio>

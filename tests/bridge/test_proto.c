@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of host/proto.c: CRC-16 vectors against an independent
+/* Unit tests of host/proto/proto.c: CRC-16 vectors against an independent
  * bit-serial definition, SLIP escapes at frame edges, frame checks
  * (truncated, oversized, bad version/length), and the client over a fake
  * in-memory transport + device that drops, corrupts and delays frames. */

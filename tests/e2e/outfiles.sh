@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Output files (--svg, --json, --stats; host/outfile.h): "-" is standard
+# Output files (--svg, --json, --stats; host/core/outfile.h): "-" is standard
 # output; a symlink, FIFO or device is written through and never replaced
 # (so --svg /dev/stdout works and a symlink stays a symlink); a regular
 # file is replaced only by a complete new one (a temporary file renamed,

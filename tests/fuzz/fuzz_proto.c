@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Fuzz target: the host's protocol client (host/proto.c) fed as if from
+/* Fuzz target: the host's protocol client (host/proto/proto.c) fed as if from
  * the device. A fake transport takes the requests (decoding their seq
  * numbers) and answers from the input: raw bytes (garbage, broken SLIP,
  * bad CRCs, cut frames) or well-formed frames built around the fuzzer's

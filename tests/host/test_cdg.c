@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Channel-dependency graphs (host/cdg.h) against the lecture's examples:
+/* Channel-dependency graphs (include/torus/cdg.h) against the lecture's examples:
  * XY on a mesh is acyclic, a ring (and DOR on a k >= 4 torus) is cyclic,
  * the dateline classes make it acyclic, 3-rings never take two hops in a
  * dimension; the ring-by-ring DOR construction equals the route-by-route

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Point-to-point transfers per switching technique (host/p2p.h): every
+/* Point-to-point transfers per switching technique (include/torus/p2p.h): every
  * schedule verifies, lowers, and the reference model's cycles equal the
  * device's closed form (cs alpha + delta + mu, sf (delta + k - 1)(alpha +
  * 1 + P), relay alpha + delta + k + mu) over every distance, several

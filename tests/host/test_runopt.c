@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The `torusctl run` option values read from text (host/runopt.c): a
+/* The `torusctl run` option values read from text (host/run/runopt.c): a
  * --lengths file takes exactly one length per node and refuses what it
  * cannot read whole (a word longer than it keeps was once read as two
  * lengths); --fault specs parse to kind and argument; a payload fault on a

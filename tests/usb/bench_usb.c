@@ -14,9 +14,9 @@
 #include <time.h>
 
 #include "ft2232h_emu.h"
-#include "../../host/tn_error.h"
-#include "../../host/transport.h"
-#include "../../host/usb.h"
+#include "tn_error.h"
+#include "transport.h"
+#include "usb.h"
 
 extern const struct tn_transport_ops tn_transport_usb_ops;
 static const struct tn_transport_ops *usb = &tn_transport_usb_ops;

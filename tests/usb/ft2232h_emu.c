@@ -21,7 +21,7 @@
 #include <umockdev.h>
 
 #include "ft2232h_emu.h"
-#include "../../host/transport.h"
+#include "transport.h"
 
 #define FT_PACKET 512          /* high-speed bulk wMaxPacketSize */
 #define FT_CHANNELS 2

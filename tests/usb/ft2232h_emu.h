@@ -90,7 +90,7 @@ struct ft_emu_chip *ft_emu_add(struct ft_emu *e, int bus, int dev,
  * swallow writes and never send data (status-only packets). */
 void ft_emu_connect(struct ft_emu_chip *c, int channel, const struct ft_emu_port *p);
 
-/* Connect channel to another transport (host/transport.h) as the FPGA:
+/* Connect channel to another transport (include/torus/transport.h) as the FPGA:
  * what the host writes is written to t; dev_to_host reads t with a 1 ms
  * timeout (the sim transport advances its model while it waits). With the
  * sim transport this puts the Verilated torus behind the emulated chip,

@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #include "ft2232h_emu.h"
-#include "../../host/proto.h"
-#include "../../host/transport.h"
+#include "proto.h"
+#include "transport.h"
 
 extern const struct tn_transport_ops tn_transport_sim_ops;
 

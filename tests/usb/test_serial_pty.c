@@ -21,8 +21,8 @@
 #include <asm/ioctls.h>
 
 #include "../tap.h"
-#include "../../host/tn_error.h"
-#include "../../host/transport.h"
+#include "tn_error.h"
+#include "transport.h"
 
 extern const struct tn_transport_ops tn_transport_serial_ops;
 static const struct tn_transport_ops *ser = &tn_transport_serial_ops;

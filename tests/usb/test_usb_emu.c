@@ -16,9 +16,9 @@
 
 #include "../tap.h"
 #include "ft2232h_emu.h"
-#include "../../host/tn_error.h"
-#include "../../host/transport.h"
-#include "../../host/usb.h"
+#include "tn_error.h"
+#include "transport.h"
+#include "usb.h"
 
 extern const struct tn_transport_ops tn_transport_usb_ops;
 extern const struct tn_transport_ops tn_transport_serial_ops;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The framed protocol (host/proto.h) over the usb transport, through the
+/* The framed protocol (include/torus/proto.h) over the usb transport, through the
  * unmodified libftdi1/libusb path to an emulated FT2232H whose channel B
  * is connected to a small C frame responder (a register file behind the
  * bridge's framing): INFO, WRITE and READ arrive intact, and a device that
@@ -12,9 +12,9 @@
 
 #include "../tap.h"
 #include "ft2232h_emu.h"
-#include "../../host/proto.h"
-#include "../../host/tn_error.h"
-#include "../../host/transport.h"
+#include "proto.h"
+#include "tn_error.h"
+#include "transport.h"
 
 extern const struct tn_transport_ops tn_transport_usb_ops;
 static const struct tn_transport_ops *usb = &tn_transport_usb_ops;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Scatter and gather on the torus as device schedules (one relay round):
- * the algorithms of host/scatter.c and host/gather.c on the tree of DOR
+ * the algorithms of host/algo/scatter.c and host/algo/gather.c on the tree of DOR
  * routes (the routers relay head-routed packets by dimension order, so
  * the tree a packet follows is its DOR route), every message one relay
  * packet (head flit + payload), dispatch times from the algorithm.

@@ -14,9 +14,9 @@
 #include "topo.h"
 
 /* TN_ALLTOALL: personalised exchange; message id s * N + d is the one
- * node s holds for node d (host/a2a.h). TN_SCATTER: the root holds message
+ * node s holds for node d (include/torus/a2a.h). TN_SCATTER: the root holds message
  * d for every node d != root, node d must end with it; TN_GATHER: node s
- * holds message s, the root must end with every s != root (host/sg.h).
+ * holds message s, the root must end with every s != root (include/torus/sg.h).
  * For scatter and gather a message of length 0 (msg_len) is null: nobody
  * needs to receive it. TN_P2P: the root holds messages 0..p2p_msgs-1 (the
  * packets of one message), node dst must end with all of them (p2p.h).

@@ -95,7 +95,7 @@ struct tn_plan {
      * the first entry). Every address in the plan is physical. */
     uint32_t *gap_first;      /* N + 1 entries */
     struct tn_plan_gap *gaps;
-    /* Relay packets (host/plan_relay.c): every packet is staged at its
+    /* Relay packets (host/plan/plan_relay.c): every packet is staged at its
      * source, head word and the words of its messages, from word mem_base
      * on (above the message layout), and received into an area above the
      * layout at its destination; stage[] lists them for the image. */
@@ -128,7 +128,7 @@ int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen);
  * seed; returns the word count (writes at most cap). */
 uint32_t tn_plan_stage_words(const struct tn_plan *p, uint32_t i, uint64_t seed, uint32_t *data,
                              uint8_t *flags, uint32_t cap);
-/* The reference model of the relay rounds (host/model_relay.c): fills the
+/* The reference model of the relay rounds (host/plan/model_relay.c): fills the
  * statistics of the relay eject lanes cycle by cycle (head routing by DOR,
  * hold until the tail, collisions dropped as the hardware does). Called by
  * tn_model_run. */

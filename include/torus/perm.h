@@ -5,7 +5,7 @@
  * (which the device matches on every relay run) counts the packets that
  * a collision drops; as circuits the same transfers need at least Lambda
  * rounds (the most transfers on one arc), and the liquid schedule search
- * (host/liquid.h) finds how many rounds of arc-disjoint circuits do it. */
+ * (include/torus/liquid.h) finds how many rounds of arc-disjoint circuits do it. */
 #ifndef TN_PERM_H
 #define TN_PERM_H
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Personalised all-to-all on the torus as a device schedule: the traffic
- * of host/traffic.h (one transfer per ordered pair (s, d), dimension-order
+ * of include/torus/traffic.h (one transfer per ordered pair (s, d), dimension-order
  * routes with + on ties, the port model explicit), scheduled by the liquid
- * search (host/liquid.h) or round-robin, each step one circuit round (one
+ * search (include/torus/liquid.h) or round-robin, each step one circuit round (one
  * unicast circuit per transfer along its DOR path). Message ids: node s
  * starts with message s * N + d for every d != s, in increasing d, and
  * node d must end with s * N + d from every s != d (docs/collectives.md,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Scatter (FDF) and gather (transmission certificates) as relay schedules
- * on the DOR tree (host/sg.h). */
+ * on the DOR tree (include/torus/sg.h). */
 #include "sg.h"
 
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* All-to-all traffic schedule (liquid or round-robin) -> rounds of DOR
- * circuits (host/a2a.h). */
+ * circuits (include/torus/a2a.h). */
 #include "a2a.h"
 
 #include <stdlib.h>
