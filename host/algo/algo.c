@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "algo.h"
 #include "sched.h"
 #include "tn_error.h"
 

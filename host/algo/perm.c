@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "liquid.h"
+#include "model.h"
 #include "names.h"
 #include "plan.h"
 #include "tn_error.h"

@@ -21,8 +21,9 @@
 #include "outfile.h"
 #include "p2p.h"
 #include "plan.h"
-#include "topo.h"
 #include "tn_error.h"
+#include "topo.h"
+#include "verify.h"
 
 #define NTECH 5
 

@@ -13,21 +13,24 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "a2a.h"
+#include "algo.h"
 #include "clock.h"
 #include "cmd.h"
-#include "a2a.h"
-#include "sg.h"
-#include "svg.h"
 #include "cmd_dev.h"
 #include "fault.h"
 #include "image.h"
+#include "model.h"
 #include "p2p.h"
 #include "perm.h"
 #include "plan.h"
 #include "run.h"
 #include "runopt.h"
 #include "sched.h"
+#include "sg.h"
+#include "svg.h"
 #include "tn_error.h"
+#include "verify.h"
 
 #define CMD "torusctl run"
 

@@ -10,16 +10,18 @@
 #include <string.h>
 
 #include "a2a.h"
+#include "algo.h"
+#include "cmd.h"
 #include "netsched.h"
 #include "outfile.h"
 #include "plan.h"
 #include "runopt.h"
+#include "sched.h"
 #include "sg.h"
 #include "svg.h"
-#include "cmd.h"
-#include "sched.h"
 #include "tn_error.h"
 #include "transport.h"
+#include "verify.h"
 
 /* Message ids above which --json refuses (a 49x49x49 gossip lists 2e9). */
 #define JSON_MAX_IDS 50000000ull
@@ -435,7 +437,7 @@ built:;
     uint64_t ids = 0;
     for (uint32_t r = 0; r < s->nrounds; r++)
         for (uint32_t i = 0; i < s->rounds[r].ncirc; i++)
-            ids += s->rounds[r].circ[i].stream ? s->rounds[r].circ[i].stream->n : 0;
+            ids += tn_circuit_nmsgs(&s->rounds[r].circ[i]);
     if (json && ids > JSON_MAX_IDS) {
         fprintf(stderr, "torusctl schedule: the JSON would list %llu message ids (limit %llu): "
                         "choose smaller dims\n", (unsigned long long)ids,

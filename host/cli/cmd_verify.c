@@ -10,11 +10,13 @@
 
 #include "cdg.h"
 #include "cmd.h"
+#include "model.h"
 #include "outfile.h"
 #include "plan.h"
 #include "sched.h"
 #include "svg.h"
 #include "tn_error.h"
+#include "verify.h"
 
 static void help(FILE *f)
 {

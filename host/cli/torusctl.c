@@ -6,10 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algo.h"
 #include "cmd.h"
-#include "svg.h"
 #include "image.h"
 #include "sched.h"
+#include "svg.h"
 #include "tn_version.h"
 
 static const struct tn_cmd commands[] = {

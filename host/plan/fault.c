@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fault.h"
+#include "model.h"
 #include "tn_error.h"
 
 /* A field of digits only, at most max: 0, or -1. */

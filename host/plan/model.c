@@ -13,7 +13,9 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "model.h"
 #include "plani.h"
+#include "rope.h"
 #include "tn_error.h"
 
 void tn_model_free(struct tn_model_out *out)

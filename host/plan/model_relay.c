@@ -21,6 +21,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "model.h"
 #include "plani.h"
 #include "tn_error.h"
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "plani.h"
+#include "rope.h"
 #include "tn_error.h"
 
 void tn_plan_free(struct tn_plan *p)

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "plani.h"
+#include "rope.h"
 #include "tn_error.h"
 
 struct seg {

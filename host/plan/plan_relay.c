@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "plani.h"
+#include "rope.h"
 #include "tn_error.h"
 
 struct pkt {

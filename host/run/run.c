@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "model.h"
 #include "tn_error.h"
 
 const char *tn_mis_kind_name(enum tn_mis_kind k)

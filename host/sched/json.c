@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "outfile.h"
+#include "rope.h"
 #include "sched.h"
 #include "tn_error.h"
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rope.h"
 #include "tn_error.h"
 
 /* ---- arena: bump allocation freed with the schedule ---- */
@@ -516,6 +517,11 @@ unsigned tn_circuit_depth(const struct tn_sched *s, const struct tn_circuit *c)
     }
     free(w.p);
     return dmax;
+}
+
+uint32_t tn_circuit_nmsgs(const struct tn_circuit *c)
+{
+    return c->stream ? c->stream->n : 0;
 }
 
 uint64_t tn_circuit_flits(const struct tn_sched *s, const struct tn_circuit *c)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "outfile.h"
+#include "rope.h"
 #include "tn_error.h"
 
 /* Drawing units (px): a row and its label font, the axis and legend. */

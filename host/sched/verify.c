@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include "plan.h"
+#include "rope.h"
 #include "sched.h"
 #include "tn_error.h"
+#include "verify.h"
 
 static const char *const viol_names[] = {
     [TN_V_ARC] = "bad-arc",         [TN_V_PATH] = "broken-path",

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model.h"
 #include "plan.h"
 
 #define TN_FAULT_DROP (-1)     /* tn_link_fault.bit: clear the valid bit */

@@ -128,16 +128,6 @@ int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen);
  * seed; returns the word count (writes at most cap). */
 uint32_t tn_plan_stage_words(const struct tn_plan *p, uint32_t i, uint64_t seed, uint32_t *data,
                              uint8_t *flags, uint32_t cap);
-/* The reference model of the relay rounds (host/plan/model_relay.c): fills the
- * statistics of the relay eject lanes cycle by cycle (head routing by DOR,
- * hold until the tail, collisions dropped as the hardware does). Called by
- * tn_model_run. */
-struct tn_model_out;
-struct tn_model_probe;
-struct tn_model_fault;
-int tn_model_relay(const struct tn_plan *p, uint64_t seed, struct tn_model_out *out,
-                   const struct tn_model_probe *probe, const struct tn_model_fault *fault);
-
 /* Lower a (verified) schedule: lanes (circuits with the same source,
  * start and data share one), descriptors (gathers as chains, one
  * descriptor per run), the placement of every node's memory in the banks
@@ -204,67 +194,5 @@ uint32_t tn_payload(uint64_t seed, uint32_t m, uint32_t k, unsigned width);
  * cap). */
 uint32_t tn_plan_init_mem(const struct tn_plan *p, uint64_t seed, uint32_t node,
                           uint32_t *words, uint32_t cap);
-
-/* ---- reference model ---- */
-
-/* Statistics of one eject descriptor, as the hardware reports them, with
- * first/last relative to T0 (the start cycle): absolute = T0 + first. */
-struct tn_stat {
-    uint32_t round, node;
-    uint8_t lane, err;        /* err: bit 0 overrun, 1 short, 2 memory bounds */
-    uint64_t first, last;     /* cycle of first/last flit; 0 if none */
-    uint32_t count, crc;      /* flits, CRC-32 of their data */
-};
-
-enum tn_engine {
-    TN_ENGINE_AUTO,           /* cycle if small enough, else stream */
-    TN_ENGINE_CYCLE,          /* every link, every cycle */
-    TN_ENGINE_STREAM,         /* trace each stream through the crossbars,
-                               * timing per stream, CRCs with crc32_combine */
-};
-
-struct tn_model_out {
-    uint64_t total;           /* T_end - T0 */
-    uint32_t nstats;
-    struct tn_stat *stats;    /* per round, node, lane (plan eject order) */
-    uint32_t errors;          /* stats with err != 0 */
-    /* Relay rounds: per node v, relay_ev[3v + TN_RELAY_*] counts what its
-     * status counters count (docs/hardware.md "Status"); NULL when the
-     * plan has no relay round. */
-    uint32_t *relay_ev;
-    uint64_t relay_total[3];  /* the same summed over the nodes */
-};
-enum { TN_RELAY_COLL, TN_RELAY_UNRT, TN_RELAY_DROP };
-
-int tn_model_run(const struct tn_plan *p, uint64_t seed, enum tn_engine engine,
-                 struct tn_model_out *out);
-void tn_model_free(struct tn_model_out *out);
-
-/* Every flit that a router output sends, in circuit and relay rounds:
- * on_flit(ctx, round, c, node, dir) for the flit that output dir of node
- * sends in round-relative cycle c (it is on the link, in the receiver's
- * input, in cycle c + 1). Runs the cycle engine: 0, TN_ENOMEM or
- * TN_ECAPACITY. */
-struct tn_model_probe {
-    void (*on_flit)(void *ctx, uint32_t round, uint64_t c, uint32_t node, int dir);
-    void *ctx;
-};
-int tn_model_probe_links(const struct tn_plan *p, uint64_t seed, const struct tn_model_probe *probe);
-
-/* A link fault as the hardware makes it (docs/hardware.md "Link faults"):
- * the flit that output dir of node sends in round-relative cycle c of
- * round has data ^= data, its tail and head flags flipped where set, or is
- * dropped. Circuit rounds carry no flags: a flag flip there changes
- * nothing. */
-struct tn_model_fault {
-    uint32_t round, node;
-    uint64_t c;
-    int dir;
-    uint32_t data;
-    bool tail, head, drop;
-};
-/* tn_model_run on the cycle engine with fault applied. */
-int tn_model_run_fault(const struct tn_plan *p, uint64_t seed, const struct tn_model_fault *fault,
-                       struct tn_model_out *out);
 
 #endif

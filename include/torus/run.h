@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "image.h"
+#include "model.h"
 #include "plan.h"
 #include "proto.h"
 

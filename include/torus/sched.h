@@ -55,56 +55,8 @@ int tn_coll_parse(const char *name, enum tn_coll *c);
 #define TN_SINCE (UINT32_MAX - 1)
 
 /* An immutable sequence of message ids (a rope): the memory contents of a
- * node, message-granular (message i occupies words [i*L, (i+1)*L)). */
-struct tn_blk {
-    uint32_t n;               /* messages */
-    uint8_t kind;             /* TN_BLK_LEAF, _CAT, _SLICE, _STRIDE */
-    int8_t complete;          /* memo for the verifier: -1 unknown */
-    uint32_t nk;              /* CAT: kids */
-    union {
-        uint32_t *ids;        /* LEAF: n ids */
-        struct tn_blk **kids; /* CAT */
-        struct tn_blk *base;  /* SLICE: n messages of base from off;
-                               * STRIDE: message i of the block is
-                               * base[off + i + (i / run) * skip] */
-    } u;
-    uint32_t off;
-    uint32_t run, skip;       /* STRIDE only (run >= 1) */
-    uint32_t memo_crc;        /* model memo, valid when memo_tag matches */
-    uint32_t memo_tag;
-};
-enum { TN_BLK_LEAF, TN_BLK_CAT, TN_BLK_SLICE, TN_BLK_STRIDE };
-
-/* Folding a selection of a rope: elements i in [i0, i1) at
- * b[start + i + (i / run) * skip] (start may be negative when i0 > 0 and
- * element 0 would lie before b), as an ordered sequence of contiguous
- * ranges. range() gives the value of a contiguous range, cat() appends a
- * value of nb elements to another; over CATs the selection splits into one
- * per kid, memoised by (kid, start, n, run, skip), so selections from
- * memories that share kids (the long-message gossip's colour pieces) cost
- * the distinct kids, not the elements. */
-struct tn_sel_memo {
-    const struct tn_blk *b;
-    uint32_t start, n, run, skip;
-    uint64_t v;
-};
-struct tn_sel {
-    uint64_t (*range)(void *ctx, struct tn_blk *b, uint32_t off, uint32_t n);
-    uint64_t (*cat)(void *ctx, uint64_t a, uint64_t v, uint32_t nb);
-    void *ctx;
-    struct tn_sel_memo *tab;  /* grows; tn_sel_free() releases it */
-    size_t cap, used;
-};
-uint64_t tn_sel_fold(struct tn_sel *sel, struct tn_blk *b, int64_t start, uint32_t run,
-                     uint32_t skip, uint32_t i0, uint32_t i1);
-/* Messages [off, off + n) of stride rope b. */
-uint64_t tn_sel_stride(struct tn_sel *sel, struct tn_blk *b, uint32_t off, uint32_t n);
-void tn_sel_free(struct tn_sel *sel);
-
-/* Message id at index i of b (i < b->n). */
-uint32_t tn_blk_get(const struct tn_blk *b, uint32_t i);
-/* Copy n ids from index off of b into out. */
-void tn_blk_read(const struct tn_blk *b, uint32_t off, uint32_t n, uint32_t *out);
+ * node, message-granular; its representation is private (rope.h). */
+struct tn_blk;
 
 struct tn_circuit {
     uint32_t src;
@@ -266,6 +218,8 @@ bool tn_circuit_walk(const struct tn_sched *s, const struct tn_circuit *c,
  * length in flits. */
 unsigned tn_circuit_depth(const struct tn_sched *s, const struct tn_circuit *c);
 uint64_t tn_circuit_flits(const struct tn_sched *s, const struct tn_circuit *c);
+/* Messages a laid-out circuit carries (0 before the layout). */
+uint32_t tn_circuit_nmsgs(const struct tn_circuit *c);
 
 /* Cost of a schedule: rounds, sum of per-round longest paths (delta
  * term), sum of per-round longest streams in flits (tau term), predicted
@@ -286,70 +240,6 @@ struct tn_bounds {
 };
 void tn_sched_bounds(const struct tn_sched *s, struct tn_bounds *b);
 
-/* ---- verifier ---- */
-
-enum tn_viol_kind {
-    TN_V_ARC,        /* arc does not exist (node out of range, no such link) */
-    TN_V_PATH,       /* arc not connected to the circuit (broken path/tree) */
-    TN_V_EJECT,      /* ejecting node not on the circuit or listed twice */
-    TN_V_LEAF,       /* a branch ends in a node that does not eject */
-    TN_V_CONFLICT,   /* arc used twice in one round */
-    TN_V_LANE,       /* more streams injected/ejected at a node than lanes */
-    TN_V_MSG,        /* source does not hold a message it sends */
-    TN_V_CONTIG,     /* messages not contiguous in the source's memory */
-    TN_V_EMPTY,      /* circuit without messages or without arcs */
-    TN_V_MISSING,    /* at the end a node lacks a message it must hold */
-    TN_V_MEM,        /* memory exceeds MEM_DEPTH */
-    TN_V_DURATION,   /* round duration too short for its streams */
-    TN_V_SRC,        /* source node out of range */
-    TN_V_COLLISION,  /* relay stream meets another stream on an arc */
-    TN_V_BANK,       /* plan: two lanes of a node use one memory bank in one cycle */
-    TN_V_DUPLICATE,  /* personalised: a node receives its message more than once */
-    TN_V_EXTRA,      /* personalised: a node receives a message for another node
-                      * and never sends it on */
-};
-
-struct tn_violation {
-    int kind;
-    int32_t round, circuit, arc; /* -1 when not applicable */
-    int64_t node;                /* -1 when not applicable */
-    char text[160];
-};
-
-struct tn_verify_opts {
-    unsigned lanes;          /* 0: the schedule's port model */
-    uint64_t mem_depth;      /* 0: no memory check */
-    unsigned max_report;     /* violations kept (0: 100) */
-    /* Relay streams that meet are the experiment, not a fault (run perm
-     * --switching relay: the routers drop what collides and the model
-     * predicts it): counted in relay_meets instead of reported. */
-    bool relay_meets_ok;
-};
-
-struct tn_report {
-    uint32_t nviol;          /* total found */
-    uint32_t nkept;
-    struct tn_violation *viol;
-    struct tn_cost cost;     /* at the schedule's alpha */
-    struct tn_bounds bounds;
-    uint32_t relay_meets;    /* with relay_meets_ok: relay-collision findings */
-    uint32_t *round_dmax;    /* per round longest path */
-    uint64_t *round_lmax;    /* per round longest start + stream */
-    uint64_t *round_need;    /* per round max(start + depth + flits) */
-    uint64_t mem_max_words;  /* largest memory used by any node */
-    uint32_t complete_nodes; /* nodes holding what the collective requires */
-};
-
-/* Verify s (laid out on demand). Returns 0 if no violation, TN_EVERIFY if
- * any (listed in rep), TN_ENOMEM. tn_report_free() releases rep. */
-int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_report *rep);
-void tn_report_free(struct tn_report *rep);
-/* Print the per-round table, cost at alpha against the bounds, and up to
- * max_viol violations (what torusctl schedule/verify show). */
-void tn_report_print(FILE *f, const struct tn_sched *s, const struct tn_report *rep,
-                     unsigned alpha, unsigned max_viol);
-const char *tn_viol_name(int kind);
-
 /* ---- JSON (docs/schedule-format.md) ---- */
 
 /* Write s as JSON (laid out on demand); 0 or TN_EIO/TN_ENOMEM. */
@@ -360,51 +250,5 @@ int tn_sched_save_json(struct tn_sched *s, const char *path);
 int tn_sched_load_json(struct tn_sched **out, const char *path, char *err, size_t errlen);
 int tn_sched_parse_json(struct tn_sched **out, const char *text, size_t len,
                         char *err, size_t errlen);
-
-/* ---- algorithms ---- */
-
-struct tn_algo_opts {
-    const char *algo;         /* NULL or "auto": the cheapest */
-    uint32_t msg_flits;       /* L (>= 1) */
-    unsigned ports;           /* 6 or 1 */
-    unsigned alpha;           /* for the cost that picks the cheapest */
-    uint32_t root;            /* broadcast */
-};
-
-/* About how many bytes of host memory building and verifying the schedule
- * of coll with o on t takes (an upper estimate, from the measured cost:
- * about 700 bytes per node and round for gossip and broadcast, 450 per
- * transfer for the all-to-all; docs/host.md "Guards"); 0 when the
- * algorithm does not apply. */
-uint64_t tn_build_bytes(enum tn_coll coll, const struct tn_topo *t, const struct tn_algo_opts *o);
-/* What tn_build_bytes may ask for on this machine: three quarters of its
- * physical memory. */
-uint64_t tn_build_bytes_max(void);
-
-/* Names of the algorithms for a collective, NULL-terminated. */
-const char *const *tn_algo_names(enum tn_coll coll);
-/* True if algorithm name applies to geometry t and port model. */
-bool tn_algo_applies(enum tn_coll coll, const char *name, const struct tn_topo *t,
-                     unsigned ports);
-/* Closed-form cost of an algorithm (rounds, delta and tau sums, cycles at
- * o->alpha): the theory the built schedules are tested against. */
-int tn_algo_cost(enum tn_coll coll, const char *name, const struct tn_topo *t,
-                 const struct tn_algo_opts *o, struct tn_cost *c);
-/* Where the cheapest algorithm of coll on t (at o's alpha and ports)
- * changes as the message grows, scanning L = 1 .. lmax: from[i] is the
- * first L at which name[i] is the cheapest (from[0] = 1). Returns the
- * number of entries (at most max), 0 when no algorithm applies. */
-unsigned tn_algo_crossovers(enum tn_coll coll, const struct tn_topo *t,
-                            const struct tn_algo_opts *o, uint32_t lmax, uint32_t *from,
-                            const char **name, unsigned max);
-/* Build (and lay out) a schedule. TN_ENOTSUP if the algorithm does not
- * apply to the geometry, TN_EINVAL for an unknown name. */
-int tn_build(struct tn_sched **out, enum tn_coll coll, const struct tn_topo *t,
-             const struct tn_algo_opts *o);
-
-/* The 7x7x7 building blocks (exposed for tests): the step-2 dipaths.
- * For round k (0: 2-a, vectors M0 B1; 1: 2-b, vectors M0^2 B1) and j =
- * 0..5 (u1, -u1, u2, -u2, u3, -u3) the directions of the dipath. */
-int tn_dp_paths(int k, uint8_t dirs[6][8], unsigned len[6], int vec[6][3]);
 
 #endif

@@ -9,10 +9,12 @@
 #define TN_TORUS_H
 
 #include "a2a.h"
+#include "algo.h"
 #include "cdg.h"
 #include "fault.h"
 #include "image.h"
 #include "liquid.h"
+#include "model.h"
 #include "p2p.h"
 #include "perm.h"
 #include "plan.h"
@@ -25,5 +27,6 @@
 #include "topo.h"
 #include "traffic.h"
 #include "transport.h"
+#include "verify.h"
 
 #endif

@@ -8,9 +8,11 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "model.h"
 #include "plan.h"
 #include "sched.h"
 #include "tn_error.h"
+#include "verify.h"
 
 /* Past these the work per input grows beyond a few milliseconds. */
 #define LOWER_NODES_MAX 64

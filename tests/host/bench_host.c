@@ -8,9 +8,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "algo.h"
 #include "cdg.h"
+#include "model.h"
 #include "plan.h"
 #include "tn_error.h"
+#include "verify.h"
 
 static double now(void)
 {

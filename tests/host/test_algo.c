@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algo.h"
 #include "sched.h"
 #include "tap.h"
 #include "tn_error.h"
+#include "verify.h"
 
 static void check(const char *dims, enum tn_coll coll, const char *algo, uint32_t L,
                   unsigned ports, unsigned alpha)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "a2a.h"
+#include "algo.h"
 #include "image.h"
 #include "plan.h"
 #include "sched.h"

@@ -6,10 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algo.h"
+#include "model.h"
 #include "plan.h"
 #include "sched.h"
 #include "tap.h"
 #include "tn_error.h"
+#include "verify.h"
 
 static char *dump(struct tn_sched *s, size_t *len)
 {

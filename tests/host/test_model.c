@@ -16,10 +16,14 @@
 #include <zlib.h>
 
 #include "a2a.h"
+#include "algo.h"
+#include "model.h"
 #include "plan.h"
+#include "rope.h"
 #include "sg.h"
 #include "tap.h"
 #include "tn_error.h"
+#include "verify.h"
 
 static struct tn_sched *build(const char *dims, enum tn_coll coll, const char *algo, uint32_t L,
                               unsigned ports, unsigned alpha)

@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "p2p.h"
 #include "perm.h"
 #include "plan.h"
 #include "tap.h"
 #include "tn_error.h"
+#include "verify.h"
 
 /* Build, verify, lower, model: the model's total or 0 on any failure. */
 static uint64_t model_cycles(const struct tn_topo *t, const struct tn_p2p_opts *o,

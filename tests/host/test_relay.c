@@ -12,10 +12,12 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "model.h"
 #include "plan.h"
 #include "sg.h"
 #include "tap.h"
 #include "tn_error.h"
+#include "verify.h"
 
 static uint64_t rng = 0x1234567ull;
 static uint32_t rnd(uint32_t n)

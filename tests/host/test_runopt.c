@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algo.h"
 #include "image.h"
 #include "plan.h"
 #include "runopt.h"

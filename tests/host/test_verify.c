@@ -7,9 +7,12 @@
 #include <string.h>
 
 #include "a2a.h"
+#include "algo.h"
+#include "rope.h"
 #include "sched.h"
 #include "tap.h"
 #include "tn_error.h"
+#include "verify.h"
 
 static struct tn_sched *build(const char *dims, enum tn_coll coll, const char *algo)
 {
