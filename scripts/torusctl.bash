@@ -3,14 +3,19 @@
 # algorithms and every option the command's --help lists.
 _torusctl() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-    local cmd=${COMP_WORDS[1]:-}
-    if [ "$COMP_CWORD" -eq 1 ]; then
-        mapfile -t COMPREPLY < <(compgen -W "schedule verify run info list dump cdg routing --help --version" -- "$cur")
+    local first=1
+    while [[ ${COMP_WORDS[first]:-} == -[qv] || ${COMP_WORDS[first]:-} == --quiet ||
+             ${COMP_WORDS[first]:-} == --verbose ]]; do
+        first=$((first + 1))
+    done
+    local cmd=${COMP_WORDS[first]:-}
+    if [ "$COMP_CWORD" -le "$first" ]; then
+        mapfile -t COMPREPLY < <(compgen -W "schedule verify run info list dump cdg routing --help --version -q -v" -- "$cur")
         return
     fi
     case $prev in
         --algo)
-            mapfile -t COMPREPLY < <(compgen -W "auto dp dp-long ring split-ring class-ring dim tree" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "auto dp dp-long ring split-ring class-ring dim tree liquid round-robin" -- "$cur")
             return ;;
         --backend)
             mapfile -t COMPREPLY < <(compgen -W "sim usb serial" -- "$cur")

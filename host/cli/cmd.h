@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* iceprog-style exit codes */
 enum {
@@ -38,6 +39,24 @@ int cmd_list(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_cdg(int argc, char **argv);
 int cmd_routing(int argc, char **argv);
+struct json_t;
+/* --json[=FILE], the same in every command: off, on standard output (no
+ * FILE, or "-"; the text report then stays off standard output) or into
+ * FILE (written whole, outfile.h; the text report still prints). */
+struct tn_cmd_json {
+    bool on;
+    const char *file;
+};
+#define TN_CMD_JSON_HELP \
+    "  --json[=FILE]     the report as one JSON object on stdout, or in FILE\n" \
+    "                    (the text report then on stdout as usual)\n"
+void tn_cmd_json_opt(struct tn_cmd_json *j, const char *optarg);
+/* Whether the JSON goes to standard output. */
+bool tn_cmd_json_stdout(const struct tn_cmd_json *j);
+/* Write o (consumed; NULL is out of memory) as the report: 0, or
+ * TN_EXIT_USAGE with a message naming cmd and the file. */
+int tn_cmd_json_emit(const char *cmd, const struct tn_cmd_json *j, struct json_t *o);
+
 /* torusctl run p2p --sweep[=distance|msg-flits] (cmd_p2p.c): every
  * technique over distances 1..diameter at one message length, or over
  * message lengths 1, 2, 4, .. up to what the device's memory holds at one
@@ -50,24 +69,10 @@ struct tn_p2p_sweep {
     unsigned distance;  /* by_msg: the distance (0: the diameter) */
     uint32_t mu, P;     /* by distance: the message and packet length (P 0: default) */
     const char *svg;
-    bool json;
+    struct tn_cmd_json json;
 };
 int cmd_run_p2p_sweep(int argc, char **argv, const struct option *opts, struct tn_dev_args *da,
                       const struct tn_p2p_sweep *sw);
-
-/* Which collectives (bit 1 << enum tn_coll) a collective option applies
- * to, the option known by its getopt code. */
-struct tn_cmd_applies {
-    char opt;
-    const char *name;
-    unsigned colls;
-};
-#define TN_COLL_BIT(x) (1u << TN_##x)
-/* The name of an option in given (their codes) that does not apply to
- * coll by the n rules of table (file: a schedule file, to which none of
- * them applies), or NULL. */
-const char *tn_cmd_stray_option(const struct tn_cmd_applies *table, size_t n, int coll, bool file,
-                                const char *given);
 
 /* --svg-rows SEL for a diagram of t at alpha into *o (SEL NULL: all
  * links); false, with a message prefixed by cmd, when SEL is not all,
@@ -82,12 +87,24 @@ bool tn_cmd_svg_opts(const char *cmd, const char *sel, const struct tn_topo *t, 
 struct json_t;
 struct json_t *tn_cmd_json_dims(const struct tn_topo *t);
 
+
 /* Whether building coll with o on t fits this machine's memory
  * (tn_build_bytes against tn_build_bytes_max); if not, says so, with both
  * figures, prefixed by cmd. */
 struct tn_topo;
 struct tn_algo_opts;
 bool tn_cmd_fits(const char *cmd, int coll, const struct tn_topo *t, const struct tn_algo_opts *o);
+
+/* The algorithms of every collective that has several, one line each
+ * ("gossip: dp, dp-long, ..."), indented for a --help text. */
+void tn_cmd_print_algos(FILE *f);
+
+/* torusctl -q (0), default (1), -v (2): -q drops progress lines and
+ * notes, -v adds tn_cmd_note's lines. */
+extern int tn_cmd_verbosity;
+/* A line on stderr, prefixed by cmd, only with -v. */
+void tn_cmd_note(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* Parse an unsigned decimal option value in [lo, hi]; false if invalid. */
 bool tn_cmd_uint(const char *s, unsigned long lo, unsigned long hi, unsigned long *out);

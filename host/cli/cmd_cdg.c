@@ -26,8 +26,9 @@ static void help(FILE *f)
         "                    node 0, for the hardware's interval mode), updown\n"
         "                    (up*/down* on the CorrectOrient orientation of a BFS\n"
         "                    tree from node 0)\n"
-        "  --json            print the result as JSON (channels, dependencies, acyclic,\n"
-        "                    cycle, pairs, reachable, routable)\n"
+        "  --json[=FILE]     the result as JSON (channels, dependencies, acyclic,\n"
+        "                    cycle, pairs, reachable, routable) on stdout, or in FILE\n"
+        "                    (the text then on stdout as usual)\n"
         "  --svg FILE        draw the network with the cycle in red\n"
         "  --help            this text\n"
         "The CDG has a vertex per channel and an edge c1 -> c2 when the routing takes\n"
@@ -59,7 +60,7 @@ static void print_text(const struct tn_cdg *g, const char *network, enum tn_rout
     }
 }
 
-static int print_json(const struct tn_cdg *g, const char *network, enum tn_routing r)
+static json_t *cdg_json(const struct tn_cdg *g, const char *network, enum tn_routing r)
 {
     json_t *cycle = json_array();
     char name[80];
@@ -72,12 +73,7 @@ static int print_json(const struct tn_cdg *g, const char *network, enum tn_routi
                           "dependencies", (json_int_t)g->deps, "acyclic", tn_cdg_acyclic(g),
                           "cycle", cycle, "pairs", (json_int_t)g->pairs, "reachable",
                           (json_int_t)g->reachable, "routable", (json_int_t)g->routable);
-    if (!o)
-        return TN_ENOMEM;
-    json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    printf("\n");
-    json_decref(o);
-    return 0;
+    return o;
 }
 
 /* Builds the CDG; a message and an exit code on failure. */
@@ -120,10 +116,11 @@ int cmd_cdg(int argc, char **argv)
     static const struct option opts[] = {
         {"dims", required_argument, NULL, 'd'},    {"mesh", no_argument, NULL, 'm'},
         {"network", required_argument, NULL, 'n'}, {"routing", required_argument, NULL, 'r'},
-        {"json", no_argument, NULL, 'j'},          {"svg", required_argument, NULL, 'V'},
+        {"json", optional_argument, NULL, 'j'},        {"svg", required_argument, NULL, 'V'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     const char *dims = NULL, *file = NULL, *svg = NULL;
-    bool mesh = false, json = false;
+    bool mesh = false;
+    struct tn_cmd_json json = {false, NULL};
     enum tn_routing r = TN_ROUTE_DOR;
     int c;
     optind = 1;
@@ -147,7 +144,7 @@ int cmd_cdg(int argc, char **argv)
             }
             break;
         case 'j':
-            json = true;
+            tn_cmd_json_opt(&json, optarg);
             break;
         case 'V':
             svg = optarg;
@@ -172,15 +169,12 @@ int cmd_cdg(int argc, char **argv)
     char network[128];
     snprintf(network, sizeof network, "%s%s", file ? file : dims,
              file ? "" : mesh ? " mesh" : " torus");
-    if (json) {
-        if (print_json(&g, network, r)) {
-            fprintf(stderr, "torusctl cdg: out of memory\n");
-            ret = TN_EXIT_USAGE;
-            goto out_cdg;
-        }
-    } else {
-        print_text(&g, network, r);
+    if (json.on && tn_cmd_json_emit("torusctl cdg", &json, cdg_json(&g, network, r)) != 0) {
+        ret = TN_EXIT_USAGE;
+        goto out_cdg;
     }
+    if (!tn_cmd_json_stdout(&json))
+        print_text(&g, network, r);
     ret = tn_cdg_acyclic(&g) ? TN_EXIT_OK : TN_EXIT_VERIFY;
     if (svg && tn_cdg_svg_save(&g, svg)) { /* outputs last, through a temporary file */
         fprintf(stderr, "torusctl cdg: cannot write %s\n", svg);

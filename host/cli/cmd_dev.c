@@ -193,6 +193,10 @@ int tn_dev_open(struct tn_dev *d, struct tn_dev_args *a, const char *cmd)
         tn_dev_close(d);
         return TN_EXIT_DEVICE;
     }
+    const struct tn_info *i = &d->info;
+    tn_cmd_note(cmd, "device: %s backend, a %ux%ux%u torus, W %u, LANES %u, MEM_DEPTH %u, "
+                "ROUNDS %u, alpha %u", a->t.backend, i->dims[0], i->dims[1], i->dims[2], i->w,
+                i->lanes, i->mem_depth, i->rounds, i->alpha);
     return 0;
 }
 

@@ -3,6 +3,7 @@
  * their eject records and (optionally) flit memory, read from the device
  * as they are. */
 #include <getopt.h>
+#include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ static void help(FILE *f)
         "its flit memory.\n\n"
         "  --node N          node id (x + X*(y + Y*z))\n"
         "  --mem FIRST:COUNT also print COUNT memory words from FIRST\n"
+        TN_CMD_JSON_HELP
         "(a fresh simulator model holds nothing: dump is for boards and debugging)\n"
         "%s"
         "  --help            this text\n"
@@ -40,63 +42,21 @@ static const char *const status_names[TN_ST_WORDS] = {
 
 static const char *const dir_names[6] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-"};
 
-static const char *sel_name(unsigned v, char *buf, size_t len)
-{
-    if (v == TN_SEL_OFF)
-        snprintf(buf, len, "off");
-    else if (v >= TN_SEL_LANE(0) && v <= TN_SEL_LANE(5))
-        snprintf(buf, len, "lane%u", v - TN_SEL_LANE(0));
-    else if (v >= TN_SEL_PORT(0) && v <= TN_SEL_PORT(5))
-        snprintf(buf, len, "in %s", dir_names[v - TN_SEL_PORT(0)]);
-    else if (v == TN_SEL_RELAY)
-        snprintf(buf, len, "relay");
-    else
-        snprintf(buf, len, "?%u", v);
-    return buf;
-}
-
-static int dump_status(struct tn_dev *d, uint32_t node)
-{
+/* What dump reads of one node, as the device holds it. */
+struct node_dump {
+    uint32_t node, runs, nrounds;  /* nrounds: the rounds loaded (at most ROUNDS) */
     uint32_t st[TN_ST_WORDS];
-    char why[256];
-    int rc = tn_proto_read(d->p, TN_ADDR_NODE(node, TN_REGION_STATUS, 0), st, TN_ST_WORDS);
-    if (rc != 0)
-        return rc;
-    printf("node %u\n", node);
-    for (int i = 0; i < TN_ST_WORDS; i++)
-        printf("  %-18s 0x%08x (%u)\n", status_names[i], st[i], st[i]);
-    if (st[TN_ST_FLAGS] != 0)
-        printf("  latched: %s\n", tn_status_describe(st, why, sizeof why));
-    return 0;
-}
-
-/* The round settings of the first nrounds rounds. */
-static int dump_rounds(struct tn_dev *d, uint32_t node, uint32_t nrounds)
-{
-    uint32_t cfg[256];
-    char b[16];
-    printf("round settings (outputs X+ X- Y+ Y- Z+ Z-, relay mode):\n");
-    for (uint32_t r0 = 0; r0 < nrounds; r0 += 256) {
-        uint32_t n = nrounds - r0 < 256 ? nrounds - r0 : 256;
-        int rc = tn_proto_read(d->p, TN_ADDR_NODE(node, TN_REGION_CFG, r0), cfg, n);
-        if (rc != 0)
-            return rc;
-        for (uint32_t k = 0; k < n; k++) {
-            printf("  round %u:", r0 + k + 1);
-            for (unsigned o = 0; o < 6; o++)
-                printf(" %s", sel_name(TN_CFG_SEL_OF(cfg[k], o), b, sizeof b));
-            printf(", %s\n", cfg[k] & TN_CFG_MODE_DOR ? "dor" : "intervals");
-        }
-    }
-    return 0;
-}
+    uint32_t *cfg;                 /* nrounds round settings */
+    uint32_t ninj[6];              /* each lane's inject list length */
+    uint32_t *inj;                 /* lane l's list at inj + l * ROUNDS * TN_DESC_WORDS */
+    uint32_t *ej, *rec;            /* lane l's eject table and records, nrounds each,
+                                    * at l * nrounds * TN_DESC_WORDS (TN_REC_WORDS) */
+    uint32_t mfirst, mcount, *mem;
+};
 
 /* Entries per READ of a descriptor list. */
 #define LIST_CHUNK 32
 
-/* Lane's list of region as the loaded run reaches it: its entries' words
- * into w (room for ROUNDS entries) up to the terminator, or up to an entry
- * for a round at or beyond nrounds (stale, never reached); their number. */
 /* The first n entries of lane's inject list or eject table (region) into
  * w, LIST_CHUNK entries per READ. */
 static int read_entries(struct tn_dev *d, uint32_t node, unsigned region, unsigned lane,
@@ -127,6 +87,120 @@ static int read_list(struct tn_dev *d, uint32_t node, unsigned lane, uint32_t nr
     return rc;
 }
 
+/* READs of up to 256 words each. */
+static int read_words(struct tn_dev *d, uint32_t node, unsigned region, uint32_t first,
+                      uint32_t n, uint32_t *w)
+{
+    for (uint32_t k = 0; k < n; k += 256) {
+        int rc = tn_proto_read(d->p, TN_ADDR_NODE(node, region, first + k), w + k,
+                               n - k < 256 ? n - k : 256);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+static void free_node(struct node_dump *nd)
+{
+    free(nd->cfg);
+    free(nd->inj);
+    free(nd->ej);
+    free(nd->rec);
+    free(nd->mem);
+}
+
+static int read_lanes(struct tn_dev *d, struct node_dump *nd)
+{
+    const struct tn_info *in = &d->info;
+    int rc = 0;
+    for (unsigned l = 0; l < in->lanes && rc == 0; l++) {
+        rc = read_list(d, nd->node, l, nd->nrounds,
+                       nd->inj + (size_t)l * in->rounds * TN_DESC_WORDS, &nd->ninj[l]);
+        if (rc == 0 && nd->nrounds > 0)
+            rc = read_entries(d, nd->node, TN_REGION_EJ, l, nd->nrounds,
+                              nd->ej + (size_t)l * nd->nrounds * TN_DESC_WORDS);
+        if (rc == 0 && nd->nrounds > 0)
+            rc = tn_proto_read(d->p, TN_ADDR_NODE(nd->node, TN_REGION_REC, tn_rec_off(in, l, 0)),
+                               nd->rec + (size_t)l * nd->nrounds * TN_REC_WORDS,
+                               TN_REC_WORDS * nd->nrounds);
+    }
+    return rc;
+}
+
+/* Everything dump shows of node (and mcount memory words from mfirst). */
+static int read_node(struct tn_dev *d, uint32_t node, uint32_t mfirst, uint32_t mcount,
+                     struct node_dump *nd)
+{
+    const struct tn_info *in = &d->info;
+    memset(nd, 0, sizeof *nd);
+    nd->node = node;
+    nd->mfirst = mfirst;
+    nd->mcount = mcount;
+    int rc = tn_proto_read(d->p, TN_ADDR_NODE(node, TN_REGION_STATUS, 0), nd->st, TN_ST_WORDS);
+    if (rc == 0)
+        rc = tn_proto_read(d->p, TN_G_NROUNDS, &nd->nrounds, 1);
+    if (rc == 0)
+        rc = tn_proto_read(d->p, TN_G_RUNS, &nd->runs, 1);
+    if (rc != 0)
+        return rc;
+    if (nd->nrounds > in->rounds)
+        nd->nrounds = in->rounds;
+    size_t lr = (size_t)in->lanes * nd->nrounds;
+    nd->cfg = malloc(((size_t)nd->nrounds + 1) * sizeof *nd->cfg);
+    nd->inj = malloc((size_t)in->lanes * in->rounds * TN_DESC_WORDS * sizeof *nd->inj);
+    nd->ej = malloc((lr * TN_DESC_WORDS + 1) * sizeof *nd->ej);
+    nd->rec = malloc((lr * TN_REC_WORDS + 1) * sizeof *nd->rec);
+    nd->mem = malloc(((size_t)mcount + 1) * sizeof *nd->mem);
+    if (!nd->cfg || !nd->inj || !nd->ej || !nd->rec || !nd->mem)
+        return TN_ENOMEM;
+    rc = read_words(d, node, TN_REGION_CFG, 0, nd->nrounds, nd->cfg);
+    if (rc == 0)
+        rc = read_lanes(d, nd);
+    if (rc == 0)
+        rc = read_words(d, node, TN_REGION_MEM, mfirst, mcount, nd->mem);
+    return rc;
+}
+
+/* ---- text ---- */
+
+static const char *sel_name(unsigned v, char *buf, size_t len)
+{
+    if (v == TN_SEL_OFF)
+        snprintf(buf, len, "off");
+    else if (v >= TN_SEL_LANE(0) && v <= TN_SEL_LANE(5))
+        snprintf(buf, len, "lane%u", v - TN_SEL_LANE(0));
+    else if (v >= TN_SEL_PORT(0) && v <= TN_SEL_PORT(5))
+        snprintf(buf, len, "in %s", dir_names[v - TN_SEL_PORT(0)]);
+    else if (v == TN_SEL_RELAY)
+        snprintf(buf, len, "relay");
+    else
+        snprintf(buf, len, "?%u", v);
+    return buf;
+}
+
+static void print_status(const struct node_dump *nd)
+{
+    char why[256];
+    printf("node %u\n", nd->node);
+    for (int i = 0; i < TN_ST_WORDS; i++)
+        printf("  %-18s 0x%08x (%u)\n", status_names[i], nd->st[i], nd->st[i]);
+    if (nd->st[TN_ST_FLAGS] != 0)
+        printf("  latched: %s\n", tn_status_describe(nd->st, why, sizeof why));
+    printf("runs since reset %u, rounds loaded %u\n", nd->runs, nd->nrounds);
+}
+
+static void print_rounds(const struct node_dump *nd)
+{
+    char b[16];
+    printf("round settings (outputs X+ X- Y+ Y- Z+ Z-, relay mode):\n");
+    for (uint32_t r = 0; r < nd->nrounds; r++) {
+        printf("  round %u:", r + 1);
+        for (unsigned o = 0; o < 6; o++)
+            printf(" %s", sel_name(TN_CFG_SEL_OF(nd->cfg[r], o), b, sizeof b));
+        printf(", %s\n", nd->cfg[r] & TN_CFG_MODE_DOR ? "dor" : "intervals");
+    }
+}
+
 static void print_inject(uint32_t index, const uint32_t *w)
 {
     uint32_t len = TN_DESC_LEN_OF(w[1]), a = TN_DESC_ADDR_OF(w[1]);
@@ -151,76 +225,135 @@ static void print_eject(uint32_t r, const uint32_t *w, const uint32_t *rw, uint3
            rec.epoch == runs % 16 ? "filed by the last run" : "not filed by the last run");
 }
 
-/* Every lane's inject list, then its eject list with the records (the
- * entries of the nrounds rounds loaded). */
-static int dump_lists(struct tn_dev *d, uint32_t node, uint32_t nrounds, uint32_t runs)
+/* Every lane's inject list, then its eject table with the records (the
+ * entries of the rounds loaded; a lane off in a round has none). */
+static void print_lanes(const struct node_dump *nd, const struct tn_info *in)
 {
-    const struct tn_info *in = &d->info;
-    uint32_t *w = malloc((size_t)in->rounds * (TN_DESC_WORDS + TN_REC_WORDS) * sizeof *w);
-    uint32_t *rec = w + (size_t)in->rounds * TN_DESC_WORDS, n;
-    int rc = w == NULL ? TN_ENOMEM : 0;
-    for (unsigned l = 0; l < in->lanes && rc == 0; l++) {
-        rc = read_list(d, node, l, nrounds, w, &n);
-        if (rc == 0 && n > 0)
+    for (unsigned l = 0; l < in->lanes; l++) {
+        const uint32_t *inj = nd->inj + (size_t)l * in->rounds * TN_DESC_WORDS;
+        const uint32_t *ej = nd->ej + (size_t)l * nd->nrounds * TN_DESC_WORDS;
+        const uint32_t *rec = nd->rec + (size_t)l * nd->nrounds * TN_REC_WORDS;
+        if (nd->ninj[l] > 0)
             printf("inject lane %u:\n", l);
-        for (uint32_t i = 0; i < n && rc == 0; i++)
-            print_inject(i, w + TN_DESC_WORDS * i);
-        if (rc == 0 && nrounds > 0)
-            rc = read_entries(d, node, TN_REGION_EJ, l, nrounds, w);
-        if (rc == 0 && nrounds > 0)
-            rc = tn_proto_read(d->p, TN_ADDR_NODE(node, TN_REGION_REC, tn_rec_off(in, l, 0)),
-                               rec, TN_REC_WORDS * nrounds);
-        for (uint32_t r = 0, shown = 0; r < nrounds && rc == 0; r++) {
-            if (!(w[TN_DESC_WORDS * r] & TN_DESC_VALID))
-                continue;  /* the lane is off in round r */
+        for (uint32_t i = 0; i < nd->ninj[l]; i++)
+            print_inject(i, inj + TN_DESC_WORDS * i);
+        for (uint32_t r = 0, shown = 0; r < nd->nrounds; r++) {
+            if (!(ej[TN_DESC_WORDS * r] & TN_DESC_VALID))
+                continue;
             if (!shown++)
                 printf("eject lane %u:\n", l);
-            print_eject(r, w + TN_DESC_WORDS * r, rec + TN_REC_WORDS * r, runs);
+            print_eject(r, ej + TN_DESC_WORDS * r, rec + TN_REC_WORDS * r, nd->runs);
         }
     }
-    free(w);
-    return rc;
 }
 
-static int dump_mem(struct tn_dev *d, uint32_t node, uint32_t mfirst, uint32_t mcount)
+static void print_mem(const struct node_dump *nd, const struct tn_info *in)
 {
-    uint32_t buf[256];
-    int digits = ((int)d->info.w + 3) / 4;
-    printf("memory (h: head, t: tail):\n");
-    for (uint32_t a = mfirst; a < mfirst + mcount; a += 256) {
-        uint32_t n = mfirst + mcount - a < 256 ? mfirst + mcount - a : 256;
-        int rc = tn_proto_read(d->p, TN_ADDR_NODE(node, TN_REGION_MEM, a), buf, n);
-        if (rc != 0)
-            return rc;
-        for (uint32_t k = 0; k < n; k++) {
-            if ((a + k - mfirst) % 8 == 0)
-                printf("%s  %5u:", a + k > mfirst ? "\n" : "", a + k);
-            printf(" %0*x%c%c", digits, buf[k] & ~(TN_MEM_HEAD | TN_MEM_TAIL),
-                   buf[k] & TN_MEM_HEAD ? 'h' : ' ', buf[k] & TN_MEM_TAIL ? 't' : ' ');
-        }
+    int digits = ((int)in->w + 3) / 4;
+    printf("memory (h: head, t: tail):");
+    for (uint32_t k = 0; k < nd->mcount; k++) {
+        uint32_t w = nd->mem[k];
+        if (k % 8 == 0)
+            printf("\n  %5u:", nd->mfirst + k);
+        printf(" %0*x%c%c", digits, w & ~(TN_MEM_HEAD | TN_MEM_TAIL),
+               w & TN_MEM_HEAD ? 'h' : ' ', w & TN_MEM_TAIL ? 't' : ' ');
     }
     printf("\n");
-    return 0;
 }
 
-int tn_dump_node(struct tn_dev *d, uint32_t node, uint32_t mfirst, uint32_t mcount)
+/* ---- JSON ---- */
+
+static json_t *words_json(const uint32_t *w, uint32_t n)
 {
-    uint32_t nrounds, runs;
-    int rc = dump_status(d, node);
-    if (rc == 0)
-        rc = tn_proto_read(d->p, TN_G_NROUNDS, &nrounds, 1);
-    if (rc == 0)
-        rc = tn_proto_read(d->p, TN_G_RUNS, &runs, 1);
-    if (rc != 0)
-        return rc;
-    printf("runs since reset %u, rounds loaded %u\n", runs, nrounds);
-    if (nrounds > d->info.rounds)
-        nrounds = d->info.rounds;
-    rc = dump_rounds(d, node, nrounds);
-    if (rc == 0)
-        rc = dump_lists(d, node, nrounds, runs);
-    if (rc == 0 && mcount > 0)
-        rc = dump_mem(d, node, mfirst, mcount);
+    json_t *a = json_array();
+    for (uint32_t i = 0; a && i < n; i++)
+        json_array_append_new(a, json_integer(w[i]));
+    return a;
+}
+
+static json_t *desc_json(const uint32_t *w)
+{
+    uint32_t len = TN_DESC_LEN_OF(w[1]);
+    return json_pack("{s:I, s:I, s:I, s:b}", "round", (json_int_t)TN_DESC_ROUND_OF(w[0]) + 1,
+                     "addr", (json_int_t)TN_DESC_ADDR_OF(w[1]), "flits", (json_int_t)len,
+                     "relay", (w[0] & TN_DESC_RELAY) != 0);
+}
+
+static json_t *lane_json(const struct node_dump *nd, const struct tn_info *in, unsigned l)
+{
+    const uint32_t *inj = nd->inj + (size_t)l * in->rounds * TN_DESC_WORDS;
+    const uint32_t *ej = nd->ej + (size_t)l * nd->nrounds * TN_DESC_WORDS;
+    const uint32_t *rw = nd->rec + (size_t)l * nd->nrounds * TN_REC_WORDS;
+    json_t *ia = json_array(), *ea = json_array();
+    for (uint32_t i = 0; i < nd->ninj[l]; i++) {
+        json_t *o = desc_json(inj + TN_DESC_WORDS * i);
+        json_object_set_new(o, "start", json_integer(inj[TN_DESC_WORDS * i] & 0xFFFFu));
+        json_array_append_new(ia, o);
+    }
+    for (uint32_t r = 0; r < nd->nrounds; r++) {
+        const uint32_t *w = ej + TN_DESC_WORDS * r;
+        if (!(w[0] & TN_DESC_VALID))
+            continue;
+        struct tn_record rec;
+        tn_record_decode(rw + TN_REC_WORDS * r, &rec);
+        json_t *o = desc_json(w);
+        json_object_set_new(o, "round", json_integer(r + 1));
+        json_object_set_new(o, "in", w[0] & TN_DESC_RELAY
+                                         ? json_null()
+                                         : json_string(dir_names[TN_DESC_PORT_OF(w[0]) % 6]));
+        json_object_set_new(o, "record", json_pack(
+            "{s:I, s:I, s:I, s:I, s:I, s:I, s:b}", "flits", (json_int_t)rec.count, "first",
+            (json_int_t)rec.first, "last", (json_int_t)rec.last, "crc", (json_int_t)rec.crc,
+            "errors", (json_int_t)rec.err, "epoch", (json_int_t)rec.epoch, "filed_by_last_run",
+            rec.epoch == nd->runs % 16));
+        json_array_append_new(ea, o);
+    }
+    return json_pack("{s:i, s:o, s:o}", "lane", (int)l, "inject", ia, "eject", ea);
+}
+
+static json_t *node_json(const struct node_dump *nd, const struct tn_info *in)
+{
+    json_t *st = json_object(), *rounds = json_array(), *lanes = json_array();
+    for (int i = 0; i < TN_ST_WORDS; i++) {
+        char key[32];  /* "error flags" -> "error_flags" */
+        snprintf(key, sizeof key, "%s", status_names[i]);
+        for (char *k = key; *k; k++)
+            *k = *k == ' ' ? '_' : *k;
+        json_object_set_new(st, key, json_integer(nd->st[i]));
+    }
+    char b[16];
+    for (uint32_t r = 0; r < nd->nrounds; r++) {
+        json_t *sel = json_array();
+        for (unsigned o = 0; o < 6; o++)
+            json_array_append_new(sel, json_string(sel_name(TN_CFG_SEL_OF(nd->cfg[r], o), b,
+                                                            sizeof b)));
+        json_array_append_new(rounds, json_pack("{s:o, s:s}", "outputs", sel, "mode",
+                                                nd->cfg[r] & TN_CFG_MODE_DOR ? "dor"
+                                                                             : "intervals"));
+    }
+    for (unsigned l = 0; l < in->lanes; l++)
+        json_array_append_new(lanes, lane_json(nd, in, l));
+    return json_pack("{s:I, s:o, s:I, s:I, s:o, s:o, s:I, s:o}", "node", (json_int_t)nd->node,
+                     "status", st, "runs", (json_int_t)nd->runs, "rounds_loaded",
+                     (json_int_t)nd->nrounds, "rounds", rounds, "lanes", lanes, "mem_first",
+                     (json_int_t)nd->mfirst, "mem", words_json(nd->mem, nd->mcount));
+}
+
+int tn_dump_node(struct tn_dev *d, uint32_t node, uint32_t mfirst, uint32_t mcount,
+                 const struct tn_cmd_json *json)
+{
+    struct node_dump nd;
+    int rc = read_node(d, node, mfirst, mcount, &nd);
+    if (rc == 0 && !tn_cmd_json_stdout(json)) {
+        print_status(&nd);
+        print_rounds(&nd);
+        print_lanes(&nd, &d->info);
+        if (mcount > 0)
+            print_mem(&nd, &d->info);
+    }
+    if (rc == 0 && json->on && tn_cmd_json_emit(CMD, json, node_json(&nd, &d->info)) != 0)
+        rc = TN_EIO;
+    free_node(&nd);
     return rc;
 }
 
@@ -228,10 +361,12 @@ int cmd_dump(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"node", required_argument, NULL, 'n'}, {"mem", required_argument, NULL, 'm'},
+        {"json", optional_argument, NULL, 'j'},
         TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
     struct tn_dev_args da;
     unsigned long node = ULONG_MAX, v;
     uint32_t mfirst = 0, mcount = 0;
+    struct tn_cmd_json json = {false, NULL};
     int c;
     tn_dev_args_init(&da);
     optind = 1;
@@ -265,6 +400,9 @@ int cmd_dump(int argc, char **argv)
             mcount = (uint32_t)cnt;
             break;
         }
+        case 'j':
+            tn_cmd_json_opt(&json, optarg);
+            break;
         case 'h':
             help(stdout);
             return TN_EXIT_OK;
@@ -298,10 +436,12 @@ int cmd_dump(int argc, char **argv)
         tn_dev_close(&dev);
         return TN_EXIT_USAGE;
     }
-    int rc = tn_dump_node(&dev, (uint32_t)node, mfirst, mcount);
+    int rc = tn_dump_node(&dev, (uint32_t)node, mfirst, mcount, &json);
     if (rc == TN_ENOMEM) {
         fprintf(stderr, CMD ": out of memory\n");
         ex = TN_EXIT_USAGE;
+    } else if (rc == TN_EIO) {
+        ex = TN_EXIT_USAGE;  /* the JSON could not be written: said */
     } else if (rc != 0) {
         fprintf(stderr, CMD ": device error: %s\n", tn_proto_errmsg(dev.p));
         ex = TN_EXIT_DEVICE;

@@ -17,7 +17,7 @@ static void help(FILE *f)
         "Print the device's constants (INFO and PARAMS): version, dims, W, LANES,\n"
         "MEM_DEPTH and its banks, ROUNDS, DW, relay and fault injection hardware,\n"
         "alpha and the bridge's frame size.\n\n"
-        "  --json            one JSON object\n"
+        TN_CMD_JSON_HELP
         "%s"
         "  --help            this text\n"
         "exit codes: 0 ok, 1 usage, 2 device or communication error\n",
@@ -27,9 +27,9 @@ static void help(FILE *f)
 int cmd_info(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"json", no_argument, NULL, 'j'}, TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
+        {"json", optional_argument, NULL, 'j'}, TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
     struct tn_dev_args da;
-    bool json = false;
+    struct tn_cmd_json json = {false, NULL};
     int c;
     tn_dev_args_init(&da);
     optind = 1;
@@ -42,7 +42,7 @@ int cmd_info(int argc, char **argv)
             continue;
         switch (c) {
         case 'j':
-            json = true;
+            tn_cmd_json_opt(&json, optarg);
             break;
         case 'h':
             help(stdout);
@@ -60,7 +60,7 @@ int cmd_info(int argc, char **argv)
     if (ex != 0)
         return ex;
     const struct tn_info *i = &dev.info;
-    if (json) {
+    if (json.on) {
         json_t *o = json_pack("{s:s, s:i, s:[i,i,i], s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:b,"
                               " s:b, s:i, s:i}",
                               "backend", da.t.backend, "version", (int)i->version, "dims",
@@ -70,10 +70,9 @@ int cmd_info(int argc, char **argv)
                               "dw", (int)i->dw, "relay", i->relay != 0, "fault",
                               i->fault != 0, "max_payload",
                               (int)i->max_payload, "proto_version", (int)i->proto_version);
-        json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        printf("\n");
-        json_decref(o);
-    } else {
+        ex = tn_cmd_json_emit(CMD, &json, o);
+    }
+    if (!tn_cmd_json_stdout(&json)) {
         printf("backend      %s\n", da.t.backend);
         printf("version      0x%08x\n", i->version);
         printf("dims         %ux%ux%u\n", i->dims[0], i->dims[1], i->dims[2]);
@@ -93,5 +92,5 @@ int cmd_info(int argc, char **argv)
                i->proto_version);
     }
     tn_dev_close(&dev);
-    return TN_EXIT_OK;
+    return ex;
 }

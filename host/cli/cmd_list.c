@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* torusctl list: FTDI boards on the USB bus, with bus:dev and serial. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd.h"
+#include "outfile.h"
+#include "tn_error.h"
 #include "usb.h"
 
 #define CMD "torusctl list"
@@ -11,22 +15,34 @@
 static void help(FILE *f)
 {
     fprintf(f,
-        "usage: torusctl list [--device VID:PID] [--json]\n"
+        "usage: torusctl list [--device VID:PID] [--json[=FILE]]\n"
         "List the FT2232H-class boards (iCEBreaker, iCE40-HX8K breakout) found on\n"
         "the USB bus with their bus:dev and serial, for --busdev and --device.\n\n"
         "  --device VID:PID  only this vid:pid (default: 0403:6010, 6011, 6014)\n"
-        "  --json            one JSON array\n"
+        "  --json[=FILE]     one JSON array on stdout, or in FILE (the table then on\n"
+        "                    stdout as usual)\n"
         "  --help            this text\n"
         "exit codes: 0 ok (also when none is found), 1 usage, 2 USB error\n");
+}
+
+/* The boards of one vendor:product (0: any). */
+struct list_filter {
+    int vid, pid;
+};
+
+static int list_json(const void *ctx, FILE *f)
+{
+    const struct list_filter *w = ctx;
+    return tn_usb_list_print(f, w->vid, w->pid, true) == 0 ? 0 : TN_EIO;
 }
 
 int cmd_list(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"device", required_argument, NULL, 'D'}, {"json", no_argument, NULL, 'j'},
+        {"device", required_argument, NULL, 'D'}, {"json", optional_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int vid = 0, pid = 0, c;
-    bool json = false;
+    struct tn_cmd_json json = {false, NULL};
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -39,7 +55,7 @@ int cmd_list(int argc, char **argv)
             }
             break;
         case 'j':
-            json = true;
+            tn_cmd_json_opt(&json, optarg);
             break;
         case 'h':
             help(stdout);
@@ -54,5 +70,15 @@ int cmd_list(int argc, char **argv)
         fprintf(stderr, CMD ": unexpected argument '%s'\n", argv[optind]);
         return TN_EXIT_USAGE;
     }
-    return tn_usb_list_print(stdout, vid, pid, json) == 0 ? TN_EXIT_OK : TN_EXIT_DEVICE;
+    struct list_filter want = {vid, pid};
+    if (json.file) {
+        int rc = tn_write_file(json.file, list_json, &want);
+        if (rc != 0) {
+            fprintf(stderr, CMD ": cannot write %s: %s\n", json.file,
+                    rc == TN_EIO ? strerror(errno) : tn_strerror(rc));
+            return rc == TN_EIO ? TN_EXIT_USAGE : TN_EXIT_DEVICE;
+        }
+    }
+    return tn_usb_list_print(stdout, vid, pid, tn_cmd_json_stdout(&json)) == 0 ? TN_EXIT_OK
+                                                                             : TN_EXIT_DEVICE;
 }

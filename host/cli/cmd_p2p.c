@@ -209,8 +209,8 @@ static void print_table(const struct point *pt, unsigned np, const char *dims,
     }
 }
 
-static void print_json(const struct point *pt, unsigned np, const struct tn_topo *t,
-                       const struct tn_p2p_sweep *sw)
+static json_t *sweep_json(const struct point *pt, unsigned np, const struct tn_topo *t,
+                          const struct tn_p2p_sweep *sw)
 {
     json_t *a = json_array();
     for (unsigned i = 0; i < np; i++) {
@@ -224,11 +224,8 @@ static void print_json(const struct point *pt, unsigned np, const struct tn_topo
             "measured_minus_lecture", (json_int_t)(x->measured - x->lecture), "data_ok",
             x->data_ok, "cycles_ok", x->cycles_ok, "exit", x->rc));
     }
-    json_t *o = json_pack("{s:o, s:s, s:o}", "dims", tn_cmd_json_dims(t), "over",
-                          sw->by_msg ? "msg_flits" : "distance", "points", a);
-    json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    printf("\n");
-    json_decref(o);
+    return json_pack("{s:o, s:s, s:o}", "dims", tn_cmd_json_dims(t), "over",
+                     sw->by_msg ? "msg_flits" : "distance", "points", a);
 }
 
 /* A point's position on the x axis: its distance, or log2 of its length. */
@@ -435,10 +432,11 @@ int cmd_run_p2p_sweep(int argc, char **argv, const struct option *opts, struct t
         if (pt[i].rc != 0 && ret == TN_EXIT_OK)
             ret = pt[i].rc > 0 ? pt[i].rc : TN_EXIT_DEVICE;
     }
-    if (sw->json)
-        print_json(pt, (unsigned)np, &da->dims, sw);
-    else
+    if (!tn_cmd_json_stdout(&sw->json))
         print_table(pt, (unsigned)np, dims, sw);
+    if (sw->json.on &&
+        tn_cmd_json_emit("torusctl run", &sw->json, sweep_json(pt, (unsigned)np, &da->dims, sw)))
+        ret = TN_EXIT_USAGE;
     struct plot pl = {pt, (unsigned)np, dims, sw};
     if (sw->svg && tn_write_file(sw->svg, write_svg, &pl)) {
         fprintf(stderr, "torusctl run: cannot write %s: %s\n", sw->svg, strerror(errno));

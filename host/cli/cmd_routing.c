@@ -19,7 +19,7 @@
 static void help(FILE *f)
 {
     fprintf(f,
-        "usage: torusctl routing [--dims XxYxZ] [--permutation P] [--json]\n"
+        "usage: torusctl routing [--dims XxYxZ] [--permutation P] [--json[=FILE]]\n"
         "  --dims XxYxZ      the torus (default 7x7x7; at most %u nodes for the\n"
         "                    stretch, about 1 s)\n"
         "  --permutation P   instead: every node sends --msg-flits flits to its image\n"
@@ -30,7 +30,7 @@ static void help(FILE *f)
         "  --msg-flits M     payload flits per transfer (default 8)\n"
         "  --seed S          seed of the random permutation (default 1)\n"
         "  --time SECONDS    bound of the liquid search (default 10)\n"
-        "  --json            print the result as JSON\n"
+        TN_CMD_JSON_HELP
         "  --help            this text\n"
         "Reports the stretch of 1-interval routing on a DFS spanning tree from node 0\n"
         "(tables for the hardware's interval mode) against minimal (Lee distance)\n"
@@ -44,7 +44,7 @@ static void help(FILE *f)
 
 /* --permutation: relay losses against circuit rounds. */
 static int permutation(const struct tn_topo *t, enum tn_perm pk, uint32_t mu, uint64_t seed,
-                       double seconds, bool json)
+                       double seconds, const struct tn_cmd_json *json)
 {
     uint32_t *dst = malloc((t->n + 1) * sizeof *dst);
     struct tn_perm_report r;
@@ -60,7 +60,8 @@ static int permutation(const struct tn_topo *t, enum tn_perm pk, uint32_t mu, ui
                 "of 2, transpose X = Y)" : tn_strerror(rc));
         return TN_EXIT_USAGE;
     }
-    if (json) {
+    int ex = TN_EXIT_OK;
+    if (json->on) {
         json_t *o = json_pack("{s:o, s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:b}", "dims",
                               tn_cmd_json_dims(t),
                               "permutation", tn_perm_name(pk), "msg_flits", (json_int_t)mu,
@@ -68,10 +69,9 @@ static int permutation(const struct tn_topo *t, enum tn_perm pk, uint32_t mu, ui
                               (json_int_t)r.relay_lost, "relay_cycles",
                               (json_int_t)r.relay_cycles, "lambda", (json_int_t)r.lambda,
                               "circuit_rounds", (json_int_t)r.circuit_rounds, "liquid", r.liquid);
-        json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        printf("\n");
-        json_decref(o);
-        return TN_EXIT_OK;
+        ex = tn_cmd_json_emit("torusctl routing", json, o);
+        if (tn_cmd_json_stdout(json))
+            return ex;
     }
     printf("permutation %s on %s: %u transfers of %u flits (DOR routes)\n", tn_perm_name(pk),
            name, r.transfers, mu);
@@ -80,13 +80,13 @@ static int permutation(const struct tn_topo *t, enum tn_perm pk, uint32_t mu, ui
            (unsigned long long)r.relay_cycles);
     printf("circuits            Lambda %u (most transfers on one arc), schedule of %u rounds%s\n",
            r.lambda, r.circuit_rounds, r.liquid ? " (liquid: = Lambda, minimal)" : "");
-    return TN_EXIT_OK;
+    return ex;
 }
 
 int cmd_routing(int argc, char **argv)
 {
     static const struct option opts[] = {{"dims", required_argument, NULL, 'd'},
-                                         {"json", no_argument, NULL, 'j'},
+                                         {"json", optional_argument, NULL, 'j'},
                                          {"permutation", required_argument, NULL, 'p'},
                                          {"msg-flits", required_argument, NULL, 'L'},
                                          {"seed", required_argument, NULL, 's'},
@@ -94,7 +94,8 @@ int cmd_routing(int argc, char **argv)
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     const char *dims = "7x7x7";
-    bool json = false, perm = false;
+    struct tn_cmd_json json = {false, NULL};
+    bool perm = false;
     enum tn_perm pk = TN_PERM_RANDOM;
     unsigned long mu = 8, seed = 1;
     double seconds = 10;
@@ -122,7 +123,7 @@ int cmd_routing(int argc, char **argv)
             if (!tn_cmd_seconds("torusctl routing", optarg, &seconds))
                 return TN_EXIT_USAGE;
         } else if (c == 'j') {
-            json = true;
+            tn_cmd_json_opt(&json, optarg);
         } else if (c == 'h') {
             help(stdout);
             return TN_EXIT_OK;
@@ -137,7 +138,7 @@ int cmd_routing(int argc, char **argv)
         return TN_EXIT_USAGE;
     }
     if (perm)
-        return permutation(&t, pk, (uint32_t)mu, seed, seconds, json);
+        return permutation(&t, pk, (uint32_t)mu, seed, seconds, &json);
     struct tn_stretch st;
     int rc = tn_interval_stretch(&t, &st);
     if (rc) {
@@ -153,7 +154,8 @@ int cmd_routing(int argc, char **argv)
         ring_bad[k] = tn_ring_interval_check(t.dim[k]);
     char name[32];
     tn_topo_format(&t, name, sizeof name);
-    if (json) {
+    int ex = TN_EXIT_OK;
+    if (json.on) {
         json_t *rings = json_array();
         for (int k = 0; k < 3; k++)
             json_array_append_new(rings, json_pack("{s:i, s:b}", "size", t.dim[k], "minimal",
@@ -165,10 +167,9 @@ int cmd_routing(int argc, char **argv)
                               st.avg_hops, "avg_minimal", st.avg_minimal, "avg_extra",
                               st.avg_hops - st.avg_minimal, "max_extra", st.max_extra,
                               "rings", rings);
-        json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-        printf("\n");
-        json_decref(o);
-        return TN_EXIT_OK;
+        ex = tn_cmd_json_emit("torusctl routing", &json, o);
+        if (tn_cmd_json_stdout(&json))
+            return ex;
     }
     printf("interval routing on %s: 1-interval tables of a DFS spanning tree from node 0\n",
            name);
@@ -182,5 +183,5 @@ int cmd_routing(int argc, char **argv)
         if (t.dim[k] > 1)
             printf("ring %c (%2u nodes)   cyclic 1-interval tables: %s\n", "XYZ"[k], t.dim[k],
                    ring_bad[k] ? "NOT minimal" : "minimal on every pair");
-    return TN_EXIT_OK;
+    return ex;
 }

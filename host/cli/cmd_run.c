@@ -18,6 +18,7 @@
 #include "clock.h"
 #include "cmd.h"
 #include "cmd_dev.h"
+#include "colls.h"
 #include "fault.h"
 #include "image.h"
 #include "model.h"
@@ -43,8 +44,9 @@ static void help(FILE *f)
         "model and the closed form.\n\n"
         "collective:\n"
         "  --msg-flits L     flits per message (default 1)\n"
-        "  --algo A          algorithm (default: the cheapest for L and the device's alpha;\n"
-        "                    'torusctl schedule --help' lists them)\n"
+        "  --algo A          algorithm (default: the cheapest for L and the device's alpha):\n");
+    tn_cmd_print_algos(f);
+    fprintf(f,
         "  --ports P         6 all-port or 1 single-port (default: the device's lanes)\n"
         "  --root N          broadcast source node (default 0)\n"
         "  --schedule FILE   run this JSON schedule instead (docs/schedule-format.md; the\n"
@@ -84,7 +86,8 @@ static void help(FILE *f)
         "                    search (--time bounds it), against Lambda; sf: store and\n"
         "                    forward, rounds of one-hop circuits through memory\n"
         "  --seed S          payload seed (default 1)\n"
-        "  --json            print one JSON object instead of the text report\n"
+        "  --json[=FILE]     the report as one JSON object on stdout instead of the\n"
+        "                    text, or in FILE (the text then on stdout as usual)\n"
         "  --dump N          after the report, print what node N holds as torusctl dump\n"
         "                    does (on the simulator each command starts a fresh model,\n"
         "                    so this is where to look at a run's tables and records)\n"
@@ -114,67 +117,6 @@ static void help(FILE *f)
 
 
 
-/* All-to-all extras for the report (NULL for the other collectives). */
-struct a2a_report {
-    struct tn_a2a_info info;
-    uint32_t msg_flits;
-};
-
-/* Permutation extras for the report (run perm). */
-struct perm_run {
-    enum tn_perm kind;
-    enum tn_switching sw;
-    struct tn_perm_report r; /* relay_lost: the model's */
-};
-
-/* Scatter/gather extras for the report. */
-struct sg_report {
-    struct tn_sg_info info;
-    enum tn_coll coll;
-    unsigned ports;
-};
-
-
-
-/* run perm: the permutation (random from seed) as relay packets sent all
- * at once, liquid circuit rounds or store and forward. An exit code
- * (message printed). */
-static int build_perm(struct tn_sched **s, const struct tn_topo *t, enum tn_switching sw,
-                      uint32_t mu, unsigned alpha, uint64_t seed, double search_s,
-                      struct perm_run *pr)
-{
-    pr->sw = sw;
-    uint32_t *dst = malloc(((size_t)t->n + 1) * sizeof *dst);
-    int rc = dst ? tn_perm_build(t, pr->kind, seed, dst) : TN_ENOMEM;
-    if (rc == TN_ENOTSUP)
-        fprintf(stderr, CMD ": %s does not apply to %ux%ux%u (bit-reversal needs N a power of 2, "
-                "transpose X = Y)\n", tn_perm_name(pr->kind), t->dim[0], t->dim[1], t->dim[2]);
-    if (!rc) {
-        rc = tn_perm_sched(s, t, dst, sw, mu, alpha, search_s, &pr->r);
-        if (rc)
-            fprintf(stderr, CMD ": cannot build the permutation schedule: %s\n",
-                    tn_strerror(rc));
-    }
-    free(dst);
-    return rc ? TN_EXIT_USAGE : 0;
-}
-
-/* --lengths FILE: n lengths (tn_lengths_parse). */
-static int read_lengths(const char *path, uint32_t *len, uint32_t n)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, CMD ": cannot read --lengths %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    char err[160];
-    int rc = tn_lengths_parse(f, len, n, err, sizeof err);
-    fclose(f);
-    if (rc)
-        fprintf(stderr, CMD ": %s: %s\n", path, err);
-    return rc;
-}
-
 static uint64_t flit_hops(const struct tn_sched *s)
 {
     uint64_t h = 0;
@@ -191,121 +133,11 @@ static uint64_t flit_hops(const struct tn_sched *s)
     return h;
 }
 
-/* p2p: the device's closed form, the lecture's formula at the hardware's
- * constants and its difference from the measurement (docs/switching.md). */
-static void print_p2p_text(const struct tn_sched *s, const struct tn_p2p_info *p2p,
-                           unsigned alpha, uint64_t measured)
-{
-    printf("cycles formula      %" PRIu64 "  (the device's closed form for %s, "
-           "docs/switching.md)\n", p2p->device, s->algo);
-    printf("lecture             %" PRIu64 "  (%s; t_s = alpha = %u, t_r = t_w = 0, t_m = 1), "
-           "measured - lecture = %+" PRId64 "\n", p2p->lecture, p2p->formula, alpha,
-           (int64_t)(measured - p2p->lecture));
-    printf("transfer            node %u -> node %u, %u hops, %u packet%s\n", s->root, s->dst,
-           tn_distance(&s->topo, s->root, s->dst), p2p->packets, p2p->packets == 1 ? "" : "s");
-}
-
-static json_t *p2p_json(const struct tn_sched *s, const struct tn_p2p_info *p2p, unsigned alpha,
-                        uint64_t measured)
-{
-    return json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:s, s:I, s:I, s:I, s:I, s:I}", "switching",
-                     s->algo, "src", (json_int_t)s->root, "dst", (json_int_t)s->dst, "distance",
-                     (json_int_t)tn_distance(&s->topo, s->root, s->dst), "packets",
-                     (json_int_t)p2p->packets, "cycles_lecture", (json_int_t)p2p->lecture,
-                     "lecture_formula", p2p->formula, "measured_minus_lecture",
-                     (json_int_t)((int64_t)measured - (int64_t)p2p->lecture), "t_s",
-                     (json_int_t)alpha, "t_r", (json_int_t)0, "t_w", (json_int_t)0, "t_m",
-                     (json_int_t)1);
-}
-
-/* run scatter|gather: the optimum or bounds of the algorithm; for the
- * gather, its modelled synchronisation phases beside the measured data
- * phase. */
-static void print_sg_text(const struct sg_report *sg, const struct tn_run_result *res, unsigned alpha)
-{
-    const struct tn_sg_info *gi = &sg->info;
-    printf("messages            %u non-null, %" PRIu64 " flits with heads, farthest %u hops\n",
-           gi->messages, gi->total_flits, gi->height);
-    if (gi->messages == 0) {
-        printf("                    every message is null: nothing to %s, the run is the "
-               "round switch alone\n", tn_coll_name(sg->coll));
-    } else if (sg->coll == TN_SCATTER && sg->ports == 1) {
-        printf("optimum             %" PRIu64 " = alpha + %" PRIu64 " (every FDF order is "
-               "optimal, Theorem 1); Proposition 1 lower bound alpha + %" PRIu64 "\n",
-               alpha + gi->optimum, gi->optimum, gi->lower);
-    } else if (sg->coll == TN_SCATTER) {
-        printf("bound               all-port lower bound alpha + %" PRIu64
-               " (max(n_i + D_i, F(d)/6 + d)); six arc-disjoint trees (model only, "
-               "not DOR-routable) alpha + %" PRIu64 "\n", gi->lower, gi->sixtree);
-        printf("                    the issue's total/6 + farthest = alpha + %" PRIu64
-               " (not a valid bound in general: docs/collectives.md)\n",
-               (gi->total_flits + 5) / 6 + gi->height);
-    } else {
-        printf("synchronisation     modelled, not run: token and certificates %" PRIu64
-               " cycles, orders until the first data flit %" PRIu64 " cycles\n",
-               gi->t_sync, gi->first - gi->t_sync);
-        printf("data phase          from dispatch %" PRIu64 ": measured %" PRIu64
-               " cycles, gap-free at the root; gather total (modelled sync + measured "
-               "data) %" PRIu64 "\n", gi->dispatch0, res->measured,
-               gi->dispatch0 + res->measured - alpha);
-        printf("bounds              lower max(b, M) %" PRIu64 " <= total <= %" PRIu64
-               " (Theorem 3: t_sync + b3 + M)\n", gi->lower, gi->bound);
-    }
-}
-
-/* run perm: what the relay lost, device against model, or the circuit
- * rounds against Lambda. */
-static void print_perm_text(const struct perm_run *pr, const struct tn_run_result *res)
-{
-    printf("permutation         %s: %u transfers\n", tn_perm_name(pr->kind), pr->r.transfers);
-    if (pr->sw == TN_SW_SF) {
-        printf("store and forward   %u rounds of one-hop circuits, every transfer a hop a "
-               "round when its arc is free\n", pr->r.circuit_rounds);
-        return;
-    }
-    if (pr->sw == TN_SW_CS) {
-        printf("circuits            %u rounds, Lambda %u (most transfers on one arc)%s\n",
-               pr->r.circuit_rounds, pr->r.lambda, pr->r.liquid ? ": liquid, minimal" : "");
-        return;
-    }
-    printf("relay (all at once) %u packets lost (model %u), %u arrived whole\n", res->hw_err_desc,
-           pr->r.relay_lost, pr->r.transfers - res->hw_err_desc);
-    printf("router events       %" PRIu64 " collisions, %" PRIu64 " unroutable heads, %" PRIu64
-           " dropped flits (model %" PRIu64 ", %" PRIu64 ", %" PRIu64 ")\n", res->relay_dev[0],
-           res->relay_dev[1], res->relay_dev[2], res->relay_model[0], res->relay_model[1],
-           res->relay_model[2]);
-}
-
-static json_t *perm_json(const struct perm_run *pr, const struct tn_run_result *res)
-{
-    json_t *o = json_pack("{s:s, s:s, s:I}", "permutation", tn_perm_name(pr->kind), "switching",
-                          tn_switching_name(pr->sw), "transfers", (json_int_t)pr->r.transfers);
-    if (pr->sw == TN_SW_RELAY) {
-        json_object_set_new(o, "lost", json_integer(res->hw_err_desc));
-        json_object_set_new(o, "lost_model", json_integer(pr->r.relay_lost));
-        json_object_set_new(o, "collisions", json_integer((json_int_t)res->relay_dev[0]));
-        json_object_set_new(o, "collisions_model", json_integer((json_int_t)res->relay_model[0]));
-        json_object_set_new(o, "unroutable", json_integer((json_int_t)res->relay_dev[1]));
-        json_object_set_new(o, "dropped_flits", json_integer((json_int_t)res->relay_dev[2]));
-        json_object_set_new(o, "dropped_flits_model",
-                            json_integer((json_int_t)res->relay_model[2]));
-    } else {
-        json_object_set_new(o, "rounds", json_integer(pr->r.circuit_rounds));
-        if (pr->sw == TN_SW_CS) {
-            json_object_set_new(o, "lambda", json_integer(pr->r.lambda));
-            json_object_set_new(o, "liquid", json_boolean(pr->r.liquid));
-        }
-    }
-    return o;
-}
-
 static void print_text(const struct tn_sched *s, const struct tn_plan *p,
                        const struct tn_report *rep, const struct tn_info *info,
-                       const struct tn_run_result *res, const struct tn_cost *formula, bool have_formula,
+                       const struct tn_run_result *res, const struct coll_build *b,
                        uint64_t lower, const double *tm, const struct tn_image *img,
-                       const char *backend, const struct a2a_report *a2a,
-                       const struct sg_report *sg, const struct tn_p2p_info *p2p,
-                       const struct perm_run *perm)
+                       const char *backend)
 {
     char dims[32];
     tn_topo_format(&s->topo, dims, sizeof dims);
@@ -324,53 +156,16 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
                res->round_meas[r], res->round_model[r]);
     printf("\ncycles measured     %" PRIu64 "\n", res->measured);
     printf("cycles model        %" PRIu64 "\n", res->model);
-    if (have_formula && p2p)
-        print_p2p_text(s, p2p, info->alpha, res->measured);
-    else if (have_formula && perm)
-        printf("cycles formula      %" PRIu64 "  (%s)\n", formula->cycles,
-               perm->sw == TN_SW_RELAY ? "relay: alpha + the longest distance + 1 + L, one round"
-               : perm->sw == TN_SW_SF ? "store and forward: rounds x (alpha + 1 + L)"
-               : "circuits: the sum over rounds of alpha + the round's longest distance + L");
-    else if (have_formula && sg)
-        printf("cycles formula      %" PRIu64 "  (alpha + T, T = %" PRIu64 " from the %s "
-               "algorithm's own timing)\n", formula->cycles, sg->info.formula - info->alpha,
-               sg->coll == TN_SCATTER ? "FDF" : "certificate");
-    else if (have_formula)
-        printf("cycles formula      %" PRIu64 "  (%u alpha + %" PRIu64 " + %" PRIu64 " %s)\n",
-               formula->cycles, formula->rounds, formula->dsum,
-               s->msg_flits ? formula->tsum / s->msg_flits : 0, s->parts > 1 ? "P" : "L");
-    else
-        printf("cycles formula      none\n");
+    coll_formula_line(stdout, b, res);
     printf("lower bound         %" PRIu64 "  (%u rounds, delta %" PRIu64 ", tau %" PRIu64 ")\n",
            lower, rep->bounds.rounds, rep->bounds.dsum, rep->bounds.tsum);
     uint64_t arcs = (uint64_t)s->topo.n * tn_ports(&s->topo);
     printf("flits moved         %" PRIu64 " flit-hops, link utilisation %.1f%%\n",
            res->flit_hops,
            arcs && res->measured ? 100.0 * (double)res->flit_hops / ((double)arcs * (double)res->measured) : 0.0);
-    if (a2a) {
-        const struct tn_a2a_info *ai = &a2a->info;
-        double L = a2a->msg_flits;
-        printf("traffic             %u transfers (DOR, %s), Lambda %u\n", ai->transfers,
-               s->ports == 1 ? "single-port" : "all-port", ai->lambda);
-        printf("schedule            %u steps via %s (gap to Lambda %.2f%%%s), round-robin %u "
-               "steps; search %.2f s\n", ai->steps, ai->via,
-               ai->lambda ? 100.0 * ((double)ai->steps - ai->lambda) / ai->lambda : 0.0,
-               ai->exhausted && ai->steps == ai->lambda ? ", liquid" : "", ai->rr_steps,
-               ai->search_s);
-        printf("bounds              flow Lambda L = %" PRIu64 ", a step per round "
-               "Lambda (alpha + 1 + L) = %" PRIu64 "\n", ai->flow_bound, ai->step_bound);
-        printf("throughput          measured %.3f flits/cycle (%u x %u flits / %" PRIu64
-               " cycles); liquid #(X)/Lambda(X) = %.3f transfers per step (%.3f flits/cycle at L "
-               "cycles a step)\n",
-               res->measured ? ai->transfers * L / (double)res->measured : 0.0, ai->transfers,
-               a2a->msg_flits, res->measured,
-               ai->lambda ? (double)ai->transfers / ai->lambda : 0.0,
-               ai->lambda ? (double)ai->transfers / ai->lambda : 0.0);
-    }
-    if (sg)
-        print_sg_text(sg, res, info->alpha);
-    if (perm)
-        print_perm_text(perm, res);
+    const struct coll_entry *e = coll_entry(s->coll);
+    if (b->built && e->text)
+        e->text(stdout, b, res);
     printf("errors              %u descriptors with error bits, %u nodes with errors latched\n",
            res->hw_err_desc, res->err_nodes);
     printf("image               %zu words in %zu bursts (%zu KiB), %zu of them flit memory\n",
@@ -397,12 +192,10 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
            : "ok (every CRC matches)", res->cycles_ok ? "as predicted" : "DIFFER from the prediction");
 }
 
-static void print_json(const struct tn_sched *s, const struct tn_plan *p,
+static json_t *run_json(const struct tn_sched *s, const struct tn_plan *p,
                        const struct tn_info *info, const struct tn_run_result *res,
-                       const struct tn_cost *formula, bool have_formula, uint64_t lower,
-                       const double *tm, const struct tn_image *img, const char *backend,
-                       const struct a2a_report *a2a, const struct sg_report *sg,
-                       const struct tn_p2p_info *p2p, const struct perm_run *perm)
+                       const struct coll_build *b, uint64_t lower, const double *tm,
+                       const struct tn_image *img, const char *backend)
 {
     json_t *rounds = json_array(), *errors = json_array();
     for (uint32_t r = 0; r < p->nrounds; r++)
@@ -427,7 +220,8 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
         "rounds", (json_int_t)p->nrounds, "alpha", (json_int_t)info->alpha,
         "backend", backend, "lanes", (json_int_t)info->lanes,
         "cycles_measured", (json_int_t)res->measured, "cycles_model", (json_int_t)res->model,
-        "cycles_formula", have_formula ? json_integer((json_int_t)formula->cycles) : json_null(),
+        "cycles_formula", b->have_formula ? json_integer((json_int_t)b->formula.cycles)
+                                          : json_null(),
         "lower_bound_cycles", (json_int_t)lower, "data_ok", res->data_ok, "cycles_ok",
         res->cycles_ok, "mismatches", (json_int_t)res->nmis, "errors", errors,
         "flit_hops", (json_int_t)res->flit_hops, "link_utilisation",
@@ -445,37 +239,10 @@ static void print_json(const struct tn_sched *s, const struct tn_plan *p,
     json_object_set_new(o, "wall_s", json_pack("{s:f, s:f, s:f, s:f, s:f}", "schedule", tm[0],
                                                "compile", tm[1], "load", tm[2], "run", tm[3],
                                                "readback", tm[4]));
-    if (a2a) {
-        const struct tn_a2a_info *ai = &a2a->info;
-        json_object_set_new(o, "alltoall", json_pack(
-            "{s:I, s:I, s:I, s:I, s:s, s:b, s:f, s:I, s:I, s:f, s:f}",
-            "transfers", (json_int_t)ai->transfers, "lambda", (json_int_t)ai->lambda,
-            "steps", (json_int_t)ai->steps, "round_robin_steps", (json_int_t)ai->rr_steps,
-            "via", ai->via, "liquid", ai->exhausted && ai->steps == ai->lambda,
-            "search_s", ai->search_s, "flow_bound", (json_int_t)ai->flow_bound,
-            "step_bound", (json_int_t)ai->step_bound,
-            "throughput_measured", res->measured
-                ? (double)ai->transfers * a2a->msg_flits / (double)res->measured : 0.0,
-            "throughput_liquid", ai->lambda ? (double)ai->transfers / ai->lambda : 0.0));
-    }
-    if (p2p)
-        json_object_set_new(o, "p2p", p2p_json(s, p2p, info->alpha, res->measured));
-    if (perm)
-        json_object_set_new(o, "perm", perm_json(perm, res));
-    if (sg) {
-        const struct tn_sg_info *gi = &sg->info;
-        json_object_set_new(o, sg->coll == TN_SCATTER ? "scatter" : "gather", json_pack(
-            "{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-            "messages", (json_int_t)gi->messages, "flits", (json_int_t)gi->total_flits,
-            "height", (json_int_t)gi->height, "time", (json_int_t)gi->time,
-            "optimum", (json_int_t)gi->optimum, "lower", (json_int_t)gi->lower,
-            "bound", (json_int_t)gi->bound, "sixtree", (json_int_t)gi->sixtree,
-            "t_sync", (json_int_t)gi->t_sync, "first", (json_int_t)gi->first,
-            "dispatch0", (json_int_t)gi->dispatch0));
-    }
-    json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    printf("\n");
-    json_decref(o);
+    const struct coll_entry *e = coll_entry(s->coll);
+    if (b->built && e->json)
+        json_object_set_new(o, tn_coll_name(s->coll), e->json(b, res));
+    return o;
 }
 
 
@@ -613,11 +380,12 @@ struct campaign {
     char first_miss[200];
 };
 
-static void print_campaign(const struct campaign *c, const struct tn_plan *p, uint64_t seed,
-                           bool json)
+static int print_campaign(const struct campaign *c, const struct tn_plan *p, uint64_t seed,
+                          const struct tn_cmd_json *json)
 {
     static const char *kind[2] = {"data bit", "drop"};
-    if (json) {
+    int ex = TN_EXIT_OK;
+    if (json->on) {
         json_t *o = json_object(), *rows = json_array();
         for (int k = 0; k < 2; k++)
             json_array_append_new(rows, json_pack("{s:s, s:I, s:I, s:I, s:I}", "kind", kind[k],
@@ -633,10 +401,9 @@ static void print_campaign(const struct campaign *c, const struct tn_plan *p, ui
         json_object_set_new(o, "false_alarms", json_integer((json_int_t)c->false_alarms));
         json_object_set_new(o, "first_miss", c->first_miss[0] ? json_string(c->first_miss)
                                                               : json_null());
-        json_dumpf(o, stdout, JSON_INDENT(2));
-        printf("\n");
-        json_decref(o);
-        return;
+        ex = tn_cmd_json_emit(CMD, json, o);
+        if (tn_cmd_json_stdout(json))
+            return ex;
     }
     printf("link fault campaign: %zu flits on links in %u rounds, seed %" PRIu64 "\n",
            c->targets, p->nrounds, seed);
@@ -651,6 +418,7 @@ static void print_campaign(const struct campaign *c, const struct tn_plan *p, ui
            c->false_alarms);
     if (c->first_miss[0])
         printf("first fault missed or misplaced: %s\n", c->first_miss);
+    return ex;
 }
 
 /* K runs of the loaded schedule, each with one random link fault on a
@@ -658,7 +426,8 @@ static void print_campaign(const struct campaign *c, const struct tn_plan *p, ui
  * fault-free run before the first and after every 100th: exit 0 when
  * every fault is detected and located and no fault-free run differs. */
 static int fault_campaign(struct tn_dev *d, const struct tn_plan *p, const struct tn_model_out *mo,
-                          struct tn_run_result *res, uint64_t runs, uint64_t seed, bool json)
+                          struct tn_run_result *res, uint64_t runs, uint64_t seed,
+                          const struct tn_cmd_json *json)
 {
     struct campaign c;
     memset(&c, 0, sizeof c);
@@ -671,7 +440,7 @@ static int fault_campaign(struct tn_dev *d, const struct tn_plan *p, const struc
         free(reach);
         return TN_EXIT_USAGE;
     }
-    struct tn_progress pr = {"fault runs", tn_now_s(), 0, false, json};
+    struct tn_progress pr = {"fault runs", tn_now_s(), 0, false, tn_cmd_json_stdout(json)};
     uint64_t rng = seed;
     unsigned w = d->info.w;
     int ex = TN_EXIT_OK;
@@ -737,8 +506,8 @@ static int fault_campaign(struct tn_dev *d, const struct tn_plan *p, const struc
     }
     if (ex != TN_EXIT_OK)
         return ex;
-    print_campaign(&c, p, seed, json);
-    return c.first_miss[0] || c.false_alarms ? TN_EXIT_VERIFY : TN_EXIT_OK;
+    ex = print_campaign(&c, p, seed, json);
+    return ex ? ex : c.first_miss[0] || c.false_alarms ? TN_EXIT_VERIFY : TN_EXIT_OK;
 }
 
 /* The collective options that apply to each collective (by option code;
@@ -764,200 +533,13 @@ static void print_mem_capacity(const struct tn_sched *s, uint64_t words, uint32_
         fprintf(stderr, "with --algo %s the longest --msg-flits that fits is %u\n", s->algo, L);
 }
 
-/* What run builds a schedule from (options, the device) and what it gets:
- * the schedule, its closed form and the collective's report extras (NULL
- * where they do not apply; their storage given). */
-struct run_build {
-    enum tn_coll coll;
-    struct tn_topo *topo;
-    struct tn_algo_opts *ao;
-    const struct tn_info *info;
-    uint64_t seed;
-    double search_s;
-    const char *lengths_file;
-    bool random_lengths;
-    struct tn_p2p_opts *po;
-    enum tn_a2a_kind a2a_kind;
-    struct tn_sched *s;
-    struct tn_cost formula;
-    bool have_formula;
-    struct sg_report *sg;
-    struct tn_p2p_info *p2p;
-    struct perm_run *perm;
-    struct a2a_report *a2a;
-};
-
-/* Scatter or gather: the lengths (--lengths, --random-lengths or L), FDF
- * or certificates over one relay round. An exit code. */
-static int build_sg(struct run_build *b)
-{
-    const struct tn_topo *t = b->topo;
-    struct tn_algo_opts *ao = b->ao;
-    if (ao->ports == 0 || b->coll == TN_GATHER)
-        ao->ports = b->coll == TN_GATHER ? 1 : b->info->lanes >= 6 ? 6 : 1;
-    uint32_t *len = calloc(t->n, sizeof *len);
-    if (!len || (b->lengths_file && read_lengths(b->lengths_file, len, t->n) != 0)) {
-        free(len);
-        return TN_EXIT_USAGE;
-    }
-    if (!b->lengths_file)
-        tn_lengths_fill(len, t->n, ao->msg_flits, b->random_lengths, b->seed);
-    struct tn_sg_opts so = {ao->root, ao->ports, len, b->info->alpha, 0};
-    struct sg_report *sg = b->sg;
-    sg->coll = b->coll;
-    sg->ports = ao->ports;
-    int rc = b->coll == TN_SCATTER ? tn_scatter_build(&b->s, t, &so, &sg->info)
-                                   : tn_gather_build(&b->s, t, &so, &sg->info);
-    free(len);
-    if (rc != 0) {
-        fprintf(stderr, CMD ": cannot build the %s: %s\n", tn_coll_name(b->coll),
-                tn_strerror(rc));
-        return TN_EXIT_USAGE;
-    }
-    b->formula.cycles = sg->info.formula;
-    b->formula.rounds = 1;
-    b->have_formula = true;
-    return 0;
-}
-
-static int build_p2p(struct run_build *b)
-{
-    const struct tn_topo *t = b->topo;
-    b->po->src = b->ao->root;
-    b->po->msg_flits = b->ao->msg_flits;
-    b->po->alpha = b->info->alpha;
-    int rc = tn_p2p_build(&b->s, t, b->po, b->p2p);
-    if (rc != 0) {
-        fprintf(stderr, CMD ": cannot build the p2p transfer: %s (distance 1..%u from a "
-                "node, at most %u packets, cs without packets, sf with equal packets)\n",
-                tn_strerror(rc), tn_diameter(t), t->n);
-        return TN_EXIT_USAGE;
-    }
-    b->formula.cycles = b->p2p->device;
-    b->formula.rounds = b->p2p->rounds;
-    b->have_formula = true;
-    return 0;
-}
-
-static int build_a2a(struct run_build *b)
-{
-    struct tn_algo_opts *ao = b->ao;
-    if (ao->ports == 0)
-        ao->ports = b->info->lanes >= 6 ? 6 : 1;
-    struct tn_a2a_opts a2o = {b->a2a_kind, ao->msg_flits, ao->ports, b->info->alpha,
-                              b->search_s, (unsigned)b->seed};
-    int rc = tn_a2a_build(&b->s, b->topo, &a2o, &b->a2a->info);
-    if (rc != 0) {
-        fprintf(stderr, CMD ": cannot build the all-to-all schedule: %s\n",
-                rc == TN_EINVAL ? "torus too large for message ids s*N+d (at most 65535 nodes)"
-                                : tn_strerror(rc));
-        return TN_EXIT_USAGE;
-    }
-    b->a2a->msg_flits = ao->msg_flits;
-    b->formula.rounds = b->a2a->info.steps;
-    b->formula.dsum = b->a2a->info.formula_dsum;
-    b->formula.tsum = (uint64_t)b->a2a->info.steps * ao->msg_flits;
-    b->formula.cycles = b->a2a->info.formula;
-    b->have_formula = true;
-    return 0;
-}
-
-/* Gossip or broadcast by algorithm (the cheapest by default). */
-static int build_algo(struct run_build *b)
-{
-    struct tn_algo_opts *ao = b->ao;
-    const struct tn_topo *t = b->topo;
-    ao->alpha = b->info->alpha;
-    if (ao->ports == 0)
-        ao->ports = b->info->lanes >= 6 ? 6 : 1;
-    int rc = tn_build(&b->s, b->coll, t, ao);
-    if (rc == TN_EINVAL || rc == TN_ENOTSUP) {
-        fprintf(stderr, CMD ": %s: algorithm '%s' %s for %ux%ux%u with %u ports\n",
-                tn_strerror(rc), ao->algo ? ao->algo : "auto",
-                rc == TN_EINVAL ? "is unknown" : "does not apply", t->dim[0], t->dim[1],
-                t->dim[2], ao->ports);
-        return TN_EXIT_USAGE;
-    }
-    if (rc != 0) {
-        fprintf(stderr, CMD ": cannot build the schedule: %s\n", tn_strerror(rc));
-        return TN_EXIT_USAGE;
-    }
-    b->have_formula = tn_algo_cost(b->coll, b->s->algo, t, ao, &b->formula) == 0;
-    return 0;
-}
-
-/* The schedule of b's collective for the device. An exit code (message
- * printed); b->s is set on success. */
-static int build_for_device(struct run_build *b)
-{
-    enum tn_coll c = b->coll;
-    if ((c == TN_SCATTER || c == TN_GATHER || c == TN_P2P) && b->ao->root >= b->topo->n) {
-        fprintf(stderr, CMD ": --root %u is not a node of the %ux%ux%u torus (0..%u)\n",
-                b->ao->root, b->topo->dim[0], b->topo->dim[1], b->topo->dim[2],
-                b->topo->n - 1);
-        return TN_EXIT_USAGE;
-    }
-    if ((c == TN_ALLTOALL || c == TN_GOSSIP || c == TN_BROADCAST) &&
-        !tn_cmd_fits(CMD, c, b->topo, b->ao))
-        return TN_EXIT_USAGE;
-    /* the extras of the collective built stay, the others' go */
-    if (c != TN_SCATTER && c != TN_GATHER)
-        b->sg = NULL;
-    if (c != TN_P2P)
-        b->p2p = NULL;
-    if (c != TN_PERM)
-        b->perm = NULL;
-    switch (c) {
-    case TN_SCATTER:
-    case TN_GATHER:
-        return build_sg(b);
-    case TN_P2P:
-        return build_p2p(b);
-    case TN_PERM: {
-        int ex = build_perm(&b->s, b->topo, b->po->sw, b->ao->msg_flits, b->info->alpha,
-                            b->seed, b->search_s, b->perm);
-        if (ex == 0) {
-            b->formula.cycles = b->perm->r.formula;
-            b->formula.rounds = b->s->nrounds;
-            b->have_formula = true;
-        }
-        return ex;
-    }
-    default:
-        return c == TN_ALLTOALL ? build_a2a(b) : build_algo(b);
-    }
-}
-
-static const char *option_not_applying(enum tn_coll coll, bool file, const char *given)
-{
-#define C TN_COLL_BIT
-    static const struct tn_cmd_applies table[] = {
-        {'L', "msg-flits", C(GOSSIP) | C(BROADCAST) | C(ALLTOALL) | C(SCATTER) | C(GATHER) |
-                           C(P2P) | C(PERM)},
-        {'a', "algo", C(GOSSIP) | C(BROADCAST) | C(ALLTOALL)},
-        {'p', "ports", C(GOSSIP) | C(BROADCAST) | C(ALLTOALL) | C(SCATTER)},
-        {'r', "root", C(BROADCAST) | C(SCATTER) | C(GATHER) | C(P2P)},
-        {'T', "time", C(ALLTOALL) | C(PERM)},
-        {'t', "tree", C(SCATTER) | C(GATHER)},
-        {'l', "lengths", C(SCATTER) | C(GATHER)},
-        {'R', "random-lengths", C(SCATTER) | C(GATHER)},
-        {'w', "switching", C(P2P) | C(PERM)},
-        {'D', "distance", C(P2P)},
-        {'P', "packet-flits", C(P2P)},
-        {'X', "sweep", C(P2P)},
-        {'Q', "permutation", C(PERM)},
-    };
-#undef C
-    return tn_cmd_stray_option(table, sizeof table / sizeof *table, coll, file, given);
-}
-
 int cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"msg-flits", required_argument, NULL, 'L'},
         {"algo", required_argument, NULL, 'a'}, {"ports", required_argument, NULL, 'p'},
         {"root", required_argument, NULL, 'r'}, {"schedule", required_argument, NULL, 'S'},
-        {"seed", required_argument, NULL, 's'}, {"json", no_argument, NULL, 'j'},
+        {"seed", required_argument, NULL, 's'}, {"json", optional_argument, NULL, 'j'},
         {"fault", required_argument, NULL, 'F'}, {"time", required_argument, NULL, 'T'},
         {"tree", required_argument, NULL, 't'}, {"lengths", required_argument, NULL, 'l'},
         {"random-lengths", no_argument, NULL, 'R'}, {"svg", required_argument, NULL, 'V'},
@@ -976,19 +558,14 @@ int cmd_run(int argc, char **argv)
     const char *sched_file = NULL;
     uint64_t seed = 1;
     double search_s = 10.0;
-    struct a2a_report a2a_rep, *a2a = NULL;
-    memset(&a2a_rep, 0, sizeof a2a_rep);
-    struct sg_report sg_rep, *sg = NULL;
-    memset(&sg_rep, 0, sizeof sg_rep);
     struct tn_p2p_opts po = {TN_SW_CS, 0, 1, 1, 0, 1};
-    struct tn_p2p_info p2p_info, *p2p = NULL;
-    struct perm_run perm_rep = {TN_PERM_RANDOM, TN_SW_CS, {0}}, *perm = NULL;
+    enum tn_perm perm_kind = TN_PERM_RANDOM;
     bool sweep = false, distance_given = false;
     uint32_t dump_node = UINT32_MAX;  /* --dump: the node to print after the run */
-    struct tn_p2p_sweep sweep_opts = {false, 0, 0, 0, NULL, false};
+    struct tn_p2p_sweep sweep_opts = {false, 0, 0, 0, NULL, {false, NULL}};
     const char *lengths_file = NULL, *svg_file = NULL, *svg_rows = NULL, *svg_rounds = NULL;
     bool random_lengths = false;
-    bool json = false;
+    struct tn_cmd_json json = {false, NULL};
     unsigned long v;
     int c;
     char given[32] = "";
@@ -1039,7 +616,7 @@ int cmd_run(int argc, char **argv)
             seed = v;
             break;
         case 'j':
-            json = true;
+            tn_cmd_json_opt(&json, optarg);
             break;
         case 't':
             if (strcmp(optarg, "dor") != 0) {
@@ -1077,7 +654,7 @@ int cmd_run(int argc, char **argv)
             sweep_opts.by_msg = optarg && strcmp(optarg, "msg-flits") == 0;
             break;
         case 'Q':
-            if (tn_perm_parse(optarg, &perm_rep.kind) != 0) {
+            if (tn_perm_parse(optarg, &perm_kind) != 0) {
                 fprintf(stderr, CMD ": bad --permutation '%s': use random, tornado, "
                         "bit-reversal or transpose\n", optarg);
                 return TN_EXIT_USAGE;
@@ -1133,11 +710,10 @@ int cmd_run(int argc, char **argv)
     enum tn_coll coll = TN_GOSSIP;
     enum tn_a2a_kind a2a_kind = TN_A2A_LIQUID;
     bool named = optind < argc;   /* the collective is named (with a file: must match it) */
-    if (named && tn_coll_parse(argv[optind], &coll) != 0) {
-        fprintf(stderr, CMD ": unknown collective '%s': use gossip, broadcast, alltoall, "
-                "scatter, gather, p2p or perm\n", argv[optind]);
+    const struct coll_entry *entry = coll_entry(coll);
+    if (named && !(entry = coll_parse(CMD, argv[optind], false)))
         return TN_EXIT_USAGE;
-    }
+    coll = entry->coll;
     optind += named;
     if (named && coll == TN_ALLTOALL) {
         /* --schedule liquid|round-robin (or --algo) names the schedule kind;
@@ -1159,7 +735,6 @@ int cmd_run(int argc, char **argv)
             sched_file = NULL;
         if (!sched_file)
             ao.algo = NULL;
-        a2a = sched_file ? NULL : &a2a_rep;
     }
     if (sched_file == NULL && !named) {
         fprintf(stderr, CMD ": which collective? use gossip, broadcast, alltoall, scatter, "
@@ -1175,16 +750,18 @@ int cmd_run(int argc, char **argv)
                 svg_rounds ? "svg-rounds" : "svg-rows", sweep ? "--sweep" : "--fault-campaign");
         return TN_EXIT_USAGE;
     }
-    if (dump_node != UINT32_MAX && (json || campaign > 0 || sweep)) {
+    /* the JSON takes stdout (no text report, no progress) or -q */
+    bool quiet = tn_cmd_json_stdout(&json) || tn_cmd_verbosity == 0;
+    if (dump_node != UINT32_MAX && (tn_cmd_json_stdout(&json) || campaign > 0 || sweep)) {
         fprintf(stderr, CMD ": --dump prints one run's node as text: leave out %s\n",
-                json ? "--json" : campaign > 0 ? "--fault-campaign" : "--sweep");
+                tn_cmd_json_stdout(&json) ? "--json" : campaign > 0 ? "--fault-campaign" : "--sweep");
         return TN_EXIT_USAGE;
     }
     if (campaign > 0 && fault.kind != TN_FAULT_NONE) {
         fprintf(stderr, CMD ": --fault-campaign draws its own faults: leave out --fault\n");
         return TN_EXIT_USAGE;
     }
-    const char *stray = option_not_applying(coll, sched_file != NULL, given);
+    const char *stray = coll_stray_option(entry, false, sched_file != NULL, opts, given);
     if (stray) {
         if (sched_file)
             fprintf(stderr, CMD ": --%s does not apply to a schedule file (it holds the "
@@ -1256,8 +833,10 @@ int cmd_run(int argc, char **argv)
     memset(&mo, 0, sizeof mo);
     memset(&img, 0, sizeof img);
     memset(&res, 0, sizeof res);
-    struct tn_cost formula;
-    bool have_formula = false;
+    struct coll_build b = {CMD, coll, &topo, &ao, info->lanes, seed, search_s, lengths_file,
+                           random_lengths, &po, a2a_kind, perm_kind, NULL, false, {0}, false,
+                           {{0}}};
+    b.s = s;  /* a schedule file's, or the one built below */
     int rc;
     ex = TN_EXIT_VERIFY;
 
@@ -1277,16 +856,9 @@ int cmd_run(int argc, char **argv)
         tn_topo_init(&topo, info->dims[0], info->dims[1], info->dims[2]);
     }
     if (s == NULL) {
-        struct run_build b = {coll, &topo, &ao, info, seed, search_s, lengths_file,
-                              random_lengths, &po, a2a_kind, NULL, {0}, false,
-                              &sg_rep, &p2p_info, &perm_rep, a2a};
-        ex = build_for_device(&b);
+        ao.alpha = info->alpha;
+        ex = coll_build(&b);
         s = b.s;
-        formula = b.formula;
-        have_formula = b.have_formula;
-        sg = b.sg;
-        p2p = b.p2p;
-        perm = b.perm;
         if (ex != 0)
             goto out_dev;
         ex = TN_EXIT_VERIFY;
@@ -1324,9 +896,12 @@ int cmd_run(int argc, char **argv)
         ex = TN_EXIT_USAGE;
         goto out_dev;
     }
-    if (perm)
-        perm->r.relay_lost = mo.errors;
+    if (b.built && coll == TN_PERM)
+        b.x.perm.relay_lost = mo.errors;
     tm[0] = tn_now_s() - t_start;
+    tn_cmd_note(CMD, "schedule: %s %s, %u rounds, verified and lowered; the model predicts %"
+                PRIu64 " cycles (%.3f s)", tn_coll_name(s->coll), s->algo, p->nrounds, mo.total,
+                tm[0]);
 
     double t = tn_now_s();
     rc = tn_image_compile(&img, p, info, seed, err, sizeof err);
@@ -1357,13 +932,17 @@ int cmd_run(int argc, char **argv)
         goto out_dev;
     }
     tm[1] = tn_now_s() - t;
+    tn_cmd_note(CMD, "image: %zu words in %zu bursts, %zu of them flit memory (%.3f s)",
+                img.nwords, img.nbursts, img.mem_words, tm[1]);
 
     t = tn_now_s();
     uint32_t clear = TN_CTRL_CLEAR;
     rc = tn_proto_write(dev.p, TN_G_CTRL, &clear, 1);
     if (rc == 0)
-        rc = tn_run_load(dev.p, &img, json);
+        rc = tn_run_load(dev.p, &img, quiet);
     tm[2] = tn_now_s() - t;
+    if (rc == 0)
+        tn_cmd_note(CMD, "loaded (%.3f s)", tm[2]);
     if (rc != 0)
         goto out_comm;
 
@@ -1373,13 +952,16 @@ int cmd_run(int argc, char **argv)
         goto out_dev;
     }
     if (campaign > 0) {
-        ex = fault_campaign(&dev, p, &mo, &res, campaign, seed, json);
+        ex = fault_campaign(&dev, p, &mo, &res, campaign, seed, &json);
         goto out_dev;
     }
     if (fault.kind == TN_FAULT_LINK &&
         (rc = set_link_fault(&dev, &fault.link, link_at.round, link_at.rcyc)) != 0)
         goto out_comm;
-    rc = tn_run_execute(dev.p, &dev.info, p, &mo, &res, json, tm + 3);
+    rc = tn_run_execute(dev.p, &dev.info, p, &mo, &res, quiet, tm + 3);
+    if (rc == 0)
+        tn_cmd_note(CMD, "ran %" PRIu64 " cycles (%.3f s), read back %u records (%.3f s)",
+                    res.measured, tm[3], mo.nstats, tm[4]);
     res.flit_hops = flit_hops(s);
     res.net_cycles = dev.ops->net_cycles ? dev.ops->net_cycles(dev.t) : 0;
     if (rc == TN_ENOMEM) {
@@ -1394,21 +976,20 @@ int cmd_run(int argc, char **argv)
         ex = TN_EXIT_DEVICE;
         goto out_dev;
     }
-    if (have_formula && formula.cycles != res.model) {
+    if (b.have_formula && b.formula.cycles != res.model) {
         res.cycles_ok = false;
         tn_run_add_mismatch(&res, TN_MIS_CLOSED_FORM, UINT32_MAX, UINT32_MAX, UINT32_MAX,
                      "the model's %" PRIu64 " cycles differ from the closed form's %" PRIu64,
-                     res.model, formula.cycles);
+                     res.model, b.formula.cycles);
     }
     uint64_t lower = (uint64_t)rep.bounds.rounds * info->alpha + rep.bounds.dsum + rep.bounds.tsum;
-    if (json)
-        print_json(s, p, info, &res, &formula, have_formula, lower, tm, &img, da.t.backend, a2a,
-                   sg, p2p, perm);
-    else
-        print_text(s, p, &rep, info, &res, &formula, have_formula, lower, tm, &img,
-                   da.t.backend, a2a, sg, p2p, perm);
+    if (!tn_cmd_json_stdout(&json))
+        print_text(s, p, &rep, info, &res, &b, lower, tm, &img, da.t.backend);
     ex = res.data_ok && res.cycles_ok ? TN_EXIT_OK : TN_EXIT_VERIFY;
-    if (fault.kind == TN_FAULT_LINK && !json)
+    if (json.on && tn_cmd_json_emit(CMD, &json, run_json(s, p, info, &res, &b, lower, tm, &img,
+                                                          da.t.backend)) != 0)
+        ex = TN_EXIT_USAGE;
+    if (fault.kind == TN_FAULT_LINK && !tn_cmd_json_stdout(&json))
         print_link_fault(p, info, seed, &mo, &res, &fault.link, &link_at);
     if (svg_rounds) {
         char title[160];
@@ -1423,7 +1004,8 @@ int cmd_run(int argc, char **argv)
     if (dump_node != UINT32_MAX) {
         printf("\nnode %u after the run (torusctl dump --help explains the fields):\n",
                dump_node);
-        if ((rc = tn_dump_node(&dev, dump_node, 0, 0)) != 0)
+        struct tn_cmd_json text_only = {false, NULL};
+        if ((rc = tn_dump_node(&dev, dump_node, 0, 0, &text_only)) != 0)
             goto out_comm;
     }
     goto out_dev;

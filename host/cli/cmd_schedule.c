@@ -12,6 +12,7 @@
 #include "a2a.h"
 #include "algo.h"
 #include "cmd.h"
+#include "colls.h"
 #include "netsched.h"
 #include "outfile.h"
 #include "plan.h"
@@ -32,10 +33,10 @@ static void help(FILE *f)
         "usage: torusctl schedule gossip|broadcast|alltoall|scatter|gather [options]\n"
         "  --dims XxYxZ      torus size (default 7x7x7)\n"
         "  --msg-flits L     flits per message (default 1)\n"
-        "  --algo A          algorithm (default: the cheapest for L and alpha)\n"
-        "                    gossip: dp, dp-long (Delmas-Perennes, 7^i cubes), ring,\n"
-        "                    split-ring (a part per dimension: all ports busy)\n"
-        "                    broadcast: dp (perfect code, 7^i cubes), dim\n"
+        "  --algo A          algorithm (default: the cheapest for L and alpha;\n"
+        "                    docs/host.md describes each):\n");
+    tn_cmd_print_algos(f);
+    fprintf(f,
         "  --alpha A         round switch cost in cycles (default 1)\n"
         "  --ports P         6 all-port (default) or 1 single-port\n"
         "  --root N          broadcast source node (default 0)\n"
@@ -46,72 +47,14 @@ static void help(FILE *f)
         "  --time SECONDS    alltoall: bound of the liquid search (default 10)\n"
         "  --random-lengths  scatter, gather: lengths uniform in 0..L from --seed\n"
         "  --seed S          seed of --random-lengths (default 1)\n"
-        "  --json FILE       write the schedule as JSON (- for stdout)\n"
+        "  --json[=FILE]     write the schedule as JSON (docs/schedule-format.md) in\n"
+        "                    FILE, or on stdout (the report then on stderr); --json\n"
+        "                    FILE works too\n"
         "  --svg FILE        write its space-time diagram as SVG\n"
         "  --svg-rows SEL    its links: all (default), node:N (out of and into N) or\n"
         "                    dim:X|Y|Z\n"
         "  --help            this text\n"
         "exit codes: 0 ok, 1 usage, 3 the schedule failed verification\n");
-}
-
-/* The name of an option given (by its code in given) that does not apply
- * to coll, or NULL. */
-static const char *option_not_applying(enum tn_coll coll, const char *given)
-{
-#define C TN_COLL_BIT
-    static const struct tn_cmd_applies table[] = {
-        {'a', "algo", C(GOSSIP) | C(BROADCAST) | C(ALLTOALL)},
-        {'p', "ports", C(GOSSIP) | C(BROADCAST) | C(ALLTOALL) | C(SCATTER)},
-        {'r', "root", C(BROADCAST) | C(SCATTER) | C(GATHER)},
-        {'S', "schedule", C(ALLTOALL)},
-        {'T', "time", C(ALLTOALL)},
-        {'R', "random-lengths", C(SCATTER) | C(GATHER)},
-        {'s', "seed", C(SCATTER) | C(GATHER)},
-    };
-#undef C
-    return tn_cmd_stray_option(table, sizeof table / sizeof *table, coll, false, given);
-}
-
-/* Which algorithm is the cheapest for which L (1..4096), as ranges per
- * algorithm ("class-ring L 1-2, 4; split-ring L 3, 5+"), or, when it
- * changes more than 12 times, which alternate up to where. */
-static void print_cheapest(FILE *out, enum tn_coll coll, const struct tn_topo *t,
-                           const struct tn_algo_opts *ao)
-{
-    enum { LMAX = 4096, MANY = 12 };
-    uint32_t *from = malloc((LMAX + 1) * sizeof *from);
-    const char **name = malloc(LMAX * sizeof *name);
-    unsigned n = from && name ? tn_algo_crossovers(coll, t, ao, LMAX, from, name, LMAX) : 0;
-    fprintf(out, "cheapest at alpha %u by message length (L <= %u):", ao->alpha, LMAX);
-    for (unsigned i = 0; i < n; i++) {
-        bool seen = false;
-        for (unsigned j = 0; j < i; j++)
-            seen |= strcmp(name[j], name[i]) == 0;
-        if (seen)
-            continue;
-        if (n > MANY) {
-            fprintf(out, "%s %s", i ? " and" : "", name[i]);
-            continue;
-        }
-        fprintf(out, "%s %s L", i ? ";" : "", name[i]);
-        from[n] = LMAX + 1;
-        for (unsigned j = i, k = 0; j < n; j++) {
-            if (strcmp(name[j], name[i]) != 0)
-                continue;
-            uint32_t last = from[j + 1] - 1;
-            fprintf(out, "%s %u", k++ ? "," : "", from[j]);
-            if (last == LMAX)
-                fprintf(out, "+");
-            else if (last > from[j])
-                fprintf(out, "-%u", last);
-        }
-    }
-    if (n > MANY)
-        fprintf(out, " alternate (%u changes) up to L = %u, then %s", n - 1, from[n - 1] - 1,
-                name[n - 1]);
-    fprintf(out, "\n");
-    free(from);
-    free(name);
 }
 
 static int netsched_json(const void *ns, FILE *f)
@@ -150,13 +93,19 @@ static int schedule_network(const char *path, bool liquid, double seconds, unsig
     return ret;
 }
 
+static bool is_coll_name(const char *s)
+{
+    enum tn_coll c;
+    return tn_coll_parse(s, &c) == 0;
+}
+
 int cmd_schedule(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"dims", required_argument, NULL, 'd'}, {"msg-flits", required_argument, NULL, 'L'},
         {"algo", required_argument, NULL, 'a'}, {"alpha", required_argument, NULL, 'A'},
         {"ports", required_argument, NULL, 'p'}, {"root", required_argument, NULL, 'r'},
-        {"json", required_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
+        {"json", optional_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
         {"schedule", required_argument, NULL, 'S'}, {"time", required_argument, NULL, 'T'},
         {"random-lengths", no_argument, NULL, 'R'}, {"seed", required_argument, NULL, 's'},
         {"svg", required_argument, NULL, 'V'}, {"network", required_argument, NULL, 'N'},
@@ -228,7 +177,12 @@ int cmd_schedule(int argc, char **argv)
             ao.root = (uint32_t)v;
             break;
         case 'j':
-            json = optarg;
+            /* --json[=FILE]; also --json FILE, as the word after it is no
+             * collective name */
+            if (!optarg && optind < argc && !is_coll_name(argv[optind]) &&
+                (argv[optind][0] != '-' || strcmp(argv[optind], "-") == 0))
+                optarg = argv[optind++];
+            json = optarg ? optarg : "-";
             break;
         case 'S':
             if (strcmp(optarg, "liquid") != 0 && strcmp(optarg, "round-robin") != 0) {
@@ -270,22 +224,10 @@ int cmd_schedule(int argc, char **argv)
                         "torusctl schedule --help\n");
         return TN_EXIT_USAGE;
     }
-    enum tn_coll coll;
-    if (tn_coll_parse(argv[optind], &coll) != 0) {
-        fprintf(stderr, "torusctl schedule: unknown collective '%s': use gossip, broadcast, "
-                "alltoall, scatter or gather\n", argv[optind]);
+    const struct coll_entry *entry = coll_parse("torusctl schedule", argv[optind], true);
+    if (!entry)
         return TN_EXIT_USAGE;
-    }
-    if (coll == TN_P2P || coll == TN_PERM) {
-        fprintf(stderr, "torusctl schedule: %s runs on the device: use torusctl run %s "
-                "(docs/switching.md)\n", argv[optind], argv[optind]);
-        return TN_EXIT_USAGE;
-    }
-    if ((coll == TN_SCATTER || coll == TN_GATHER) && t.n > 1 &&
-        (t.dim[0] > 15 || t.dim[1] > 15 || t.dim[2] > 15)) {
-        fprintf(stderr, "torusctl schedule: relay heads carry 4-bit coordinates: dims up to 15\n");
-        return TN_EXIT_USAGE;
-    }
+    enum tn_coll coll = entry->coll;
     if (network && coll != TN_ALLTOALL) {
         fprintf(stderr, "torusctl schedule: --network is for alltoall\n");
         return TN_EXIT_USAGE;
@@ -303,7 +245,7 @@ int cmd_schedule(int argc, char **argv)
         return schedule_network(network, kind == TN_A2A_LIQUID, search_s, (unsigned)seed, json,
                                 svg);
     }
-    const char *stray = option_not_applying(coll, given);
+    const char *stray = coll_stray_option(entry, true, false, opts, given);
     if (stray) {
         fprintf(stderr, "torusctl schedule: --%s does not apply to %s (see --help)\n", stray,
                 tn_coll_name(coll));
@@ -324,75 +266,14 @@ int cmd_schedule(int argc, char **argv)
         }
         kind = k;
     }
-    if (ao.root >= t.n) {
-        fprintf(stderr, "torusctl schedule: --root %u is not a node of %s (0..%u)\n", ao.root,
-                dims, t.n - 1);
-        return TN_EXIT_USAGE;
-    }
-    struct tn_sched *s;
-    struct tn_a2a_info ai;
-    int rc;
-    if ((coll == TN_ALLTOALL || coll == TN_GOSSIP || coll == TN_BROADCAST) &&
-        !tn_cmd_fits("torusctl schedule", coll, &t, &ao))
-        return TN_EXIT_USAGE;
-    if (coll == TN_ALLTOALL) {
-        if (t.n > TN_A2A_NODES_MAX) {
-            fprintf(stderr, "torusctl schedule: alltoall takes at most %u nodes (message ids "
-                    "s*N+d)\n", TN_A2A_NODES_MAX);
-            return TN_EXIT_USAGE;
-        }
-        struct tn_a2a_opts o = {kind, ao.msg_flits, ao.ports, ao.alpha, search_s, 1};
-        rc = tn_a2a_build(&s, &t, &o, &ai);
-        if (rc) {
-            fprintf(stderr, "torusctl schedule: %s\n", tn_strerror(rc));
-            return TN_EXIT_USAGE;
-        }
-        goto built;
-    }
-    if (coll == TN_SCATTER || coll == TN_GATHER) {
-        uint32_t *len = calloc(t.n, sizeof *len);
-        if (!len)
-            return TN_EXIT_USAGE;
-        tn_lengths_fill(len, t.n, ao.msg_flits, random_lengths, seed);
-        struct tn_sg_opts so = {ao.root, coll == TN_GATHER ? 1 : ao.ports, len, ao.alpha, 0};
-        struct tn_sg_info gi;
-        rc = coll == TN_SCATTER ? tn_scatter_build(&s, &t, &so, &gi) : tn_gather_build(&s, &t, &so, &gi);
-        free(len);
-        if (rc) {
-            fprintf(stderr, "torusctl schedule: %s\n", tn_strerror(rc));
-            return TN_EXIT_USAGE;
-        }
-        fprintf(stderr, "%s: %u messages, %llu flits with heads; device cycles alpha + T = %llu",
-                s->algo, gi.messages, (unsigned long long)gi.total_flits,
-                (unsigned long long)gi.formula);
-        if (coll == TN_SCATTER && so.ports == 1)
-            fprintf(stderr, " (FDF, optimal by Theorem 1)");
-        else if (coll == TN_SCATTER)
-            fprintf(stderr, ", all-port lower bound alpha + %llu", (unsigned long long)gi.lower);
-        else
-            fprintf(stderr, " from dispatch %llu; synchronisation %llu cycles (modelled), "
-                    "lower bound %llu <= total %llu <= %llu (Theorem 3)",
-                    (unsigned long long)gi.dispatch0, (unsigned long long)gi.t_sync,
-                    (unsigned long long)gi.lower, (unsigned long long)gi.time,
-                    (unsigned long long)gi.bound);
-        fprintf(stderr, "\n");
-        goto built;
-    }
-    rc = tn_build(&s, coll, &t, &ao);
-    if (rc == TN_EINVAL || rc == TN_ENOTSUP) {
-        fprintf(stderr, "torusctl schedule: algorithm '%s' %s; choose from:",
-                ao.algo, rc == TN_EINVAL ? "is unknown" : "does not apply to this geometry/ports");
-        for (const char *const *n = tn_algo_names(coll); *n; n++)
-            if (tn_algo_applies(coll, *n, &t, ao.ports))
-                fprintf(stderr, " %s", *n);
-        fprintf(stderr, "\n");
-        return TN_EXIT_USAGE;
-    }
-    if (rc) {
-        fprintf(stderr, "torusctl schedule: %s\n", tn_strerror(rc));
-        return TN_EXIT_USAGE;
-    }
-built:;
+    struct coll_build b = {"torusctl schedule", coll, &t, &ao, 6, seed, search_s, NULL,
+                           random_lengths, NULL, kind, TN_PERM_RANDOM, NULL, false, {0}, false,
+                           {{0}}};
+    int rc = coll_build(&b);
+    if (rc != 0)
+        return rc;
+    struct tn_sched *s = b.s;
+
     struct tn_report rep;
     rc = tn_verify(s, NULL, &rep);
     if (rc == TN_ENOMEM) {
@@ -402,29 +283,10 @@ built:;
     }
     FILE *out = json && strcmp(json, "-") == 0 ? stderr : stdout;
     tn_report_print(out, s, &rep, ao.alpha, 20);
-    if (coll == TN_ALLTOALL) {
-        fprintf(out, "traffic %u transfers (DOR, %s), Lambda %u, liquid throughput #(X)/Lambda(X) "
-                "%.3f\n", ai.transfers, ao.ports == 1 ? "single-port" : "all-port", ai.lambda,
-                ai.lambda ? (double)ai.transfers / ai.lambda : 0.0);
-        fprintf(out, "schedule %s via %s: %u steps (gap to Lambda %.2f%%), round-robin %u steps, "
-                "search %.2f s\n", s->algo, ai.via, ai.steps,
-                ai.lambda ? 100.0 * ((double)ai.steps - ai.lambda) / ai.lambda : 0.0, ai.rr_steps,
-                ai.search_s);
-        fprintf(out, "closed form %llu cycles (%u alpha + %llu + %u L); bounds: flow Lambda L = "
-                "%llu, a step per round %llu\n", (unsigned long long)ai.formula, ai.steps,
-                (unsigned long long)ai.formula_dsum, ai.steps,
-                (unsigned long long)ai.flow_bound, (unsigned long long)ai.step_bound);
-    } else if (coll == TN_GOSSIP || coll == TN_BROADCAST) {
-        fprintf(out, "algorithms (predicted cycles at alpha %u):", ao.alpha);
-        for (const char *const *n = tn_algo_names(coll); *n; n++) {
-            struct tn_cost cost;
-            if (tn_algo_cost(coll, *n, &t, &ao, &cost) == 0)
-                fprintf(out, " %s %llu", *n, (unsigned long long)cost.cycles);
-        }
-        fprintf(out, "\n");
-        print_cheapest(out, coll, &t, &ao);
-    }
-    if (rep.mem_max_words > TN_SIM_MEM_DEPTH) {
+    coll_formula_line(out, &b, NULL);
+    if (entry->text)
+        entry->text(out, &b, NULL);
+    if (rep.mem_max_words > TN_SIM_MEM_DEPTH && tn_cmd_verbosity > 0) {
         uint32_t L = tn_sched_max_flits(s, rep.mem_max_words, TN_SIM_MEM_DEPTH);
         fprintf(stderr, "torusctl schedule: note: %llu flit memory words a node, more than the "
                 "simulator models' %u (MEM_DEPTH): torusctl run refuses it there",

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* torusctl: a thin git-style subcommand table over libtorus. */
 #include <errno.h>
+#include <stdarg.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,8 +10,10 @@
 #include "algo.h"
 #include "cmd.h"
 #include "image.h"
+#include "outfile.h"
 #include "sched.h"
 #include "svg.h"
+#include "tn_error.h"
 #include "tn_version.h"
 
 static const struct tn_cmd commands[] = {
@@ -50,18 +53,51 @@ bool tn_cmd_seconds(const char *cmd, const char *s, double *out)
     return true;
 }
 
-const char *tn_cmd_stray_option(const struct tn_cmd_applies *table, size_t n, int coll, bool file,
-                                const char *given)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strchr(given, table[i].opt) && (file || !(table[i].colls >> coll & 1)))
-            return table[i].name;
-    return NULL;
-}
-
 json_t *tn_cmd_json_dims(const struct tn_topo *t)
 {
     return json_pack("[i, i, i]", t->dim[0], t->dim[1], t->dim[2]);
+}
+
+void tn_cmd_print_algos(FILE *f)
+{
+    for (int c = 0; c < TN_COLL_COUNT; c++) {
+        const char *const *n = tn_algo_names((enum tn_coll)c);
+        if (!*n)
+            continue;
+        fprintf(f, "                    %s: %s", tn_coll_name((enum tn_coll)c), *n);
+        while (*++n)
+            fprintf(f, ", %s", *n);
+        fprintf(f, "\n");
+    }
+}
+
+void tn_cmd_json_opt(struct tn_cmd_json *j, const char *optarg)
+{
+    j->on = true;
+    j->file = optarg && strcmp(optarg, "-") != 0 ? optarg : NULL;
+}
+
+bool tn_cmd_json_stdout(const struct tn_cmd_json *j)
+{
+    return j->on && !j->file;
+}
+
+static int write_json(const void *o, FILE *f)
+{
+    return json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) == 0 && fputc('\n', f) != EOF
+               ? 0 : TN_EIO;
+}
+
+int tn_cmd_json_emit(const char *cmd, const struct tn_cmd_json *j, json_t *o)
+{
+    const char *path = j->file ? j->file : "-";
+    int rc = o ? tn_write_file(path, write_json, o) : TN_ENOMEM;
+    json_decref(o);
+    if (rc == 0)
+        return TN_EXIT_OK;
+    fprintf(stderr, "%s: cannot write the JSON report to %s: %s\n", cmd,
+            j->file ? j->file : "standard output", rc == TN_EIO ? strerror(errno) : tn_strerror(rc));
+    return TN_EXIT_USAGE;
 }
 
 bool tn_cmd_svg_opts(const char *cmd, const char *sel, const struct tn_topo *t, unsigned alpha,
@@ -91,17 +127,42 @@ bool tn_cmd_fits(const char *cmd, int coll, const struct tn_topo *t, const struc
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: torusctl <command> [options]\n\ncommands:\n");
+    fprintf(f, "usage: torusctl [-q|-v] <command> [options]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\n'torusctl <command> --help' describes a command; 'torusctl --version' "
+    fprintf(f, "\n  -q, --quiet    no progress lines or notes on stderr (errors still)\n"
+               "  -v, --verbose  also each stage of a run as it happens, with its figures\n"
+               "\n'torusctl <command> --help' describes a command; 'torusctl --version' "
                "the build.\n"
                "exit codes: 0 ok, 1 usage or file error, 2 device error, "
                "3 verification failed\n");
 }
 
+int tn_cmd_verbosity = 1;
+
+void tn_cmd_note(const char *cmd, const char *fmt, ...)
+{
+    if (tn_cmd_verbosity < 2)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "%s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
 int main(int argc, char **argv)
 {
+    /* -q / -v before the command */
+    for (; argc > 1; argc--, argv++) {
+        if (strcmp(argv[1], "-q") == 0 || strcmp(argv[1], "--quiet") == 0)
+            tn_cmd_verbosity = 0;
+        else if (strcmp(argv[1], "-v") == 0 || strcmp(argv[1], "--verbose") == 0)
+            tn_cmd_verbosity = 2;
+        else
+            break;
+    }
     if (argc < 2) {
         usage(stderr);
         return TN_EXIT_USAGE;

@@ -28,7 +28,10 @@ uint64_t tn_build_bytes(enum tn_coll coll, const struct tn_topo *t, const struct
  * physical memory. */
 uint64_t tn_build_bytes_max(void);
 
-/* Names of the algorithms for a collective, NULL-terminated. */
+/* Names of the algorithms for a collective, NULL-terminated (gossip and
+ * broadcast: tn_build's; alltoall: tn_a2a_build's kinds, liquid and
+ * round-robin; none for the others, which --switching or their options
+ * shape). */
 const char *const *tn_algo_names(enum tn_coll coll);
 /* True if algorithm name applies to geometry t and port model. */
 bool tn_algo_applies(enum tn_coll coll, const char *name, const struct tn_topo *t,

@@ -50,4 +50,45 @@ check "--svg into a folder that does not exist: exit 1 naming the file, nothing 
 "$T" verify --model --stats "$tmp/stats.csv" <(sched --json - 2>/dev/null) >/dev/null 2>&1
 check "verify --model --stats FILE: the CSV with a header line and a line per eject descriptor" \
     "$(head -1 "$tmp/stats.csv" | grep -q '^round,node,lane' && [ "$(wc -l <"$tmp/stats.csv")" -gt 1 ]; echo $?)"
+# --json[=FILE] in every command: FILE gets the JSON, stdout the text
+nowall='if type == "object" then del(.wall_s) else . end'  # run's wall times differ
+sched --json >"$tmp/bare.json" 2>/dev/null
+check "schedule --json (no FILE): the schedule on standard output" \
+    "$(jq -e '.collective == "gossip"' "$tmp/bare.json" >/dev/null; echo $?)"
+sched --json "$tmp/word.json" >/dev/null 2>&1
+check "schedule --json FILE (the word after it): the schedule in FILE" \
+    "$(jq -e '.collective == "gossip"' "$tmp/word.json" >/dev/null; echo $?)"
+for c in "info --dims 3x3x3" "dump --dims 3x3x3 --node 2 --mem 0:4" "routing --dims 3x3x3" \
+         "cdg --dims 3x3x3" "run gossip --dims 3x3x3" "list"; do
+    name=${c%% *}
+    rm -f "$tmp/$name.json"
+    # shellcheck disable=SC2086
+    "$T" $c --json="$tmp/$name.json" >"$tmp/$name.txt" 2>/dev/null
+    rc=$?
+    check "$name --json=FILE: exit $rc, valid JSON in FILE and the text report on stdout" \
+        "$([ $rc = 0 ] && jq -e . "$tmp/$name.json" >/dev/null &&
+           { [ "$name" = list ] || [ -s "$tmp/$name.txt" ]; } &&
+           ! jq -e . "$tmp/$name.txt" >/dev/null 2>&1; echo $?)"
+    # shellcheck disable=SC2086
+    "$T" $c --json >"$tmp/$name.out" 2>/dev/null
+    check "$name --json: the same JSON object on standard output, nothing else" \
+        "$(jq -e . "$tmp/$name.out" >/dev/null &&
+           [ "$(jq -S "$nowall" "$tmp/$name.out")" = "$(jq -S "$nowall" "$tmp/$name.json")" ]; echo $?)"
+done
+check "dump --json: node, status words, lanes with their eject records" \
+    "$(jq -e '.node == 2 and (.status | has("error_flags")) and (.lanes | length == 6) and (.mem | length == 4)' \
+        "$tmp/dump.json" >/dev/null; echo $?)"
+"$T" run gossip --dims 3x3x3 --json="$tmp/no/such/dir/r.json" >/dev/null 2>"$tmp/err"
+check "run --json=FILE into a missing folder: exit 1 naming the file, nothing created" \
+    "$([ $? = 1 ] && grep -q 'r.json' "$tmp/err" && [ ! -e "$tmp/no" ]; echo $?)"
+
+# -q and -v before the command
+"$T" -v run gossip --dims 3x3x3 >/dev/null 2>"$tmp/verbose"
+check "-v run: each stage on stderr (device, schedule, image, loaded, ran)" \
+    "$(for w in 'device: sim backend' 'schedule: gossip' 'image: ' 'loaded (' 'ran '; do
+           grep -q "^torusctl run: $w" "$tmp/verbose" || exit 1; done; echo 0)"
+"$T" -q schedule gossip --msg-flits 64 >/dev/null 2>"$tmp/quiet"
+"$T" schedule gossip --msg-flits 64 >/dev/null 2>"$tmp/normal"
+check "-q schedule: the memory note of a large L is gone (it prints without -q)" \
+    "$(grep -q 'note:' "$tmp/normal" && [ ! -s "$tmp/quiet" ]; echo $?)"
 done_tap
