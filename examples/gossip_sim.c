@@ -2,11 +2,12 @@
 /* A program of its own on the installed libtorus: the gossip on the
  * simulated 3x3x3 torus, as `torusctl run gossip --dims 3x3x3` does it in
  * outline. It opens the device (the Verilator model through the sim
- * transport: the same frames a board receives), builds the cheapest
- * schedule for the device's alpha, verifies it, lowers it to the device's
- * tables, predicts every eject record with the reference model, loads the
- * image, runs it and compares every record and the measured cycles
- * (run.h).
+ * transport: the same frames a board receives) and asks tn_run (run.h)
+ * for the gossip: it builds the cheapest schedule for the device's alpha,
+ * verifies it, lowers it to the device's tables, predicts every eject
+ * record with the reference model, loads the image, runs it and compares
+ * every record and the measured cycles with the model and the closed
+ * form.
  *
  *   cc gossip_sim.c $(pkg-config --cflags --libs torus) -o gossip_sim
  *   ./gossip_sim [SIM_DIR]     (default: $TN_SIM_DIR, then next to torusctl)
@@ -39,48 +40,25 @@ int main(int argc, char **argv)
     if (tn_proto_open(&p, ops, tr, &po) != 0 || tn_info_read(p, &info) != 0)
         return fail("sim device", "no answer to INFO");
 
-    struct tn_topo t;
-    tn_topo_init(&t, info.dims[0], info.dims[1], info.dims[2]);
-    struct tn_algo_opts ao = {.msg_flits = 4, .ports = 6, .alpha = info.alpha};
-    struct tn_sched *s;
-    struct tn_report rep;
-    int rc = tn_build(&s, TN_GOSSIP, &t, &ao);
-    if (rc != 0)
-        return fail("schedule", tn_strerror(rc));
-    if (tn_verify(s, NULL, &rep) != 0)
-        return fail("schedule", "verification failed");
-
-    struct tn_plan_params par = tn_info_plan_params(&info);
-    struct tn_plan *plan;
-    struct tn_model_out mo;
-    struct tn_image img = {0};
-    if (tn_plan_lower(&plan, s, &par, err, sizeof err) != 0)
-        return fail("plan", err);
-    if (tn_model_run(plan, 1, TN_ENGINE_AUTO, &mo) != 0)
-        return fail("model", "out of memory");
-    if (tn_image_compile(&img, plan, &info, 1, err, sizeof err) != 0)
-        return fail("image", err);
-
-    /* load, run, read every eject record back and compare it with the model */
-    struct tn_run_result res;
-    double tm[2];
-    uint32_t clear = TN_CTRL_CLEAR;
-    if (tn_run_result_init(&res, plan, &mo) != 0 || tn_proto_write(p, TN_G_CTRL, &clear, 1) != 0 ||
-        tn_run_load(p, &img, true) != 0 || tn_run_execute(p, &info, plan, &mo, &res, true, tm) != 0)
-        return fail("device", tn_proto_errmsg(p));
-    printf("gossip %s on 3x3x3, L = %u: %llu cycles measured, %llu modelled, %llu predicted; "
-           "%u eject records, %s\n", s->algo, ao.msg_flits, (unsigned long long)res.measured,
-           (unsigned long long)res.model, (unsigned long long)rep.cost.cycles, mo.nstats,
-           res.data_ok ? "every CRC as modelled" : "DATA WRONG");
-    for (uint32_t i = 0; i < res.nmis && i < TN_RUN_MAX_LISTED; i++)
-        printf("  %s: %s\n", tn_mis_kind_name(res.listed[i].kind), res.listed[i].what);
-    int ok = res.data_ok && res.cycles_ok;
-    tn_run_result_free(&res);
-    tn_image_free(&img);
-    tn_model_free(&mo);
-    tn_plan_free(plan);
-    tn_report_free(&rep);
-    tn_sched_free(s);
+    /* one call: build the cheapest gossip for the device's alpha, verify
+     * it, lower it, predict it, load, run, read back and compare */
+    struct tn_coll_req req = {.coll = TN_GOSSIP, .msg_flits = 4, .ports = 6, .seed = 1};
+    struct tn_run_opts ro = {.seed = 1, .quiet = true};
+    struct tn_run_report r;
+    if (tn_run(p, &info, &req, NULL, &ro, &r, err, sizeof err) != 0) {
+        tn_run_report_free(&r);
+        return fail("run", err);
+    }
+    const struct tn_run_result *res = &r.res;
+    printf("gossip %s on 3x3x3, L = %u: %llu cycles measured, %llu modelled, %llu predicted "
+           "by the closed form; %u eject records, %s\n", r.b.s->algo, req.msg_flits,
+           (unsigned long long)res->measured, (unsigned long long)res->model,
+           (unsigned long long)r.b.formula.cycles, r.model.nstats,
+           res->data_ok ? "every CRC as modelled" : "DATA WRONG");
+    for (uint32_t i = 0; i < res->nmis && i < TN_RUN_MAX_LISTED; i++)
+        printf("  %s: %s\n", tn_mis_kind_name(res->listed[i].kind), res->listed[i].what);
+    int ok = res->data_ok && res->cycles_ok;
+    tn_run_report_free(&r);
     tn_proto_close(p);
     ops->close(tr);
     return ok ? 0 : 1;

@@ -88,13 +88,6 @@ struct json_t;
 struct json_t *tn_cmd_json_dims(const struct tn_topo *t);
 
 
-/* Whether building coll with o on t fits this machine's memory
- * (tn_build_bytes against tn_build_bytes_max); if not, says so, with both
- * figures, prefixed by cmd. */
-struct tn_topo;
-struct tn_algo_opts;
-bool tn_cmd_fits(const char *cmd, int coll, const struct tn_topo *t, const struct tn_algo_opts *o);
-
 /* The algorithms of every collective that has several, one line each
  * ("gossip: dp, dp-long, ..."), indented for a --help text. */
 void tn_cmd_print_algos(FILE *f);

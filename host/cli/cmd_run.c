@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* torusctl run: compute (or load), verify, lower and compile a schedule,
- * then load, run and read it back through the library (run.h: every eject
- * record compared with the reference model), and report it against the
- * closed form. The product's main job. */
+/* torusctl run: the command line to a collective request (coll.h) or a
+ * schedule file, one tn_run (run.h: build, verify, lower, predict,
+ * compile, load, run, read back, compare with the model and the closed
+ * form), and its report; fault campaigns and p2p sweeps around it. The
+ * product's main job. */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -117,28 +118,15 @@ static void help(FILE *f)
 
 
 
-static uint64_t flit_hops(const struct tn_sched *s)
-{
-    uint64_t h = 0;
-    for (uint32_t r = 0; r < s->nrounds; r++)
-        for (uint32_t c = 0; c < s->rounds[r].ncirc; c++) {
-            const struct tn_circuit *ci = &s->rounds[r].circ[c];
-            h += tn_circuit_flits(s, ci) * ci->narcs;
-        }
-    for (uint32_t r = 0; r < s->nrounds; r++)
-        for (uint32_t i = 0; i < s->rounds[r].nrelay; i++) {
-            const struct tn_relay *x = &s->rounds[r].relay[i];
-            h += tn_relay_flits(s, x) * tn_distance(&s->topo, x->src, x->dst);
-        }
-    return h;
-}
-
-static void print_text(const struct tn_sched *s, const struct tn_plan *p,
-                       const struct tn_report *rep, const struct tn_info *info,
-                       const struct tn_run_result *res, const struct coll_build *b,
-                       uint64_t lower, const double *tm, const struct tn_image *img,
+static void print_text(const struct tn_run_report *r, const struct tn_info *info,
                        const char *backend)
 {
+    const struct tn_sched *s = r->b.s;
+    const struct tn_plan *p = r->plan;
+    const struct tn_report *rep = &r->verify;
+    const struct tn_run_result *res = &r->res;
+    const struct tn_image *img = &r->image;
+    const double *tm = r->tm;
     char dims[32];
     tn_topo_format(&s->topo, dims, sizeof dims);
     printf("%s %s on %s (%s, W=%u, LANES=%u, alpha=%u), L=%u flits", tn_coll_name(s->coll),
@@ -156,16 +144,14 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
                res->round_meas[r], res->round_model[r]);
     printf("\ncycles measured     %" PRIu64 "\n", res->measured);
     printf("cycles model        %" PRIu64 "\n", res->model);
-    coll_formula_line(stdout, b, res);
+    tn_coll_formula_text(stdout, &r->b, res);
     printf("lower bound         %" PRIu64 "  (%u rounds, delta %" PRIu64 ", tau %" PRIu64 ")\n",
-           lower, rep->bounds.rounds, rep->bounds.dsum, rep->bounds.tsum);
+           r->lower, rep->bounds.rounds, rep->bounds.dsum, rep->bounds.tsum);
     uint64_t arcs = (uint64_t)s->topo.n * tn_ports(&s->topo);
     printf("flits moved         %" PRIu64 " flit-hops, link utilisation %.1f%%\n",
            res->flit_hops,
            arcs && res->measured ? 100.0 * (double)res->flit_hops / ((double)arcs * (double)res->measured) : 0.0);
-    const struct coll_entry *e = coll_entry(s->coll);
-    if (b->built && e->text)
-        e->text(stdout, b, res);
+    tn_coll_text(stdout, &r->b, res);
     printf("errors              %u descriptors with error bits, %u nodes with errors latched\n",
            res->hw_err_desc, res->err_nodes);
     printf("image               %zu words in %zu bursts (%zu KiB), %zu of them flit memory\n",
@@ -192,11 +178,15 @@ static void print_text(const struct tn_sched *s, const struct tn_plan *p,
            : "ok (every CRC matches)", res->cycles_ok ? "as predicted" : "DIFFER from the prediction");
 }
 
-static json_t *run_json(const struct tn_sched *s, const struct tn_plan *p,
-                       const struct tn_info *info, const struct tn_run_result *res,
-                       const struct coll_build *b, uint64_t lower, const double *tm,
-                       const struct tn_image *img, const char *backend)
+static json_t *run_json(const struct tn_run_report *r, const struct tn_info *info,
+                        const char *backend)
 {
+    const struct tn_sched *s = r->b.s;
+    const struct tn_plan *p = r->plan;
+    const struct tn_run_result *res = &r->res;
+    const struct tn_image *img = &r->image;
+    const struct tn_coll_built *b = &r->b;
+    const double *tm = r->tm;
     json_t *rounds = json_array(), *errors = json_array();
     for (uint32_t r = 0; r < p->nrounds; r++)
         json_array_append_new(rounds, json_pack("{s:I, s:I, s:I}", "duration",
@@ -222,7 +212,7 @@ static json_t *run_json(const struct tn_sched *s, const struct tn_plan *p,
         "cycles_measured", (json_int_t)res->measured, "cycles_model", (json_int_t)res->model,
         "cycles_formula", b->have_formula ? json_integer((json_int_t)b->formula.cycles)
                                           : json_null(),
-        "lower_bound_cycles", (json_int_t)lower, "data_ok", res->data_ok, "cycles_ok",
+        "lower_bound_cycles", (json_int_t)r->lower, "data_ok", res->data_ok, "cycles_ok",
         res->cycles_ok, "mismatches", (json_int_t)res->nmis, "errors", errors,
         "flit_hops", (json_int_t)res->flit_hops, "link_utilisation",
         arcs && res->measured ? (double)res->flit_hops / ((double)arcs * (double)res->measured) : 0.0,
@@ -239,9 +229,9 @@ static json_t *run_json(const struct tn_sched *s, const struct tn_plan *p,
     json_object_set_new(o, "wall_s", json_pack("{s:f, s:f, s:f, s:f, s:f}", "schedule", tm[0],
                                                "compile", tm[1], "load", tm[2], "run", tm[3],
                                                "readback", tm[4]));
-    const struct coll_entry *e = coll_entry(s->coll);
-    if (b->built && e->json)
-        json_object_set_new(o, tn_coll_name(s->coll), e->json(b, res));
+    json_t *own = tn_coll_json(b, res);
+    if (own)
+        json_object_set_new(o, tn_coll_name(s->coll), own);
     return o;
 }
 
@@ -354,15 +344,6 @@ static void print_link_fault(const struct tn_plan *p, const struct tn_info *info
 /* Arm f (placed in round, rcyc) in the device: region 7 of the sending
  * node (docs/hardware.md "Link faults"); f NULL disarms every fault. 0 or
  * a TN_E* code. */
-static int set_link_fault(struct tn_dev *d, const struct tn_link_fault *f, uint32_t round,
-                          uint32_t rcyc)
-{
-    bool drop = f != NULL && f->bit == TN_FAULT_DROP;
-    uint32_t words[3] = {round | rcyc << 16, f != NULL && !drop ? 1u << f->bit : 0,
-                         f != NULL ? 1u | (uint32_t)f->dir << 1 | (uint32_t)drop << 4 : 0};
-    return tn_proto_write(d->p, TN_ADDR_NODE(f != NULL ? f->node : 0, TN_REGION_FAULT, 0),
-                          words, 3);
-}
 
 static uint64_t splitmix(uint64_t *x)
 {
@@ -448,7 +429,7 @@ static int fault_campaign(struct tn_dev *d, const struct tn_plan *p, const struc
     for (uint64_t k = 0; rc == 0 && ex == TN_EXIT_OK && k <= runs; k++) {
         uint32_t clear = TN_CTRL_CLEAR;
         if (k % 100 == 0 || k == runs) {           /* a fault-free run */
-            if ((rc = set_link_fault(d, NULL, 0, 0)) != 0 ||
+            if ((rc = tn_run_set_link_fault(d->p, NULL, 0, 0)) != 0 ||
                 (rc = tn_proto_write(d->p, TN_G_CTRL, &clear, 1)) != 0 ||
                 (rc = tn_run_execute(d->p, &d->info, p, mo, res, true, tm)) != 0)
                 break;
@@ -467,7 +448,7 @@ static int fault_campaign(struct tn_dev *d, const struct tn_plan *p, const struc
             ex = TN_EXIT_USAGE;
             break;
         }
-        if ((rc = set_link_fault(d, &f, o.round, o.rcyc)) != 0 ||
+        if ((rc = tn_run_set_link_fault(d->p, &f, o.round, o.rcyc)) != 0 ||
             (rc = tn_proto_write(d->p, TN_G_CTRL, &clear, 1)) != 0 ||
             (rc = tn_run_execute(d->p, &d->info, p, mo, res, true, tm)) != 0)
             break;
@@ -533,210 +514,253 @@ static void print_mem_capacity(const struct tn_sched *s, uint64_t words, uint32_
         fprintf(stderr, "with --algo %s the longest --msg-flits that fits is %u\n", s->algo, L);
 }
 
-int cmd_run(int argc, char **argv)
-{
-    static const struct option opts[] = {
-        {"msg-flits", required_argument, NULL, 'L'},
-        {"algo", required_argument, NULL, 'a'}, {"ports", required_argument, NULL, 'p'},
-        {"root", required_argument, NULL, 'r'}, {"schedule", required_argument, NULL, 'S'},
-        {"seed", required_argument, NULL, 's'}, {"json", optional_argument, NULL, 'j'},
-        {"fault", required_argument, NULL, 'F'}, {"time", required_argument, NULL, 'T'},
-        {"tree", required_argument, NULL, 't'}, {"lengths", required_argument, NULL, 'l'},
-        {"random-lengths", no_argument, NULL, 'R'}, {"svg", required_argument, NULL, 'V'},
-        {"fault-campaign", required_argument, NULL, 'K'},
-        {"switching", required_argument, NULL, 'w'}, {"distance", required_argument, NULL, 'D'},
-        {"packet-flits", required_argument, NULL, 'P'}, {"sweep", optional_argument, NULL, 'X'},
-        {"permutation", required_argument, NULL, 'Q'}, {"dump", required_argument, NULL, 'U'},
-        {"svg-rows", required_argument, NULL, 'Y'}, {"svg-rounds", required_argument, NULL, 'Z'},
-        TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
-    struct tn_topo topo;
+/* What the command line asks for. */
+struct run_args {
     struct tn_dev_args da;
-    struct tn_algo_opts ao = {NULL, 1, 0, 1, 0};
-    struct tn_fault fault = {TN_FAULT_NONE, 0, {0, 0, 0, 0}};
-    struct fault_outcome link_at = {0, 0, 0, 0, false, false, false};
-    uint64_t campaign = 0;
-    const char *sched_file = NULL;
-    uint64_t seed = 1;
-    double search_s = 10.0;
-    struct tn_p2p_opts po = {TN_SW_CS, 0, 1, 1, 0, 1};
-    enum tn_perm perm_kind = TN_PERM_RANDOM;
-    bool sweep = false, distance_given = false;
-    uint32_t dump_node = UINT32_MAX;  /* --dump: the node to print after the run */
-    struct tn_p2p_sweep sweep_opts = {false, 0, 0, 0, NULL, {false, NULL}};
-    const char *lengths_file = NULL, *svg_file = NULL, *svg_rows = NULL, *svg_rounds = NULL;
-    bool random_lengths = false;
-    struct tn_cmd_json json = {false, NULL};
+    struct tn_coll_req req;
+    bool named;                  /* the collective named (with a file: it must be the file's) */
+    const char *sched_file, *lengths_file, *svg_file, *svg_rows, *svg_rounds;
+    struct tn_fault fault;
+    uint64_t campaign;           /* --fault-campaign K */
+    uint32_t dump_node;          /* --dump N (UINT32_MAX: none) */
+    bool sweep, distance_given;
+    struct tn_p2p_sweep sweep_opts;
+    struct tn_cmd_json json;
+    char given[32];              /* the options given, by their codes */
+};
+
+static const struct option run_opts[] = {
+    {"msg-flits", required_argument, NULL, 'L'},
+    {"algo", required_argument, NULL, 'a'}, {"ports", required_argument, NULL, 'p'},
+    {"root", required_argument, NULL, 'r'}, {"schedule", required_argument, NULL, 'S'},
+    {"seed", required_argument, NULL, 's'}, {"json", optional_argument, NULL, 'j'},
+    {"fault", required_argument, NULL, 'F'}, {"time", required_argument, NULL, 'T'},
+    {"tree", required_argument, NULL, 't'}, {"lengths", required_argument, NULL, 'l'},
+    {"random-lengths", no_argument, NULL, 'R'}, {"svg", required_argument, NULL, 'V'},
+    {"fault-campaign", required_argument, NULL, 'K'},
+    {"switching", required_argument, NULL, 'w'}, {"distance", required_argument, NULL, 'D'},
+    {"packet-flits", required_argument, NULL, 'P'}, {"sweep", optional_argument, NULL, 'X'},
+    {"permutation", required_argument, NULL, 'Q'}, {"dump", required_argument, NULL, 'U'},
+    {"svg-rows", required_argument, NULL, 'Y'}, {"svg-rounds", required_argument, NULL, 'Z'},
+    TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
+
+/* One option of run_opts (the device's are taken before): 0, or an exit
+ * code (--help: TN_EXIT_OK through *done). */
+static int run_option(struct run_args *a, int c, char **argv, bool *done)
+{
     unsigned long v;
-    int c;
-    char given[32] = "";
-    tn_dev_args_init(&da);
+    switch (c) {
+    case 'L':
+        if (!tn_cmd_uint(optarg, 1, 1u << 24, &v)) {
+            fprintf(stderr, CMD ": bad --msg-flits '%s': use 1..16777216\n", optarg);
+            return TN_EXIT_USAGE;
+        }
+        a->req.msg_flits = (uint32_t)v;
+        break;
+    case 'a':
+        a->req.algo = optarg;
+        break;
+    case 'p':
+        if (!tn_cmd_uint(optarg, 1, 6, &v) || (v != 1 && v != 6)) {
+            fprintf(stderr, CMD ": bad --ports '%s': use 6 or 1\n", optarg);
+            return TN_EXIT_USAGE;
+        }
+        a->req.ports = (unsigned)v;
+        break;
+    case 'r':
+        if (!tn_cmd_uint(optarg, 0, UINT32_MAX, &v)) {
+            fprintf(stderr, CMD ": bad --root '%s': use a node id\n", optarg);
+            return TN_EXIT_USAGE;
+        }
+        a->req.root = (uint32_t)v;
+        break;
+    case 'S':
+        a->sched_file = optarg;
+        break;
+    case 's':
+        if (!tn_cmd_uint(optarg, 0, UINT64_MAX, &v)) {
+            fprintf(stderr, CMD ": bad --seed '%s': use a number\n", optarg);
+            return TN_EXIT_USAGE;
+        }
+        a->req.seed = v;
+        break;
+    case 'j':
+        tn_cmd_json_opt(&a->json, optarg);
+        break;
+    case 't':
+        if (strcmp(optarg, "dor") != 0) {
+            fprintf(stderr, CMD ": bad --tree '%s': use dor (relay packets follow their "
+                    "DOR routes, so the DOR tree is the one the routers build)\n", optarg);
+            return TN_EXIT_USAGE;
+        }
+        break;
+    case 'l':
+        a->lengths_file = optarg;
+        break;
+    case 'V':
+        a->svg_file = optarg;
+        break;
+    case 'R':
+        a->req.random_lengths = true;
+        break;
+    case 'T':
+        if (!tn_cmd_seconds(CMD, optarg, &a->req.search_s))
+            return TN_EXIT_USAGE;
+        break;
+    case 'w':
+        if (tn_switching_parse(optarg, &a->req.sw) != 0) {
+            fprintf(stderr, CMD ": bad --switching '%s': use cs, sf or relay\n", optarg);
+            return TN_EXIT_USAGE;
+        }
+        break;
+    case 'X':
+        a->sweep = true;
+        if (optarg && strcmp(optarg, "distance") != 0 && strcmp(optarg, "msg-flits") != 0) {
+            fprintf(stderr, CMD ": bad --sweep=%s: use --sweep (over distance) or "
+                    "--sweep=msg-flits\n", optarg);
+            return TN_EXIT_USAGE;
+        }
+        a->sweep_opts.by_msg = optarg && strcmp(optarg, "msg-flits") == 0;
+        break;
+    case 'Q':
+        if (tn_perm_parse(optarg, &a->req.perm) != 0) {
+            fprintf(stderr, CMD ": bad --permutation '%s': use random, tornado, "
+                    "bit-reversal or transpose\n", optarg);
+            return TN_EXIT_USAGE;
+        }
+        break;
+    case 'D':
+    case 'P':
+        if (!tn_cmd_uint(optarg, 1, 1u << 24, &v)) {
+            fprintf(stderr, CMD ": bad --%s '%s': use a positive number\n",
+                    c == 'D' ? "distance" : "packet-flits", optarg);
+            return TN_EXIT_USAGE;
+        }
+        *(c == 'D' ? &a->req.distance : &a->req.packet_flits) = (uint32_t)v;
+        a->distance_given |= c == 'D';
+        break;
+    case 'F':
+        if (tn_fault_parse(optarg, &a->fault) != 0) {
+            fprintf(stderr, CMD ": bad --fault '%s': use payload:NODE, duration:ROUND, "
+                    "rounds:N or link:NODE:DIR:CYCLE:BIT|drop\n", optarg);
+            return TN_EXIT_USAGE;
+        }
+        break;
+    case 'Y':
+        a->svg_rows = optarg;
+        break;
+    case 'Z':
+        a->svg_rounds = optarg;
+        break;
+    case 'U':
+        if (!tn_cmd_uint(optarg, 0, UINT32_MAX - 1, &v)) {
+            fprintf(stderr, CMD ": bad --dump '%s': use a node id\n", optarg);
+            return TN_EXIT_USAGE;
+        }
+        a->dump_node = (uint32_t)v;
+        break;
+    case 'K':
+        if (!tn_cmd_uint(optarg, 1, 100000000, &v)) {
+            fprintf(stderr, CMD ": bad --fault-campaign '%s': use 1..100000000 runs\n",
+                    optarg);
+            return TN_EXIT_USAGE;
+        }
+        a->campaign = v;
+        break;
+    case 'h':
+        help(stdout);
+        *done = true;
+        return TN_EXIT_OK;
+    default:
+        return tn_cmd_bad_option(CMD, argv);
+    }
+    return 0;
+}
+
+/* alltoall: --schedule liquid|round-robin (or --algo) names the kind of
+ * schedule; any other --schedule is a file. An exit code. */
+static int alltoall_kind(struct run_args *a)
+{
+    const char *f = a->sched_file, *algo = a->req.algo;
+    const char *kind = f && (strcmp(f, "liquid") == 0 || strcmp(f, "round-robin") == 0) ? f : algo;
+    if (kind && strcmp(kind, "liquid") != 0 && strcmp(kind, "round-robin") != 0) {
+        fprintf(stderr, CMD ": bad --algo '%s' for alltoall: use liquid or round-robin\n", kind);
+        return TN_EXIT_USAGE;
+    }
+    if (kind && algo && kind != algo && strcmp(kind, algo) != 0) {
+        fprintf(stderr, CMD ": --schedule %s and --algo %s disagree\n", kind, algo);
+        return TN_EXIT_USAGE;
+    }
+    a->req.a2a_kind = kind && strcmp(kind, "round-robin") == 0 ? TN_A2A_RR : TN_A2A_LIQUID;
+    if (a->sched_file == kind)
+        a->sched_file = NULL;
+    if (!a->sched_file)
+        a->req.algo = NULL;
+    return 0;
+}
+
+/* The options together: what cannot go with what. An exit code. */
+static int check_args(struct run_args *a)
+{
+    bool to_stdout = tn_cmd_json_stdout(&a->json);
+    if ((a->svg_rounds || a->svg_rows) && (a->campaign > 0 || a->sweep)) {
+        fprintf(stderr, CMD ": --%s draws one run: leave out %s\n",
+                a->svg_rounds ? "svg-rounds" : "svg-rows",
+                a->sweep ? "--sweep" : "--fault-campaign");
+        return TN_EXIT_USAGE;
+    }
+    if (a->dump_node != UINT32_MAX && (to_stdout || a->campaign > 0 || a->sweep)) {
+        fprintf(stderr, CMD ": --dump prints one run's node as text: leave out %s\n",
+                to_stdout ? "--json" : a->campaign > 0 ? "--fault-campaign" : "--sweep");
+        return TN_EXIT_USAGE;
+    }
+    if (a->campaign > 0 && a->fault.kind != TN_FAULT_NONE) {
+        fprintf(stderr, CMD ": --fault-campaign draws its own faults: leave out --fault\n");
+        return TN_EXIT_USAGE;
+    }
+    const char *stray = coll_stray_option(a->req.coll, false, a->sched_file != NULL, run_opts,
+                                          a->given);
+    if (stray && a->sched_file)
+        fprintf(stderr, CMD ": --%s does not apply to a schedule file (it holds the "
+                "collective)\n", stray);
+    else if (stray)
+        fprintf(stderr, CMD ": --%s does not apply to %s (see --help)\n", stray,
+                tn_coll_name(a->req.coll));
+    return stray ? TN_EXIT_USAGE : 0;
+}
+
+/* Options, then the collective (or a schedule file). An exit code; *done
+ * when there is nothing more to do (--help). */
+static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
+{
+    memset(a, 0, sizeof *a);
+    a->req = (struct tn_coll_req){.coll = TN_GOSSIP, .msg_flits = 1, .seed = 1,
+                                  .search_s = 10.0, .sw = TN_SW_CS, .distance = 1};
+    a->dump_node = UINT32_MAX;
+    tn_dev_args_init(&a->da);
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "hI:", opts, NULL)) != -1) {
-        int h = tn_dev_arg(&da, c, optarg, CMD);
+    int c;
+    while ((c = getopt_long(argc, argv, "hI:", run_opts, NULL)) != -1) {
+        int h = tn_dev_arg(&a->da, c, optarg, CMD);
         if (h < 0)
             return TN_EXIT_USAGE;
         if (h > 0)
             continue;
-        if (c > 0 && c < 128 && !strchr(given, c) && strlen(given) + 1 < sizeof given)
-            given[strlen(given)] = (char)c;
-        switch (c) {
-        case 'L':
-            if (!tn_cmd_uint(optarg, 1, 1u << 24, &v)) {
-                fprintf(stderr, CMD ": bad --msg-flits '%s': use 1..16777216\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            ao.msg_flits = (uint32_t)v;
-            break;
-        case 'a':
-            ao.algo = optarg;
-            break;
-        case 'p':
-            if (!tn_cmd_uint(optarg, 1, 6, &v) || (v != 1 && v != 6)) {
-                fprintf(stderr, CMD ": bad --ports '%s': use 6 or 1\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            ao.ports = (unsigned)v;
-            break;
-        case 'r':
-            if (!tn_cmd_uint(optarg, 0, UINT32_MAX, &v)) {
-                fprintf(stderr, CMD ": bad --root '%s': use a node id\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            ao.root = (uint32_t)v;
-            break;
-        case 'S':
-            sched_file = optarg;
-            break;
-        case 's':
-            if (!tn_cmd_uint(optarg, 0, UINT64_MAX, &v)) {
-                fprintf(stderr, CMD ": bad --seed '%s': use a number\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            seed = v;
-            break;
-        case 'j':
-            tn_cmd_json_opt(&json, optarg);
-            break;
-        case 't':
-            if (strcmp(optarg, "dor") != 0) {
-                fprintf(stderr, CMD ": bad --tree '%s': use dor (relay packets follow their "
-                        "DOR routes, so the DOR tree is the one the routers build)\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            break;
-        case 'l':
-            lengths_file = optarg;
-            break;
-        case 'V':
-            svg_file = optarg;
-            break;
-        case 'R':
-            random_lengths = true;
-            break;
-        case 'T':
-            if (!tn_cmd_seconds(CMD, optarg, &search_s))
-                return TN_EXIT_USAGE;
-            break;
-        case 'w':
-            if (tn_switching_parse(optarg, &po.sw) != 0) {
-                fprintf(stderr, CMD ": bad --switching '%s': use cs, sf or relay\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            break;
-        case 'X':
-            sweep = true;
-            if (optarg && strcmp(optarg, "distance") != 0 && strcmp(optarg, "msg-flits") != 0) {
-                fprintf(stderr, CMD ": bad --sweep=%s: use --sweep (over distance) or "
-                        "--sweep=msg-flits\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            sweep_opts.by_msg = optarg && strcmp(optarg, "msg-flits") == 0;
-            break;
-        case 'Q':
-            if (tn_perm_parse(optarg, &perm_kind) != 0) {
-                fprintf(stderr, CMD ": bad --permutation '%s': use random, tornado, "
-                        "bit-reversal or transpose\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            break;
-        case 'D':
-        case 'P':
-            if (!tn_cmd_uint(optarg, 1, 1u << 24, &v)) {
-                fprintf(stderr, CMD ": bad --%s '%s': use a positive number\n",
-                        c == 'D' ? "distance" : "packet-flits", optarg);
-                return TN_EXIT_USAGE;
-            }
-            *(c == 'D' ? &po.distance : &po.packet_flits) = (uint32_t)v;
-            distance_given |= c == 'D';
-            break;
-        case 'F':
-            if (tn_fault_parse(optarg, &fault) != 0) {
-                fprintf(stderr, CMD ": bad --fault '%s': use payload:NODE, duration:ROUND, "
-                        "rounds:N or link:NODE:DIR:CYCLE:BIT|drop\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            break;
-        case 'Y':
-            svg_rows = optarg;
-            break;
-        case 'Z':
-            svg_rounds = optarg;
-            break;
-        case 'U':
-            if (!tn_cmd_uint(optarg, 0, UINT32_MAX - 1, &v)) {
-                fprintf(stderr, CMD ": bad --dump '%s': use a node id\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            dump_node = (uint32_t)v;
-            break;
-        case 'K':
-            if (!tn_cmd_uint(optarg, 1, 100000000, &v)) {
-                fprintf(stderr, CMD ": bad --fault-campaign '%s': use 1..100000000 runs\n",
-                        optarg);
-                return TN_EXIT_USAGE;
-            }
-            campaign = v;
-            break;
-        case 'h':
-            help(stdout);
-            return TN_EXIT_OK;
-        default:
-            return tn_cmd_bad_option(CMD, argv);
-        }
+        size_t ng = strlen(a->given);
+        if (c > 0 && c < 128 && !strchr(a->given, c) && ng + 1 < sizeof a->given)
+            a->given[ng] = (char)c;
+        int ex = run_option(a, c, argv, done);
+        if (ex != 0 || *done)
+            return ex;
     }
-    topo = da.dims;
-    bool dims_given = da.dims_given;
-    enum tn_coll coll = TN_GOSSIP;
-    enum tn_a2a_kind a2a_kind = TN_A2A_LIQUID;
-    bool named = optind < argc;   /* the collective is named (with a file: must match it) */
-    const struct coll_entry *entry = coll_entry(coll);
-    if (named && !(entry = coll_parse(CMD, argv[optind], false)))
+    a->named = optind < argc;
+    if (a->named && coll_parse(CMD, argv[optind++], false, &a->req.coll) != 0)
         return TN_EXIT_USAGE;
-    coll = entry->coll;
-    optind += named;
-    if (named && coll == TN_ALLTOALL) {
-        /* --schedule liquid|round-robin (or --algo) names the schedule kind;
-         * anything else is a schedule file */
-        const char *kind = sched_file && (strcmp(sched_file, "liquid") == 0 ||
-                                          strcmp(sched_file, "round-robin") == 0)
-                               ? sched_file : ao.algo;
-        if (kind && strcmp(kind, "liquid") != 0 && strcmp(kind, "round-robin") != 0) {
-            fprintf(stderr, CMD ": bad --algo '%s' for alltoall: use liquid or round-robin\n",
-                    kind);
-            return TN_EXIT_USAGE;
-        }
-        if (kind && ao.algo && kind != ao.algo && strcmp(kind, ao.algo) != 0) {
-            fprintf(stderr, CMD ": --schedule %s and --algo %s disagree\n", kind, ao.algo);
-            return TN_EXIT_USAGE;
-        }
-        a2a_kind = kind && strcmp(kind, "round-robin") == 0 ? TN_A2A_RR : TN_A2A_LIQUID;
-        if (sched_file == kind)
-            sched_file = NULL;
-        if (!sched_file)
-            ao.algo = NULL;
-    }
-    if (sched_file == NULL && !named) {
+    int ex = a->named && a->req.coll == TN_ALLTOALL ? alltoall_kind(a) : 0;
+    if (ex != 0)
+        return ex;
+    if (a->sched_file == NULL && !a->named) {
         fprintf(stderr, CMD ": which collective? use gossip, broadcast, alltoall, scatter, "
                 "gather, p2p or perm (see --help)\n");
         return TN_EXIT_USAGE;
@@ -745,286 +769,236 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, CMD ": unexpected argument '%s'\n", argv[optind]);
         return TN_EXIT_USAGE;
     }
-    if ((svg_rounds || svg_rows) && (campaign > 0 || sweep)) {
-        fprintf(stderr, CMD ": --%s draws one run: leave out %s\n",
-                svg_rounds ? "svg-rounds" : "svg-rows", sweep ? "--sweep" : "--fault-campaign");
-        return TN_EXIT_USAGE;
-    }
-    /* the JSON takes stdout (no text report, no progress) or -q */
-    bool quiet = tn_cmd_json_stdout(&json) || tn_cmd_verbosity == 0;
-    if (dump_node != UINT32_MAX && (tn_cmd_json_stdout(&json) || campaign > 0 || sweep)) {
-        fprintf(stderr, CMD ": --dump prints one run's node as text: leave out %s\n",
-                tn_cmd_json_stdout(&json) ? "--json" : campaign > 0 ? "--fault-campaign" : "--sweep");
-        return TN_EXIT_USAGE;
-    }
-    if (campaign > 0 && fault.kind != TN_FAULT_NONE) {
-        fprintf(stderr, CMD ": --fault-campaign draws its own faults: leave out --fault\n");
-        return TN_EXIT_USAGE;
-    }
-    const char *stray = coll_stray_option(entry, false, sched_file != NULL, opts, given);
-    if (stray) {
-        if (sched_file)
-            fprintf(stderr, CMD ": --%s does not apply to a schedule file (it holds the "
-                    "collective)\n", stray);
-        else
-            fprintf(stderr, CMD ": --%s does not apply to %s (see --help)\n", stray,
-                    tn_coll_name(coll));
-        return TN_EXIT_USAGE;
-    }
-    if (sweep) {
-        sweep_opts.distance = distance_given ? po.distance : 0;
-        sweep_opts.mu = ao.msg_flits;
-        sweep_opts.P = po.packet_flits;
-        sweep_opts.svg = svg_file;
-        sweep_opts.json = json;
-        return cmd_run_p2p_sweep(argc, argv, opts, &da, &sweep_opts);
-    }
+    return check_args(a);
+}
 
-    double tm[5] = {0};
-    double t_start = tn_now_s();
-    char err[512] = "";
+/* --schedule FILE: the schedule, its dims and collective checked against
+ * the command line's. An exit code. */
+static int load_file(struct run_args *a, struct tn_sched **s)
+{
+    char err[512];
+    if (tn_sched_load_json(s, a->sched_file, err, sizeof err) != 0) {
+        fprintf(stderr, CMD ": %s: %s\n", a->sched_file, err);
+        return TN_EXIT_USAGE;
+    }
+    const char *why = NULL;
+    if (a->da.dims_given && memcmp(a->da.dims.dim, (*s)->topo.dim, sizeof (*s)->topo.dim) != 0)
+        why = "--dims disagrees with the schedule file's dims";
+    if (why)
+        fprintf(stderr, CMD ": %s\n", why);
+    else if (a->named && a->req.coll != (*s)->coll)
+        fprintf(stderr, CMD ": %s holds a %s schedule, not %s\n", a->sched_file,
+                tn_coll_name((*s)->coll), tn_coll_name(a->req.coll));
+    if (why || (a->named && a->req.coll != (*s)->coll)) {
+        tn_sched_free(*s);
+        *s = NULL;
+        return TN_EXIT_USAGE;
+    }
+    a->da.dims = (*s)->topo;
+    a->req.coll = (*s)->coll;
+    return 0;
+}
+
+/* The device against the command line: its INFO, its dims. An exit code;
+ * t becomes the device's torus. */
+static int check_device(const struct run_args *a, const struct tn_info *info, struct tn_topo *t)
+{
+    char err[256];
+    if (tn_info_check(info, err, sizeof err) != 0) {
+        fprintf(stderr, CMD ": %s\n", err);
+        return TN_EXIT_DEVICE;
+    }
+    if (memcmp(info->dims, a->da.dims.dim, sizeof info->dims) != 0 &&
+        (a->da.dims_given || a->sched_file)) {
+        fprintf(stderr, CMD ": the device is a %ux%ux%u torus, not %ux%ux%u\n", info->dims[0],
+                info->dims[1], info->dims[2], a->da.dims.dim[0], a->da.dims.dim[1],
+                a->da.dims.dim[2]);
+        return TN_EXIT_USAGE;
+    }
+    tn_topo_init(t, info->dims[0], info->dims[1], info->dims[2]);
+    if (a->dump_node != UINT32_MAX && a->dump_node >= t->n) {
+        fprintf(stderr, CMD ": --dump %u is not a node of %ux%ux%u (0..%u)\n", a->dump_node,
+                t->dim[0], t->dim[1], t->dim[2], t->n - 1);
+        return TN_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* A failed tn_run: its message, the violations or the memory line; the
+ * exit code. */
+static int run_failed(int rc, const char *err, const struct tn_run_report *r,
+                      const struct tn_info *info, bool file)
+{
+    if (rc == TN_EVERIFY && r->verify.nviol > 0) {
+        fprintf(stderr, CMD ": %s:\n", err);
+        for (uint32_t i = 0; i < r->verify.nkept; i++)
+            fprintf(stderr, "  %s\n", r->verify.viol[i].text);
+        return TN_EXIT_VERIFY;
+    }
+    if (rc == TN_ECAPACITY && r->b.s && r->verify.mem_max_words > info->mem_depth) {
+        print_mem_capacity(r->b.s, r->verify.mem_max_words, info->mem_depth, file);
+        return TN_EXIT_USAGE;
+    }
+    fprintf(stderr, CMD ": %s\n", err);
+    switch (rc) {
+    case TN_EINTR:
+        return TN_EXIT_INTERRUPTED;
+    case TN_EVERIFY:
+        return TN_EXIT_VERIFY;
+    case TN_EIO:
+    case TN_ETIMEDOUT:
+    case TN_EPROTO:
+    case TN_ENODEV:
+        return TN_EXIT_DEVICE;
+    default:
+        return TN_EXIT_USAGE;
+    }
+}
+
+/* After the run: the diagrams and --dump. An exit code. */
+static int after_run(const struct run_args *a, struct tn_dev *dev, const struct tn_run_report *r)
+{
+    int rc;
+    if (a->svg_rounds) {
+        const struct tn_sched *s = r->b.s;
+        char title[160];
+        snprintf(title, sizeof title, "%s %s: cycles per round, measured on the %s backend and "
+                 "modelled", tn_coll_name(s->coll), s->algo, a->da.t.backend);
+        if ((rc = tn_svg_rounds_save(a->svg_rounds, title, r->plan->nrounds, r->res.round_meas,
+                                     r->res.round_model)) != 0) {
+            fprintf(stderr, CMD ": cannot write %s: %s\n", a->svg_rounds, tn_strerror(rc));
+            return TN_EXIT_USAGE;
+        }
+    }
+    if (a->dump_node != UINT32_MAX) {
+        struct tn_cmd_json text_only = {false, NULL};
+        printf("\nnode %u after the run (torusctl dump --help explains the fields):\n",
+               a->dump_node);
+        if ((rc = tn_dump_node(dev, a->dump_node, 0, 0, &text_only)) != 0) {
+            fprintf(stderr, CMD ": device error: %s\n", tn_proto_errmsg(dev->p));
+            return TN_EXIT_DEVICE;
+        }
+    }
+    return 0;
+}
+
+/* --svg: the schedule's space-time diagram. An exit code. */
+static int draw_schedule(const struct run_args *a, struct tn_sched *s, unsigned alpha)
+{
+    struct tn_svg_opts so;
+    if (!tn_cmd_svg_opts(CMD, a->svg_rows, &s->topo, alpha, &so))
+        return TN_EXIT_USAGE;
+    int rc = a->svg_file ? tn_svg_save(s, &so, a->svg_file) : 0;
+    if (rc != 0)
+        fprintf(stderr, CMD ": cannot write %s: %s\n", a->svg_file, tn_strerror(rc));
+    return rc ? TN_EXIT_USAGE : 0;
+}
+
+/* -v: each stage of tn_run as it ends. */
+static void note_stage(void *ctx, enum tn_run_stage st, const struct tn_run_report *r)
+{
+    (void)ctx;
+    switch (st) {
+    case TN_STAGE_PREPARED:
+        tn_cmd_note(CMD, "schedule: %s %s, %u rounds, verified and lowered; the model predicts %"
+                    PRIu64 " cycles (%.3f s)", tn_coll_name(r->b.s->coll), r->b.s->algo,
+                    r->plan->nrounds, r->model.total, r->tm[0]);
+        break;
+    case TN_STAGE_COMPILED:
+        tn_cmd_note(CMD, "image: %zu words in %zu bursts, %zu of them flit memory (%.3f s)",
+                    r->image.nwords, r->image.nbursts, r->image.mem_words, r->tm[1]);
+        break;
+    case TN_STAGE_LOADED:
+        tn_cmd_note(CMD, "loaded (%.3f s)", r->tm[2]);
+        break;
+    case TN_STAGE_RAN:
+        tn_cmd_note(CMD, "ran %" PRIu64 " cycles (%.3f s), read back %u records (%.3f s)",
+                    r->res.measured, r->tm[3], r->model.nstats, r->tm[4]);
+        break;
+    }
+}
+
+/* The run's report: text and/or JSON, a link fault's outcome, the
+ * diagrams and --dump. 0 when data and cycles are as predicted. */
+static int report(const struct run_args *a, struct tn_dev *dev, const struct tn_run_report *r)
+{
+    const struct tn_info *info = &dev->info;
+    bool to_stdout = tn_cmd_json_stdout(&a->json);
+    if (!to_stdout)
+        print_text(r, info, a->da.t.backend);
+    int ex = r->res.data_ok && r->res.cycles_ok ? TN_EXIT_OK : TN_EXIT_VERIFY;
+    if (a->json.on && tn_cmd_json_emit(CMD, &a->json, run_json(r, info, a->da.t.backend)) != 0)
+        ex = TN_EXIT_USAGE;
+    if (a->fault.kind == TN_FAULT_LINK && !to_stdout) {
+        struct fault_outcome at = {r->fault_round, r->fault_rcyc, 0, 0, false, false, false};
+        print_link_fault(r->plan, info, a->req.seed, &r->model, &r->res, &a->fault.link, &at);
+    }
+    int after = after_run(a, dev, r);
+    return after ? after : ex;
+}
+
+/* The run on an open device, its report. An exit code. */
+static int run_device(struct run_args *a, struct tn_dev *dev, struct tn_sched *s)
+{
+    const struct tn_info *info = &dev->info;
+    struct tn_topo t;
+    int ex = check_device(a, info, &t);
+    uint32_t *len = NULL;
+    if (ex == 0 && a->lengths_file && !s) {
+        len = calloc(t.n, sizeof *len);
+        ex = len && coll_read_lengths(CMD, a->lengths_file, len, t.n) ? 0 : TN_EXIT_USAGE;
+        a->req.lengths = len;
+    }
+    if (ex != 0) {
+        free(len);
+        tn_sched_free(s);
+        return ex;
+    }
+    bool quiet = tn_cmd_json_stdout(&a->json) || tn_cmd_verbosity == 0;
+    struct tn_run_opts o = {a->req.seed, &a->fault, quiet, a->campaign > 0, note_stage, NULL};
+    struct tn_run_report r;
+    char err[600] = "";
+    int rc = tn_run(dev->p, info, &a->req, s, &o, &r, err, sizeof err);
+    free(len);
+    if (r.b.s && r.verify.nviol == 0 && rc != TN_EVERIFY)
+        ex = draw_schedule(a, r.b.s, info->alpha);
+    if (rc != 0)
+        ex = run_failed(rc, err, &r, info, a->sched_file != NULL);
+    if (ex == 0) {
+        r.res.net_cycles = dev->ops->net_cycles ? dev->ops->net_cycles(dev->t) : 0;
+        ex = a->campaign > 0 ? fault_campaign(dev, r.plan, &r.model, &r.res, a->campaign,
+                                              a->req.seed, &a->json)
+                             : report(a, dev, &r);
+    }
+    tn_run_report_free(&r);
+    return ex;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    struct run_args a;
+    bool done = false;
+    int ex = parse_args(argc, argv, &a, &done);
+    if (ex != 0 || done)
+        return ex;
+    if (a.sweep) {
+        a.sweep_opts.distance = a.distance_given ? a.req.distance : 0;
+        a.sweep_opts.mu = a.req.msg_flits;
+        a.sweep_opts.P = a.req.packet_flits;
+        a.sweep_opts.svg = a.svg_file;
+        a.sweep_opts.json = a.json;
+        return cmd_run_p2p_sweep(argc, argv, run_opts, &a.da, &a.sweep_opts);
+    }
     struct tn_sched *s = NULL;
-    if (sched_file != NULL) {
-        int rc = tn_sched_load_json(&s, sched_file, err, sizeof err);
-        if (rc != 0) {
-            fprintf(stderr, CMD ": %s: %s\n", sched_file, err);
-            return TN_EXIT_USAGE;
-        }
-        if (dims_given && memcmp(topo.dim, s->topo.dim, sizeof topo.dim) != 0) {
-            fprintf(stderr, CMD ": --dims disagrees with the schedule file's dims\n");
-            tn_sched_free(s);
-            return TN_EXIT_USAGE;
-        }
-        if (named && coll != s->coll) {
-            fprintf(stderr, CMD ": %s holds a %s schedule, not %s\n", sched_file,
-                    tn_coll_name(s->coll), tn_coll_name(coll));
-            tn_sched_free(s);
-            return TN_EXIT_USAGE;
-        }
-        topo = s->topo;
-        da.dims = topo;
-        coll = s->coll;
-    }
-    struct tn_svg_opts svg_opts;
-    if (!tn_cmd_svg_opts(CMD, svg_rows, &topo, 0, &svg_opts)) {
-        tn_sched_free(s);
-        return TN_EXIT_USAGE;
-    }
-    if (dump_node != UINT32_MAX && dump_node >= topo.n) {
-        fprintf(stderr, CMD ": --dump %u is not a node of %ux%ux%u (0..%u)\n", dump_node,
-                topo.dim[0], topo.dim[1], topo.dim[2], topo.n - 1);
-        tn_sched_free(s);
-        return TN_EXIT_USAGE;
-    }
-
+    if (a.sched_file && (ex = load_file(&a, &s)) != 0)
+        return ex;
     struct tn_dev dev;
-    int ex = tn_dev_open(&dev, &da, CMD);
+    ex = tn_dev_open(&dev, &a.da, CMD);
     if (ex != 0) {
         tn_sched_free(s);
         return ex;
     }
-    const struct tn_info *info = &dev.info;
-    struct tn_plan *p = NULL;
-    struct tn_report rep;
-    struct tn_model_out mo;
-    struct tn_image img;
-    struct tn_run_result res;
-    memset(&rep, 0, sizeof rep);
-    memset(&mo, 0, sizeof mo);
-    memset(&img, 0, sizeof img);
-    memset(&res, 0, sizeof res);
-    struct coll_build b = {CMD, coll, &topo, &ao, info->lanes, seed, search_s, lengths_file,
-                           random_lengths, &po, a2a_kind, perm_kind, NULL, false, {0}, false,
-                           {{0}}};
-    b.s = s;  /* a schedule file's, or the one built below */
-    int rc;
-    ex = TN_EXIT_VERIFY;
-
-    if (tn_info_check(info, err, sizeof err) != 0) {
-        fprintf(stderr, CMD ": %s\n", err);
-        ex = TN_EXIT_DEVICE;
-        goto out_dev;
-    }
-    if (memcmp(info->dims, topo.dim, sizeof topo.dim) != 0) {
-        if (dims_given || sched_file) {
-            fprintf(stderr, CMD ": the device is a %ux%ux%u torus, not %ux%ux%u\n",
-                    info->dims[0], info->dims[1], info->dims[2], topo.dim[0], topo.dim[1],
-                    topo.dim[2]);
-            ex = TN_EXIT_USAGE;
-            goto out_dev;
-        }
-        tn_topo_init(&topo, info->dims[0], info->dims[1], info->dims[2]);
-    }
-    if (s == NULL) {
-        ao.alpha = info->alpha;
-        ex = coll_build(&b);
-        s = b.s;
-        if (ex != 0)
-            goto out_dev;
-        ex = TN_EXIT_VERIFY;
-    }
-    /* memory: checked below, in one line with what fits */
-    struct tn_verify_opts vo = {info->lanes, 0, 20, coll == TN_PERM};
-    rc = tn_verify(s, &vo, &rep);
-    if (rc != 0) {
-        fprintf(stderr, CMD ": the schedule fails verification (%u violations):\n", rep.nviol);
-        for (uint32_t i = 0; i < rep.nkept; i++)
-            fprintf(stderr, "  %s\n", rep.viol[i].text);
-        goto out_dev;
-    }
-    if (rep.mem_max_words > info->mem_depth) {
-        print_mem_capacity(s, rep.mem_max_words, info->mem_depth, sched_file != NULL);
-        ex = TN_EXIT_USAGE;
-        goto out_dev;
-    }
-    svg_opts.alpha = info->alpha;
-    if (svg_file && (rc = tn_svg_save(s, &svg_opts, svg_file)) != 0) {
-        fprintf(stderr, CMD ": cannot write %s: %s\n", svg_file, tn_strerror(rc));
-        ex = TN_EXIT_USAGE;
-        goto out_dev;
-    }
-    struct tn_plan_params par = tn_info_plan_params(info);
-    rc = tn_plan_lower(&p, s, &par, err, sizeof err);
-    if (rc != 0) {
-        fprintf(stderr, CMD ": cannot lower the schedule to this device: %s\n", err);
-        ex = rc == TN_EVERIFY ? TN_EXIT_VERIFY : TN_EXIT_USAGE;
-        goto out_dev;
-    }
-    rc = tn_model_run(p, seed, TN_ENGINE_AUTO, &mo);
-    if (rc != 0) {
-        fprintf(stderr, CMD ": reference model failed: %s\n", tn_strerror(rc));
-        ex = TN_EXIT_USAGE;
-        goto out_dev;
-    }
-    if (b.built && coll == TN_PERM)
-        b.x.perm.relay_lost = mo.errors;
-    tm[0] = tn_now_s() - t_start;
-    tn_cmd_note(CMD, "schedule: %s %s, %u rounds, verified and lowered; the model predicts %"
-                PRIu64 " cycles (%.3f s)", tn_coll_name(s->coll), s->algo, p->nrounds, mo.total,
-                tm[0]);
-
-    double t = tn_now_s();
-    rc = tn_image_compile(&img, p, info, seed, err, sizeof err);
-    if (rc != 0) {
-        fprintf(stderr, CMD ": %s\n", err);
-        ex = TN_EXIT_USAGE;
-        goto out_dev;
-    }
-    if ((fault.kind == TN_FAULT_LINK || campaign > 0) && !info->fault) {
-        fprintf(stderr, CMD ": this device has no link fault injection (PARAMS bit 17, "
-                "FAULT = 1: the simulator models)\n");
-        ex = TN_EXIT_USAGE;
-        goto out_dev;
-    }
-    if (fault.kind == TN_FAULT_LINK &&
-        tn_link_fault_place(p, info->w, &fault.link, &link_at.round, &link_at.rcyc, err,
-                            sizeof err) != 0) {
-        fprintf(stderr, CMD ": %s\n", err);
-        ex = TN_EXIT_USAGE;
-        goto out_dev;
-    }
-    if (fault.kind != TN_FAULT_NONE && fault.kind != TN_FAULT_LINK &&
-        tn_fault_apply(&img, &fault, p) != 0) {
-        fprintf(stderr, CMD ": --fault names nothing in this image (node without initial "
-                "data, no such round, or rounds:N not below the schedule's %u rounds)\n",
-                p->nrounds);
-        ex = TN_EXIT_USAGE;
-        goto out_dev;
-    }
-    tm[1] = tn_now_s() - t;
-    tn_cmd_note(CMD, "image: %zu words in %zu bursts, %zu of them flit memory (%.3f s)",
-                img.nwords, img.nbursts, img.mem_words, tm[1]);
-
-    t = tn_now_s();
-    uint32_t clear = TN_CTRL_CLEAR;
-    rc = tn_proto_write(dev.p, TN_G_CTRL, &clear, 1);
-    if (rc == 0)
-        rc = tn_run_load(dev.p, &img, quiet);
-    tm[2] = tn_now_s() - t;
-    if (rc == 0)
-        tn_cmd_note(CMD, "loaded (%.3f s)", tm[2]);
-    if (rc != 0)
-        goto out_comm;
-
-    if (tn_run_result_init(&res, p, &mo) != 0) {
-        fprintf(stderr, CMD ": out of memory\n");
-        ex = TN_EXIT_USAGE;
-        goto out_dev;
-    }
-    if (campaign > 0) {
-        ex = fault_campaign(&dev, p, &mo, &res, campaign, seed, &json);
-        goto out_dev;
-    }
-    if (fault.kind == TN_FAULT_LINK &&
-        (rc = set_link_fault(&dev, &fault.link, link_at.round, link_at.rcyc)) != 0)
-        goto out_comm;
-    rc = tn_run_execute(dev.p, &dev.info, p, &mo, &res, quiet, tm + 3);
-    if (rc == 0)
-        tn_cmd_note(CMD, "ran %" PRIu64 " cycles (%.3f s), read back %u records (%.3f s)",
-                    res.measured, tm[3], mo.nstats, tm[4]);
-    res.flit_hops = flit_hops(s);
-    res.net_cycles = dev.ops->net_cycles ? dev.ops->net_cycles(dev.t) : 0;
-    if (rc == TN_ENOMEM) {
-        fprintf(stderr, CMD ": out of memory\n");
-        ex = TN_EXIT_USAGE;
-        goto out_dev;
-    }
-    if (rc != 0)
-        goto out_comm;
-    if (res.status & 8) {
-        fprintf(stderr, CMD ": the run was aborted\n");
-        ex = TN_EXIT_DEVICE;
-        goto out_dev;
-    }
-    if (b.have_formula && b.formula.cycles != res.model) {
-        res.cycles_ok = false;
-        tn_run_add_mismatch(&res, TN_MIS_CLOSED_FORM, UINT32_MAX, UINT32_MAX, UINT32_MAX,
-                     "the model's %" PRIu64 " cycles differ from the closed form's %" PRIu64,
-                     res.model, b.formula.cycles);
-    }
-    uint64_t lower = (uint64_t)rep.bounds.rounds * info->alpha + rep.bounds.dsum + rep.bounds.tsum;
-    if (!tn_cmd_json_stdout(&json))
-        print_text(s, p, &rep, info, &res, &b, lower, tm, &img, da.t.backend);
-    ex = res.data_ok && res.cycles_ok ? TN_EXIT_OK : TN_EXIT_VERIFY;
-    if (json.on && tn_cmd_json_emit(CMD, &json, run_json(s, p, info, &res, &b, lower, tm, &img,
-                                                          da.t.backend)) != 0)
-        ex = TN_EXIT_USAGE;
-    if (fault.kind == TN_FAULT_LINK && !tn_cmd_json_stdout(&json))
-        print_link_fault(p, info, seed, &mo, &res, &fault.link, &link_at);
-    if (svg_rounds) {
-        char title[160];
-        snprintf(title, sizeof title, "%s %s: cycles per round, measured on the %s backend and "
-                 "modelled", tn_coll_name(s->coll), s->algo, da.t.backend);
-        if ((rc = tn_svg_rounds_save(svg_rounds, title, p->nrounds, res.round_meas,
-                                     res.round_model)) != 0) {
-            fprintf(stderr, CMD ": cannot write %s: %s\n", svg_rounds, tn_strerror(rc));
-            ex = TN_EXIT_USAGE;
-        }
-    }
-    if (dump_node != UINT32_MAX) {
-        printf("\nnode %u after the run (torusctl dump --help explains the fields):\n",
-               dump_node);
-        struct tn_cmd_json text_only = {false, NULL};
-        if ((rc = tn_dump_node(&dev, dump_node, 0, 0, &text_only)) != 0)
-            goto out_comm;
-    }
-    goto out_dev;
-
-out_comm:
-    if (rc == TN_EINTR) {
-        fprintf(stderr, CMD ": interrupted: the run stopped and the device is closed\n");
-        ex = TN_EXIT_INTERRUPTED;
-        goto out_dev;
-    }
-    fprintf(stderr, CMD ": device error: %s\n", tn_proto_errmsg(dev.p));
-    ex = TN_EXIT_DEVICE;
-out_dev:
-    tn_run_result_free(&res);
-    tn_image_free(&img);
-    tn_model_free(&mo);
-    tn_plan_free(p);
-    tn_report_free(&rep);
+    ex = run_device(&a, &dev, s);
     tn_dev_close(&dev);
-    tn_sched_free(s);
     return ex;
 }

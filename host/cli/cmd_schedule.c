@@ -224,10 +224,9 @@ int cmd_schedule(int argc, char **argv)
                         "torusctl schedule --help\n");
         return TN_EXIT_USAGE;
     }
-    const struct coll_entry *entry = coll_parse("torusctl schedule", argv[optind], true);
-    if (!entry)
+    enum tn_coll coll;
+    if (coll_parse("torusctl schedule", argv[optind], true, &coll) != 0)
         return TN_EXIT_USAGE;
-    enum tn_coll coll = entry->coll;
     if (network && coll != TN_ALLTOALL) {
         fprintf(stderr, "torusctl schedule: --network is for alltoall\n");
         return TN_EXIT_USAGE;
@@ -245,7 +244,7 @@ int cmd_schedule(int argc, char **argv)
         return schedule_network(network, kind == TN_A2A_LIQUID, search_s, (unsigned)seed, json,
                                 svg);
     }
-    const char *stray = coll_stray_option(entry, true, false, opts, given);
+    const char *stray = coll_stray_option(coll, true, false, opts, given);
     if (stray) {
         fprintf(stderr, "torusctl schedule: --%s does not apply to %s (see --help)\n", stray,
                 tn_coll_name(coll));
@@ -266,12 +265,17 @@ int cmd_schedule(int argc, char **argv)
         }
         kind = k;
     }
-    struct coll_build b = {"torusctl schedule", coll, &t, &ao, 6, seed, search_s, NULL,
-                           random_lengths, NULL, kind, TN_PERM_RANDOM, NULL, false, {0}, false,
-                           {{0}}};
-    int rc = coll_build(&b);
-    if (rc != 0)
-        return rc;
+    struct tn_coll_req req = {.coll = coll, .algo = ao.algo, .msg_flits = ao.msg_flits,
+                              .ports = ao.ports, .root = ao.root,
+                              .random_lengths = random_lengths, .seed = seed,
+                              .search_s = search_s, .a2a_kind = kind};
+    struct tn_coll_built b;
+    char err[600];
+    int rc = tn_coll_build(&req, &t, 6, ao.alpha, &b, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "torusctl schedule: %s\n", err);
+        return TN_EXIT_USAGE;
+    }
     struct tn_sched *s = b.s;
 
     struct tn_report rep;
@@ -283,9 +287,8 @@ int cmd_schedule(int argc, char **argv)
     }
     FILE *out = json && strcmp(json, "-") == 0 ? stderr : stdout;
     tn_report_print(out, s, &rep, ao.alpha, 20);
-    coll_formula_line(out, &b, NULL);
-    if (entry->text)
-        entry->text(out, &b, NULL);
+    tn_coll_formula_text(out, &b, NULL);
+    tn_coll_text(out, &b, NULL);
     if (rep.mem_max_words > TN_SIM_MEM_DEPTH && tn_cmd_verbosity > 0) {
         uint32_t L = tn_sched_max_flits(s, rep.mem_max_words, TN_SIM_MEM_DEPTH);
         fprintf(stderr, "torusctl schedule: note: %llu flit memory words a node, more than the "

@@ -111,20 +111,6 @@ bool tn_cmd_svg_opts(const char *cmd, const char *sel, const struct tn_topo *t, 
     return false;
 }
 
-bool tn_cmd_fits(const char *cmd, int coll, const struct tn_topo *t, const struct tn_algo_opts *o)
-{
-    uint64_t need = tn_build_bytes((enum tn_coll)coll, t, o), have = tn_build_bytes_max();
-    if (need <= have)
-        return true;
-    char dims[32];
-    tn_topo_format(t, dims, sizeof dims);
-    fprintf(stderr, "%s: %s on %s (%u nodes) would need about %.1f GB of memory to build and "
-            "verify; this machine allows %.1f GB (3/4 of its memory): use a smaller torus\n",
-            cmd, tn_coll_name((enum tn_coll)coll), dims, t->n, (double)need / 1e9,
-            (double)have / 1e9);
-    return false;
-}
-
 static void usage(FILE *f)
 {
     fprintf(f, "usage: torusctl [-q|-v] <command> [options]\n\ncommands:\n");

@@ -11,10 +11,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "coll.h"
+#include "fault.h"
 #include "image.h"
 #include "model.h"
 #include "plan.h"
 #include "proto.h"
+#include "runopt.h"
+#include "verify.h"
 
 /* Mismatches kept with their text (all are counted). */
 #define TN_RUN_MAX_LISTED 20
@@ -74,6 +78,59 @@ int tn_run_load(struct tn_proto *dev, const struct tn_image *img, bool quiet);
 int tn_run_execute(struct tn_proto *dev, const struct tn_info *info, const struct tn_plan *p,
                    const struct tn_model_out *mo, struct tn_run_result *res, bool quiet,
                    double tm[2]);
+
+/* ---- the whole pipeline ---- */
+
+/* The stages of tn_run, as each one ends. */
+enum tn_run_stage { TN_STAGE_PREPARED, TN_STAGE_COMPILED, TN_STAGE_LOADED, TN_STAGE_RAN };
+struct tn_run_report;
+
+/* How tn_run runs. */
+struct tn_run_opts {
+    uint64_t seed;               /* the payload data (and the model's) */
+    const struct tn_fault *fault;/* a deliberate fault (runopt.h), or NULL */
+    bool quiet;                  /* no progress lines on stderr */
+    bool load_only;              /* stop after loading (repeated runs of one image) */
+    /* Called as each stage ends well (NULL: not), e.g. to say so: the
+     * schedule built, verified, lowered and predicted; the image compiled;
+     * loaded; run and read back. */
+    void (*on_stage)(void *ctx, enum tn_run_stage stage, const struct tn_run_report *r);
+    void *ctx;
+};
+
+/* Everything a run gives, for the report. */
+struct tn_run_report {
+    struct tn_coll_built b;      /* the schedule (b.s) and its closed form */
+    struct tn_report verify;     /* the verifier's figures: rounds, bounds, memory */
+    struct tn_plan *plan;
+    struct tn_model_out model;
+    struct tn_image image;
+    struct tn_run_result res;    /* measured against the model */
+    uint64_t lower;              /* lower bound: rounds alpha + delta + tau */
+    uint32_t fault_round, fault_rcyc; /* a link fault's placement */
+    double tm[5];                /* seconds: schedule (build, verify, lower, model),
+                                  * compile, load, run, readback */
+};
+
+/* Build req (or take s, a schedule read from a file: rep owns it then),
+ * verify it, lower it to the device info describes, predict it with the
+ * reference model, compile and load it into dev, run it and read every
+ * record back against the model and the closed form. 0 when all of it
+ * happened (the verdict is rep->res.data_ok and cycles_ok), else a TN_E*
+ * code with one line in err: TN_EINVAL / TN_ENOTSUP (the request),
+ * TN_EVERIFY (the schedule; rep->verify lists the violations),
+ * TN_ECAPACITY (the device or the host cannot hold it;
+ * rep->verify.mem_max_words against info->mem_depth for the memory),
+ * TN_ENOMEM, TN_EINTR (interrupted), or a device error. Free rep with
+ * tn_run_report_free whatever it returns. */
+int tn_run(struct tn_proto *dev, const struct tn_info *info, const struct tn_coll_req *req,
+           struct tn_sched *s, const struct tn_run_opts *o, struct tn_run_report *rep,
+           char *err, size_t errlen);
+void tn_run_report_free(struct tn_run_report *rep);
+/* Arm a link fault (f placed in round and rcyc; NULL disarms): 0 or a
+ * TN_E* of the protocol. */
+int tn_run_set_link_fault(struct tn_proto *dev, const struct tn_link_fault *f, uint32_t round,
+                          uint32_t rcyc);
 
 /* Progress on stderr for work that takes more than a second: a terminal
  * gets one updating line, a log a line every 10 s; nothing when quiet. */
