@@ -99,206 +99,215 @@ static bool is_coll_name(const char *s)
     return tn_coll_parse(s, &c) == 0;
 }
 
-int cmd_schedule(int argc, char **argv)
-{
-    static const struct option opts[] = {
-        {"dims", required_argument, NULL, 'd'}, {"msg-flits", required_argument, NULL, 'L'},
-        {"algo", required_argument, NULL, 'a'}, {"alpha", required_argument, NULL, 'A'},
-        {"ports", required_argument, NULL, 'p'}, {"root", required_argument, NULL, 'r'},
-        {"json", optional_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
-        {"schedule", required_argument, NULL, 'S'}, {"time", required_argument, NULL, 'T'},
-        {"random-lengths", no_argument, NULL, 'R'}, {"seed", required_argument, NULL, 's'},
-        {"svg", required_argument, NULL, 'V'}, {"network", required_argument, NULL, 'N'},
-        {"svg-rows", required_argument, NULL, 'W'},
-        {NULL, 0, NULL, 0}};
-    const char *network = NULL;
-    char given[32] = "";      /* the options given, by their codes */
+static const struct option sched_opts[] = {
+    {"dims", required_argument, NULL, 'd'}, {"msg-flits", required_argument, NULL, 'L'},
+    {"algo", required_argument, NULL, 'a'}, {"alpha", required_argument, NULL, 'A'},
+    {"ports", required_argument, NULL, 'p'}, {"root", required_argument, NULL, 'r'},
+    {"json", optional_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'},
+    {"schedule", required_argument, NULL, 'S'}, {"time", required_argument, NULL, 'T'},
+    {"random-lengths", no_argument, NULL, 'R'}, {"seed", required_argument, NULL, 's'},
+    {"svg", required_argument, NULL, 'V'}, {"network", required_argument, NULL, 'N'},
+    {"svg-rows", required_argument, NULL, 'W'},
+    {NULL, 0, NULL, 0}};
+
+/* What the command line asks for. */
+struct sched_args {
     struct tn_topo t;
-    struct tn_algo_opts ao = {NULL, 1, 6, 1, 0};
-    const char *json = NULL, *dims = "7x7x7", *svg = NULL, *svg_rows = NULL;
+    const char *dims;
+    struct tn_algo_opts ao;      /* algo, L, ports, alpha, root */
+    const char *network, *json, *svg, *svg_rows;
+    enum tn_a2a_kind kind;
+    const char *kind_arg;        /* --schedule as given */
+    double search_s;
+    bool random_lengths;
+    unsigned long seed;
+    char given[32];              /* the options given, by their codes */
+};
+
+/* One option: 0 or an exit code (--help: TN_EXIT_OK and *done). */
+static int sched_option(struct sched_args *a, int c, int argc, char **argv, bool *done)
+{
     unsigned long v;
-    int c;
-    enum tn_a2a_kind kind = TN_A2A_LIQUID;
-    const char *kind_arg = NULL;
-    double search_s = 10.0;
-    bool random_lengths = false;
-    unsigned long seed = 1;
-    tn_topo_parse(&t, dims);
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        if (c > 0 && c < 128 && !strchr(given, c) && strlen(given) + 1 < sizeof given)
-            given[strlen(given)] = (char)c;
-        switch (c) {
-        case 'N':
-            network = optarg;
-            break;
-        case 'W':
-            svg_rows = optarg;
-            break;
-        case 'd':
-            dims = optarg;
-            if (tn_topo_parse(&t, optarg)) {
-                fprintf(stderr, "torusctl schedule: bad --dims '%s': use e.g. 7x7x7, 8x8 or 16\n",
-                        optarg);
-                return TN_EXIT_USAGE;
-            }
-            break;
-        case 'L':
-            if (!tn_cmd_uint(optarg, 1, 1u << 24, &v)) {
-                fprintf(stderr, "torusctl schedule: bad --msg-flits '%s': use 1..16777216\n",
-                        optarg);
-                return TN_EXIT_USAGE;
-            }
-            ao.msg_flits = (uint32_t)v;
-            break;
-        case 'a':
-            ao.algo = optarg;
-            break;
-        case 'A':
-            if (!tn_cmd_uint(optarg, 0, 1u << 20, &v)) {
-                fprintf(stderr, "torusctl schedule: bad --alpha '%s': use a cycle count\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            ao.alpha = (unsigned)v;
-            break;
-        case 'p':
-            if (!tn_cmd_uint(optarg, 1, 6, &v) || (v != 1 && v != 6)) {
-                fprintf(stderr, "torusctl schedule: bad --ports '%s': use 6 or 1\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            ao.ports = (unsigned)v;
-            break;
-        case 'r':
-            if (!tn_cmd_uint(optarg, 0, UINT32_MAX, &v)) {
-                fprintf(stderr, "torusctl schedule: bad --root '%s'\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            ao.root = (uint32_t)v;
-            break;
-        case 'j':
-            /* --json[=FILE]; also --json FILE, as the word after it is no
-             * collective name */
-            if (!optarg && optind < argc && !is_coll_name(argv[optind]) &&
-                (argv[optind][0] != '-' || strcmp(argv[optind], "-") == 0))
-                optarg = argv[optind++];
-            json = optarg ? optarg : "-";
-            break;
-        case 'S':
-            if (strcmp(optarg, "liquid") != 0 && strcmp(optarg, "round-robin") != 0) {
-                fprintf(stderr, "torusctl schedule: bad --schedule '%s': use liquid or "
-                        "round-robin\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            kind = strcmp(optarg, "liquid") == 0 ? TN_A2A_LIQUID : TN_A2A_RR;
-            kind_arg = optarg;
-            break;
-        case 'R':
-            random_lengths = true;
-            break;
-        case 'V':
-            svg = optarg;
-            break;
-        case 's':
-            if (!tn_cmd_uint(optarg, 0, UINT64_MAX, &seed)) {
-                fprintf(stderr, "torusctl schedule: bad --seed '%s': use a number\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            break;
-        case 'T':
-            if (!tn_cmd_seconds("torusctl schedule", optarg, &search_s))
-                return TN_EXIT_USAGE;
-            break;
-        case 'h':
-            help(stdout);
-            return TN_EXIT_OK;
-        default:
-            fprintf(stderr, "torusctl schedule: unknown or incomplete option '%s': see "
-                            "torusctl schedule --help\n", argv[optind - 1]);
+    switch (c) {
+    case 'N':
+        a->network = optarg;
+        break;
+    case 'W':
+        a->svg_rows = optarg;
+        break;
+    case 'd':
+        a->dims = optarg;
+        if (tn_topo_parse(&a->t, optarg)) {
+            fprintf(stderr, "torusctl schedule: bad --dims '%s': use e.g. 7x7x7, 8x8 or 16\n",
+                    optarg);
             return TN_EXIT_USAGE;
         }
+        break;
+    case 'L':
+        if (!tn_cmd_uint(optarg, 1, 1u << 24, &v)) {
+            fprintf(stderr, "torusctl schedule: bad --msg-flits '%s': use 1..16777216\n",
+                    optarg);
+            return TN_EXIT_USAGE;
+        }
+        a->ao.msg_flits = (uint32_t)v;
+        break;
+    case 'a':
+        a->ao.algo = optarg;
+        break;
+    case 'A':
+        if (!tn_cmd_uint(optarg, 0, 1u << 20, &v)) {
+            fprintf(stderr, "torusctl schedule: bad --alpha '%s': use a cycle count\n", optarg);
+            return TN_EXIT_USAGE;
+        }
+        a->ao.alpha = (unsigned)v;
+        break;
+    case 'p':
+        if (!tn_cmd_uint(optarg, 1, 6, &v) || (v != 1 && v != 6)) {
+            fprintf(stderr, "torusctl schedule: bad --ports '%s': use 6 or 1\n", optarg);
+            return TN_EXIT_USAGE;
+        }
+        a->ao.ports = (unsigned)v;
+        break;
+    case 'r':
+        if (!tn_cmd_uint(optarg, 0, UINT32_MAX, &v)) {
+            fprintf(stderr, "torusctl schedule: bad --root '%s'\n", optarg);
+            return TN_EXIT_USAGE;
+        }
+        a->ao.root = (uint32_t)v;
+        break;
+    case 'j':
+        /* --json[=FILE]; also --json FILE, as the word after it is no
+         * collective name */
+        if (!optarg && optind < argc && !is_coll_name(argv[optind]) &&
+            (argv[optind][0] != '-' || strcmp(argv[optind], "-") == 0))
+            optarg = argv[optind++];
+        a->json = optarg ? optarg : "-";
+        break;
+    case 'S':
+        if (strcmp(optarg, "liquid") != 0 && strcmp(optarg, "round-robin") != 0) {
+            fprintf(stderr, "torusctl schedule: bad --schedule '%s': use liquid or "
+                    "round-robin\n", optarg);
+            return TN_EXIT_USAGE;
+        }
+        a->kind = strcmp(optarg, "liquid") == 0 ? TN_A2A_LIQUID : TN_A2A_RR;
+        a->kind_arg = optarg;
+        break;
+    case 'R':
+        a->random_lengths = true;
+        break;
+    case 'V':
+        a->svg = optarg;
+        break;
+    case 's':
+        if (!tn_cmd_uint(optarg, 0, UINT64_MAX, &a->seed)) {
+            fprintf(stderr, "torusctl schedule: bad --seed '%s': use a number\n", optarg);
+            return TN_EXIT_USAGE;
+        }
+        break;
+    case 'T':
+        if (!tn_cmd_seconds("torusctl schedule", optarg, &a->search_s))
+            return TN_EXIT_USAGE;
+        break;
+    case 'h':
+        help(stdout);
+        *done = true;
+        return TN_EXIT_OK;
+    default:
+        fprintf(stderr, "torusctl schedule: unknown or incomplete option '%s': see "
+                        "torusctl schedule --help\n", argv[optind - 1]);
+        return TN_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The options and the collective: 0 or an exit code (*done: --help). */
+static int parse_sched_args(int argc, char **argv, struct sched_args *a, enum tn_coll *coll,
+                            bool *done)
+{
+    memset(a, 0, sizeof *a);
+    a->dims = "7x7x7";
+    a->ao = (struct tn_algo_opts){NULL, 1, 6, 1, 0};
+    a->kind = TN_A2A_LIQUID;
+    a->search_s = 10.0;
+    a->seed = 1;
+    tn_topo_parse(&a->t, a->dims);
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", sched_opts, NULL)) != -1) {
+        size_t ng = strlen(a->given);
+        if (c > 0 && c < 128 && !strchr(a->given, c) && ng + 1 < sizeof a->given)
+            a->given[ng] = (char)c;
+        int ex = sched_option(a, c, argc, argv, done);
+        if (ex != 0 || *done)
+            return ex;
     }
     if (optind != argc - 1) {
-        fprintf(stderr, "torusctl schedule: name one collective, gossip, broadcast, alltoall, scatter or "
-                        "gather: see "
-                        "torusctl schedule --help\n");
+        fprintf(stderr, "torusctl schedule: name one collective, gossip, broadcast, alltoall, "
+                "scatter or gather: see torusctl schedule --help\n");
         return TN_EXIT_USAGE;
     }
-    enum tn_coll coll;
-    if (coll_parse("torusctl schedule", argv[optind], true, &coll) != 0)
-        return TN_EXIT_USAGE;
-    if (network && coll != TN_ALLTOALL) {
+    return coll_parse("torusctl schedule", argv[optind], true, coll) != 0 ? TN_EXIT_USAGE : 0;
+}
+
+/* --network FILE: no torus options with it. An exit code. */
+static int network_strays(const struct sched_args *a, enum tn_coll coll)
+{
+    static const char *const stray[][2] = {{"d", "dims"}, {"L", "msg-flits"}, {"a", "algo"},
+                                           {"A", "alpha"}, {"p", "ports"}, {"r", "root"},
+                                           {"R", "random-lengths"}};
+    if (coll != TN_ALLTOALL) {
         fprintf(stderr, "torusctl schedule: --network is for alltoall\n");
         return TN_EXIT_USAGE;
     }
-    if (network) {
-        static const char *const stray[][2] = {{"d", "dims"}, {"L", "msg-flits"}, {"a", "algo"},
-                                               {"A", "alpha"}, {"p", "ports"}, {"r", "root"},
-                                               {"R", "random-lengths"}};
-        for (size_t i = 0; i < sizeof stray / sizeof *stray; i++)
-            if (strchr(given, stray[i][0][0])) {
-                fprintf(stderr, "torusctl schedule: --%s does not apply to --network (the file "
-                        "holds the network and its traffic)\n", stray[i][1]);
-                return TN_EXIT_USAGE;
-            }
-        return schedule_network(network, kind == TN_A2A_LIQUID, search_s, (unsigned)seed, json,
-                                svg);
-    }
-    const char *stray = coll_stray_option(coll, true, false, opts, given);
-    if (stray) {
-        fprintf(stderr, "torusctl schedule: --%s does not apply to %s (see --help)\n", stray,
-                tn_coll_name(coll));
-        return TN_EXIT_USAGE;
-    }
-    if (coll == TN_ALLTOALL && ao.algo) {
-        /* --algo liquid|round-robin says what --schedule says */
-        if (strcmp(ao.algo, "liquid") != 0 && strcmp(ao.algo, "round-robin") != 0) {
-            fprintf(stderr, "torusctl schedule: bad --algo '%s' for alltoall: use liquid or "
-                    "round-robin\n", ao.algo);
+    for (size_t i = 0; i < sizeof stray / sizeof *stray; i++)
+        if (strchr(a->given, stray[i][0][0])) {
+            fprintf(stderr, "torusctl schedule: --%s does not apply to --network (the file "
+                    "holds the network and its traffic)\n", stray[i][1]);
             return TN_EXIT_USAGE;
         }
-        enum tn_a2a_kind k = strcmp(ao.algo, "liquid") == 0 ? TN_A2A_LIQUID : TN_A2A_RR;
-        if (kind_arg && k != kind) {
-            fprintf(stderr, "torusctl schedule: --schedule %s and --algo %s disagree\n",
-                    kind_arg, ao.algo);
-            return TN_EXIT_USAGE;
-        }
-        kind = k;
-    }
-    struct tn_coll_req req = {.coll = coll, .algo = ao.algo, .msg_flits = ao.msg_flits,
-                              .ports = ao.ports, .root = ao.root,
-                              .random_lengths = random_lengths, .seed = seed,
-                              .search_s = search_s, .a2a_kind = kind};
-    struct tn_coll_built b;
-    char err[600];
-    int rc = tn_coll_build(&req, &t, 6, ao.alpha, &b, err, sizeof err);
-    if (rc != 0) {
-        fprintf(stderr, "torusctl schedule: %s\n", err);
-        return TN_EXIT_USAGE;
-    }
-    struct tn_sched *s = b.s;
+    return 0;
+}
 
-    struct tn_report rep;
-    rc = tn_verify(s, NULL, &rep);
-    if (rc == TN_ENOMEM) {
-        fprintf(stderr, "torusctl schedule: out of memory while verifying\n");
-        tn_sched_free(s);
+/* alltoall: --algo liquid|round-robin says what --schedule says. An exit
+ * code. */
+static int alltoall_kind(struct sched_args *a)
+{
+    const char *algo = a->ao.algo;
+    if (strcmp(algo, "liquid") != 0 && strcmp(algo, "round-robin") != 0) {
+        fprintf(stderr, "torusctl schedule: bad --algo '%s' for alltoall: use liquid or "
+                "round-robin\n", algo);
         return TN_EXIT_USAGE;
     }
-    FILE *out = json && strcmp(json, "-") == 0 ? stderr : stdout;
-    tn_report_print(out, s, &rep, ao.alpha, 20);
-    tn_coll_formula_text(out, &b, NULL);
-    tn_coll_text(out, &b, NULL);
-    if (rep.mem_max_words > TN_SIM_MEM_DEPTH && tn_cmd_verbosity > 0) {
-        uint32_t L = tn_sched_max_flits(s, rep.mem_max_words, TN_SIM_MEM_DEPTH);
-        fprintf(stderr, "torusctl schedule: note: %llu flit memory words a node, more than the "
-                "simulator models' %u (MEM_DEPTH): torusctl run refuses it there",
-                (unsigned long long)rep.mem_max_words, TN_SIM_MEM_DEPTH);
-        if (L > 0 && L < UINT32_MAX)
-            fprintf(stderr, " (the longest --msg-flits that fits with --algo %s: %u)", s->algo, L);
-        fprintf(stderr, "\n");
+    enum tn_a2a_kind k = strcmp(algo, "liquid") == 0 ? TN_A2A_LIQUID : TN_A2A_RR;
+    if (a->kind_arg && k != a->kind) {
+        fprintf(stderr, "torusctl schedule: --schedule %s and --algo %s disagree\n",
+                a->kind_arg, algo);
+        return TN_EXIT_USAGE;
     }
-    int ret = rc ? TN_EXIT_VERIFY : TN_EXIT_OK;
+    a->kind = k;
+    return 0;
+}
+
+/* A note when a node's memory exceeds the simulator models'. */
+static void memory_note(const struct tn_sched *s, const struct tn_report *rep)
+{
+    if (rep->mem_max_words <= TN_SIM_MEM_DEPTH || tn_cmd_verbosity == 0)
+        return;
+    uint32_t L = tn_sched_max_flits(s, rep->mem_max_words, TN_SIM_MEM_DEPTH);
+    fprintf(stderr, "torusctl schedule: note: %llu flit memory words a node, more than the "
+            "simulator models' %u (MEM_DEPTH): torusctl run refuses it there",
+            (unsigned long long)rep->mem_max_words, TN_SIM_MEM_DEPTH);
+    if (L > 0 && L < UINT32_MAX)
+        fprintf(stderr, " (the longest --msg-flits that fits with --algo %s: %u)", s->algo, L);
+    fprintf(stderr, "\n");
+}
+
+/* --svg and --json: 0 or an exit code. */
+static int write_outputs(const struct sched_args *a, struct tn_sched *s)
+{
+    int ret = 0;
+    const char *json = a->json, *svg = a->svg;
     uint64_t ids = 0;
     for (uint32_t r = 0; r < s->nrounds; r++)
         for (uint32_t i = 0; i < s->rounds[r].ncirc; i++)
@@ -311,26 +320,76 @@ int cmd_schedule(int argc, char **argv)
         json = NULL;
     }
     struct tn_svg_opts so;
-    if (svg && !tn_cmd_svg_opts("torusctl schedule", svg_rows, &t, ao.alpha, &so)) {
+    if (svg && !tn_cmd_svg_opts("torusctl schedule", a->svg_rows, &a->t, a->ao.alpha, &so)) {
         ret = TN_EXIT_USAGE;
         svg = NULL;
     }
-    if (svg) {
-        int src = tn_svg_save(s, &so, svg);
-        if (src) {
-            fprintf(stderr, "torusctl schedule: cannot write %s: %s\n", svg, tn_strerror(src));
-            ret = TN_EXIT_USAGE;
-        }
+    int rc = svg ? tn_svg_save(s, &so, svg) : 0;
+    if (rc) {
+        fprintf(stderr, "torusctl schedule: cannot write %s: %s\n", svg, tn_strerror(rc));
+        ret = TN_EXIT_USAGE;
     }
-    if (json) {
-        int wrc = strcmp(json, "-") == 0 ? tn_sched_write_json(s, stdout)
-                                          : tn_sched_save_json(s, json);
-        if (wrc) {
-            fprintf(stderr, "torusctl schedule: cannot write %s: %s\n", json, tn_strerror(wrc));
-            ret = TN_EXIT_USAGE;
-        }
+    rc = !json ? 0 : strcmp(json, "-") == 0 ? tn_sched_write_json(s, stdout)
+                                            : tn_sched_save_json(s, json);
+    if (rc) {
+        fprintf(stderr, "torusctl schedule: cannot write %s: %s\n", json, tn_strerror(rc));
+        ret = TN_EXIT_USAGE;
     }
-    tn_report_free(&rep);
-    tn_sched_free(s);
     return ret;
+}
+
+/* Build, verify and report the collective; the outputs. An exit code. */
+static int schedule_coll(struct sched_args *a, enum tn_coll coll)
+{
+    struct tn_coll_req req = {.coll = coll, .algo = a->ao.algo, .msg_flits = a->ao.msg_flits,
+                              .ports = a->ao.ports, .root = a->ao.root,
+                              .random_lengths = a->random_lengths, .seed = a->seed,
+                              .search_s = a->search_s, .a2a_kind = a->kind};
+    struct tn_coll_built b;
+    char err[600];
+    int rc = tn_coll_build(&req, &a->t, 6, a->ao.alpha, &b, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "torusctl schedule: %s\n", err);
+        return TN_EXIT_USAGE;
+    }
+    struct tn_report rep;
+    rc = tn_verify(b.s, NULL, &rep);
+    if (rc == TN_ENOMEM) {
+        fprintf(stderr, "torusctl schedule: out of memory while verifying\n");
+        tn_coll_built_free(&b);
+        return TN_EXIT_USAGE;
+    }
+    FILE *out = a->json && strcmp(a->json, "-") == 0 ? stderr : stdout;
+    tn_report_print(out, b.s, &rep, a->ao.alpha, 20);
+    tn_coll_formula_text(out, &b, NULL);
+    tn_coll_text(out, &b, NULL);
+    memory_note(b.s, &rep);
+    int ret = write_outputs(a, b.s);
+    tn_report_free(&rep);
+    tn_coll_built_free(&b);
+    return ret ? ret : rc ? TN_EXIT_VERIFY : TN_EXIT_OK;
+}
+
+int cmd_schedule(int argc, char **argv)
+{
+    struct sched_args a;
+    enum tn_coll coll;
+    bool done = false;
+    int ex = parse_sched_args(argc, argv, &a, &coll, &done);
+    if (ex != 0 || done)
+        return ex;
+    if (a.network) {
+        ex = network_strays(&a, coll);
+        return ex ? ex : schedule_network(a.network, a.kind == TN_A2A_LIQUID, a.search_s,
+                                          (unsigned)a.seed, a.json, a.svg);
+    }
+    const char *stray = coll_stray_option(coll, true, false, sched_opts, a.given);
+    if (stray) {
+        fprintf(stderr, "torusctl schedule: --%s does not apply to %s (see --help)\n", stray,
+                tn_coll_name(coll));
+        return TN_EXIT_USAGE;
+    }
+    if (coll == TN_ALLTOALL && a.ao.algo && (ex = alltoall_kind(&a)) != 0)
+        return ex;
+    return schedule_coll(&a, coll);
 }
