@@ -83,6 +83,57 @@ static int permutation(const struct tn_topo *t, enum tn_perm pk, uint32_t mu, ui
     return ex;
 }
 
+/* The tree stretch of interval routing on t and the ring tables'
+ * minimality: an exit code. */
+static int stretch(const struct tn_topo *t, const struct tn_cmd_json *json)
+{
+    struct tn_stretch st;
+    int rc = tn_interval_stretch(t, &st);
+    if (rc) {
+        if (rc == TN_ENOTSUP)
+            fprintf(stderr, "torusctl routing: the stretch is computed per destination, in "
+                    "time growing as nodes^2: at most %u nodes\n", TN_CDG_ROUTED_MAX);
+        else
+            fprintf(stderr, "torusctl routing: %s\n", tn_strerror(rc));
+        return TN_EXIT_USAGE;
+    }
+    unsigned ring_bad[3];
+    for (int k = 0; k < 3; k++)
+        ring_bad[k] = tn_ring_interval_check(t->dim[k]);
+    char name[32];
+    tn_topo_format(t, name, sizeof name);
+    int ex = TN_EXIT_OK;
+    if (json->on) {
+        json_t *rings = json_array();
+        for (int k = 0; k < 3; k++)
+            json_array_append_new(rings, json_pack("{s:i, s:b}", "size", t->dim[k], "minimal",
+                                                   ring_bad[k] == 0));
+        json_t *o = json_pack("{s:o, s:I, s:I, s:I, s:f, s:f, s:f, s:i, s:o}", "dims",
+                              tn_cmd_json_dims(t),
+                              "pairs", (json_int_t)st.pairs, "routed", (json_int_t)st.routed,
+                              "minimal_pairs", (json_int_t)st.minimal_pairs, "avg_hops",
+                              st.avg_hops, "avg_minimal", st.avg_minimal, "avg_extra",
+                              st.avg_hops - st.avg_minimal, "max_extra", st.max_extra,
+                              "rings", rings);
+        ex = tn_cmd_json_emit("torusctl routing", json, o);
+        if (tn_cmd_json_stdout(json))
+            return ex;
+    }
+    printf("interval routing on %s: 1-interval tables of a DFS spanning tree from node 0\n",
+           name);
+    printf("pairs routed        %llu of %llu\n", (unsigned long long)st.routed,
+           (unsigned long long)st.pairs);
+    printf("hops                average %.2f, minimal (Lee) %.2f: %+.2f on average, +%u at "
+           "most\n", st.avg_hops, st.avg_minimal, st.avg_hops - st.avg_minimal, st.max_extra);
+    printf("minimal pairs       %llu (%.1f%%)\n", (unsigned long long)st.minimal_pairs,
+           st.pairs ? 100.0 * (double)st.minimal_pairs / (double)st.pairs : 0.0);
+    for (int k = 0; k < 3; k++)
+        if (t->dim[k] > 1)
+            printf("ring %c (%2u nodes)   cyclic 1-interval tables: %s\n", "XYZ"[k], t->dim[k],
+                   ring_bad[k] ? "NOT minimal" : "minimal on every pair");
+    return ex;
+}
+
 int cmd_routing(int argc, char **argv)
 {
     static const struct option opts[] = {{"dims", required_argument, NULL, 'd'},
@@ -139,49 +190,5 @@ int cmd_routing(int argc, char **argv)
     }
     if (perm)
         return permutation(&t, pk, (uint32_t)mu, seed, seconds, &json);
-    struct tn_stretch st;
-    int rc = tn_interval_stretch(&t, &st);
-    if (rc) {
-        if (rc == TN_ENOTSUP)
-            fprintf(stderr, "torusctl routing: the stretch is computed per destination, in "
-                    "time growing as nodes^2: at most %u nodes\n", TN_CDG_ROUTED_MAX);
-        else
-            fprintf(stderr, "torusctl routing: %s\n", tn_strerror(rc));
-        return TN_EXIT_USAGE;
-    }
-    unsigned ring_bad[3];
-    for (int k = 0; k < 3; k++)
-        ring_bad[k] = tn_ring_interval_check(t.dim[k]);
-    char name[32];
-    tn_topo_format(&t, name, sizeof name);
-    int ex = TN_EXIT_OK;
-    if (json.on) {
-        json_t *rings = json_array();
-        for (int k = 0; k < 3; k++)
-            json_array_append_new(rings, json_pack("{s:i, s:b}", "size", t.dim[k], "minimal",
-                                                   ring_bad[k] == 0));
-        json_t *o = json_pack("{s:o, s:I, s:I, s:I, s:f, s:f, s:f, s:i, s:o}", "dims",
-                              tn_cmd_json_dims(&t),
-                              "pairs", (json_int_t)st.pairs, "routed", (json_int_t)st.routed,
-                              "minimal_pairs", (json_int_t)st.minimal_pairs, "avg_hops",
-                              st.avg_hops, "avg_minimal", st.avg_minimal, "avg_extra",
-                              st.avg_hops - st.avg_minimal, "max_extra", st.max_extra,
-                              "rings", rings);
-        ex = tn_cmd_json_emit("torusctl routing", &json, o);
-        if (tn_cmd_json_stdout(&json))
-            return ex;
-    }
-    printf("interval routing on %s: 1-interval tables of a DFS spanning tree from node 0\n",
-           name);
-    printf("pairs routed        %llu of %llu\n", (unsigned long long)st.routed,
-           (unsigned long long)st.pairs);
-    printf("hops                average %.2f, minimal (Lee) %.2f: %+.2f on average, +%u at "
-           "most\n", st.avg_hops, st.avg_minimal, st.avg_hops - st.avg_minimal, st.max_extra);
-    printf("minimal pairs       %llu (%.1f%%)\n", (unsigned long long)st.minimal_pairs,
-           st.pairs ? 100.0 * (double)st.minimal_pairs / (double)st.pairs : 0.0);
-    for (int k = 0; k < 3; k++)
-        if (t.dim[k] > 1)
-            printf("ring %c (%2u nodes)   cyclic 1-interval tables: %s\n", "XYZ"[k], t.dim[k],
-                   ring_bad[k] ? "NOT minimal" : "minimal on every pair");
-    return ex;
+    return stretch(&t, &json);
 }

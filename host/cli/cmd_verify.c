@@ -139,89 +139,187 @@ static int write_verdict(const void *ctx, FILE *f)
     return rc;
 }
 
-int cmd_verify(int argc, char **argv)
+/* Lower s to the device level (lanes, memory and width of the options)
+ * and check the plan on its own: an exit code; the plan in *p when
+ * lowered (NULL when this schedule is not lowered: the reason in vd). */
+static int check_plan(FILE *out, struct tn_sched *s, const struct tn_verify_opts *vo,
+                      unsigned width, unsigned a, unsigned max, struct tn_plan **p,
+                      struct verdict *vd)
 {
-    static const struct option opts[] = {
-        {"lanes", required_argument, NULL, 'l'}, {"mem-depth", required_argument, NULL, 'm'},
-        {"alpha", required_argument, NULL, 'A'}, {"width", required_argument, NULL, 'w'},
-        {"model", no_argument, NULL, 'M'},       {"max", required_argument, NULL, 'x'},
-        {"seed", required_argument, NULL, 'S'},  {"stats", required_argument, NULL, 'O'},
-        {"svg", required_argument, NULL, 'V'},   {"svg-rows", required_argument, NULL, 'W'},
-        {"json", optional_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
-    struct tn_verify_opts vo = {0, 0, 1000, false};
-    unsigned long v, alpha = ULONG_MAX, width = 16, max = 20;
-    bool model = false;
-    unsigned long seed = 1;
-    const char *stats = NULL, *svg = NULL, *svg_rows = NULL, *json = NULL;
-    int c;
+    static char err[400];  /* vd->plan_why points here */
+    struct tn_plan_params par = {.lanes = vo->lanes ? vo->lanes : s->ports,
+                                 .mem_depth = (uint32_t)vo->mem_depth, .width = width,
+                                 .alpha = a};
+    struct tn_report prep;
+    int rc = tn_plan_lower(p, s, &par, err, sizeof err);
+    if (rc == TN_ENOTSUP) {
+        fprintf(out, "plan: not lowered: %s\n", err);
+        vd->plan_why = err;
+        return TN_EXIT_OK;
+    }
+    if (rc) {
+        fprintf(stderr, "torusctl verify: cannot lower to the device: %s\n", err);
+        return TN_EXIT_VERIFY;
+    }
+    rc = tn_plan_check(*p, &prep);
+    if (rc == TN_EVERIFY) {
+        for (uint32_t i = 0; i < prep.nkept && i < max; i++)
+            fprintf(out, "plan violation %s: round %d node %lld: %s\n",
+                    tn_viol_name(prep.viol[i].kind), prep.viol[i].round + 1,
+                    (long long)prep.viol[i].node, prep.viol[i].text);
+        tn_report_free(&prep);
+        return TN_EXIT_VERIFY;
+    }
+    if (rc == 0) {
+        fprintf(out, "plan: %u lanes, %llu memory words per node, %llu cycles at alpha %u: ok\n",
+                par.lanes, (unsigned long long)(*p)->mem_max, (unsigned long long)(*p)->total, a);
+        vd->plan = *p;
+        tn_report_free(&prep);
+    }
+    return TN_EXIT_OK;
+}
+
+/* --model: the reference model on the plan (--stats: its statistics as
+ * CSV). An exit code. */
+static int check_model(FILE *out, const struct tn_plan *p, unsigned long seed, const char *stats,
+                       struct verdict *vd)
+{
+    struct tn_model_out mo;
+    int rc = tn_model_run(p, seed, TN_ENGINE_AUTO, &mo);
+    if (rc) {
+        fprintf(stderr, "torusctl verify: model: %s\n", tn_strerror(rc));
+        return TN_EXIT_USAGE;
+    }
+    fprintf(out, "model: %llu cycles, %u eject streams, %u with errors\n",
+            (unsigned long long)mo.total, mo.nstats, mo.errors);
+    vd->model = true;
+    vd->model_cycles = mo.total;
+    vd->model_streams = mo.nstats;
+    vd->model_errors = mo.errors;
+    int ret = mo.errors ? TN_EXIT_VERIFY : TN_EXIT_OK;
+    if (stats && tn_write_file(stats, write_stats, &mo) != 0) {
+        fprintf(stderr, "torusctl verify: cannot write %s: %s\n", stats, strerror(errno));
+        ret = TN_EXIT_USAGE;
+    }
+    tn_model_free(&mo);
+    return ret;
+}
+
+static const struct option verify_opts[] = {
+    {"lanes", required_argument, NULL, 'l'}, {"mem-depth", required_argument, NULL, 'm'},
+    {"alpha", required_argument, NULL, 'A'}, {"width", required_argument, NULL, 'w'},
+    {"model", no_argument, NULL, 'M'},       {"max", required_argument, NULL, 'x'},
+    {"seed", required_argument, NULL, 'S'},  {"stats", required_argument, NULL, 'O'},
+    {"svg", required_argument, NULL, 'V'},   {"svg-rows", required_argument, NULL, 'W'},
+    {"json", optional_argument, NULL, 'j'},
+    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+
+/* What the command line asks for. */
+struct verify_args {
+    struct tn_verify_opts vo;
+    unsigned long alpha, width, max, seed;  /* alpha ULONG_MAX: the file's */
+    bool model;
+    const char *stats, *svg, *svg_rows, *json;
+};
+
+/* One option: 0 or an exit code (--help: TN_EXIT_OK and *done). */
+static int verify_option(struct verify_args *a, int c, char **argv, bool *done)
+{
+    unsigned long v;
+    const char *what = NULL;
+    switch (c) {
+    case 'l':
+        if (!tn_cmd_uint(optarg, 1, 6, &v))
+            what = "--lanes (1..6)";
+        a->vo.lanes = (unsigned)v;
+        break;
+    case 'm':
+        if (!tn_cmd_uint(optarg, 1, UINT32_MAX, &v))
+            what = "--mem-depth";
+        a->vo.mem_depth = v;
+        break;
+    case 'A':
+        if (!tn_cmd_uint(optarg, 0, 1u << 20, &a->alpha))
+            what = "--alpha";
+        break;
+    case 'w':
+        if (!tn_cmd_uint(optarg, 1, 32, &a->width))
+            what = "--width (1..32)";
+        break;
+    case 'M':
+        a->model = true;
+        break;
+    case 'S':
+        if (!tn_cmd_uint(optarg, 0, ULONG_MAX, &a->seed))
+            what = "--seed";
+        break;
+    case 'O':
+        a->stats = optarg;
+        break;
+    case 'V':
+        a->svg = optarg;
+        break;
+    case 'W':
+        a->svg_rows = optarg;
+        break;
+    case 'j':
+        a->json = optarg ? optarg : "-";
+        break;
+    case 'x':
+        if (!tn_cmd_uint(optarg, 0, 1000, &a->max))
+            what = "--max (0..1000)";
+        break;
+    case 'h':
+        help(stdout);
+        *done = true;
+        return TN_EXIT_OK;
+    default:
+        fprintf(stderr, "torusctl verify: unknown or incomplete option '%s': see "
+                        "torusctl verify --help\n", argv[optind - 1]);
+        return TN_EXIT_USAGE;
+    }
+    if (what) {
+        fprintf(stderr, "torusctl verify: bad %s value '%s'\n", what, optarg);
+        return TN_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* The options and the file: 0 or an exit code (*done: --help). */
+static int parse_verify_args(int argc, char **argv, struct verify_args *a, bool *done)
+{
+    *a = (struct verify_args){.vo = {0, 0, 1000, false}, .alpha = ULONG_MAX, .width = 16,
+                              .max = 20, .seed = 1};
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        const char *what = NULL;
-        switch (c) {
-        case 'l':
-            if (!tn_cmd_uint(optarg, 1, 6, &v))
-                what = "--lanes (1..6)";
-            vo.lanes = (unsigned)v;
-            break;
-        case 'm':
-            if (!tn_cmd_uint(optarg, 1, UINT32_MAX, &v))
-                what = "--mem-depth";
-            vo.mem_depth = v;
-            break;
-        case 'A':
-            if (!tn_cmd_uint(optarg, 0, 1u << 20, &alpha))
-                what = "--alpha";
-            break;
-        case 'w':
-            if (!tn_cmd_uint(optarg, 1, 32, &width))
-                what = "--width (1..32)";
-            break;
-        case 'M':
-            model = true;
-            break;
-        case 'S':
-            if (!tn_cmd_uint(optarg, 0, ULONG_MAX, &seed))
-                what = "--seed";
-            break;
-        case 'O':
-            stats = optarg;
-            break;
-        case 'V':
-            svg = optarg;
-            break;
-        case 'W':
-            svg_rows = optarg;
-            break;
-        case 'j':
-            json = optarg ? optarg : "-";
-            break;
-        case 'x':
-            if (!tn_cmd_uint(optarg, 0, 1000, &max))
-                what = "--max (0..1000)";
-            break;
-        case 'h':
-            help(stdout);
-            return TN_EXIT_OK;
-        default:
-            fprintf(stderr, "torusctl verify: unknown or incomplete option '%s': see "
-                            "torusctl verify --help\n", argv[optind - 1]);
-            return TN_EXIT_USAGE;
-        }
-        if (what) {
-            fprintf(stderr, "torusctl verify: bad %s value '%s'\n", what, optarg);
-            return TN_EXIT_USAGE;
-        }
+    int c;
+    while ((c = getopt_long(argc, argv, "h", verify_opts, NULL)) != -1) {
+        int ex = verify_option(a, c, argv, done);
+        if (ex != 0 || *done)
+            return ex;
     }
     if (optind != argc - 1) {
         fprintf(stderr, "torusctl verify: name one schedule file: see torusctl verify --help\n");
         return TN_EXIT_USAGE;
     }
-    if (stats && !model) {
+    if (a->stats && !a->model) {
         fprintf(stderr, "torusctl verify: --stats writes the model's statistics: add --model\n");
         return TN_EXIT_USAGE;
     }
+    return 0;
+}
+
+int cmd_verify(int argc, char **argv)
+{
+    struct verify_args va;
+    bool done = false;
+    int ex = parse_verify_args(argc, argv, &va, &done);
+    if (ex != 0 || done)
+        return ex;
+    struct tn_verify_opts vo = va.vo;
+    unsigned long alpha = va.alpha, width = va.width, max = va.max, seed = va.seed;
+    bool model = va.model;
+    const char *stats = va.stats, *svg = va.svg, *svg_rows = va.svg_rows, *json = va.json;
     const char *path = argv[optind];
     char err[400];
     struct tn_sched *s;
@@ -254,56 +352,10 @@ int cmd_verify(int argc, char **argv)
         ret = TN_EXIT_USAGE;
     }
     struct tn_plan *p = NULL;
-    if (ret == TN_EXIT_OK) {
-        /* lower to the device level and check the plan independently */
-        struct tn_plan_params par = {.lanes = vo.lanes ? vo.lanes : s->ports,
-                                     .mem_depth = (uint32_t)vo.mem_depth,
-                                     .width = (unsigned)width, .alpha = a};
-        struct tn_report prep;
-        rc = tn_plan_lower(&p, s, &par, err, sizeof err);
-        if (rc == TN_ENOTSUP) {
-            fprintf(out, "plan: not lowered: %s\n", err);
-            vd.plan_why = err;
-        } else if (rc) {
-            fprintf(stderr, "torusctl verify: cannot lower to the device: %s\n", err);
-            ret = TN_EXIT_VERIFY;
-        } else if ((rc = tn_plan_check(p, &prep)) == TN_EVERIFY) {
-            for (uint32_t i = 0; i < prep.nkept && i < max; i++)
-                fprintf(out, "plan violation %s: round %d node %lld: %s\n",
-                       tn_viol_name(prep.viol[i].kind), prep.viol[i].round + 1,
-                       (long long)prep.viol[i].node, prep.viol[i].text);
-            ret = TN_EXIT_VERIFY;
-            tn_report_free(&prep);
-        } else if (rc == 0) {
-            fprintf(out, "plan: %u lanes, %llu memory words per node, %llu cycles at alpha %u: "
-                    "ok\n", par.lanes, (unsigned long long)p->mem_max,
-                    (unsigned long long)p->total, a);
-            vd.plan = p;
-            tn_report_free(&prep);
-        }
-    }
-    if (ret == TN_EXIT_OK && model && p) {
-        struct tn_model_out mo;
-        if ((rc = tn_model_run(p, seed, TN_ENGINE_AUTO, &mo))) {
-            fprintf(stderr, "torusctl verify: model: %s\n", tn_strerror(rc));
-            ret = TN_EXIT_USAGE;
-        } else {
-            fprintf(out, "model: %llu cycles, %u eject streams, %u with errors\n",
-                    (unsigned long long)mo.total, mo.nstats, mo.errors);
-            vd.model = true;
-            vd.model_cycles = mo.total;
-            vd.model_streams = mo.nstats;
-            vd.model_errors = mo.errors;
-            if (mo.errors)
-                ret = TN_EXIT_VERIFY;
-            if (stats && tn_write_file(stats, write_stats, &mo) != 0) {
-                fprintf(stderr, "torusctl verify: cannot write %s: %s\n", stats,
-                        strerror(errno));
-                ret = TN_EXIT_USAGE;
-            }
-            tn_model_free(&mo);
-        }
-    }
+    if (ret == TN_EXIT_OK)
+        ret = check_plan(out, s, &vo, (unsigned)width, a, (unsigned)max, &p, &vd);
+    if (ret == TN_EXIT_OK && model && p)
+        ret = check_model(out, p, seed, stats, &vd);
     vd.exit = ret;
     if (json && (rc = tn_write_file(json, write_verdict, &vd)) != 0) {
         fprintf(stderr, "torusctl verify: cannot write %s: %s\n", json, tn_strerror(rc));
