@@ -165,60 +165,53 @@ out_free:
     return rc;
 }
 
-int tn_traffic_torus_a2a(struct tn_traffic *t, const struct tn_ct *c,
-                         enum tn_port_model pm, enum tn_ct_tie tie)
+int tn_traffic_torus_a2a(struct tn_traffic *t, const struct tn_topo *c,
+                         enum tn_port_model pm, enum tn_tie tie)
 {
-    int n = c->n;
+    int n = (int)c->n, rc = 0;
     tn_traffic_init(t, pm == TN_PORT_SINGLE ? 8 * n : 6 * n);
-    int *path = malloc(sizeof(int) * (c->dim[0] + c->dim[1] + c->dim[2] + 4));
-    if (!path)
-        return TN_ENOMEM;
+    unsigned diam = tn_diameter(c);
+    struct tn_arc *arcs = malloc(sizeof *arcs * (diam + 1));
+    int *path = malloc(sizeof(int) * (diam + 2));
+    if (!arcs || !path)
+        rc = TN_ENOMEM;
     /* grouped by displacement (all s -> s + v together, v in id order
      * of the displaced node of 0), so that greedy first-fit packs whole
      * translation families */
-    for (int v = 1; v < n; v++) {
-        int cv[3];
-        tn_ct_coords(c, v, cv);
-        for (int s = 0; s < n; s++) {
-            int cs[3];
-            tn_ct_coords(c, s, cs);
-            int d = tn_ct_node(c, (cs[0] + cv[0]) % c->dim[0],
-                               (cs[1] + cv[1]) % c->dim[1],
-                               (cs[2] + cv[2]) % c->dim[2]);
-            int k = tn_ct_dor_path(c, s, d, tie, path);
+    for (uint32_t v = 1; v < c->n && !rc; v++) {
+        unsigned cv[3];
+        tn_coords(c, v, cv);
+        for (uint32_t s = 0; s < c->n && !rc; s++) {
+            unsigned cs[3];
+            tn_coords(c, s, cs);
+            uint32_t d = tn_node_id(c, (cs[0] + cv[0]) % c->dim[0], (cs[1] + cv[1]) % c->dim[1],
+                                    (cs[2] + cv[2]) % c->dim[2]);
+            int k = (int)tn_dor_path_tie(c, s, d, tie, arcs, diam);
+            for (int h = 0; h < k; h++)
+                path[h] = (int)tn_arc_id(arcs[h].node, arcs[h].dir);
             if (pm == TN_PORT_SINGLE) {
-                path[k++] = 6 * n + s;
-                path[k++] = 7 * n + d;
+                path[k++] = 6 * n + (int)s;
+                path[k++] = 7 * n + (int)d;
             }
-            int rc = tn_traffic_add(t, path, k, s, d);
-            if (rc) {
-                free(path);
-                tn_traffic_free(t);
-                return rc;
-            }
+            rc = tn_traffic_add(t, path, k, (int)s, (int)d);
         }
     }
+    if (rc)
+        tn_traffic_free(t);
+    free(arcs);
     free(path);
-    return 0;
+    return rc;
 }
 
 /* ---- product schedule ------------------------------------------------ */
 
 struct rsq {
     int k;
-    enum tn_ct_tie tie;
+    enum tn_tie tie;
     int *perms, np;  /* arc-disjoint derangements, k entries each */
     int pick[8];
     int used[8][8];  /* used[i][offset] */
 };
-
-/* DOR direction on a ring: + for the short way, the tie rule at k/2. */
-static int ring_plus(int k, int i, int m, enum tn_ct_tie tie)
-{
-    if (2 * m != k)
-        return 2 * m < k;
-    return tie == TN_CT_TIE_SPLIT ? i % 2 == 0 : 1;
-}
 
 static void rsq_perms(struct rsq *q, int i, int *p, int *taken, int *plus,
                       int *minus)
@@ -232,7 +225,8 @@ static void rsq_perms(struct rsq *q, int i, int *p, int *taken, int *plus,
     for (int j = 0; j < k; j++) {
         if (j == i || taken[j])
             continue;
-        int m = ((j - i) % k + k) % k, up = ring_plus(k, i, m, q->tie);
+        int m = ((j - i) % k + k) % k;
+        int up = tn_ring_plus((unsigned)k, (unsigned)i, (unsigned)m, q->tie);
         int len = up ? m : k - m, *arcs = up ? plus : minus, clash = 0;
         for (int h = 0; h < len && !clash; h++)
             clash = arcs[((up ? i + h : i - h) % k + k) % k];
@@ -273,7 +267,7 @@ static int rsq_pick(struct rsq *q, int depth, int from)
 }
 
 /* idx[i * k + j] = a with sigma_a(i) = j. Returns 0 or TN_ENOTSUP. */
-static int ring_square(int k, enum tn_ct_tie tie, int *idx)
+static int ring_square(int k, enum tn_tie tie, int *idx)
 {
     if (k == 1) {
         idx[0] = 0;
@@ -301,88 +295,91 @@ static int ring_square(int k, enum tn_ct_tie tie, int *idx)
     return rc;
 }
 
-int tn_traffic_torus_product(const struct tn_traffic *t, const struct tn_ct *c,
-                             enum tn_ct_tie tie, int *step_of)
+int tn_traffic_torus_product(const struct tn_traffic *t, const struct tn_topo *c,
+                             enum tn_tie tie, int *step_of)
 {
-    int idx[3][64];
+    int idx[3][64], n = (int)c->n, dim[3] = {(int)c->dim[0], (int)c->dim[1], (int)c->dim[2]};
     for (int d = 0; d < 3; d++) {
-        int rc = ring_square(c->dim[d], tie, idx[d]);
+        int rc = ring_square(dim[d], tie, idx[d]);
         if (rc)
             return rc;
     }
     for (int x = 0; x < t->nx; x++) {
-        int cs[3], cd[3], a[3];
-        if (t->snd[x] < 0 || t->snd[x] >= c->n || t->rcv[x] < 0 ||
-            t->rcv[x] >= c->n || t->snd[x] == t->rcv[x])
+        unsigned cs[3], cd[3];
+        int a[3];
+        if (t->snd[x] < 0 || t->snd[x] >= n || t->rcv[x] < 0 ||
+            t->rcv[x] >= n || t->snd[x] == t->rcv[x])
             return TN_EINVAL;
-        tn_ct_coords(c, t->snd[x], cs);
-        tn_ct_coords(c, t->rcv[x], cd);
+        tn_coords(c, (uint32_t)t->snd[x], cs);
+        tn_coords(c, (uint32_t)t->rcv[x], cd);
         for (int d = 0; d < 3; d++)
-            a[d] = idx[d][cs[d] * c->dim[d] + cd[d]];
-        step_of[x] = a[0] + c->dim[0] * (a[1] + c->dim[1] * a[2]) - 1;
+            a[d] = idx[d][(int)cs[d] * dim[d] + (int)cd[d]];
+        step_of[x] = a[0] + dim[0] * (a[1] + dim[1] * a[2]) - 1;
     }
-    return c->n - 1;
+    return n - 1;
 }
 
 /* ---- quotient by translations (a, b, a+b) ----------------------------- */
 
-static int coset(const struct tn_ct *c, int v)
+static int coset(const struct tn_topo *c, uint32_t v)
 {
-    int x[3], k = c->dim[0];
-    tn_ct_coords(c, v, x);
-    return ((x[2] - x[0] - x[1]) % k + 2 * k) % k;
+    unsigned x[3];
+    int k = (int)c->dim[0];
+    tn_coords(c, v, x);
+    return (((int)x[2] - (int)x[0] - (int)x[1]) % k + 2 * k) % k;
 }
 
-int tn_traffic_torus_quotient(struct tn_traffic *q, const struct tn_ct *c,
-                              enum tn_port_model pm, enum tn_ct_tie tie)
+int tn_traffic_torus_quotient(struct tn_traffic *q, const struct tn_topo *c,
+                              enum tn_port_model pm, enum tn_tie tie)
 {
-    int k = c->dim[0], n = c->n;
+    unsigned k = c->dim[0];
     if (c->dim[1] != k || c->dim[2] != k || k < 2 ||
-        (k % 2 == 0 && tie != TN_CT_TIE_POS))
+        (k % 2 == 0 && tie != TN_TIE_PLUS))
         return TN_ENOTSUP;
-    tn_traffic_init(q, pm == TN_PORT_SINGLE ? 8 * k : 6 * k);
+    int K = (int)k, rc = 0;
+    tn_traffic_init(q, pm == TN_PORT_SINGLE ? 8 * K : 6 * K);
+    struct tn_arc *arcs = malloc(sizeof *arcs * (3 * k + 1));
     int *path = malloc(sizeof(int) * (3 * k + 4));
-    if (!path)
-        return TN_ENOMEM;
-    for (int cz = 0; cz < k; cz++) {
-        int s = tn_ct_node(c, 0, 0, cz);
-        for (int v = 1; v < n; v++) {
-            int cv[3];
-            tn_ct_coords(c, v, cv);
-            int d = tn_ct_node(c, cv[0], cv[1], (cz + cv[2]) % k);
-            int m = tn_ct_dor_path(c, s, d, tie, path);
+    if (!arcs || !path)
+        rc = TN_ENOMEM;
+    for (unsigned cz = 0; cz < k && !rc; cz++) {
+        uint32_t s = tn_node_id(c, 0, 0, cz);
+        for (uint32_t v = 1; v < c->n && !rc; v++) {
+            unsigned cv[3];
+            tn_coords(c, v, cv);
+            uint32_t d = tn_node_id(c, cv[0], cv[1], (cz + cv[2]) % k);
+            int m = (int)tn_dor_path_tie(c, s, d, tie, arcs, 3 * k);
             for (int j = 0; j < m; j++)
-                path[j] = (path[j] % 6) * k + coset(c, path[j] / 6);
+                path[j] = arcs[j].dir * K + coset(c, arcs[j].node);
             if (pm == TN_PORT_SINGLE) {
-                path[m++] = 6 * k + coset(c, s);
-                path[m++] = 7 * k + coset(c, d);
+                path[m++] = 6 * K + coset(c, s);
+                path[m++] = 7 * K + coset(c, d);
             }
-            int rc = tn_traffic_add(q, path, m, s, d);
-            if (rc) {
-                free(path);
-                tn_traffic_free(q);
-                return rc;
-            }
+            rc = tn_traffic_add(q, path, m, (int)s, (int)d);
         }
     }
+    if (rc)
+        tn_traffic_free(q);
+    free(arcs);
     free(path);
-    return 0;
+    return rc;
 }
 
-int tn_traffic_torus_lift(const struct tn_traffic *t, const struct tn_ct *c,
+int tn_traffic_torus_lift(const struct tn_traffic *t, const struct tn_topo *c,
                           const int *qstep, int *step_of)
 {
-    int k = c->dim[0], n = c->n;
+    unsigned k = c->dim[0];
+    int n = (int)c->n;
     for (int x = 0; x < t->nx; x++) {
-        int cs[3], cd[3];
+        unsigned cs[3], cd[3];
         if (t->snd[x] < 0 || t->rcv[x] < 0 || t->snd[x] >= n ||
             t->rcv[x] >= n || t->snd[x] == t->rcv[x])
             return TN_EINVAL;
-        tn_ct_coords(c, t->snd[x], cs);
-        tn_ct_coords(c, t->rcv[x], cd);
-        int v = tn_ct_node(c, (cd[0] - cs[0] + k) % k, (cd[1] - cs[1] + k) % k,
-                           (cd[2] - cs[2] + k) % k);
-        step_of[x] = qstep[coset(c, t->snd[x]) * (n - 1) + v - 1];
+        tn_coords(c, (uint32_t)t->snd[x], cs);
+        tn_coords(c, (uint32_t)t->rcv[x], cd);
+        uint32_t v = tn_node_id(c, (cd[0] + k - cs[0]) % k, (cd[1] + k - cs[1]) % k,
+                                (cd[2] + k - cs[2]) % k);
+        step_of[x] = qstep[coset(c, (uint32_t)t->snd[x]) * (n - 1) + (int)v - 1];
     }
     return 0;
 }
