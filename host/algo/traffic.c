@@ -645,234 +645,269 @@ static int routed_err(int rc, const char *name, int line, const char *dst)
     return rc;
 }
 
+/* A network + traffic file being read: its name (for messages), the
+ * network, the words of the current line and the scratch of the
+ * transfers' pass. */
+struct tparse {
+    const char *name;
+    struct net nt;
+    char **tok;                             /* MAXTOK words */
+    int *path, *lmark, *dist, *sidx, *didx; /* pass 2 */
+    bool a2a;                               /* an alltoall line was read */
+};
+
+static void tparse_free(struct tparse *x)
+{
+    free(x->tok);
+    free(x->path);
+    free(x->lmark);
+    free(x->dist);
+    free(x->sidx);
+    free(x->didx);
+    free(x->nt.from);
+    free(x->nt.to);
+    free(x->nt.out_first);
+    free(x->nt.out_link);
+    free(x->nt.in_first);
+    free(x->nt.in_link);
+    free(x->nt.queue);
+    names_free(&x->nt.nodes);
+    names_free(&x->nt.links);
+}
+
+/* Every line of f, copied: *n of them in *out (freed by the caller
+ * even on error). */
+static int read_lines(FILE *f, const char *name, char ***out, int *n)
+{
+    char buf[65536];
+    int cap = 0;
+    while (fgets(buf, sizeof(buf), f)) {
+        size_t blen = strlen(buf);
+        if (blen == sizeof(buf) - 1 && buf[blen - 1] != '\n')
+            return parse_err(name, *n + 1, "line longer than 65534 bytes", NULL);
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **p = realloc(*out, sizeof(char *) * cap);
+            if (!p)
+                return TN_ENOMEM;
+            *out = p;
+        }
+        if (!((*out)[(*n)++] = strdup(buf)))
+            return TN_ENOMEM;
+    }
+    return 0;
+}
+
+/* The words of line into x->tok (a copy is split): their number, or -1
+ * for more than MAXTOK. */
+static int line_words(struct tparse *x, const char *line, char *tmp, size_t cap)
+{
+    snprintf(tmp, cap, "%s", line);
+    return split(tmp, x->tok);
+}
+
+/* "link NAME FROM TO" (tok[0..n)) of line ln. */
+static int parse_link(struct tparse *x, int ln, char **tok, int n)
+{
+    struct net *nt = &x->nt;
+    if (n != 4)
+        return parse_err(x->name, ln, "expected: link NAME FROM TO", NULL);
+    if (names_find(&nt->links, tok[1]) >= 0)
+        return parse_err(x->name, ln, "duplicate link", tok[1]);
+    int a = names_add(&nt->nodes, tok[2]), b = names_add(&nt->nodes, tok[3]);
+    int l = names_add(&nt->links, tok[1]);
+    if (a < 0 || b < 0 || l < 0)
+        return TN_ENOMEM;
+    if (a == b)
+        return parse_err(x->name, ln, "link from a node to itself", tok[1]);
+    if (l >= nt->capl) {
+        nt->capl = nt->capl ? 2 * nt->capl : 64;
+        int *fr = realloc(nt->from, sizeof(int) * nt->capl);
+        if (fr)
+            nt->from = fr;
+        int *to = realloc(nt->to, sizeof(int) * nt->capl);
+        if (to)
+            nt->to = to;
+        if (!fr || !to)
+            return TN_ENOMEM;
+    }
+    nt->from[l] = a;
+    nt->to[l] = b;
+    return 0;
+}
+
+/* Pass 1: the nodes and links of every line; other keywords are checked
+ * to be known. */
+static int parse_network(struct tparse *x, char **lines, int nlines)
+{
+    int rc = 0;
+    for (int ln = 0; ln < nlines && !rc; ln++) {
+        char tmp[65536];
+        int n = line_words(x, lines[ln], tmp, sizeof tmp);
+        char **tok = x->tok;
+        if (n == 0)
+            continue;
+        if (n < 0)
+            return parse_err(x->name, ln + 1, "more than 4096 words on one line", NULL);
+        if (!strcmp(tok[0], "node")) {
+            for (int i = 1; i < n && !rc; i++)
+                if (names_add(&x->nt.nodes, tok[i]) < 0)
+                    rc = TN_ENOMEM;
+        } else if (!strcmp(tok[0], "link")) {
+            rc = parse_link(x, ln + 1, tok, n);
+        } else if (strcmp(tok[0], "transfer") && strcmp(tok[0], "alltoall")) {
+            rc = parse_err(x->name, ln + 1, "unknown keyword", tok[0]);
+        }
+    }
+    return rc;
+}
+
+/* The route of "transfer SRC DST via LINK..." from s to d: contiguous,
+ * each link once, ending at d; into x->path, its length returned in *k. */
+static int parse_via(struct tparse *x, int ln, char **tok, int n, int s, int d, int *k)
+{
+    const struct net *nt = &x->nt;
+    int at = s;
+    *k = 0;
+    for (int i = 4; i < n; i++) {
+        int l = names_find(&nt->links, tok[i]);
+        if (l < 0 || nt->from[l] != at)
+            return parse_err(x->name, ln, l < 0 ? "unknown link" : "route not contiguous at link",
+                             tok[i]);
+        /* a path uses each link once (path[] holds every link) */
+        if (x->lmark[l] == ln)
+            return parse_err(x->name, ln, "route uses a link twice", tok[i]);
+        x->lmark[l] = ln;
+        x->path[(*k)++] = l;
+        at = nt->to[l];
+    }
+    if (at != d)
+        return parse_err(x->name, ln, "route does not end at", tok[2]);
+    return 0;
+}
+
+/* "transfer SRC DST [via LINK...]" of line ln. */
+static int parse_transfer(struct tparse *x, struct tn_traffic *t, int ln, char **tok, int n)
+{
+    if (n < 3 || (n > 3 && (strcmp(tok[3], "via") || n == 4)))
+        return parse_err(x->name, ln, "expected: transfer SRC DST [via LINK...]", NULL);
+    int s = names_find(&x->nt.nodes, tok[1]), d = names_find(&x->nt.nodes, tok[2]);
+    if (s < 0 || d < 0 || s == d)
+        return parse_err(x->name, ln, "unknown or equal end nodes", s < 0 ? tok[1] : tok[2]);
+    if (n == 3)
+        return routed_err(add_routed(t, &x->nt, s, d, -1, -1, x->path, x->dist), x->name, ln,
+                          tok[2]);
+    int k, rc = parse_via(x, ln, tok, n, s, d, &k);
+    return rc ? rc : tn_traffic_add(t, x->path, k, -1, -1);
+}
+
+/* "alltoall SRC... -> DST..." of line ln: a routed transfer from every
+ * source to every other destination (the only such line). */
+static int parse_alltoall(struct tparse *x, struct tn_traffic *t, int ln, char **tok, int n)
+{
+    int arrow = -1, rc = 0;
+    for (int i = 1; i < n; i++)
+        if (!strcmp(tok[i], "->"))
+            arrow = i;
+    if (arrow < 2 || arrow == n - 1 || x->a2a)
+        return parse_err(x->name, ln, x->a2a ? "only one alltoall line is allowed"
+                                             : "expected: alltoall SRC... -> DST...", NULL);
+    x->a2a = true;
+    for (int i = 1; i < n && !rc; i++) {
+        if (i == arrow)
+            continue;
+        int v = names_find(&x->nt.nodes, tok[i]);
+        if (v < 0)
+            rc = parse_err(x->name, ln, "unknown node", tok[i]);
+        if (i < arrow)
+            x->sidx[i - 1] = v;
+        else
+            x->didx[i - arrow - 1] = v;
+    }
+    for (int i = 0; i + 1 < arrow && !rc; i++)
+        for (int j = 0; j < n - arrow - 1 && !rc; j++) {
+            if (x->sidx[i] == x->didx[j])
+                continue;
+            rc = add_routed(t, &x->nt, x->sidx[i], x->didx[j], i, j, x->path, x->dist);
+            rc = routed_err(rc, x->name, ln, tok[arrow + 1 + j]);
+        }
+    if (!rc) {
+        t->nsnd = arrow - 1;
+        t->nrcv = n - arrow - 1;
+    }
+    return rc;
+}
+
+/* Pass 2: the transfers, on the network of pass 1 (indexed). */
+static int parse_transfers(struct tparse *x, struct tn_traffic *t, char **lines, int nlines)
+{
+    const struct net *nt = &x->nt;
+    int rc = 0;
+    x->path = malloc(sizeof(int) * (nt->links.n + 1));
+    x->lmark = calloc(nt->links.n + 1, sizeof(int));
+    x->dist = malloc(sizeof(int) * (nt->nodes.n + 1));
+    x->sidx = malloc(sizeof(int) * MAXTOK);
+    x->didx = malloc(sizeof(int) * MAXTOK);
+    if (!x->path || !x->lmark || !x->dist || !x->sidx || !x->didx)
+        return TN_ENOMEM;
+    for (int ln = 0; ln < nlines && !rc; ln++) {
+        char tmp[65536];
+        int n = line_words(x, lines[ln], tmp, sizeof tmp);
+        char **tok = x->tok;
+        if (n == 0 || !strcmp(tok[0], "node") || !strcmp(tok[0], "link"))
+            continue;
+        if (!strcmp(tok[0], "transfer"))
+            rc = parse_transfer(x, t, ln + 1, tok, n);
+        else
+            rc = parse_alltoall(x, t, ln + 1, tok, n);
+    }
+    return rc;
+}
+
+/* The network's names and links handed over to t, for other users of
+ * the file. */
+static int keep_network(struct tn_traffic *t, struct net *nt)
+{
+    if (nt->links.n) {
+        t->lname = calloc(nt->links.n, sizeof(char *));
+        if (!t->lname)
+            return TN_ENOMEM;
+        for (int l = 0; l < nt->links.n; l++) {
+            t->lname[l] = nt->links.s[l];
+            nt->links.s[l] = NULL;
+        }
+    }
+    t->nnodes = nt->nodes.n;
+    t->nname = nt->nodes.s, nt->nodes.s = NULL, nt->nodes.n = 0;
+    t->lfrom = nt->from, nt->from = NULL;
+    t->lto = nt->to, nt->to = NULL;
+    return 0;
+}
+
 /* With network_only, a file without transfers is accepted. */
 static int traffic_parse(struct tn_traffic *t, FILE *f, const char *name, bool network_only)
 {
-    struct net nt;
-    memset(&nt, 0, sizeof(nt));
+    struct tparse x = {.name = name, .tok = malloc(sizeof(char *) * MAXTOK)};
+    char **lines = NULL;
+    int nlines = 0, rc;
     tn_traffic_init(t, 0);
-    char **lines = NULL, buf[65536];
-    int nlines = 0, cap = 0, rc = 0, a2a = 0;
-    char **tok = malloc(sizeof(char *) * MAXTOK);
-    int *path = NULL, *lmark = NULL, *dist = NULL, *sidx = NULL, *didx = NULL;
-    if (!tok)
+    if (!x.tok)
         return TN_ENOMEM;
-    while (fgets(buf, sizeof(buf), f)) {
-        size_t blen = strlen(buf);
-        if (blen == sizeof(buf) - 1 && buf[blen - 1] != '\n') {
-            rc = parse_err(name, nlines + 1, "line longer than 65534 bytes",
-                           NULL);
-            goto out_free;
-        }
-        if (nlines == cap) {
-            cap = cap ? 2 * cap : 64;
-            char **p = realloc(lines, sizeof(char *) * cap);
-            if (!p) {
-                rc = TN_ENOMEM;
-                goto out_free;
-            }
-            lines = p;
-        }
-        if (!(lines[nlines++] = strdup(buf))) {
-            rc = TN_ENOMEM;
-            goto out_free;
-        }
-    }
-    /* pass 1: nodes and links */
-    for (int ln = 0; ln < nlines && !rc; ln++) {
-        char tmp[65536];
-        snprintf(tmp, sizeof(tmp), "%s", lines[ln]);
-        int n = split(tmp, tok);
-        if (n == 0)
-            continue;
-        if (n < 0) {
-            rc = parse_err(name, ln + 1, "more than 4096 words on one line",
-                           NULL);
-            break;
-        }
-        if (!strcmp(tok[0], "node")) {
-            for (int i = 1; i < n && !rc; i++)
-                if (names_add(&nt.nodes, tok[i]) < 0)
-                    rc = TN_ENOMEM;
-        } else if (!strcmp(tok[0], "link")) {
-            if (n != 4) {
-                rc = parse_err(name, ln + 1, "expected: link NAME FROM TO",
-                               NULL);
-                break;
-            }
-            if (names_find(&nt.links, tok[1]) >= 0) {
-                rc = parse_err(name, ln + 1, "duplicate link", tok[1]);
-                break;
-            }
-            int a = names_add(&nt.nodes, tok[2]), b = names_add(&nt.nodes,
-                                                                 tok[3]);
-            int l = names_add(&nt.links, tok[1]);
-            if (a < 0 || b < 0 || l < 0) {
-                rc = TN_ENOMEM;
-                break;
-            }
-            if (a == b) {
-                rc = parse_err(name, ln + 1, "link from a node to itself",
-                               tok[1]);
-                break;
-            }
-            if (l >= nt.capl) {
-                nt.capl = nt.capl ? 2 * nt.capl : 64;
-                int *fr = realloc(nt.from, sizeof(int) * nt.capl);
-                if (fr)
-                    nt.from = fr;
-                int *to = realloc(nt.to, sizeof(int) * nt.capl);
-                if (to)
-                    nt.to = to;
-                if (!fr || !to) {
-                    rc = TN_ENOMEM;
-                    break;
-                }
-            }
-            nt.from[l] = a;
-            nt.to[l] = b;
-        } else if (strcmp(tok[0], "transfer") && strcmp(tok[0], "alltoall")) {
-            rc = parse_err(name, ln + 1, "unknown keyword", tok[0]);
-        }
-    }
-    if (rc)
-        goto out_free;
-    tn_traffic_init(t, nt.links.n);
-    if ((rc = net_index(&nt)))
-        goto out_free;
-    path = malloc(sizeof(int) * (nt.links.n + 1));
-    lmark = calloc(nt.links.n + 1, sizeof(int));
-    dist = malloc(sizeof(int) * (nt.nodes.n + 1));
-    sidx = malloc(sizeof(int) * MAXTOK);
-    didx = malloc(sizeof(int) * MAXTOK);
-    if (!path || !lmark || !dist || !sidx || !didx) {
-        rc = TN_ENOMEM;
-        goto out_free;
-    }
-    /* pass 2: transfers */
-    for (int ln = 0; ln < nlines && !rc; ln++) {
-        char tmp[65536];
-        snprintf(tmp, sizeof(tmp), "%s", lines[ln]);
-        int n = split(tmp, tok);
-        if (n == 0 || !strcmp(tok[0], "node") || !strcmp(tok[0], "link"))
-            continue;
-        if (!strcmp(tok[0], "transfer")) {
-            if (n < 3 || (n > 3 && (strcmp(tok[3], "via") || n == 4))) {
-                rc = parse_err(name, ln + 1,
-                               "expected: transfer SRC DST [via LINK...]", NULL);
-                break;
-            }
-            int s = names_find(&nt.nodes, tok[1]), d = names_find(&nt.nodes,
-                                                                  tok[2]);
-            if (s < 0 || d < 0 || s == d) {
-                rc = parse_err(name, ln + 1, "unknown or equal end nodes",
-                               s < 0 ? tok[1] : tok[2]);
-                break;
-            }
-            if (n == 3) {
-                rc = add_routed(t, &nt, s, d, -1, -1, path, dist);
-                rc = routed_err(rc, name, ln + 1, tok[2]);
-                continue;
-            }
-            int at = s, k = 0;
-            for (int i = 4; i < n; i++) {
-                int l = names_find(&nt.links, tok[i]);
-                if (l < 0 || nt.from[l] != at) {
-                    rc = parse_err(name, ln + 1,
-                                   l < 0 ? "unknown link" : "route not "
-                                   "contiguous at link", tok[i]);
-                    break;
-                }
-                /* a path uses each link once (path[] holds every link) */
-                if (lmark[l] == ln + 1) {
-                    rc = parse_err(name, ln + 1, "route uses a link twice",
-                                   tok[i]);
-                    break;
-                }
-                lmark[l] = ln + 1;
-                path[k++] = l;
-                at = nt.to[l];
-            }
-            if (!rc && at != d)
-                rc = parse_err(name, ln + 1, "route does not end at", tok[2]);
-            if (!rc)
-                rc = tn_traffic_add(t, path, k, -1, -1);
-        } else { /* alltoall S... -> D... */
-            int arrow = -1;
-            for (int i = 1; i < n; i++)
-                if (!strcmp(tok[i], "->"))
-                    arrow = i;
-            if (arrow < 2 || arrow == n - 1 || a2a) {
-                rc = parse_err(name, ln + 1, a2a ? "only one alltoall line "
-                               "is allowed" : "expected: alltoall SRC... -> "
-                               "DST...", NULL);
-                break;
-            }
-            a2a = 1;
-            for (int i = 1; i < n && !rc; i++) {
-                if (i == arrow)
-                    continue;
-                int v = names_find(&nt.nodes, tok[i]);
-                if (v < 0)
-                    rc = parse_err(name, ln + 1, "unknown node", tok[i]);
-                if (i < arrow)
-                    sidx[i - 1] = v;
-                else
-                    didx[i - arrow - 1] = v;
-            }
-            for (int i = 0; i + 1 < arrow && !rc; i++)
-                for (int j = 0; j < n - arrow - 1 && !rc; j++) {
-                    if (sidx[i] == didx[j])
-                        continue;
-                    rc = add_routed(t, &nt, sidx[i], didx[j], i, j, path, dist);
-                    rc = routed_err(rc, name, ln + 1, tok[arrow + 1 + j]);
-                }
-            if (!rc) {
-                t->nsnd = arrow - 1;
-                t->nrcv = n - arrow - 1;
-            }
-        }
+    if (!(rc = read_lines(f, name, &lines, &nlines)) && !(rc = parse_network(&x, lines, nlines))) {
+        tn_traffic_init(t, x.nt.links.n);
+        if (!(rc = net_index(&x.nt)))
+            rc = parse_transfers(&x, t, lines, nlines);
     }
     if (!rc && t->nx == 0 && !network_only)
         rc = parse_err(name, nlines, "no transfers", NULL);
-    if (!rc && nt.links.n) {
-        t->lname = calloc(nt.links.n, sizeof(char *));
-        if (!t->lname) {
-            rc = TN_ENOMEM;
-        } else {
-            for (int l = 0; l < nt.links.n; l++) {
-                t->lname[l] = nt.links.s[l];
-                nt.links.s[l] = NULL;
-            }
-        }
-    }
-    if (!rc) { /* the network itself, for other users of the file */
-        t->nnodes = nt.nodes.n;
-        t->nname = nt.nodes.s, nt.nodes.s = NULL, nt.nodes.n = 0;
-        t->lfrom = nt.from, nt.from = NULL;
-        t->lto = nt.to, nt.to = NULL;
-    }
-out_free:
+    if (!rc)
+        rc = keep_network(t, &x.nt);
     if (rc)
         tn_traffic_free(t);
     for (int i = 0; i < nlines; i++)
         free(lines[i]);
     free(lines);
-    free(tok);
-    free(path);
-    free(lmark);
-    free(dist);
-    free(sidx);
-    free(didx);
-    free(nt.from);
-    free(nt.to);
-    free(nt.out_first);
-    free(nt.out_link);
-    free(nt.in_first);
-    free(nt.in_link);
-    free(nt.queue);
-    names_free(&nt.nodes);
-    names_free(&nt.links);
+    tparse_free(&x);
     return rc;
 }
 
