@@ -1,12 +1,13 @@
 # Collective algorithms (scatter, gather, all-to-all liquid schedules):
 # pure C11 library code in host/algo/ (tree, scatter, gather, traffic,
-# liquid, coll_torus), its tests in tests/coll/ and the bench. The tests compile
-# the sources they need directly, so they do not depend on the libtorus
-# rules of the host fragment.
+# liquid) over the torus geometry of host/core/topo.c, its tests in
+# tests/coll/ and the bench. The tests compile the sources they need
+# directly, so they do not depend on the libtorus rules of the host
+# fragment.
 
-COLL_SRC  := $(addprefix host/algo/,tree.c scatter.c gather.c traffic.c liquid.c coll_torus.c)
+COLL_SRC  := $(addprefix host/algo/,tree.c scatter.c gather.c traffic.c liquid.c) host/core/topo.c
 COLL_HDR  := $(addprefix include/torus/,tree.h scatter.h gather.h traffic.h liquid.h \
-               coll_torus.h tn_error.h) host/core/clock.h tests/tap.h
+               topo.h tn_error.h) host/core/clock.h tests/tap.h
 COLL_TESTS := scatter gather traffic liquid
 COLL_DIR  := $(BUILD)/coll
 COLL_CC    = $(CCACHE) $(CC)

@@ -357,7 +357,7 @@ static void ring_free(struct ring *r)
 
 static inline uint32_t chan(uint32_t node, unsigned dir, unsigned cls, unsigned classes)
 {
-    return (node * 6 + dir) * classes + cls;
+    return tn_arc_id(node, (int)dir) * classes + cls;
 }
 
 /* The dependencies of node u: hops continuing in a ring at u, and turns at

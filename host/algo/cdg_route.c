@@ -38,8 +38,8 @@ int tn_net_from_topo(struct tn_net *n, const struct tn_topo *t, bool mesh)
             unsigned k = t->dim[tn_dir_dim(dir)], x = c[tn_dir_dim(dir)];
             bool wraps = (dir & 1) ? x == 0 : x == k - 1;
             bool exists = tn_dir_exists(t, dir) && !(mesh && wraps);
-            n->from[u * 6 + dir] = exists ? (int32_t)u : -1;
-            n->to[u * 6 + dir] = exists ? (int32_t)tn_neighbor(t, u, dir) : -1;
+            n->from[tn_arc_id(u, dir)] = exists ? (int32_t)u : -1;
+            n->to[tn_arc_id(u, dir)] = exists ? (int32_t)tn_neighbor(t, u, dir) : -1;
         }
     }
     return 0;

@@ -824,6 +824,71 @@ out_free:
     return rc;
 }
 
+/* The search's end with a schedule of `steps` steps: recorded in st with
+ * the time it took, and returned. */
+static int search_done(struct tn_liquid_stats *st, double t0, int steps)
+{
+    st->steps = steps;
+    st->seconds = tn_now_s() - t0;
+    return steps;
+}
+
+/* The exhaustive team search in its share of the time: 1 with a liquid
+ * schedule in step_of, 0 without one (*floor_ past Lambda when the search
+ * proved there is none), or a negative TN_E*. */
+static int try_exhaustive(const struct tn_traffic *t, const struct tn_liquid_opts *o, double t0,
+                          double secs, int *step_of, struct tn_liquid_stats *st, int *floor_)
+{
+    int incomplete = 0;
+    double share = o->exact_share > 1 ? 1 : o->exact_share;
+    int r = exhaustive(t, st->lambda, t0 + share * secs, step_of, &st->nodes, &incomplete);
+    st->exact_seconds = tn_now_s() - t0;
+    if (r < -1)
+        return r;
+    if (r == 1) {
+        st->started = 0;
+        st->exhausted = !incomplete;
+        return 1;
+    }
+    if (r == 0 && !incomplete) {
+        st->exhausted = 1; /* proof: no liquid schedule */
+        *floor_ = st->lambda + 1;
+    }
+    return 0;
+}
+
+/* The team sequence (the paper's search without backtracking across
+ * steps) into seq: a deterministic run first, then, while longer than
+ * floor_, restarts with random tie orders among equally long transfers
+ * for a quarter of the time left. Its length or a negative TN_E*. */
+static int best_team_sequence(const struct tn_traffic *t, const struct tn_liquid_opts *o,
+                              double t0, double secs, int floor_, int *seq,
+                              struct tn_liquid_stats *st)
+{
+    double left = t0 + secs - tn_now_s(), ts = tn_now_s();
+    double seq_end = tn_now_s() + 0.25 * (left > 0 ? left : 0);
+    int *alt = malloc(sizeof(int) * t->nx);
+    if (!alt)
+        return TN_ENOMEM;
+    int ns = team_sequence(t, seq_end, seq, NULL);
+    uint64_t rng = 0x7e57ULL + o->seed;
+    while (ns > floor_ && tn_now_s() < seq_end) {
+        int na = team_sequence(t, seq_end, alt, &rng);
+        if (na < 0) {
+            ns = na;
+            break;
+        }
+        if (na < ns) {
+            ns = na;
+            memcpy(seq, alt, sizeof(int) * t->nx);
+        }
+        st->restarts++;
+    }
+    free(alt);
+    st->sequence_seconds = tn_now_s() - ts;
+    return ns;
+}
+
 int tn_liquid_search(const struct tn_traffic *t, const struct tn_liquid_opts *o,
                      int *step_of, struct tn_liquid_stats *st)
 {
@@ -848,63 +913,21 @@ int tn_liquid_search(const struct tn_traffic *t, const struct tn_liquid_opts *o,
         st->started = 1;
         if (o->start_steps == st->lambda) {
             memcpy(step_of, o->start, sizeof(int) * t->nx);
-            st->steps = st->lambda;
-            st->seconds = tn_now_s() - t0;
-            return st->steps;
+            return search_done(st, t0, st->lambda);
         }
     }
     if (t->nx <= o->exact_max && o->exact_share > 0) {
-        int incomplete = 0;
-        double share = o->exact_share > 1 ? 1 : o->exact_share;
-        int r = exhaustive(t, st->lambda, t0 + share * secs, step_of,
-                           &st->nodes, &incomplete);
-        st->exact_seconds = tn_now_s() - t0;
-        if (r < -1)
-            return r;
-        if (r == 1) {
-            st->started = 0;
-            st->exhausted = !incomplete;
-            st->steps = st->lambda;
-            st->seconds = tn_now_s() - t0;
-            return st->steps;
-        }
-        if (r == 0 && !incomplete) {
-            st->exhausted = 1; /* proof: no liquid schedule */
-            floor_ = st->lambda + 1;
-        }
+        int r = try_exhaustive(t, o, t0, secs, step_of, st, &floor_);
+        if (r)
+            return r < 0 ? r : search_done(st, t0, st->lambda);
     }
-    /* the team sequence (paper's search without backtracking across
-     * steps) as a start when it beats the given one */
+    /* the team sequence as a start when it beats the given one */
     const int *start = o->start;
     int start_steps = o->start_steps;
     int *seq = malloc(sizeof(int) * t->nx);
     if (!seq)
         return TN_ENOMEM;
-    /* first run deterministic, then restarts with random tie orders
-     * among equally long transfers, for a quarter of the time left */
-    double left = t0 + secs - tn_now_s(), ts = tn_now_s();
-    double seq_end = tn_now_s() + 0.25 * (left > 0 ? left : 0);
-    int *alt = malloc(sizeof(int) * t->nx);
-    if (!alt) {
-        free(seq);
-        return TN_ENOMEM;
-    }
-    int ns = team_sequence(t, seq_end, seq, NULL);
-    uint64_t rng = 0x7e57ULL + o->seed;
-    while (ns > floor_ && tn_now_s() < seq_end) {
-        int na = team_sequence(t, seq_end, alt, &rng);
-        if (na < 0) {
-            ns = na;
-            break;
-        }
-        if (na < ns) {
-            ns = na;
-            memcpy(seq, alt, sizeof(int) * t->nx);
-        }
-        st->restarts++;
-    }
-    free(alt);
-    st->sequence_seconds = tn_now_s() - ts;
+    int ns = best_team_sequence(t, o, t0, secs, floor_, seq, st);
     if (ns < 0) {
         free(seq);
         return ns;
@@ -918,9 +941,7 @@ int tn_liquid_search(const struct tn_traffic *t, const struct tn_liquid_opts *o,
     if (start_steps == st->lambda) {
         memcpy(step_of, start, sizeof(int) * t->nx);
         free(seq);
-        st->steps = st->lambda;
-        st->seconds = tn_now_s() - t0;
-        return st->steps;
+        return search_done(st, t0, st->lambda);
     }
     int used_start = 0;
     int s = repair_search(t, st->lambda, floor_, t0 + secs, o->seed, start,
@@ -928,9 +949,9 @@ int tn_liquid_search(const struct tn_traffic *t, const struct tn_liquid_opts *o,
     if (start == o->start && !used_start)
         st->started = 0;
     free(seq);
-    st->seconds = tn_now_s() - t0;
-    if (s < 0)
+    if (s < 0) {
+        st->seconds = tn_now_s() - t0;
         return s;
-    st->steps = s;
-    return s;
+    }
+    return search_done(st, t0, s);
 }

@@ -108,13 +108,13 @@ static int circuit_sched(struct tn_sched *s, const uint32_t *dst, double seconds
     int *step = malloc((N + 1) * sizeof *step);
     uint32_t *from = malloc((N + 1) * sizeof *from);
     int rc = arcs && links && step && from ? 0 : TN_ENOMEM;
-    tn_traffic_init(&tr, (int)N * 6);
+    tn_traffic_init(&tr, (int)tn_narcs(t));
     for (uint32_t v = 0; v < N && !rc; v++) {
         if (dst[v] == v)
             continue;
         unsigned d = tn_dor_path(t, v, dst[v], arcs, cap);
         for (unsigned h = 0; h < d; h++)
-            links[h] = (int)(arcs[h].node * 6 + arcs[h].dir);
+            links[h] = (int)tn_arc_id(arcs[h].node, arcs[h].dir);
         from[tr.nx] = v;
         rc = tn_traffic_add(&tr, links, (int)d, -1, -1);
     }

@@ -2,6 +2,7 @@
 /* FDF scatter on trees and all-port torus scatter (see scatter.h). */
 #include "scatter.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,24 +126,17 @@ int tn_scatter_fdf(const struct tn_ctree *t, const int *len, int head,
     return 0;
 }
 
-long tn_scatter_allport_lower(const struct tn_ct *t, int root, const int *len,
+long tn_scatter_allport_lower(const struct tn_topo *t, int root, const int *len,
                               int head)
 {
-    int ports = 0, dmax = 0;
-    for (int d = 0; d < TN_CT_NDIR; d++)
-        ports += tn_ct_has_dir(t, d);
-    for (int v = 0; v < t->n; v++) {
-        int d = tn_ct_dist(t, root, v);
-        if (d > dmax)
-            dmax = d;
-    }
+    int ports = (int)tn_ports(t), n = (int)t->n, dmax = (int)tn_diameter(t);
     long *f = calloc(dmax + 2, sizeof(long)), lo = 0;
     if (!f)
         return -1;
-    for (int v = 0; v < t->n; v++) {
+    for (int v = 0; v < n; v++) {
         if (v == root || len[v] <= 0)
             continue;
-        int d = tn_ct_dist(t, root, v);
+        int d = (int)tn_distance(t, (uint32_t)root, (uint32_t)v);
         f[d] += len[v] + head;
         if (len[v] + head + d > lo)
             lo = len[v] + head + d;
@@ -204,44 +198,65 @@ static int cmp_lpt(const void *a, const void *b)
     return (x->id > y->id) - (x->id < y->id);
 }
 
-int tn_scatter_allport(const struct tn_ct *t, int root, const int *len,
-                       int head, struct tn_scatter *out)
+/* The six trees as the root's ports: each tree's depths, its
+ * destinations in FDF order and its completion. */
+struct six_ports {
+    int *depth[TN_NDIRS], *dests[TN_NDIRS], cnt[TN_NDIRS];
+    long time[TN_NDIRS];
+};
+
+static void six_ports_free(struct six_ports *p)
 {
-    memset(out, 0, sizeof(*out));
-    if (head < 0 || root < 0 || root >= t->n)
-        return TN_EINVAL;
-    int n = t->n, rc = TN_ENOMEM;
-    int *par[6] = {0}, *pdir[6] = {0}, *depth[6] = {0}, *dests[6] = {0};
-    int cnt[6] = {0};
-    long ptime[6] = {0};
-    struct lpt_key *keys = malloc(sizeof(*keys) * n);
-    struct tn_ctree tr;
-    if (!keys)
-        goto out_free;
-    for (int k = 0; k < 6; k++) {
-        par[k] = malloc(sizeof(int) * n);
-        pdir[k] = malloc(sizeof(int) * n);
-        depth[k] = malloc(sizeof(int) * n);
-        dests[k] = malloc(sizeof(int) * n);
-        if (!par[k] || !pdir[k] || !depth[k] || !dests[k])
+    for (int k = 0; k < TN_NDIRS; k++) {
+        free(p->depth[k]);
+        free(p->dests[k]);
+    }
+}
+
+/* The ports of the trees of tn_six_trees(), no destinations yet. */
+static int six_ports_init(struct six_ports *p, const struct tn_topo *t, uint32_t root)
+{
+    memset(p, 0, sizeof *p);
+    uint32_t *par[TN_NDIRS] = {0};
+    uint8_t *pdir[TN_NDIRS] = {0};
+    int rc = TN_ENOMEM;
+    for (int k = 0; k < TN_NDIRS; k++) {
+        par[k] = malloc(sizeof(uint32_t) * t->n);
+        pdir[k] = malloc(t->n);
+        p->depth[k] = malloc(sizeof(int) * t->n);
+        p->dests[k] = malloc(sizeof(int) * t->n);
+        if (!par[k] || !pdir[k] || !p->depth[k] || !p->dests[k])
             goto out_free;
     }
-    rc = tn_ct_six_trees(t, root, par, pdir);
-    if (rc)
-        goto out_free;
-    for (int k = 0; k < 6; k++) {
-        rc = tn_ctree_from_parent(&tr, n, par[k]);
-        if (rc)
-            goto out_free;
-        memcpy(depth[k], tr.depth, sizeof(int) * n);
-        tn_ctree_free(&tr);
+    rc = tn_six_trees(t, root, par, pdir);
+    for (int k = 0; k < TN_NDIRS && !rc; k++) {
+        struct tn_ctree tr;
+        if (!(rc = tn_ctree_from_topo(&tr, t->n, par[k]))) {
+            memcpy(p->depth[k], tr.depth, sizeof(int) * t->n);
+            tn_ctree_free(&tr);
+        }
     }
+out_free:
+    for (int k = 0; k < TN_NDIRS; k++) {
+        free(par[k]);
+        free(pdir[k]);
+    }
+    return rc;
+}
+
+static long six_port_time(const struct six_ports *p, int k, const int *len, int head)
+{
+    return port_time(p->dests[k], p->cnt[k], p->depth[k], len, head);
+}
+
+/* The non-null messages (but the root's), longest stream first: their
+ * number, or TN_EINVAL for a negative length. */
+static int lpt_order(const int *len, int n, int root, int head, struct lpt_key *keys)
+{
     int m = 0;
     for (int v = 0; v < n; v++) {
-        if (len[v] < 0) {
-            rc = TN_EINVAL;
-            goto out_free;
-        }
+        if (len[v] < 0)
+            return TN_EINVAL;
         if (v != root && len[v] > 0) {
             keys[m].flits = len[v] + head;
             keys[m].id = v;
@@ -249,79 +264,105 @@ int tn_scatter_allport(const struct tn_ct *t, int root, const int *len,
         }
     }
     qsort(keys, m, sizeof(*keys), cmp_lpt);
-    /* LPT: each message to the tree whose completion becomes smallest */
+    return m;
+}
+
+/* LPT: each message to the tree whose completion becomes smallest. */
+static void assign_lpt(struct six_ports *p, const struct lpt_key *keys, int m, const int *len,
+                       int head)
+{
     for (int j = 0; j < m; j++) {
         int v = keys[j].id, best = -1;
         long bt = 0;
-        for (int k = 0; k < 6; k++) {
-            fdf_insert(dests[k], &cnt[k], v, depth[k]);
-            long tk = port_time(dests[k], cnt[k], depth[k], len, head);
-            fdf_remove(dests[k], &cnt[k], v);
+        for (int k = 0; k < TN_NDIRS; k++) {
+            fdf_insert(p->dests[k], &p->cnt[k], v, p->depth[k]);
+            long tk = six_port_time(p, k, len, head);
+            fdf_remove(p->dests[k], &p->cnt[k], v);
             if (best < 0 || tk < bt) {
                 best = k;
                 bt = tk;
             }
         }
-        fdf_insert(dests[best], &cnt[best], v, depth[best]);
-        ptime[best] = bt;
+        fdf_insert(p->dests[best], &p->cnt[best], v, p->depth[best]);
+        p->time[best] = bt;
     }
-    /* improvement: move a message off the latest tree while the maximum
-     * of the two trees involved decreases */
-    for (int iter = 0; iter < 4 * m; iter++) {
-        int worst = 0;
-        for (int k = 1; k < 6; k++)
-            if (ptime[k] > ptime[worst])
-                worst = k;
-        int moved = 0;
-        for (int j = 0; j < cnt[worst] && !moved; j++) {
-            int v = dests[worst][j];
-            for (int k = 0; k < 6 && !moved; k++) {
-                if (k == worst)
-                    continue;
-                fdf_remove(dests[worst], &cnt[worst], v);
-                fdf_insert(dests[k], &cnt[k], v, depth[k]);
-                long tw = port_time(dests[worst], cnt[worst], depth[worst], len,
-                                    head);
-                long tk = port_time(dests[k], cnt[k], depth[k], len, head);
-                if ((tw > tk ? tw : tk) < ptime[worst]) {
-                    ptime[worst] = tw;
-                    ptime[k] = tk;
-                    moved = 1;
-                } else {
-                    fdf_remove(dests[k], &cnt[k], v);
-                    fdf_insert(dests[worst], &cnt[worst], v, depth[worst]);
-                }
+}
+
+/* Moves a message of the latest tree to another one where the later of
+ * the two completions is earlier than the latest tree's now: true if one
+ * moved. */
+static bool move_off_latest(struct six_ports *p, const int *len, int head)
+{
+    int worst = 0;
+    for (int k = 1; k < TN_NDIRS; k++)
+        if (p->time[k] > p->time[worst])
+            worst = k;
+    for (int j = 0; j < p->cnt[worst]; j++) {
+        int v = p->dests[worst][j];
+        for (int k = 0; k < TN_NDIRS; k++) {
+            if (k == worst)
+                continue;
+            fdf_remove(p->dests[worst], &p->cnt[worst], v);
+            fdf_insert(p->dests[k], &p->cnt[k], v, p->depth[k]);
+            long tw = six_port_time(p, worst, len, head), tk = six_port_time(p, k, len, head);
+            if ((tw > tk ? tw : tk) < p->time[worst]) {
+                p->time[worst] = tw;
+                p->time[k] = tk;
+                return true;
             }
+            fdf_remove(p->dests[k], &p->cnt[k], v);
+            fdf_insert(p->dests[worst], &p->cnt[worst], v, p->depth[worst]);
         }
-        if (!moved)
-            break;
     }
+    return false;
+}
+
+/* Every tree's streams in FDF order into out. */
+static int six_port_streams(const struct six_ports *p, int m, const int *len, int head,
+                            struct tn_scatter *out)
+{
     out->s = malloc(sizeof(*out->s) * (m ? m : 1));
-    if (!out->s) {
-        rc = TN_ENOMEM;
-        goto out_free;
-    }
+    if (!out->s)
+        return TN_ENOMEM;
     out->nstreams = m;
-    out->nports = 6;
+    out->nports = TN_NDIRS;
     int at = 0;
-    for (int k = 0; k < 6; k++) {
-        long tk = fdf_port(dests[k], cnt[k], depth[k], len, head, k,
-                           &out->s[at]);
+    for (int k = 0; k < TN_NDIRS; k++) {
+        long tk = fdf_port(p->dests[k], p->cnt[k], p->depth[k], len, head, k, &out->s[at]);
         if (tk > out->time)
             out->time = tk;
-        at += cnt[k];
+        at += p->cnt[k];
     }
-    out->lower = tn_scatter_allport_lower(t, root, len, head);
-    rc = out->lower < 0 ? TN_ENOMEM : 0;
+    return 0;
+}
+
+int tn_scatter_allport(const struct tn_topo *t, int root, const int *len,
+                       int head, struct tn_scatter *out)
+{
+    memset(out, 0, sizeof(*out));
+    if (head < 0 || root < 0 || (uint32_t)root >= t->n)
+        return TN_EINVAL;
+    struct six_ports p;
+    int rc = six_ports_init(&p, t, (uint32_t)root);
+    struct lpt_key *keys = malloc(sizeof(*keys) * t->n);
+    int m = rc ? rc : keys ? lpt_order(len, (int)t->n, root, head, keys) : TN_ENOMEM;
+    if (m < 0) {
+        rc = m;
+        goto out_free;
+    }
+    assign_lpt(&p, keys, m, len, head);
+    /* improvement, a move at a time, at most 4 m of them */
+    for (int iter = 0; iter < 4 * m && move_off_latest(&p, len, head); iter++)
+        ;
+    rc = six_port_streams(&p, m, len, head, out);
+    if (!rc) {
+        out->lower = tn_scatter_allport_lower(t, root, len, head);
+        rc = out->lower < 0 ? TN_ENOMEM : 0;
+    }
     if (rc)
         tn_scatter_free(out);
 out_free:
-    for (int k = 0; k < 6; k++) {
-        free(par[k]);
-        free(pdir[k]);
-        free(depth[k]);
-        free(dests[k]);
-    }
+    six_ports_free(&p);
     free(keys);
     return rc;
 }

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "coll_torus.h"
 #include "liquid.h"
 #include "clock.h"
 #include "tn_error.h"
@@ -25,7 +24,7 @@ static int steps_of(const int *step, int nx)
 /* Liquid: the product schedule (single-port, liquid by construction),
  * else the search on the quotient by translations (cubes), else on the
  * full traffic; the shortest valid schedule wins. */
-static int liquid(const struct tn_traffic *tr, const struct tn_ct *c, enum tn_port_model pm,
+static int liquid(const struct tn_traffic *tr, const struct tn_topo *c, enum tn_port_model pm,
                   const struct tn_a2a_opts *o, int lambda, int *step, struct tn_a2a_info *info)
 {
     double bound = o->seconds > 0 ? o->seconds : 10.0;
@@ -34,7 +33,7 @@ static int liquid(const struct tn_traffic *tr, const struct tn_ct *c, enum tn_po
     if (!cand)
         return TN_ENOMEM;
     if (pm == TN_PORT_SINGLE) {
-        int n = tn_traffic_torus_product(tr, c, TN_CT_TIE_POS, cand);
+        int n = tn_traffic_torus_product(tr, c, TN_TIE_PLUS, cand);
         if (n > 0 && tn_traffic_check(tr, cand, n, 0) == 0) {
             best = n;
             memcpy(step, cand, sizeof(int) * (size_t)tr->nx);
@@ -44,7 +43,7 @@ static int liquid(const struct tn_traffic *tr, const struct tn_ct *c, enum tn_po
     }
     struct tn_traffic q;
     if ((best == 0 || best > lambda) &&
-        tn_traffic_torus_quotient(&q, c, pm, TN_CT_TIE_POS) == 0) {
+        tn_traffic_torus_quotient(&q, c, pm, TN_TIE_PLUS) == 0) {
         int *sq = malloc(sizeof(int) * (size_t)(q.nx ? q.nx : 1));
         if (!sq) {
             tn_traffic_free(&q);
@@ -95,24 +94,21 @@ int tn_a2a_build(struct tn_sched **out, const struct tn_topo *t, const struct tn
     memset(info, 0, sizeof *info);
     if (t->n > TN_A2A_NODES_MAX || o->msg_flits == 0 || (o->ports != 1 && o->ports != 6))
         return TN_EINVAL;
-    struct tn_ct c;
-    if (tn_ct_init(&c, (int)t->dim[0], (int)t->dim[1], (int)t->dim[2]) != 0)
-        return TN_EINVAL;
     enum tn_port_model pm = o->ports == 1 ? TN_PORT_SINGLE : TN_PORT_ALL;
     struct tn_traffic tr;
     struct tn_sched *s = NULL;
-    int rc = tn_traffic_torus_a2a(&tr, &c, pm, TN_CT_TIE_POS);
+    int rc = tn_traffic_torus_a2a(&tr, t, pm, TN_TIE_PLUS);
     if (rc != 0)
         return rc;
     int nx = tr.nx;
     int *step = malloc(sizeof(int) * (size_t)(nx ? nx : 1));
     int *load = malloc(sizeof(int) * (size_t)(tr.nlinks ? tr.nlinks : 1));
-    int *path = malloc(sizeof(int) * (t->dim[0] + t->dim[1] + t->dim[2] + 4));
     uint32_t *order = malloc(sizeof(uint32_t) * (size_t)(nx ? nx : 1));
     uint32_t *first = calloc((size_t)nx + 2, sizeof(uint32_t));
-    struct tn_arc *arcs = malloc(sizeof *arcs * (t->dim[0] + t->dim[1] + t->dim[2] + 4));
+    unsigned diam = tn_diameter(t);
+    struct tn_arc *arcs = malloc(sizeof *arcs * (diam + 1));
     rc = TN_ENOMEM;
-    if (!step || !load || !path || !order || !first || !arcs)
+    if (!step || !load || !order || !first || !arcs)
         goto out_free;
     double t0 = tn_now_s();
     info->transfers = (uint32_t)nx;
@@ -125,7 +121,7 @@ int tn_a2a_build(struct tn_sched **out, const struct tn_topo *t, const struct tn
     info->rr_steps = (uint32_t)nrr;
     int ns = nrr;
     if (o->kind == TN_A2A_LIQUID && nx > 0) {
-        ns = liquid(&tr, &c, pm, o, (int)info->lambda, step, info);
+        ns = liquid(&tr, t, pm, o, (int)info->lambda, step, info);
         if (ns < 0) {
             rc = ns;
             goto out_free;
@@ -155,18 +151,13 @@ int tn_a2a_build(struct tn_sched **out, const struct tn_topo *t, const struct tn
         unsigned dmax = 0;
         for (; i < nx && step[order[i]] == k; i++) {
             int x = (int)order[i], src = tr.snd[x], dst = tr.rcv[x];
-            int d = tn_ct_dor_path(&c, src, dst, TN_CT_TIE_POS, path);
-            for (int h = 0; h < d; h++) {
-                arcs[h].node = (uint32_t)(path[h] / 6);
-                arcs[h].dir = (uint8_t)(path[h] % 6);
-            }
+            unsigned d = tn_dor_path(t, (uint32_t)src, (uint32_t)dst, arcs, diam);
             uint32_t ej = (uint32_t)dst, id = tn_a2a_msg(N, (uint32_t)src, (uint32_t)dst);
-            if (!tn_sched_add_circuit(s, (uint32_t)k, (uint32_t)src, arcs, (uint32_t)d, &ej, 1,
+            if (!tn_sched_add_circuit(s, (uint32_t)k, (uint32_t)src, arcs, d, &ej, 1,
                                       0, 1, &id, 1, 0))
                 goto out_free;
-            unsigned lee = (unsigned)tn_ct_dist(&c, src, dst);
-            if (lee > dmax)
-                dmax = lee;
+            if (d > dmax) /* the Lee distance */
+                dmax = d;
         }
         info->formula_dsum += dmax;
     }
@@ -182,7 +173,6 @@ out_free:
     tn_sched_free(s);
     free(step);
     free(load);
-    free(path);
     free(order);
     free(first);
     free(arcs);

@@ -6,18 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "coll_torus.h"
 #include "gather.h"
 #include "scatter.h"
 #include "tn_error.h"
 #include "tree.h"
 
-static int setup(struct tn_sched **s, struct tn_ct *c, const struct tn_topo *t,
-                 const struct tn_sg_opts *o, enum tn_coll coll, const char *algo, int **len)
+static int setup(struct tn_sched **s, const struct tn_topo *t, const struct tn_sg_opts *o,
+                 enum tn_coll coll, const char *algo, int **len)
 {
     if (o->root >= t->n || (o->ports != 1 && o->ports != 6))
-        return TN_EINVAL;
-    if (tn_ct_init(c, (int)t->dim[0], (int)t->dim[1], (int)t->dim[2]) != 0)
         return TN_EINVAL;
     uint32_t lmax = 1;
     *len = malloc(t->n * sizeof **len);
@@ -49,30 +46,30 @@ int tn_scatter_build(struct tn_sched **out, const struct tn_topo *t, const struc
                      struct tn_sg_info *info)
 {
     memset(info, 0, sizeof *info);
-    struct tn_ct c;
     struct tn_sched *s = NULL;
     int *len = NULL;
-    int rc = setup(&s, &c, t, o, TN_SCATTER, o->ports == 1 ? "fdf" : "fdf-ports", &len);
+    int rc = setup(&s, t, o, TN_SCATTER, o->ports == 1 ? "fdf" : "fdf-ports", &len);
     if (rc)
         return rc;
     int N = (int)t->n;
-    int *parent = malloc(sizeof(int) * (size_t)N), *pdir = malloc(sizeof(int) * (size_t)N);
+    uint32_t *parent = malloc(sizeof *parent * (size_t)N);
+    uint8_t *pdir = malloc((size_t)N);
     int *glen = malloc(sizeof(int) * (size_t)N), *port = malloc(sizeof(int) * (size_t)N);
     struct tn_ctree tr;
     memset(&tr, 0, sizeof tr);
     rc = TN_ENOMEM;
     if (!parent || !pdir || !glen || !port)
         goto out_free;
-    tn_ct_dor_tree(&c, (int)o->root, TN_CT_TIE_POS, parent, pdir);
-    if ((rc = tn_ctree_from_parent(&tr, N, parent)))
+    tn_dor_tree(t, o->root, parent, pdir);
+    if ((rc = tn_ctree_from_topo(&tr, t->n, parent)))
         goto out_free;
     /* root port of every node: direction of the first arc of its route */
-    for (int v = 0; v < N; v++) {
-        int u = v;
+    for (uint32_t v = 0; v < t->n; v++) {
+        uint32_t u = v;
         port[v] = -1;
-        while (u != (int)o->root && parent[u] != (int)o->root)
+        while (u != o->root && parent[u] != o->root)
             u = parent[u];
-        if (u != (int)o->root)
+        if (u != o->root)
             port[v] = pdir[u];
     }
     for (int g = 0; g < (o->ports == 1 ? 1 : TN_NDIRS); g++) {
@@ -102,10 +99,10 @@ int tn_scatter_build(struct tn_sched **out, const struct tn_topo *t, const struc
     }
     info->optimum = info->time;
     if (o->ports != 1) {
-        info->lower = (uint64_t)tn_scatter_allport_lower(&c, (int)o->root, len, 1);
+        info->lower = (uint64_t)tn_scatter_allport_lower(t, (int)o->root, len, 1);
         struct tn_scatter six;
         bool all_dims = t->dim[0] >= 2 && t->dim[1] >= 2 && t->dim[2] >= 2;
-        if (all_dims && tn_scatter_allport(&c, (int)o->root, len, 1, &six) == 0) {
+        if (all_dims && tn_scatter_allport(t, (int)o->root, len, 1, &six) == 0) {
             info->sixtree = (uint64_t)six.time;
             tn_scatter_free(&six);
         }
@@ -131,28 +128,28 @@ int tn_gather_build(struct tn_sched **out, const struct tn_topo *t, const struct
                     struct tn_sg_info *info)
 {
     memset(info, 0, sizeof *info);
-    struct tn_ct c;
     struct tn_sched *s = NULL;
     int *len = NULL;
-    int rc = setup(&s, &c, t, o, TN_GATHER, "certificates", &len);
+    int rc = setup(&s, t, o, TN_GATHER, "certificates", &len);
     if (rc)
         return rc;
     int N = (int)t->n;
     int *parent = malloc(sizeof(int) * (size_t)N);
-    int *arcs = malloc(sizeof(int) * (t->dim[0] + t->dim[1] + t->dim[2] + 3));
     struct tn_ctree tr;
     struct tn_gather g;
     memset(&tr, 0, sizeof tr);
     memset(&g, 0, sizeof g);
     rc = TN_ENOMEM;
-    if (!parent || !arcs)
+    if (!parent)
         goto out_free;
     /* the in-tree of DOR routes to the root: a node's parent is the first
      * hop of its own DOR route (suffixes of DOR routes are DOR routes) */
-    for (int v = 0; v < N; v++)
-        parent[v] = v == (int)o->root ? -1
-                    : (tn_ct_dor_path(&c, v, (int)o->root, TN_CT_TIE_POS, arcs),
-                       tn_ct_neighbor(&c, v, arcs[0] % 6));
+    for (uint32_t v = 0; v < t->n; v++) {
+        struct tn_arc first;
+        parent[v] = -1;
+        if (tn_dor_path(t, v, o->root, &first, 1))
+            parent[v] = (int)tn_neighbor(t, v, first.dir);
+    }
     if ((rc = tn_ctree_from_parent(&tr, N, parent)))
         goto out_free;
     struct tn_ga_opts go = {1, o->react};
@@ -191,7 +188,6 @@ out_free:
     tn_gather_free(&g);
     tn_ctree_free(&tr);
     free(parent);
-    free(arcs);
     free(len);
     tn_sched_free(s);
     return rc;

@@ -165,60 +165,53 @@ out_free:
     return rc;
 }
 
-int tn_traffic_torus_a2a(struct tn_traffic *t, const struct tn_ct *c,
-                         enum tn_port_model pm, enum tn_ct_tie tie)
+int tn_traffic_torus_a2a(struct tn_traffic *t, const struct tn_topo *c,
+                         enum tn_port_model pm, enum tn_tie tie)
 {
-    int n = c->n;
+    int n = (int)c->n, rc = 0;
     tn_traffic_init(t, pm == TN_PORT_SINGLE ? 8 * n : 6 * n);
-    int *path = malloc(sizeof(int) * (c->dim[0] + c->dim[1] + c->dim[2] + 4));
-    if (!path)
-        return TN_ENOMEM;
+    unsigned diam = tn_diameter(c);
+    struct tn_arc *arcs = malloc(sizeof *arcs * (diam + 1));
+    int *path = malloc(sizeof(int) * (diam + 2));
+    if (!arcs || !path)
+        rc = TN_ENOMEM;
     /* grouped by displacement (all s -> s + v together, v in id order
      * of the displaced node of 0), so that greedy first-fit packs whole
      * translation families */
-    for (int v = 1; v < n; v++) {
-        int cv[3];
-        tn_ct_coords(c, v, cv);
-        for (int s = 0; s < n; s++) {
-            int cs[3];
-            tn_ct_coords(c, s, cs);
-            int d = tn_ct_node(c, (cs[0] + cv[0]) % c->dim[0],
-                               (cs[1] + cv[1]) % c->dim[1],
-                               (cs[2] + cv[2]) % c->dim[2]);
-            int k = tn_ct_dor_path(c, s, d, tie, path);
+    for (uint32_t v = 1; v < c->n && !rc; v++) {
+        unsigned cv[3];
+        tn_coords(c, v, cv);
+        for (uint32_t s = 0; s < c->n && !rc; s++) {
+            unsigned cs[3];
+            tn_coords(c, s, cs);
+            uint32_t d = tn_node_id(c, (cs[0] + cv[0]) % c->dim[0], (cs[1] + cv[1]) % c->dim[1],
+                                    (cs[2] + cv[2]) % c->dim[2]);
+            int k = (int)tn_dor_path_tie(c, s, d, tie, arcs, diam);
+            for (int h = 0; h < k; h++)
+                path[h] = (int)tn_arc_id(arcs[h].node, arcs[h].dir);
             if (pm == TN_PORT_SINGLE) {
-                path[k++] = 6 * n + s;
-                path[k++] = 7 * n + d;
+                path[k++] = 6 * n + (int)s;
+                path[k++] = 7 * n + (int)d;
             }
-            int rc = tn_traffic_add(t, path, k, s, d);
-            if (rc) {
-                free(path);
-                tn_traffic_free(t);
-                return rc;
-            }
+            rc = tn_traffic_add(t, path, k, (int)s, (int)d);
         }
     }
+    if (rc)
+        tn_traffic_free(t);
+    free(arcs);
     free(path);
-    return 0;
+    return rc;
 }
 
 /* ---- product schedule ------------------------------------------------ */
 
 struct rsq {
     int k;
-    enum tn_ct_tie tie;
+    enum tn_tie tie;
     int *perms, np;  /* arc-disjoint derangements, k entries each */
     int pick[8];
     int used[8][8];  /* used[i][offset] */
 };
-
-/* DOR direction on a ring: + for the short way, the tie rule at k/2. */
-static int ring_plus(int k, int i, int m, enum tn_ct_tie tie)
-{
-    if (2 * m != k)
-        return 2 * m < k;
-    return tie == TN_CT_TIE_SPLIT ? i % 2 == 0 : 1;
-}
 
 static void rsq_perms(struct rsq *q, int i, int *p, int *taken, int *plus,
                       int *minus)
@@ -232,7 +225,8 @@ static void rsq_perms(struct rsq *q, int i, int *p, int *taken, int *plus,
     for (int j = 0; j < k; j++) {
         if (j == i || taken[j])
             continue;
-        int m = ((j - i) % k + k) % k, up = ring_plus(k, i, m, q->tie);
+        int m = ((j - i) % k + k) % k;
+        int up = tn_ring_plus((unsigned)k, (unsigned)i, (unsigned)m, q->tie);
         int len = up ? m : k - m, *arcs = up ? plus : minus, clash = 0;
         for (int h = 0; h < len && !clash; h++)
             clash = arcs[((up ? i + h : i - h) % k + k) % k];
@@ -273,7 +267,7 @@ static int rsq_pick(struct rsq *q, int depth, int from)
 }
 
 /* idx[i * k + j] = a with sigma_a(i) = j. Returns 0 or TN_ENOTSUP. */
-static int ring_square(int k, enum tn_ct_tie tie, int *idx)
+static int ring_square(int k, enum tn_tie tie, int *idx)
 {
     if (k == 1) {
         idx[0] = 0;
@@ -301,88 +295,91 @@ static int ring_square(int k, enum tn_ct_tie tie, int *idx)
     return rc;
 }
 
-int tn_traffic_torus_product(const struct tn_traffic *t, const struct tn_ct *c,
-                             enum tn_ct_tie tie, int *step_of)
+int tn_traffic_torus_product(const struct tn_traffic *t, const struct tn_topo *c,
+                             enum tn_tie tie, int *step_of)
 {
-    int idx[3][64];
+    int idx[3][64], n = (int)c->n, dim[3] = {(int)c->dim[0], (int)c->dim[1], (int)c->dim[2]};
     for (int d = 0; d < 3; d++) {
-        int rc = ring_square(c->dim[d], tie, idx[d]);
+        int rc = ring_square(dim[d], tie, idx[d]);
         if (rc)
             return rc;
     }
     for (int x = 0; x < t->nx; x++) {
-        int cs[3], cd[3], a[3];
-        if (t->snd[x] < 0 || t->snd[x] >= c->n || t->rcv[x] < 0 ||
-            t->rcv[x] >= c->n || t->snd[x] == t->rcv[x])
+        unsigned cs[3], cd[3];
+        int a[3];
+        if (t->snd[x] < 0 || t->snd[x] >= n || t->rcv[x] < 0 ||
+            t->rcv[x] >= n || t->snd[x] == t->rcv[x])
             return TN_EINVAL;
-        tn_ct_coords(c, t->snd[x], cs);
-        tn_ct_coords(c, t->rcv[x], cd);
+        tn_coords(c, (uint32_t)t->snd[x], cs);
+        tn_coords(c, (uint32_t)t->rcv[x], cd);
         for (int d = 0; d < 3; d++)
-            a[d] = idx[d][cs[d] * c->dim[d] + cd[d]];
-        step_of[x] = a[0] + c->dim[0] * (a[1] + c->dim[1] * a[2]) - 1;
+            a[d] = idx[d][(int)cs[d] * dim[d] + (int)cd[d]];
+        step_of[x] = a[0] + dim[0] * (a[1] + dim[1] * a[2]) - 1;
     }
-    return c->n - 1;
+    return n - 1;
 }
 
 /* ---- quotient by translations (a, b, a+b) ----------------------------- */
 
-static int coset(const struct tn_ct *c, int v)
+static int coset(const struct tn_topo *c, uint32_t v)
 {
-    int x[3], k = c->dim[0];
-    tn_ct_coords(c, v, x);
-    return ((x[2] - x[0] - x[1]) % k + 2 * k) % k;
+    unsigned x[3];
+    int k = (int)c->dim[0];
+    tn_coords(c, v, x);
+    return (((int)x[2] - (int)x[0] - (int)x[1]) % k + 2 * k) % k;
 }
 
-int tn_traffic_torus_quotient(struct tn_traffic *q, const struct tn_ct *c,
-                              enum tn_port_model pm, enum tn_ct_tie tie)
+int tn_traffic_torus_quotient(struct tn_traffic *q, const struct tn_topo *c,
+                              enum tn_port_model pm, enum tn_tie tie)
 {
-    int k = c->dim[0], n = c->n;
+    unsigned k = c->dim[0];
     if (c->dim[1] != k || c->dim[2] != k || k < 2 ||
-        (k % 2 == 0 && tie != TN_CT_TIE_POS))
+        (k % 2 == 0 && tie != TN_TIE_PLUS))
         return TN_ENOTSUP;
-    tn_traffic_init(q, pm == TN_PORT_SINGLE ? 8 * k : 6 * k);
+    int K = (int)k, rc = 0;
+    tn_traffic_init(q, pm == TN_PORT_SINGLE ? 8 * K : 6 * K);
+    struct tn_arc *arcs = malloc(sizeof *arcs * (3 * k + 1));
     int *path = malloc(sizeof(int) * (3 * k + 4));
-    if (!path)
-        return TN_ENOMEM;
-    for (int cz = 0; cz < k; cz++) {
-        int s = tn_ct_node(c, 0, 0, cz);
-        for (int v = 1; v < n; v++) {
-            int cv[3];
-            tn_ct_coords(c, v, cv);
-            int d = tn_ct_node(c, cv[0], cv[1], (cz + cv[2]) % k);
-            int m = tn_ct_dor_path(c, s, d, tie, path);
+    if (!arcs || !path)
+        rc = TN_ENOMEM;
+    for (unsigned cz = 0; cz < k && !rc; cz++) {
+        uint32_t s = tn_node_id(c, 0, 0, cz);
+        for (uint32_t v = 1; v < c->n && !rc; v++) {
+            unsigned cv[3];
+            tn_coords(c, v, cv);
+            uint32_t d = tn_node_id(c, cv[0], cv[1], (cz + cv[2]) % k);
+            int m = (int)tn_dor_path_tie(c, s, d, tie, arcs, 3 * k);
             for (int j = 0; j < m; j++)
-                path[j] = (path[j] % 6) * k + coset(c, path[j] / 6);
+                path[j] = arcs[j].dir * K + coset(c, arcs[j].node);
             if (pm == TN_PORT_SINGLE) {
-                path[m++] = 6 * k + coset(c, s);
-                path[m++] = 7 * k + coset(c, d);
+                path[m++] = 6 * K + coset(c, s);
+                path[m++] = 7 * K + coset(c, d);
             }
-            int rc = tn_traffic_add(q, path, m, s, d);
-            if (rc) {
-                free(path);
-                tn_traffic_free(q);
-                return rc;
-            }
+            rc = tn_traffic_add(q, path, m, (int)s, (int)d);
         }
     }
+    if (rc)
+        tn_traffic_free(q);
+    free(arcs);
     free(path);
-    return 0;
+    return rc;
 }
 
-int tn_traffic_torus_lift(const struct tn_traffic *t, const struct tn_ct *c,
+int tn_traffic_torus_lift(const struct tn_traffic *t, const struct tn_topo *c,
                           const int *qstep, int *step_of)
 {
-    int k = c->dim[0], n = c->n;
+    unsigned k = c->dim[0];
+    int n = (int)c->n;
     for (int x = 0; x < t->nx; x++) {
-        int cs[3], cd[3];
+        unsigned cs[3], cd[3];
         if (t->snd[x] < 0 || t->rcv[x] < 0 || t->snd[x] >= n ||
             t->rcv[x] >= n || t->snd[x] == t->rcv[x])
             return TN_EINVAL;
-        tn_ct_coords(c, t->snd[x], cs);
-        tn_ct_coords(c, t->rcv[x], cd);
-        int v = tn_ct_node(c, (cd[0] - cs[0] + k) % k, (cd[1] - cs[1] + k) % k,
-                           (cd[2] - cs[2] + k) % k);
-        step_of[x] = qstep[coset(c, t->snd[x]) * (n - 1) + v - 1];
+        tn_coords(c, (uint32_t)t->snd[x], cs);
+        tn_coords(c, (uint32_t)t->rcv[x], cd);
+        uint32_t v = tn_node_id(c, (cd[0] + k - cs[0]) % k, (cd[1] + k - cs[1]) % k,
+                                (cd[2] + k - cs[2]) % k);
+        step_of[x] = qstep[coset(c, (uint32_t)t->snd[x]) * (n - 1) + (int)v - 1];
     }
     return 0;
 }
@@ -648,234 +645,269 @@ static int routed_err(int rc, const char *name, int line, const char *dst)
     return rc;
 }
 
+/* A network + traffic file being read: its name (for messages), the
+ * network, the words of the current line and the scratch of the
+ * transfers' pass. */
+struct tparse {
+    const char *name;
+    struct net nt;
+    char **tok;                             /* MAXTOK words */
+    int *path, *lmark, *dist, *sidx, *didx; /* pass 2 */
+    bool a2a;                               /* an alltoall line was read */
+};
+
+static void tparse_free(struct tparse *x)
+{
+    free(x->tok);
+    free(x->path);
+    free(x->lmark);
+    free(x->dist);
+    free(x->sidx);
+    free(x->didx);
+    free(x->nt.from);
+    free(x->nt.to);
+    free(x->nt.out_first);
+    free(x->nt.out_link);
+    free(x->nt.in_first);
+    free(x->nt.in_link);
+    free(x->nt.queue);
+    names_free(&x->nt.nodes);
+    names_free(&x->nt.links);
+}
+
+/* Every line of f, copied: *n of them in *out (freed by the caller
+ * even on error). */
+static int read_lines(FILE *f, const char *name, char ***out, int *n)
+{
+    char buf[65536];
+    int cap = 0;
+    while (fgets(buf, sizeof(buf), f)) {
+        size_t blen = strlen(buf);
+        if (blen == sizeof(buf) - 1 && buf[blen - 1] != '\n')
+            return parse_err(name, *n + 1, "line longer than 65534 bytes", NULL);
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            char **p = realloc(*out, sizeof(char *) * cap);
+            if (!p)
+                return TN_ENOMEM;
+            *out = p;
+        }
+        if (!((*out)[(*n)++] = strdup(buf)))
+            return TN_ENOMEM;
+    }
+    return 0;
+}
+
+/* The words of line into x->tok (a copy is split): their number, or -1
+ * for more than MAXTOK. */
+static int line_words(struct tparse *x, const char *line, char *tmp, size_t cap)
+{
+    snprintf(tmp, cap, "%s", line);
+    return split(tmp, x->tok);
+}
+
+/* "link NAME FROM TO" (tok[0..n)) of line ln. */
+static int parse_link(struct tparse *x, int ln, char **tok, int n)
+{
+    struct net *nt = &x->nt;
+    if (n != 4)
+        return parse_err(x->name, ln, "expected: link NAME FROM TO", NULL);
+    if (names_find(&nt->links, tok[1]) >= 0)
+        return parse_err(x->name, ln, "duplicate link", tok[1]);
+    int a = names_add(&nt->nodes, tok[2]), b = names_add(&nt->nodes, tok[3]);
+    int l = names_add(&nt->links, tok[1]);
+    if (a < 0 || b < 0 || l < 0)
+        return TN_ENOMEM;
+    if (a == b)
+        return parse_err(x->name, ln, "link from a node to itself", tok[1]);
+    if (l >= nt->capl) {
+        nt->capl = nt->capl ? 2 * nt->capl : 64;
+        int *fr = realloc(nt->from, sizeof(int) * nt->capl);
+        if (fr)
+            nt->from = fr;
+        int *to = realloc(nt->to, sizeof(int) * nt->capl);
+        if (to)
+            nt->to = to;
+        if (!fr || !to)
+            return TN_ENOMEM;
+    }
+    nt->from[l] = a;
+    nt->to[l] = b;
+    return 0;
+}
+
+/* Pass 1: the nodes and links of every line; other keywords are checked
+ * to be known. */
+static int parse_network(struct tparse *x, char **lines, int nlines)
+{
+    int rc = 0;
+    for (int ln = 0; ln < nlines && !rc; ln++) {
+        char tmp[65536];
+        int n = line_words(x, lines[ln], tmp, sizeof tmp);
+        char **tok = x->tok;
+        if (n == 0)
+            continue;
+        if (n < 0)
+            return parse_err(x->name, ln + 1, "more than 4096 words on one line", NULL);
+        if (!strcmp(tok[0], "node")) {
+            for (int i = 1; i < n && !rc; i++)
+                if (names_add(&x->nt.nodes, tok[i]) < 0)
+                    rc = TN_ENOMEM;
+        } else if (!strcmp(tok[0], "link")) {
+            rc = parse_link(x, ln + 1, tok, n);
+        } else if (strcmp(tok[0], "transfer") && strcmp(tok[0], "alltoall")) {
+            rc = parse_err(x->name, ln + 1, "unknown keyword", tok[0]);
+        }
+    }
+    return rc;
+}
+
+/* The route of "transfer SRC DST via LINK..." from s to d: contiguous,
+ * each link once, ending at d; into x->path, its length returned in *k. */
+static int parse_via(struct tparse *x, int ln, char **tok, int n, int s, int d, int *k)
+{
+    const struct net *nt = &x->nt;
+    int at = s;
+    *k = 0;
+    for (int i = 4; i < n; i++) {
+        int l = names_find(&nt->links, tok[i]);
+        if (l < 0 || nt->from[l] != at)
+            return parse_err(x->name, ln, l < 0 ? "unknown link" : "route not contiguous at link",
+                             tok[i]);
+        /* a path uses each link once (path[] holds every link) */
+        if (x->lmark[l] == ln)
+            return parse_err(x->name, ln, "route uses a link twice", tok[i]);
+        x->lmark[l] = ln;
+        x->path[(*k)++] = l;
+        at = nt->to[l];
+    }
+    if (at != d)
+        return parse_err(x->name, ln, "route does not end at", tok[2]);
+    return 0;
+}
+
+/* "transfer SRC DST [via LINK...]" of line ln. */
+static int parse_transfer(struct tparse *x, struct tn_traffic *t, int ln, char **tok, int n)
+{
+    if (n < 3 || (n > 3 && (strcmp(tok[3], "via") || n == 4)))
+        return parse_err(x->name, ln, "expected: transfer SRC DST [via LINK...]", NULL);
+    int s = names_find(&x->nt.nodes, tok[1]), d = names_find(&x->nt.nodes, tok[2]);
+    if (s < 0 || d < 0 || s == d)
+        return parse_err(x->name, ln, "unknown or equal end nodes", s < 0 ? tok[1] : tok[2]);
+    if (n == 3)
+        return routed_err(add_routed(t, &x->nt, s, d, -1, -1, x->path, x->dist), x->name, ln,
+                          tok[2]);
+    int k, rc = parse_via(x, ln, tok, n, s, d, &k);
+    return rc ? rc : tn_traffic_add(t, x->path, k, -1, -1);
+}
+
+/* "alltoall SRC... -> DST..." of line ln: a routed transfer from every
+ * source to every other destination (the only such line). */
+static int parse_alltoall(struct tparse *x, struct tn_traffic *t, int ln, char **tok, int n)
+{
+    int arrow = -1, rc = 0;
+    for (int i = 1; i < n; i++)
+        if (!strcmp(tok[i], "->"))
+            arrow = i;
+    if (arrow < 2 || arrow == n - 1 || x->a2a)
+        return parse_err(x->name, ln, x->a2a ? "only one alltoall line is allowed"
+                                             : "expected: alltoall SRC... -> DST...", NULL);
+    x->a2a = true;
+    for (int i = 1; i < n && !rc; i++) {
+        if (i == arrow)
+            continue;
+        int v = names_find(&x->nt.nodes, tok[i]);
+        if (v < 0)
+            rc = parse_err(x->name, ln, "unknown node", tok[i]);
+        if (i < arrow)
+            x->sidx[i - 1] = v;
+        else
+            x->didx[i - arrow - 1] = v;
+    }
+    for (int i = 0; i + 1 < arrow && !rc; i++)
+        for (int j = 0; j < n - arrow - 1 && !rc; j++) {
+            if (x->sidx[i] == x->didx[j])
+                continue;
+            rc = add_routed(t, &x->nt, x->sidx[i], x->didx[j], i, j, x->path, x->dist);
+            rc = routed_err(rc, x->name, ln, tok[arrow + 1 + j]);
+        }
+    if (!rc) {
+        t->nsnd = arrow - 1;
+        t->nrcv = n - arrow - 1;
+    }
+    return rc;
+}
+
+/* Pass 2: the transfers, on the network of pass 1 (indexed). */
+static int parse_transfers(struct tparse *x, struct tn_traffic *t, char **lines, int nlines)
+{
+    const struct net *nt = &x->nt;
+    int rc = 0;
+    x->path = malloc(sizeof(int) * (nt->links.n + 1));
+    x->lmark = calloc(nt->links.n + 1, sizeof(int));
+    x->dist = malloc(sizeof(int) * (nt->nodes.n + 1));
+    x->sidx = malloc(sizeof(int) * MAXTOK);
+    x->didx = malloc(sizeof(int) * MAXTOK);
+    if (!x->path || !x->lmark || !x->dist || !x->sidx || !x->didx)
+        return TN_ENOMEM;
+    for (int ln = 0; ln < nlines && !rc; ln++) {
+        char tmp[65536];
+        int n = line_words(x, lines[ln], tmp, sizeof tmp);
+        char **tok = x->tok;
+        if (n == 0 || !strcmp(tok[0], "node") || !strcmp(tok[0], "link"))
+            continue;
+        if (!strcmp(tok[0], "transfer"))
+            rc = parse_transfer(x, t, ln + 1, tok, n);
+        else
+            rc = parse_alltoall(x, t, ln + 1, tok, n);
+    }
+    return rc;
+}
+
+/* The network's names and links handed over to t, for other users of
+ * the file. */
+static int keep_network(struct tn_traffic *t, struct net *nt)
+{
+    if (nt->links.n) {
+        t->lname = calloc(nt->links.n, sizeof(char *));
+        if (!t->lname)
+            return TN_ENOMEM;
+        for (int l = 0; l < nt->links.n; l++) {
+            t->lname[l] = nt->links.s[l];
+            nt->links.s[l] = NULL;
+        }
+    }
+    t->nnodes = nt->nodes.n;
+    t->nname = nt->nodes.s, nt->nodes.s = NULL, nt->nodes.n = 0;
+    t->lfrom = nt->from, nt->from = NULL;
+    t->lto = nt->to, nt->to = NULL;
+    return 0;
+}
+
 /* With network_only, a file without transfers is accepted. */
 static int traffic_parse(struct tn_traffic *t, FILE *f, const char *name, bool network_only)
 {
-    struct net nt;
-    memset(&nt, 0, sizeof(nt));
+    struct tparse x = {.name = name, .tok = malloc(sizeof(char *) * MAXTOK)};
+    char **lines = NULL;
+    int nlines = 0, rc;
     tn_traffic_init(t, 0);
-    char **lines = NULL, buf[65536];
-    int nlines = 0, cap = 0, rc = 0, a2a = 0;
-    char **tok = malloc(sizeof(char *) * MAXTOK);
-    int *path = NULL, *lmark = NULL, *dist = NULL, *sidx = NULL, *didx = NULL;
-    if (!tok)
+    if (!x.tok)
         return TN_ENOMEM;
-    while (fgets(buf, sizeof(buf), f)) {
-        size_t blen = strlen(buf);
-        if (blen == sizeof(buf) - 1 && buf[blen - 1] != '\n') {
-            rc = parse_err(name, nlines + 1, "line longer than 65534 bytes",
-                           NULL);
-            goto out_free;
-        }
-        if (nlines == cap) {
-            cap = cap ? 2 * cap : 64;
-            char **p = realloc(lines, sizeof(char *) * cap);
-            if (!p) {
-                rc = TN_ENOMEM;
-                goto out_free;
-            }
-            lines = p;
-        }
-        if (!(lines[nlines++] = strdup(buf))) {
-            rc = TN_ENOMEM;
-            goto out_free;
-        }
-    }
-    /* pass 1: nodes and links */
-    for (int ln = 0; ln < nlines && !rc; ln++) {
-        char tmp[65536];
-        snprintf(tmp, sizeof(tmp), "%s", lines[ln]);
-        int n = split(tmp, tok);
-        if (n == 0)
-            continue;
-        if (n < 0) {
-            rc = parse_err(name, ln + 1, "more than 4096 words on one line",
-                           NULL);
-            break;
-        }
-        if (!strcmp(tok[0], "node")) {
-            for (int i = 1; i < n && !rc; i++)
-                if (names_add(&nt.nodes, tok[i]) < 0)
-                    rc = TN_ENOMEM;
-        } else if (!strcmp(tok[0], "link")) {
-            if (n != 4) {
-                rc = parse_err(name, ln + 1, "expected: link NAME FROM TO",
-                               NULL);
-                break;
-            }
-            if (names_find(&nt.links, tok[1]) >= 0) {
-                rc = parse_err(name, ln + 1, "duplicate link", tok[1]);
-                break;
-            }
-            int a = names_add(&nt.nodes, tok[2]), b = names_add(&nt.nodes,
-                                                                 tok[3]);
-            int l = names_add(&nt.links, tok[1]);
-            if (a < 0 || b < 0 || l < 0) {
-                rc = TN_ENOMEM;
-                break;
-            }
-            if (a == b) {
-                rc = parse_err(name, ln + 1, "link from a node to itself",
-                               tok[1]);
-                break;
-            }
-            if (l >= nt.capl) {
-                nt.capl = nt.capl ? 2 * nt.capl : 64;
-                int *fr = realloc(nt.from, sizeof(int) * nt.capl);
-                if (fr)
-                    nt.from = fr;
-                int *to = realloc(nt.to, sizeof(int) * nt.capl);
-                if (to)
-                    nt.to = to;
-                if (!fr || !to) {
-                    rc = TN_ENOMEM;
-                    break;
-                }
-            }
-            nt.from[l] = a;
-            nt.to[l] = b;
-        } else if (strcmp(tok[0], "transfer") && strcmp(tok[0], "alltoall")) {
-            rc = parse_err(name, ln + 1, "unknown keyword", tok[0]);
-        }
-    }
-    if (rc)
-        goto out_free;
-    tn_traffic_init(t, nt.links.n);
-    if ((rc = net_index(&nt)))
-        goto out_free;
-    path = malloc(sizeof(int) * (nt.links.n + 1));
-    lmark = calloc(nt.links.n + 1, sizeof(int));
-    dist = malloc(sizeof(int) * (nt.nodes.n + 1));
-    sidx = malloc(sizeof(int) * MAXTOK);
-    didx = malloc(sizeof(int) * MAXTOK);
-    if (!path || !lmark || !dist || !sidx || !didx) {
-        rc = TN_ENOMEM;
-        goto out_free;
-    }
-    /* pass 2: transfers */
-    for (int ln = 0; ln < nlines && !rc; ln++) {
-        char tmp[65536];
-        snprintf(tmp, sizeof(tmp), "%s", lines[ln]);
-        int n = split(tmp, tok);
-        if (n == 0 || !strcmp(tok[0], "node") || !strcmp(tok[0], "link"))
-            continue;
-        if (!strcmp(tok[0], "transfer")) {
-            if (n < 3 || (n > 3 && (strcmp(tok[3], "via") || n == 4))) {
-                rc = parse_err(name, ln + 1,
-                               "expected: transfer SRC DST [via LINK...]", NULL);
-                break;
-            }
-            int s = names_find(&nt.nodes, tok[1]), d = names_find(&nt.nodes,
-                                                                  tok[2]);
-            if (s < 0 || d < 0 || s == d) {
-                rc = parse_err(name, ln + 1, "unknown or equal end nodes",
-                               s < 0 ? tok[1] : tok[2]);
-                break;
-            }
-            if (n == 3) {
-                rc = add_routed(t, &nt, s, d, -1, -1, path, dist);
-                rc = routed_err(rc, name, ln + 1, tok[2]);
-                continue;
-            }
-            int at = s, k = 0;
-            for (int i = 4; i < n; i++) {
-                int l = names_find(&nt.links, tok[i]);
-                if (l < 0 || nt.from[l] != at) {
-                    rc = parse_err(name, ln + 1,
-                                   l < 0 ? "unknown link" : "route not "
-                                   "contiguous at link", tok[i]);
-                    break;
-                }
-                /* a path uses each link once (path[] holds every link) */
-                if (lmark[l] == ln + 1) {
-                    rc = parse_err(name, ln + 1, "route uses a link twice",
-                                   tok[i]);
-                    break;
-                }
-                lmark[l] = ln + 1;
-                path[k++] = l;
-                at = nt.to[l];
-            }
-            if (!rc && at != d)
-                rc = parse_err(name, ln + 1, "route does not end at", tok[2]);
-            if (!rc)
-                rc = tn_traffic_add(t, path, k, -1, -1);
-        } else { /* alltoall S... -> D... */
-            int arrow = -1;
-            for (int i = 1; i < n; i++)
-                if (!strcmp(tok[i], "->"))
-                    arrow = i;
-            if (arrow < 2 || arrow == n - 1 || a2a) {
-                rc = parse_err(name, ln + 1, a2a ? "only one alltoall line "
-                               "is allowed" : "expected: alltoall SRC... -> "
-                               "DST...", NULL);
-                break;
-            }
-            a2a = 1;
-            for (int i = 1; i < n && !rc; i++) {
-                if (i == arrow)
-                    continue;
-                int v = names_find(&nt.nodes, tok[i]);
-                if (v < 0)
-                    rc = parse_err(name, ln + 1, "unknown node", tok[i]);
-                if (i < arrow)
-                    sidx[i - 1] = v;
-                else
-                    didx[i - arrow - 1] = v;
-            }
-            for (int i = 0; i + 1 < arrow && !rc; i++)
-                for (int j = 0; j < n - arrow - 1 && !rc; j++) {
-                    if (sidx[i] == didx[j])
-                        continue;
-                    rc = add_routed(t, &nt, sidx[i], didx[j], i, j, path, dist);
-                    rc = routed_err(rc, name, ln + 1, tok[arrow + 1 + j]);
-                }
-            if (!rc) {
-                t->nsnd = arrow - 1;
-                t->nrcv = n - arrow - 1;
-            }
-        }
+    if (!(rc = read_lines(f, name, &lines, &nlines)) && !(rc = parse_network(&x, lines, nlines))) {
+        tn_traffic_init(t, x.nt.links.n);
+        if (!(rc = net_index(&x.nt)))
+            rc = parse_transfers(&x, t, lines, nlines);
     }
     if (!rc && t->nx == 0 && !network_only)
         rc = parse_err(name, nlines, "no transfers", NULL);
-    if (!rc && nt.links.n) {
-        t->lname = calloc(nt.links.n, sizeof(char *));
-        if (!t->lname) {
-            rc = TN_ENOMEM;
-        } else {
-            for (int l = 0; l < nt.links.n; l++) {
-                t->lname[l] = nt.links.s[l];
-                nt.links.s[l] = NULL;
-            }
-        }
-    }
-    if (!rc) { /* the network itself, for other users of the file */
-        t->nnodes = nt.nodes.n;
-        t->nname = nt.nodes.s, nt.nodes.s = NULL, nt.nodes.n = 0;
-        t->lfrom = nt.from, nt.from = NULL;
-        t->lto = nt.to, nt.to = NULL;
-    }
-out_free:
+    if (!rc)
+        rc = keep_network(t, &x.nt);
     if (rc)
         tn_traffic_free(t);
     for (int i = 0; i < nlines; i++)
         free(lines[i]);
     free(lines);
-    free(tok);
-    free(path);
-    free(lmark);
-    free(dist);
-    free(sidx);
-    free(didx);
-    free(nt.from);
-    free(nt.to);
-    free(nt.out_first);
-    free(nt.out_link);
-    free(nt.in_first);
-    free(nt.in_link);
-    free(nt.queue);
-    names_free(&nt.nodes);
-    names_free(&nt.links);
+    tparse_free(&x);
     return rc;
 }
 

@@ -2,6 +2,7 @@
 /* Rooted tree from a parent array (see tree.h). */
 #include "tree.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,4 +78,19 @@ int tn_ctree_from_parent(struct tn_ctree *t, int n, const int *parent)
         return TN_EINVAL;
     }
     return 0;
+}
+
+int tn_ctree_from_topo(struct tn_ctree *t, uint32_t n, const uint32_t *parent)
+{
+    memset(t, 0, sizeof(*t));
+    if (n < 1 || n > INT_MAX)
+        return TN_EINVAL;
+    int *p = malloc(sizeof(int) * n);
+    if (!p)
+        return TN_ENOMEM;
+    for (uint32_t v = 0; v < n; v++)
+        p[v] = parent[v] == v ? -1 : parent[v] < n ? (int)parent[v] : -2;
+    int rc = tn_ctree_from_parent(t, (int)n, p);
+    free(p);
+    return rc;
 }

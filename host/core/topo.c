@@ -110,8 +110,15 @@ unsigned tn_diameter(const struct tn_topo *t)
     return t->dim[0] / 2 + t->dim[1] / 2 + t->dim[2] / 2;
 }
 
-unsigned tn_dor_path(const struct tn_topo *t, uint32_t a, uint32_t b,
-                     struct tn_arc *arcs, unsigned cap)
+bool tn_ring_plus(unsigned m, unsigned from, unsigned offset, enum tn_tie tie)
+{
+    if (2 * offset != m)
+        return 2 * offset < m;
+    return tie == TN_TIE_PLUS || from % 2 == 0;
+}
+
+unsigned tn_dor_path_tie(const struct tn_topo *t, uint32_t a, uint32_t b, enum tn_tie tie,
+                         struct tn_arc *arcs, unsigned cap)
 {
     unsigned ca[3], cb[3], len = 0;
     uint32_t cur = a;
@@ -119,12 +126,11 @@ unsigned tn_dor_path(const struct tn_topo *t, uint32_t a, uint32_t b,
     tn_coords(t, b, cb);
     for (int k = 0; k < 3; k++) {
         unsigned m = t->dim[k], f = (cb[k] + m - ca[k]) % m;
-        int dir = 2 * k;
-        unsigned steps = f;
-        if (m - f < f) {
-            dir = 2 * k + 1;
-            steps = m - f;
-        }
+        if (f == 0)
+            continue;
+        bool plus = tn_ring_plus(m, ca[k], f, tie);
+        int dir = 2 * k + !plus;
+        unsigned steps = plus ? f : m - f;
         for (unsigned i = 0; i < steps; i++) {
             if (len < cap) {
                 arcs[len].node = cur;
@@ -135,6 +141,91 @@ unsigned tn_dor_path(const struct tn_topo *t, uint32_t a, uint32_t b,
         }
     }
     return len;
+}
+
+unsigned tn_dor_path(const struct tn_topo *t, uint32_t a, uint32_t b,
+                     struct tn_arc *arcs, unsigned cap)
+{
+    return tn_dor_path_tie(t, a, b, TN_TIE_PLUS, arcs, cap);
+}
+
+void tn_dor_tree(const struct tn_topo *t, uint32_t root, uint32_t *parent, uint8_t *pdir)
+{
+    unsigned cr[3];
+    tn_coords(t, root, cr);
+    for (uint32_t v = 0; v < t->n; v++) {
+        unsigned cv[3];
+        int k = 2;
+        tn_coords(t, v, cv);
+        while (k >= 0 && cv[k] == cr[k])
+            k--;
+        parent[v] = root;
+        pdir[v] = 0;
+        if (k < 0)
+            continue;
+        /* the path's last dimension is the highest one where v differs */
+        unsigned m = t->dim[k], f = (cv[k] + m - cr[k]) % m;
+        int dir = 2 * k + !tn_ring_plus(m, cr[k], f, TN_TIE_PLUS);
+        parent[v] = tn_neighbor(t, v, tn_dir_opposite(dir));
+        pdir[v] = (uint8_t)dir;
+    }
+}
+
+/* The dimension of v's parent arc in the three + trees, by the set S of
+ * v's nonzero coordinates relative to the root (bit k: coordinate k) and
+ * the tree's first dimension. Each row is a permutation of {0,1,2}: the
+ * three arcs entering a node go to three different trees, so the trees
+ * are arc-disjoint; docs/collectives.md shows that following parents
+ * always ends at the root. The - trees mirror them. */
+static const signed char six_rule[8][3] = {
+    [1] = {0, 1, 2}, /* {0} */
+    [2] = {0, 1, 2}, /* {1} */
+    [4] = {0, 1, 2}, /* {2} */
+    [3] = {1, 0, 2}, /* {0,1} */
+    [5] = {2, 1, 0}, /* {0,2} */
+    [6] = {0, 2, 1}, /* {1,2} */
+    [7] = {2, 0, 1}, /* {0,1,2} */
+};
+
+/* The set S of six_rule for v in a tree leaving the root by + (minus
+ * false) or - (mirrored coordinates). */
+static unsigned nonzero_set(const struct tn_topo *t, const unsigned cr[3], uint32_t v, bool minus)
+{
+    unsigned c[3], set = 0;
+    tn_coords(t, v, c);
+    for (int k = 0; k < 3; k++) {
+        unsigned m = t->dim[k], r = (c[k] + m - cr[k]) % m;
+        if (minus)
+            r = (m - r) % m;
+        if (r)
+            set |= 1u << k;
+    }
+    return set;
+}
+
+int tn_six_trees(const struct tn_topo *t, uint32_t root, uint32_t *parent[TN_NDIRS],
+                 uint8_t *pdir[TN_NDIRS])
+{
+    unsigned cr[3];
+    for (int k = 0; k < 3; k++)
+        if (t->dim[k] < 2)
+            return TN_EINVAL;
+    tn_coords(t, root, cr);
+    for (int tree = 0; tree < TN_NDIRS; tree++) {
+        bool minus = tree % 2;
+        for (uint32_t v = 0; v < t->n; v++) {
+            parent[tree][v] = root;
+            pdir[tree][v] = 0;
+            if (v == root)
+                continue;
+            int k = six_rule[nonzero_set(t, cr, v, minus)][tn_dir_dim(tree)];
+            /* + tree: parent = v - e_k by arc (parent, k+); - tree: v + e_k by (parent, k-) */
+            int dir = 2 * k + minus;
+            parent[tree][v] = tn_neighbor(t, v, tn_dir_opposite(dir));
+            pdir[tree][v] = (uint8_t)dir;
+        }
+    }
+    return 0;
 }
 
 int tn_bfs_tree(const struct tn_topo *t, uint32_t root, uint32_t *parent,

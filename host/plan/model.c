@@ -137,107 +137,161 @@ static void chains_step(struct lane_chains *ch, const struct tn_plan *p,
     }
 }
 
+/* The state of the cycle engine: every node's memory, what is on every
+ * link now (cur) and in the next cycle (nxt), every inject lane's flit,
+ * and for every link the link that feeds it by input port. */
+struct cycle_sim {
+    const struct tn_plan *p;
+    const struct tn_model_probe *probe; /* may be NULL */
+    const struct tn_model_fault *fault; /* may be NULL */
+    unsigned nb;                        /* bytes of a flit in the CRC */
+    uint64_t cap;                       /* memory words per node */
+    uint32_t *mem;
+    struct flit *cur, *nxt, *lane;
+    uint32_t *inlink;                   /* per (node, port): the link arriving there */
+    uint32_t *active, nact;             /* the links a round's crossbars drive */
+    struct lane_chains ch;
+};
+
+static void cycle_sim_free(struct cycle_sim *m)
+{
+    free(m->mem);
+    free(m->cur);
+    free(m->nxt);
+    free(m->lane);
+    free(m->inlink);
+    free(m->active);
+    free(m->ch.first);
+    free(m->ch.sent);
+}
+
+/* The memories as loaded (seed) and the links' input ports. */
+static int cycle_sim_init(struct cycle_sim *m, uint64_t seed)
+{
+    const struct tn_topo *t = &m->p->topo;
+    size_t N = t->n;
+    m->mem = calloc((size_t)(m->cap * N), sizeof *m->mem);
+    m->cur = calloc(N * TN_NDIRS, sizeof *m->cur);
+    m->nxt = calloc(N * TN_NDIRS, sizeof *m->nxt);
+    m->lane = calloc(N * TN_NDIRS, sizeof *m->lane);
+    m->inlink = malloc(N * TN_NDIRS * sizeof *m->inlink);
+    m->active = malloc(N * TN_NDIRS * sizeof *m->active);
+    if (!m->mem || !m->cur || !m->nxt || !m->lane || !m->inlink || !m->active)
+        return TN_ENOMEM;
+    for (uint32_t v = 0; v < N; v++) {
+        tn_plan_init_mem(m->p, seed, v, m->mem + v * m->cap, (uint32_t)m->cap);
+        for (int d = 0; d < TN_NDIRS; d++)
+            m->inlink[v * TN_NDIRS + d] = tn_dir_exists(t, d)
+                ? tn_neighbor(t, v, tn_dir_opposite(d)) * TN_NDIRS + (uint32_t)d : 0;
+    }
+    return 0;
+}
+
+/* Every circuit eject descriptor of round pr (records st) stores what is
+ * on its input link in cycle c. */
+static void eject_cycle(struct cycle_sim *m, const struct tn_plan_round *pr, struct tn_stat *st,
+                        uint64_t c)
+{
+    for (uint32_t i = 0; i < pr->nej; i++) {
+        const struct tn_eject *e = &pr->ej[i];
+        if (e->port == TN_PORT_RELAY)
+            continue; /* tn_model_relay */
+        const struct flit *f = &m->cur[m->inlink[e->node * TN_NDIRS + e->port]];
+        if (!f->valid)
+            continue;
+        struct tn_stat *s = &st[i];
+        if (s->count == 0)
+            s->first = pr->t0 + c;
+        s->last = pr->t0 + c;
+        s->crc = crc_flit(s->crc, f->data, m->nb);
+        uint64_t a = (uint64_t)e->addr + s->count;
+        if (a < m->cap && (!m->p->par.mem_depth || a < m->p->par.mem_depth))
+            m->mem[e->node * m->cap + a] = f->data;
+        else
+            s->err |= 4;
+        s->count++;
+    }
+}
+
+/* Every driven link of round r takes, for cycle c + 1, the flit its
+ * select names (a link into the node or an inject lane); the probe sees
+ * it, the fault changes it. */
+static void links_cycle(struct cycle_sim *m, uint32_t r, uint64_t c)
+{
+    const struct tn_plan_round *pr = &m->p->rounds[r];
+    const struct tn_model_fault *fault = m->fault;
+    for (uint32_t k = 0; k < m->nact; k++) {
+        uint32_t i = m->active[k], v = i / TN_NDIRS;
+        int dir = (int)(i % TN_NDIRS);
+        uint8_t sel = pr->xbar[v * 12 + i % TN_NDIRS];
+        struct flit *f = &m->nxt[i];
+        if (sel >= TN_SEL_PORT(0) && sel < TN_SEL_PORT(TN_NDIRS))
+            *f = m->cur[m->inlink[v * TN_NDIRS + (sel - TN_SEL_PORT(0))]];
+        else if (sel >= TN_SEL_LANE(0) && sel < TN_SEL_LANE(TN_NDIRS))
+            *f = m->lane[v * TN_NDIRS + (sel - TN_SEL_LANE(0))];
+        else
+            f->valid = 0;
+        if (m->probe && f->valid)
+            m->probe->on_flit(m->probe->ctx, r, c, v, dir);
+        if (fault && fault->round == r && fault->c == c && fault->node == v && fault->dir == dir) {
+            f->data ^= fault->data;
+            f->valid &= !fault->drop;
+        }
+    }
+    for (uint32_t k = 0; k < m->nact; k++)
+        m->cur[m->active[k]] = m->nxt[m->active[k]];
+}
+
+/* Circuit round r, cycle by cycle, its records st. */
+static int cycle_round(struct cycle_sim *m, uint32_t r, struct tn_stat *st)
+{
+    const struct tn_plan *p = m->p;
+    const struct tn_plan_round *pr = &p->rounds[r];
+    uint32_t N = p->topo.n;
+    int rc = chains_init(&m->ch, p, r);
+    if (rc)
+        return rc;
+    m->nact = 0;
+    for (uint32_t i = 0; i < N * TN_NDIRS; i++) {
+        m->cur[i].valid = 0;
+        if (pr->xbar[(i / TN_NDIRS) * 12 + i % TN_NDIRS] != TN_SEL_OFF)
+            m->active[m->nact++] = i;
+    }
+    for (uint64_t c = 0; c < pr->duration; c++) {
+        /* eject what is on the input links in cycle c */
+        eject_cycle(m, pr, st, c);
+        /* inject lanes present flit k in cycle alpha + start + k */
+        chains_step(&m->ch, p, pr, c, m->mem, m->cap, m->lane);
+        /* links move one hop */
+        links_cycle(m, r, c);
+    }
+    for (uint32_t i = 0; i < pr->ninj; i++)
+        m->lane[pr->inj[i].node * TN_NDIRS + pr->inj[i].lane].valid = 0;
+    return 0;
+}
+
 /* probe (may be NULL) is told every flit a router output sends; fault
  * (may be NULL) is applied to one of them. */
 static int run_cycle(const struct tn_plan *p, uint64_t seed, struct tn_model_out *out,
                      const struct tn_model_probe *probe, const struct tn_model_fault *fault)
 {
-    const struct tn_topo *t = &p->topo;
-    uint32_t N = t->n;
-    unsigned nb = flit_bytes(p);
-    uint64_t cap = p->mem_max ? p->mem_max : 1;
-    int rc = TN_ENOMEM;
-    if (cap * N > ((uint64_t)1 << 31))
+    struct cycle_sim m = {.p = p, .probe = probe, .fault = fault, .nb = flit_bytes(p),
+                          .cap = p->mem_max ? p->mem_max : 1};
+    if (m.cap * p->topo.n > ((uint64_t)1 << 31))
         return TN_ECAPACITY;
-    uint32_t *mem = calloc((size_t)(cap * N), sizeof *mem);
-    struct flit *cur = calloc((size_t)N * TN_NDIRS, sizeof *cur);
-    struct flit *nxt = calloc((size_t)N * TN_NDIRS, sizeof *nxt);
-    struct flit *lane = calloc((size_t)N * TN_NDIRS, sizeof *lane);
-    uint32_t *inlink = malloc((size_t)N * TN_NDIRS * sizeof *inlink);
-    uint32_t *active = malloc((size_t)N * TN_NDIRS * sizeof *active);
-    struct lane_chains ch = {0, 0, NULL, NULL, NULL};
-    if (!mem || !cur || !nxt || !lane || !inlink || !active)
-        goto out_free;
-    if ((rc = init_stats(p, out)))
-        goto out_free;
-    for (uint32_t v = 0; v < N; v++) {
-        tn_plan_init_mem(p, seed, v, mem + v * cap, (uint32_t)cap);
-        for (int d = 0; d < TN_NDIRS; d++)
-            inlink[v * TN_NDIRS + d] = tn_dir_exists(t, d)
-                ? tn_neighbor(t, v, tn_dir_opposite(d)) * TN_NDIRS + (uint32_t)d : 0;
+    int rc = cycle_sim_init(&m, seed);
+    if (!rc)
+        rc = init_stats(p, out);
+    struct tn_stat *st = rc ? NULL : out->stats;
+    for (uint32_t r = 0; r < p->nrounds && !rc; r++) {
+        rc = cycle_round(&m, r, st);
+        st += p->rounds[r].nej;
     }
-    struct tn_stat *st = out->stats;
-    for (uint32_t r = 0; r < p->nrounds; r++) {
-        const struct tn_plan_round *pr = &p->rounds[r];
-        uint32_t nact = 0;
-        if ((rc = chains_init(&ch, p, r)) != 0)
-            goto out_free;
-        for (uint32_t i = 0; i < N * TN_NDIRS; i++) {
-            cur[i].valid = 0;
-            if (pr->xbar[(i / TN_NDIRS) * 12 + i % TN_NDIRS] != TN_SEL_OFF)
-                active[nact++] = i;
-        }
-        for (uint64_t c = 0; c < pr->duration; c++) {
-            /* eject what is on the input links in cycle c */
-            for (uint32_t i = 0; i < pr->nej; i++) {
-                const struct tn_eject *e = &pr->ej[i];
-                if (e->port == TN_PORT_RELAY)
-                    continue; /* tn_model_relay */
-                const struct flit *f = &cur[inlink[e->node * TN_NDIRS + e->port]];
-                if (!f->valid)
-                    continue;
-                struct tn_stat *s = &st[i];
-                if (s->count == 0)
-                    s->first = pr->t0 + c;
-                s->last = pr->t0 + c;
-                s->crc = crc_flit(s->crc, f->data, nb);
-                uint64_t a = (uint64_t)e->addr + s->count;
-                if (a < cap && (!p->par.mem_depth || a < p->par.mem_depth))
-                    mem[e->node * cap + a] = f->data;
-                else
-                    s->err |= 4;
-                s->count++;
-            }
-            /* inject lanes present flit k in cycle alpha + start + k */
-            chains_step(&ch, p, pr, c, mem, cap, lane);
-            /* links move one hop */
-            for (uint32_t k = 0; k < nact; k++) {
-                uint32_t i = active[k], v = i / TN_NDIRS;
-                uint8_t sel = pr->xbar[v * 12 + i % TN_NDIRS];
-                if (sel >= TN_SEL_PORT(0) && sel < TN_SEL_PORT(TN_NDIRS))
-                    nxt[i] = cur[inlink[v * TN_NDIRS + (sel - TN_SEL_PORT(0))]];
-                else if (sel >= TN_SEL_LANE(0) && sel < TN_SEL_LANE(TN_NDIRS))
-                    nxt[i] = lane[v * TN_NDIRS + (sel - TN_SEL_LANE(0))];
-                else
-                    nxt[i].valid = 0;
-                if (probe && nxt[i].valid)
-                    probe->on_flit(probe->ctx, r, c, v, (int)(i % TN_NDIRS));
-                if (fault && fault->round == r && fault->c == c && fault->node == v &&
-                    fault->dir == (int)(i % TN_NDIRS)) {
-                    nxt[i].data ^= fault->data;
-                    nxt[i].valid &= !fault->drop;
-                }
-            }
-            for (uint32_t k = 0; k < nact; k++)
-                cur[active[k]] = nxt[active[k]];
-        }
-        for (uint32_t i = 0; i < pr->ninj; i++)
-            lane[pr->inj[i].node * TN_NDIRS + pr->inj[i].lane].valid = 0;
-        st += pr->nej;
-    }
-    if ((rc = tn_model_relay(p, seed, out, probe, fault)))
-        goto out_free;
-    finish_stats(p, out);
-    rc = 0;
-out_free:
-    free(mem);
-    free(cur);
-    free(nxt);
-    free(lane);
-    free(inlink);
-    free(active);
-    free(ch.first);
-    free(ch.sent);
+    if (!rc)
+        rc = tn_model_relay(p, seed, out, probe, fault);
+    if (!rc)
+        finish_stats(p, out);
+    cycle_sim_free(&m);
     if (rc)
         tn_model_free(out);
     return rc;

@@ -433,35 +433,62 @@ static uint32_t *u32_list(struct ictx *x, struct tn_sched *s, json_t *a, uint32_
     return v;
 }
 
-static int load_circuit(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *c)
+/* Integer member key of o in [lo, hi] into *out; when opt and absent,
+ * *out keeps its default. */
+static int uint_member(struct ictx *x, json_t *o, const char *key, bool opt, uint64_t lo,
+                       uint64_t hi, const char *what, uint64_t *out)
 {
-    static const char *const keys[] = {"src", "start", "arcs", "eject", "messages", NULL};
-    const struct tn_topo *t = &s->topo;
-    int rc;
     json_t *j;
-    uint64_t src, start = 0;
-    if (!json_is_object(c))
-        return ierr(x, "a circuit must be an object");
-    if ((rc = check_keys(x, c, keys)))
+    int rc = member(x, o, key, opt, &j);
+    if (rc || !j)
         return rc;
-    if ((rc = member(x, c, "src", false, &j)))
-        return rc;
-    push_key(x, "src");
-    if ((rc = get_uint(x, j, 0, t->n - 1, "node", &src)))
+    push_key(x, key);
+    if ((rc = get_uint(x, j, lo, hi, what, out)))
         return rc;
     x->depth--;
-    if ((rc = member(x, c, "start", true, &j)))
-        return rc;
-    if (j) {
-        push_key(x, "start");
-        if ((rc = get_uint(x, j, 0, 0xFFFFFF, "start offset", &start)))
-            return rc;
+    return 0;
+}
+
+/* u32_list of a, the value of member key. */
+static uint32_t *u32_member(struct ictx *x, struct tn_sched *s, json_t *a, const char *key,
+                            uint32_t max, const char *what, uint32_t *n, int *rc)
+{
+    push_key(x, key);
+    uint32_t *v = u32_list(x, s, a, max, what, n, rc);
+    if (!*rc)
         x->depth--;
-    }
-    json_t *arcs, *ej, *msgs;
-    if ((rc = member(x, c, "arcs", false, &arcs)) || (rc = member(x, c, "eject", false, &ej)) ||
-        (rc = member(x, c, "messages", false, &msgs)))
+    return v;
+}
+
+/* One arc, [node, direction]. */
+static int load_arc(struct ictx *x, const struct tn_topo *t, json_t *a, struct tn_arc *out)
+{
+    uint64_t node;
+    int rc;
+    if (!json_is_array(a) || json_array_size(a) != 2)
+        return ierr(x, "an arc must be [node, direction]");
+    push_idx(x, 0);
+    if ((rc = get_uint(x, json_array_get(a, 0), 0, t->n - 1, "node", &node)))
         return rc;
+    x->depth--;
+    push_idx(x, 1);
+    json_t *d = json_array_get(a, 1);
+    if (!json_is_string(d))
+        return ierr(x, "direction must be a string (X+, X-, Y+, Y-, Z+, Z-)");
+    int dir = tn_dir_parse(json_string_value(d));
+    if (dir < 0)
+        return ierr(x, "unknown direction \"%s\" (use X+, X-, Y+, Y-, Z+, Z-)",
+                    json_string_value(d));
+    x->depth--;
+    out->node = (uint32_t)node;
+    out->dir = (uint8_t)dir;
+    return 0;
+}
+
+/* A circuit's arcs: a new array of *n arcs in *out. */
+static int load_arcs(struct ictx *x, const struct tn_topo *t, json_t *arcs, struct tn_arc **out,
+                     size_t *n)
+{
     push_key(x, "arcs");
     if (!json_is_array(arcs))
         return ierr(x, "arcs must be an array of [node, direction]");
@@ -470,130 +497,109 @@ static int load_circuit(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *
     if (!av)
         return TN_ENOMEM;
     for (size_t i = 0; i < na; i++) {
-        json_t *a = json_array_get(arcs, i);
         push_idx(x, i);
-        if (!json_is_array(a) || json_array_size(a) != 2) {
-            free(av);
-            return ierr(x, "an arc must be [node, direction]");
-        }
-        uint64_t node;
-        push_idx(x, 0);
-        if ((rc = get_uint(x, json_array_get(a, 0), 0, t->n - 1, "node", &node))) {
+        int rc = load_arc(x, t, json_array_get(arcs, i), &av[i]);
+        if (rc) {
             free(av);
             return rc;
         }
         x->depth--;
-        push_idx(x, 1);
-        json_t *d = json_array_get(a, 1);
-        int dir = json_is_string(d) ? tn_dir_parse(json_string_value(d)) : -1;
-        if (!json_is_string(d)) {
-            free(av);
-            return ierr(x, "direction must be a string (X+, X-, Y+, Y-, Z+, Z-)");
-        }
-        if (dir < 0) {
-            free(av);
-            return ierr(x, "unknown direction \"%s\" (use X+, X-, Y+, Y-, Z+, Z-)",
-                        json_string_value(d));
-        }
-        x->depth -= 2;
-        av[i].node = (uint32_t)node;
-        av[i].dir = (uint8_t)dir;
     }
     x->depth--;
-    uint32_t nej = 0, nmsg = 0;
-    push_key(x, "eject");
-    uint32_t *ev = u32_list(x, s, ej, t->n - 1, "node", &nej, &rc);
-    if (rc) {
-        free(av);
+    *out = av;
+    *n = na;
+    return 0;
+}
+
+static int load_circuit(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *c)
+{
+    static const char *const keys[] = {"src", "start", "arcs", "eject", "messages", NULL};
+    const struct tn_topo *t = &s->topo;
+    uint64_t src, start = 0;
+    json_t *arcs, *ej, *msgs;
+    int rc;
+    if (!json_is_object(c))
+        return ierr(x, "a circuit must be an object");
+    if ((rc = check_keys(x, c, keys)) ||
+        (rc = uint_member(x, c, "src", false, 0, t->n - 1, "node", &src)) ||
+        (rc = uint_member(x, c, "start", true, 0, 0xFFFFFF, "start offset", &start)))
         return rc;
-    }
-    x->depth--;
-    push_key(x, "messages");
-    uint32_t *mv = u32_list(x, s, msgs, tn_sched_nids(s) - 1, "message id", &nmsg, &rc);
-    if (rc) {
-        free(av);
+    if ((rc = member(x, c, "arcs", false, &arcs)) || (rc = member(x, c, "eject", false, &ej)) ||
+        (rc = member(x, c, "messages", false, &msgs)))
         return rc;
-    }
-    x->depth--;
-    struct tn_circuit *ci = tn_sched_add_circuit(s, r, (uint32_t)src, av, (uint32_t)na, ev, nej,
-                                                 0, 0, mv, nmsg, (uint32_t)start);
+    struct tn_arc *av = NULL;
+    size_t na = 0;
+    if ((rc = load_arcs(x, t, arcs, &av, &na)))
+        return rc;
+    uint32_t nej = 0, nmsg = 0, *mv = NULL;
+    uint32_t *ev = u32_member(x, s, ej, "eject", t->n - 1, "node", &nej, &rc);
+    if (!rc)
+        mv = u32_member(x, s, msgs, "messages", tn_sched_nids(s) - 1, "message id", &nmsg, &rc);
+    if (!rc && !tn_sched_add_circuit(s, r, (uint32_t)src, av, (uint32_t)na, ev, nej, 0, 0, mv,
+                                     nmsg, (uint32_t)start))
+        rc = TN_ENOMEM;
     free(av);
-    return ci ? 0 : TN_ENOMEM;
+    return rc;
 }
 
 static int load_relay(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *o)
 {
     static const char *const keys[] = {"src", "dst", "start", "messages", NULL};
+    uint32_t last = s->topo.n - 1;
     uint64_t src, dst, start = 0;
-    json_t *j, *msgs;
+    json_t *msgs;
     int rc;
     if (!json_is_object(o))
         return ierr(x, "a relay stream must be an object");
-    if ((rc = check_keys(x, o, keys)) || (rc = member(x, o, "src", false, &j)))
-        return rc;
-    push_key(x, "src");
-    if ((rc = get_uint(x, j, 0, s->topo.n - 1, "node", &src)))
-        return rc;
-    x->depth--;
-    if ((rc = member(x, o, "dst", false, &j)))
-        return rc;
-    push_key(x, "dst");
-    if ((rc = get_uint(x, j, 0, s->topo.n - 1, "node", &dst)))
-        return rc;
-    x->depth--;
-    if ((rc = member(x, o, "start", true, &j)))
-        return rc;
-    if (j) {
-        push_key(x, "start");
-        if ((rc = get_uint(x, j, 0, 0xFFFFFF, "start offset", &start)))
-            return rc;
-        x->depth--;
-    }
-    if ((rc = member(x, o, "messages", false, &msgs)))
+    if ((rc = check_keys(x, o, keys)) ||
+        (rc = uint_member(x, o, "src", false, 0, last, "node", &src)) ||
+        (rc = uint_member(x, o, "dst", false, 0, last, "node", &dst)) ||
+        (rc = uint_member(x, o, "start", true, 0, 0xFFFFFF, "start offset", &start)) ||
+        (rc = member(x, o, "messages", false, &msgs)))
         return rc;
     uint32_t n = 0;
-    push_key(x, "messages");
-    uint32_t *mv = u32_list(x, s, msgs, tn_sched_nids(s) - 1, "message id", &n, &rc);
+    uint32_t *mv = u32_member(x, s, msgs, "messages", tn_sched_nids(s) - 1, "message id", &n, &rc);
     if (rc)
         return rc;
-    x->depth--;
     return tn_sched_add_relay(s, r, (uint32_t)src, (uint32_t)dst, 0, 0, mv, n, (uint32_t)start)
                ? 0 : TN_ENOMEM;
 }
 
-static int load_doc(struct ictx *x, json_t *doc, struct tn_sched **out)
+/* What a schedule is made for, read before it is made. */
+struct doc_head {
+    struct tn_topo topo;
+    enum tn_coll coll;
+    const char *algo;
+    uint64_t msg_flits, ports, alpha, root;
+};
+
+static int load_format(struct ictx *x, json_t *doc)
 {
-    static const char *const keys[] = {"format", "version", "dims", "collective", "algorithm",
-                                       "msg_flits", "ports", "alpha", "root", "parts", "padding",
-                                       "msg_lengths",
-                                       "rounds", NULL};
-    int rc;
     json_t *j;
-    if (!json_is_object(doc))
-        return ierr(x, "a schedule must be a JSON object");
-    if ((rc = check_keys(x, doc, keys)))
-        return rc;
-    if ((rc = member(x, doc, "format", false, &j)))
+    uint64_t version;
+    int rc = member(x, doc, "format", false, &j);
+    if (rc)
         return rc;
     push_key(x, "format");
     if (!json_is_string(j) || strcmp(json_string_value(j), FORMAT_NAME) != 0)
         return ierr(x, "format must be \"%s\"", FORMAT_NAME);
     x->depth--;
-    uint64_t v;
-    if ((rc = member(x, doc, "version", false, &j)))
-        return rc;
-    push_key(x, "version");
-    if ((rc = get_uint(x, j, FORMAT_VERSION, FORMAT_VERSION, "version", &v)))
-        return rc;
-    x->depth--;
+    return uint_member(x, doc, "version", false, FORMAT_VERSION, FORMAT_VERSION, "version",
+                       &version);
+}
 
-    if ((rc = member(x, doc, "dims", false, &j)))
+static int load_dims(struct ictx *x, json_t *doc, struct tn_topo *t)
+{
+    json_t *j;
+    int rc = member(x, doc, "dims", false, &j);
+    if (rc)
         return rc;
     push_key(x, "dims");
     if (!json_is_array(j) || json_array_size(j) < 1 || json_array_size(j) > 3)
         return ierr(x, "dims must be an array of 1 to 3 sizes");
     unsigned d[3] = {1, 1, 1};
     for (size_t i = 0; i < json_array_size(j); i++) {
+        uint64_t v;
         push_idx(x, i);
         if ((rc = get_uint(x, json_array_get(j, i), 1, TN_DIM_MAX, "size", &v)))
             return rc;
@@ -604,176 +610,167 @@ static int load_doc(struct ictx *x, json_t *doc, struct tn_sched **out)
     if (nodes > TN_FILE_NODES_MAX)
         return ierr(x, "a %ux%ux%u torus has %llu nodes, a schedule file may ask for at most %u",
                     d[0], d[1], d[2], (unsigned long long)nodes, TN_FILE_NODES_MAX);
-    struct tn_topo t;
-    tn_topo_init(&t, d[0], d[1], d[2]);
+    tn_topo_init(t, d[0], d[1], d[2]);
     x->depth--;
+    return 0;
+}
 
-    if ((rc = member(x, doc, "collective", false, &j)))
+static int load_collective(struct ictx *x, json_t *doc, const struct tn_topo *t,
+                           enum tn_coll *coll)
+{
+    json_t *j;
+    int rc = member(x, doc, "collective", false, &j);
+    if (rc)
         return rc;
     push_key(x, "collective");
-    enum tn_coll coll;
-    if (!json_is_string(j) || tn_coll_parse(json_string_value(j), &coll) != 0)
+    if (!json_is_string(j) || tn_coll_parse(json_string_value(j), coll) != 0)
         return ierr(x, "collective must be \"gossip\", \"broadcast\", \"alltoall\", \"scatter\" "
                        "or \"gather\"");
-    if (coll == TN_P2P) /* its destination is not in the file: nothing to verify against */
+    if (*coll == TN_P2P) /* its destination is not in the file: nothing to verify against */
         return ierr(x, "p2p schedules are not read from files: torusctl run p2p builds the "
                        "transfer (docs/switching.md)");
-    if (coll == TN_PERM) /* neither is the permutation */
+    if (*coll == TN_PERM) /* neither is the permutation */
         return ierr(x, "perm schedules are not read from files: torusctl run perm builds "
                        "them (docs/switching.md)");
     /* every message id is built in its source's memory before any round */
-    uint64_t ids = coll == TN_ALLTOALL ? (uint64_t)t.n * t.n : t.n;
+    uint64_t ids = *coll == TN_ALLTOALL ? (uint64_t)t->n * t->n : t->n;
     if (ids > TN_FILE_IDS_MAX)
         return ierr(x, "%s on %u nodes has %llu messages, a schedule file may ask for at most "
-                    "%u", json_string_value(j), t.n, (unsigned long long)ids, TN_FILE_IDS_MAX);
+                    "%u", json_string_value(j), t->n, (unsigned long long)ids, TN_FILE_IDS_MAX);
     x->depth--;
+    return 0;
+}
 
-    const char *algo = "";
-    if ((rc = member(x, doc, "algorithm", true, &j)))
+static int load_head(struct ictx *x, json_t *doc, struct doc_head *h)
+{
+    json_t *j;
+    int rc;
+    if ((rc = load_format(x, doc)) || (rc = load_dims(x, doc, &h->topo)) ||
+        (rc = load_collective(x, doc, &h->topo, &h->coll)) ||
+        (rc = member(x, doc, "algorithm", true, &j)))
         return rc;
+    h->algo = "";
     if (j) {
         push_key(x, "algorithm");
         if (!json_is_string(j))
             return ierr(x, "algorithm must be a string");
-        algo = json_string_value(j);
+        h->algo = json_string_value(j);
         x->depth--;
     }
-    uint64_t L, ports, alpha = 1, root = 0;
-    if ((rc = member(x, doc, "msg_flits", false, &j)))
+    h->alpha = 1;
+    h->root = 0;
+    if ((rc = uint_member(x, doc, "msg_flits", false, 1, 1u << 24, "msg_flits", &h->msg_flits)) ||
+        (rc = uint_member(x, doc, "ports", false, 1, 6, "ports", &h->ports)))
         return rc;
-    push_key(x, "msg_flits");
-    if ((rc = get_uint(x, j, 1, 1u << 24, "msg_flits", &L)))
-        return rc;
-    x->depth--;
-    if ((rc = member(x, doc, "ports", false, &j)))
-        return rc;
-    push_key(x, "ports");
-    if ((rc = get_uint(x, j, 1, 6, "ports", &ports)))
-        return rc;
-    if (ports != 1 && ports != 6)
+    if (h->ports != 1 && h->ports != 6) {
+        push_key(x, "ports");
         return ierr(x, "ports must be 6 (all-port) or 1 (single-port)");
+    }
+    if ((rc = uint_member(x, doc, "alpha", true, 0, 1u << 20, "alpha", &h->alpha)))
+        return rc;
+    return uint_member(x, doc, "root", true, 0, h->topo.n - 1, "root", &h->root);
+}
+
+/* parts, padding and msg_lengths, on the new schedule. */
+static int load_options(struct ictx *x, json_t *doc, struct tn_sched *s)
+{
+    json_t *j;
+    int rc;
+    uint64_t parts = 0, pad = s->pad;
+    if ((rc = uint_member(x, doc, "parts", true, 1, 64, "parts", &parts)))
+        return rc;
+    if (parts && tn_sched_set_parts(s, (uint32_t)parts)) {
+        push_key(x, "parts");
+        return ierr(x, "parts is for gossip schedules (each node's message in parts)");
+    }
+    if ((rc = uint_member(x, doc, "padding", true, 0, (uint64_t)s->parts * s->msg_flits - 1,
+                          "padding", &pad)))
+        return rc;
+    s->pad = (uint32_t)pad;
+    if ((rc = member(x, doc, "msg_lengths", true, &j)) || !j)
+        return rc;
+    uint32_t nl = 0, want = tn_sched_nids(s);
+    push_key(x, "msg_lengths");
+    uint32_t *lv = u32_list(x, s, j, 1u << 24, "message length", &nl, &rc);
+    if (rc)
+        return rc;
+    if (nl != want)
+        return ierr(x, "msg_lengths must list %u lengths (one per message id), not %u", want, nl);
+    if ((rc = tn_sched_set_lengths(s, lv, nl)))
+        return rc;
     x->depth--;
-    if ((rc = member(x, doc, "alpha", true, &j)))
-        return rc;
-    if (j) {
-        push_key(x, "alpha");
-        if ((rc = get_uint(x, j, 0, 1u << 20, "alpha", &alpha)))
+    return 0;
+}
+
+typedef int (*load_item_fn)(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *o);
+
+/* Every element of the array a, member key of round r, by load. */
+static int load_items(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *a, const char *key,
+                      load_item_fn load)
+{
+    push_key(x, key);
+    if (!json_is_array(a))
+        return ierr(x, "%s must be an array", key);
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        push_idx(x, i);
+        int rc = load(x, s, r, json_array_get(a, i));
+        if (rc)
             return rc;
         x->depth--;
     }
-    if ((rc = member(x, doc, "root", true, &j)))
+    x->depth--;
+    return 0;
+}
+
+static int load_round(struct ictx *x, struct tn_sched *s, json_t *rd)
+{
+    static const char *const keys[] = {"duration", "circuits", "relays", NULL};
+    json_t *circ, *rel;
+    int rc;
+    if (!json_is_object(rd))
+        return ierr(x, "a round must be an object");
+    if ((rc = check_keys(x, rd, keys)) || (rc = member(x, rd, "circuits", false, &circ)))
         return rc;
-    if (j) {
-        push_key(x, "root");
-        if ((rc = get_uint(x, j, 0, t.n - 1, "root", &root)))
-            return rc;
-        x->depth--;
-    }
+    int ri = tn_sched_add_round(s);
+    if (ri < 0)
+        return TN_ENOMEM;
+    if ((rc = uint_member(x, rd, "duration", true, 0, (uint64_t)1 << 47, "duration",
+                          &s->rounds[ri].duration)) ||
+        (rc = load_items(x, s, (uint32_t)ri, circ, "circuits", load_circuit)) ||
+        (rc = member(x, rd, "relays", true, &rel)) || !rel)
+        return rc;
+    return load_items(x, s, (uint32_t)ri, rel, "relays", load_relay);
+}
+
+static int load_doc(struct ictx *x, json_t *doc, struct tn_sched **out)
+{
+    static const char *const keys[] = {"format", "version", "dims", "collective", "algorithm",
+                                       "msg_flits", "ports", "alpha", "root", "parts", "padding",
+                                       "msg_lengths",
+                                       "rounds", NULL};
+    struct doc_head h;
     json_t *rounds;
-    if ((rc = member(x, doc, "rounds", false, &rounds)))
+    int rc;
+    if (!json_is_object(doc))
+        return ierr(x, "a schedule must be a JSON object");
+    if ((rc = check_keys(x, doc, keys)) || (rc = load_head(x, doc, &h)) ||
+        (rc = member(x, doc, "rounds", false, &rounds)))
         return rc;
     push_key(x, "rounds");
     if (!json_is_array(rounds))
         return ierr(x, "rounds must be an array");
-
-    struct tn_sched *s;
-    if ((rc = tn_sched_new(&s, &t, coll, algo, (uint32_t)L, (unsigned)ports, (unsigned)alpha,
-                           (uint32_t)root)))
-        return rc;
     x->depth--;
-    if ((rc = member(x, doc, "parts", true, &j)))
+    struct tn_sched *s;
+    if ((rc = tn_sched_new(&s, &h.topo, h.coll, h.algo, (uint32_t)h.msg_flits,
+                           (unsigned)h.ports, (unsigned)h.alpha, (uint32_t)h.root)))
+        return rc;
+    if ((rc = load_options(x, doc, s)))
         goto out_fail;
-    if (j) {
-        push_key(x, "parts");
-        uint64_t parts;
-        if ((rc = get_uint(x, j, 1, 64, "parts", &parts)))
-            goto out_fail;
-        if (tn_sched_set_parts(s, (uint32_t)parts)) {
-            rc = ierr(x, "parts is for gossip schedules (each node's message in parts)");
-            goto out_fail;
-        }
-        x->depth--;
-    }
-    if ((rc = member(x, doc, "padding", true, &j)))
-        goto out_fail;
-    if (j) {
-        push_key(x, "padding");
-        uint64_t pad;
-        if ((rc = get_uint(x, j, 0, (uint64_t)s->parts * s->msg_flits - 1, "padding", &pad)))
-            goto out_fail;
-        s->pad = (uint32_t)pad;
-        x->depth--;
-    }
-    if ((rc = member(x, doc, "msg_lengths", true, &j)))
-        goto out_fail;
-    if (j) {
-        uint32_t nl = 0, want = tn_sched_nids(s);
-        push_key(x, "msg_lengths");
-        uint32_t *lv = u32_list(x, s, j, 1u << 24, "message length", &nl, &rc);
-        if (rc)
-            goto out_fail;
-        if (nl != want) {
-            rc = ierr(x, "msg_lengths must list %u lengths (one per message id), not %u", want, nl);
-            goto out_fail;
-        }
-        if ((rc = tn_sched_set_lengths(s, lv, nl)))
-            goto out_fail;
-        x->depth--;
-    }
     push_key(x, "rounds");
     for (size_t r = 0; r < json_array_size(rounds); r++) {
-        static const char *const rkeys[] = {"duration", "circuits", "relays", NULL};
-        json_t *rd = json_array_get(rounds, r), *circ;
         push_idx(x, r);
-        if (!json_is_object(rd)) {
-            rc = ierr(x, "a round must be an object");
+        if ((rc = load_round(x, s, json_array_get(rounds, r))))
             goto out_fail;
-        }
-        if ((rc = check_keys(x, rd, rkeys)) || (rc = member(x, rd, "circuits", false, &circ)))
-            goto out_fail;
-        int ri = tn_sched_add_round(s);
-        if (ri < 0) {
-            rc = TN_ENOMEM;
-            goto out_fail;
-        }
-        if ((rc = member(x, rd, "duration", true, &j)))
-            goto out_fail;
-        if (j) {
-            push_key(x, "duration");
-            if ((rc = get_uint(x, j, 0, (uint64_t)1 << 47, "duration", &v)))
-                goto out_fail;
-            s->rounds[ri].duration = v;
-            x->depth--;
-        }
-        push_key(x, "circuits");
-        if (!json_is_array(circ)) {
-            rc = ierr(x, "circuits must be an array");
-            goto out_fail;
-        }
-        for (size_t i = 0; i < json_array_size(circ); i++) {
-            push_idx(x, i);
-            if ((rc = load_circuit(x, s, (uint32_t)ri, json_array_get(circ, i))))
-                goto out_fail;
-            x->depth--;
-        }
-        x->depth--;
-        json_t *rel;
-        if ((rc = member(x, rd, "relays", true, &rel)))
-            goto out_fail;
-        if (rel) {
-            push_key(x, "relays");
-            if (!json_is_array(rel)) {
-                rc = ierr(x, "relays must be an array");
-                goto out_fail;
-            }
-            for (size_t i = 0; i < json_array_size(rel); i++) {
-                push_idx(x, i);
-                if ((rc = load_relay(x, s, (uint32_t)ri, json_array_get(rel, i))))
-                    goto out_fail;
-                x->depth--;
-            }
-            x->depth--;
-        }
         x->depth--;
     }
     if ((rc = tn_sched_layout(s)))

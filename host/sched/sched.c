@@ -859,217 +859,282 @@ uint64_t tn_relay_flits(const struct tn_sched *s, const struct tn_relay *x)
     return n ? n + 1 : 0;
 }
 
+/* What node v holds before round 0 (buf: scratch of max(N, parts) ids);
+ * NULL when out of memory. */
+static struct tn_blk *initial_memory(struct tn_sched *s, uint32_t v, struct tn_blk *empty,
+                                     uint32_t *buf)
+{
+    uint32_t N = s->topo.n, k = 0;
+    if (s->coll == TN_ALLTOALL) {
+        /* node v holds message v * N + d for every d != v, by d */
+        for (uint32_t d = 0; d < N; d++)
+            if (d != v)
+                buf[k++] = v * N + d;
+        return N > 1 ? blk_leaf(s, buf, N - 1) : empty;
+    }
+    if (s->coll == TN_PERM) {
+        /* node v holds v * N + perm[v] unless it is a fixed point */
+        bool sends = s->perm && s->perm[v] != v;
+        buf[0] = sends ? v * N + s->perm[v] : 0;
+        return sends ? blk_leaf(s, buf, 1) : empty;
+    }
+    if (s->coll == TN_P2P && v == s->root) {
+        /* the source holds its packets 0..p2p_msgs-1 */
+        for (uint32_t i = 0; i < s->p2p_msgs && i < N; i++)
+            buf[i] = i;
+        return blk_leaf(s, buf, s->p2p_msgs < N ? s->p2p_msgs : N);
+    }
+    if (s->coll == TN_SCATTER && v == s->root) {
+        /* the root holds message d for every d != root, by d */
+        for (uint32_t d = 0; d < N; d++)
+            if (d != v)
+                buf[k++] = d;
+        return N > 1 ? blk_leaf(s, buf, N - 1) : empty;
+    }
+    if (s->coll == TN_SCATTER || (s->coll == TN_GATHER && v == s->root))
+        return empty;
+    if (s->coll == TN_GOSSIP) {
+        /* node v holds the parts of its message */
+        for (uint32_t i = 0; i < s->parts; i++)
+            buf[i] = v * s->parts + i;
+        return blk_leaf(s, buf, s->parts);
+    }
+    if (s->coll == TN_GATHER || v == s->root)
+        return blk_leaf(s, &v, 1);
+    return empty;
+}
+
+/* Scratch of the layout of a round: the stream that arrives at each
+ * (node, input port) and the nodes that receive anything. */
+struct layout {
+    struct tn_blk **slot; /* N * TN_NDIRS */
+    uint32_t *touched, ntouched;
+    uint8_t *mark;        /* N: v is in touched */
+};
+
+static void touch(struct layout *l, uint32_t v)
+{
+    if (!l->mark[v]) {
+        l->mark[v] = 1;
+        l->touched[l->ntouched++] = v;
+    }
+}
+
+/* Resolves circuit c of round r and places its stream at each ejecting
+ * node, by input port (the first stream on a port wins). *cycles: what
+ * the circuit needs of the round (start + depth + flits). 0 or
+ * TN_ENOMEM. */
+static int place_circuit(struct tn_sched *s, uint32_t r, struct tn_circuit *c, struct layout *l,
+                         uint64_t *cycles)
+{
+    uint32_t N = s->topo.n;
+    c->stream = NULL;
+    *cycles = 0;
+    if (c->src >= N)
+        return 0;
+    struct msgref ref = {&c->moff, &c->mcnt, c->msgs, c->nmsgs, &c->mphase, &c->mrun,
+                         &c->mskip, &c->stream, &c->msg_bad, &c->msg_noncontig,
+                         &c->nruns, &c->runs};
+    if (resolve_msgs(s, r, s->mem[(size_t)r * N + c->src], c->src, &ref))
+        return TN_ENOMEM;
+    if (!c->stream)
+        return 0;
+    struct walkbuf w;
+    if (!walkbuf_get(&w, c))
+        return TN_ENOMEM;
+    unsigned dmax = 0;
+    if (tn_circuit_walk(s, c, w.head, w.depth, NULL, w.ejarc)) {
+        for (uint32_t e = 0; e < c->nej; e++) {
+            uint32_t v = c->eject[e], i = w.ejarc[e];
+            if (i == UINT32_MAX)
+                continue;
+            if (w.depth[i] > dmax)
+                dmax = w.depth[i];
+            struct tn_blk **sl = &l->slot[(size_t)v * TN_NDIRS + c->arcs[i].dir];
+            if (!*sl) {
+                *sl = c->stream;
+                touch(l, v);
+            }
+        }
+    }
+    free(w.p);
+    *cycles = (uint64_t)c->start + dmax + tn_circuit_flits(s, c);
+    return 0;
+}
+
+/* Resolves relay stream x of round r; it is appended at dst after the
+ * circuits (merge_node). *cycles as for place_circuit. */
+static int place_relay(struct tn_sched *s, uint32_t r, struct tn_relay *x, struct layout *l,
+                       uint64_t *cycles)
+{
+    uint32_t N = s->topo.n;
+    x->stream = NULL;
+    *cycles = 0;
+    if (x->src >= N || x->dst >= N || x->src == x->dst)
+        return 0;
+    struct msgref ref = {&x->moff, &x->mcnt, x->msgs, x->nmsgs, NULL, NULL, NULL,
+                         &x->stream, &x->msg_bad, &x->msg_noncontig, NULL, NULL};
+    if (resolve_msgs(s, r, s->mem[(size_t)r * N + x->src], x->src, &ref))
+        return TN_ENOMEM;
+    if (!x->stream)
+        return 0;
+    touch(l, x->dst);
+    *cycles = (uint64_t)x->start + tn_distance(&s->topo, x->src, x->dst) + tn_relay_flits(s, x);
+    return 0;
+}
+
+/* The round's resolved relay streams as (dst, index) pairs sorted by
+ * dst: *n of them in *out (NULL when the round has none). */
+static int relays_by_dst(const struct tn_round *rd, uint32_t **out, uint32_t *n)
+{
+    uint32_t *rel = NULL;
+    *n = 0;
+    if (rd->nrelay) {
+        rel = malloc(2 * (size_t)rd->nrelay * sizeof *rel);
+        if (!rel)
+            return TN_ENOMEM;
+        for (uint32_t i = 0; i < rd->nrelay; i++)
+            if (rd->relay[i].stream) {
+                rel[2 * *n] = rd->relay[i].dst;
+                rel[2 * (*n)++ + 1] = i;
+            }
+        qsort(rel, *n, 2 * sizeof *rel, cmp_pair);
+    }
+    *out = rel;
+    return 0;
+}
+
+/* v's relay streams: the pairs rel[*first ..) of relays_by_dst, their
+ * number returned. */
+static uint32_t relays_of(const uint32_t *rel, uint32_t n, uint32_t v, uint32_t *first)
+{
+    uint32_t lo = 0, hi = n, k = 0;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (rel[2 * mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    while (lo + k < n && rel[2 * (lo + k)] == v)
+        k++;
+    *first = lo;
+    return k;
+}
+
+/* The concatenation of kids[0..nk) (nk >= 2); NULL when out of memory. */
+static struct tn_blk *blk_cat(struct tn_sched *s, struct tn_blk *const *kids, uint32_t nk)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < nk; i++)
+        n += kids[i]->n;
+    struct tn_blk *b = blk_new(s, TN_BLK_CAT, n);
+    if (b)
+        b->u.kids = tn_sched_alloc(s, nk * sizeof *kids);
+    if (!b || !b->u.kids)
+        return NULL;
+    b->nk = nk;
+    memcpy(b->u.kids, kids, nk * sizeof *kids);
+    return b;
+}
+
+/* v's memory after round rd into *next: what it held, then the streams
+ * that arrived by input port X+ .. Z-, then its relay streams (rel, n
+ * as relays_by_dst gives them). Clears v's slots and mark. */
+static int merge_node(struct tn_sched *s, const struct tn_round *rd, uint32_t v,
+                      struct layout *l, const uint32_t *rel, uint32_t n, struct tn_blk *held,
+                      struct tn_blk **next)
+{
+    uint32_t first, nrel = relays_of(rel, n, v, &first), nk = 0;
+    struct tn_blk *kidbuf[TN_NDIRS + 1 + 8], **kids = kidbuf;
+    if (nrel > 8) {
+        kids = malloc((TN_NDIRS + 1 + nrel) * sizeof *kids);
+        if (!kids)
+            return TN_ENOMEM;
+    }
+    if (held->n)
+        kids[nk++] = held;
+    for (int d = 0; d < TN_NDIRS; d++) {
+        struct tn_blk **sl = &l->slot[(size_t)v * TN_NDIRS + d];
+        if (*sl && (*sl)->n)
+            kids[nk++] = *sl;
+        *sl = NULL;
+    }
+    for (uint32_t i = first; i < first + nrel; i++)
+        if (rd->relay[rel[2 * i + 1]].stream->n)
+            kids[nk++] = rd->relay[rel[2 * i + 1]].stream;
+    l->mark[v] = 0;
+    int rc = 0;
+    if (nk == 1) {
+        *next = kids[0];
+    } else if (nk > 1) {
+        struct tn_blk *b = blk_cat(s, kids, nk);
+        if (b)
+            *next = b;
+        else
+            rc = TN_ENOMEM;
+    }
+    if (kids != kidbuf)
+        free(kids);
+    return rc;
+}
+
+/* Round r: every node's memory after it (s->mem row r + 1) and, unless
+ * set, its duration (alpha + the longest stream's cycles). */
+static int layout_round(struct tn_sched *s, uint32_t r, struct layout *l)
+{
+    uint32_t N = s->topo.n, *rel, nrel;
+    struct tn_blk **cur = s->mem + (size_t)r * N, **next = cur + N;
+    struct tn_round *rd = &s->rounds[r];
+    uint64_t need = 0, cycles;
+    int rc = 0;
+    memcpy(next, cur, (size_t)N * sizeof *next);
+    l->ntouched = 0;
+    for (uint32_t ci = 0; ci < rd->ncirc && !rc; ci++)
+        if (!(rc = place_circuit(s, r, &rd->circ[ci], l, &cycles)) && cycles > need)
+            need = cycles;
+    for (uint32_t i = 0; i < rd->nrelay && !rc; i++)
+        if (!(rc = place_relay(s, r, &rd->relay[i], l, &cycles)) && cycles > need)
+            need = cycles;
+    if (rc || (rc = relays_by_dst(rd, &rel, &nrel)))
+        return rc;
+    for (uint32_t k = 0; k < l->ntouched && !rc; k++) {
+        uint32_t v = l->touched[k];
+        rc = merge_node(s, rd, v, l, rel, nrel, cur[v], &next[v]);
+    }
+    free(rel);
+    if (!rc && rd->duration == 0)
+        rd->duration = s->alpha + need;
+    return rc;
+}
+
 int tn_sched_layout(struct tn_sched *s)
 {
-    const struct tn_topo *t = &s->topo;
-    uint32_t N = t->n;
+    uint32_t N = s->topo.n;
     int rc = TN_ENOMEM;
     free(s->mem);
     s->mem = calloc(((size_t)s->nrounds + 1) * N, sizeof *s->mem);
-    struct tn_blk **slot = calloc((size_t)N * TN_NDIRS, sizeof *slot);
-    uint32_t *touched = malloc(((size_t)N > s->parts ? N : s->parts) * sizeof *touched);
-    uint8_t *mark = calloc(N, 1);
-    if (!s->mem || !slot || !touched || !mark)
-        goto out_free;
-
-    struct tn_blk *empty = blk_new(s, TN_BLK_LEAF, 0);
-    if (!empty)
+    struct layout l = {
+        .slot = calloc((size_t)N * TN_NDIRS, sizeof *l.slot),
+        .touched = malloc(((size_t)N > s->parts ? N : s->parts) * sizeof *l.touched),
+        .mark = calloc(N, 1),
+    };
+    struct tn_blk *empty = NULL;
+    if (!s->mem || !l.slot || !l.touched || !l.mark || !(empty = blk_new(s, TN_BLK_LEAF, 0)))
         goto out_free;
     empty->u.ids = NULL;
-    for (uint32_t v = 0; v < N; v++) {
-        if (s->coll == TN_ALLTOALL) {
-            /* node v holds message v * N + d for every d != v, by d */
-            for (uint32_t d = 0, k = 0; d < N; d++)
-                if (d != v)
-                    touched[k++] = v * N + d;
-            s->mem[v] = N > 1 ? blk_leaf(s, touched, N - 1) : empty;
-            if (!s->mem[v])
-                goto out_free;
-        } else if (s->coll == TN_PERM) {
-            /* node v holds v * N + perm[v] unless it is a fixed point */
-            bool sends = s->perm && s->perm[v] != v;
-            touched[0] = sends ? v * N + s->perm[v] : 0;
-            s->mem[v] = sends ? blk_leaf(s, touched, 1) : empty;
-            if (!s->mem[v])
-                goto out_free;
-        } else if (s->coll == TN_P2P && v == s->root) {
-            /* the source holds its packets 0..p2p_msgs-1 */
-            for (uint32_t i = 0; i < s->p2p_msgs && i < N; i++)
-                touched[i] = i;
-            s->mem[v] = blk_leaf(s, touched, s->p2p_msgs < N ? s->p2p_msgs : N);
-            if (!s->mem[v])
-                goto out_free;
-        } else if (s->coll == TN_SCATTER && v == s->root) {
-            /* the root holds message d for every d != root, by d */
-            for (uint32_t d = 0, k = 0; d < N; d++)
-                if (d != v)
-                    touched[k++] = d;
-            s->mem[v] = N > 1 ? blk_leaf(s, touched, N - 1) : empty;
-            if (!s->mem[v])
-                goto out_free;
-        } else if (s->coll == TN_SCATTER || (s->coll == TN_GATHER && v == s->root)) {
-            s->mem[v] = empty;
-        } else if (s->coll == TN_GOSSIP) {
-            /* node v holds the parts of its message */
-            for (uint32_t i = 0; i < s->parts; i++)
-                touched[i] = v * s->parts + i;
-            s->mem[v] = blk_leaf(s, touched, s->parts);
-            if (!s->mem[v])
-                goto out_free;
-        } else if (s->coll == TN_GATHER || v == s->root) {
-            s->mem[v] = blk_leaf(s, &v, 1);
-            if (!s->mem[v])
-                goto out_free;
-        } else {
-            s->mem[v] = empty;
-        }
-    }
-
-    for (uint32_t r = 0; r < s->nrounds; r++) {
-        struct tn_blk **cur = s->mem + (size_t)r * N, **next = cur + N;
-        struct tn_round *rd = &s->rounds[r];
-        uint32_t ntouched = 0;
-        uint64_t need = 0;
-        memcpy(next, cur, (size_t)N * sizeof *next);
-        for (uint32_t ci = 0; ci < rd->ncirc; ci++) {
-            struct tn_circuit *c = &rd->circ[ci];
-            c->stream = NULL;
-            if (c->src >= N)
-                continue;
-            struct msgref ref = {&c->moff, &c->mcnt, c->msgs, c->nmsgs, &c->mphase, &c->mrun,
-                                 &c->mskip, &c->stream, &c->msg_bad, &c->msg_noncontig,
-                                 &c->nruns, &c->runs};
-            if (resolve_msgs(s, r, cur[c->src], c->src, &ref))
-                goto out_free;
-            if (!c->stream)
-                continue;
-            /* place the stream at each ejecting node, by input port */
-            struct walkbuf w;
-            if (!walkbuf_get(&w, c))
-                goto out_free;
-            unsigned dmax = 0;
-            if (tn_circuit_walk(s, c, w.head, w.depth, NULL, w.ejarc)) {
-                for (uint32_t e = 0; e < c->nej; e++) {
-                    uint32_t v = c->eject[e], i = w.ejarc[e];
-                    if (i == UINT32_MAX)
-                        continue;
-                    if (w.depth[i] > dmax)
-                        dmax = w.depth[i];
-                    struct tn_blk **sl = &slot[(size_t)v * TN_NDIRS + c->arcs[i].dir];
-                    if (!*sl) {
-                        *sl = c->stream;
-                        if (!mark[v]) {
-                            mark[v] = 1;
-                            touched[ntouched++] = v;
-                        }
-                    }
-                }
-            }
-            free(w.p);
-            uint64_t len = (uint64_t)c->start + dmax + tn_circuit_flits(s, c);
-            if (len > need)
-                need = len;
-        }
-        /* relay streams: resolved, appended at dst after the circuits */
-        for (uint32_t i = 0; i < rd->nrelay; i++) {
-            struct tn_relay *x = &rd->relay[i];
-            x->stream = NULL;
-            if (x->src >= N || x->dst >= N || x->src == x->dst)
-                continue;
-            struct msgref ref = {&x->moff, &x->mcnt, x->msgs, x->nmsgs, NULL, NULL, NULL,
-                                 &x->stream, &x->msg_bad, &x->msg_noncontig, NULL, NULL};
-            if (resolve_msgs(s, r, cur[x->src], x->src, &ref))
-                goto out_free;
-            if (!x->stream)
-                continue;
-            if (!mark[x->dst]) {
-                mark[x->dst] = 1;
-                touched[ntouched++] = x->dst;
-            }
-            uint64_t len = (uint64_t)x->start + tn_distance(t, x->src, x->dst) +
-                           tn_relay_flits(s, x);
-            if (len > need)
-                need = len;
-        }
-        uint32_t nrel_all = 0, *rel = NULL;
-        if (rd->nrelay) {
-            rel = malloc(2 * (size_t)rd->nrelay * sizeof *rel);
-            if (!rel)
-                goto out_free;
-            for (uint32_t i = 0; i < rd->nrelay; i++)
-                if (rd->relay[i].stream) {
-                    rel[2 * nrel_all] = rd->relay[i].dst;
-                    rel[2 * nrel_all++ + 1] = i;
-                }
-            qsort(rel, nrel_all, 2 * sizeof *rel, cmp_pair);
-        }
-        for (uint32_t k = 0; k < ntouched; k++) {
-            uint32_t v = touched[k];
-            /* this node's relay streams: rel[first .. first + nrel) */
-            uint32_t lo = 0, hi = nrel_all;
-            while (lo < hi) {
-                uint32_t mid = (lo + hi) / 2;
-                if (rel[2 * mid] < v)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            uint32_t first = lo, nrel = 0;
-            while (first + nrel < nrel_all && rel[2 * (first + nrel)] == v)
-                nrel++;
-            struct tn_blk *kidbuf[TN_NDIRS + 1 + 8], **kids = kidbuf;
-            if (nrel > 8) {
-                kids = malloc((TN_NDIRS + 1 + nrel) * sizeof *kids);
-                if (!kids) {
-                    free(rel);
-                    goto out_free;
-                }
-            }
-            uint32_t nk = 0, n = 0;
-            if (cur[v]->n)
-                kids[nk++] = cur[v];
-            for (int d = 0; d < TN_NDIRS; d++) {
-                struct tn_blk **sl = &slot[(size_t)v * TN_NDIRS + d];
-                if (*sl && (*sl)->n)
-                    kids[nk++] = *sl;
-                *sl = NULL;
-            }
-            for (uint32_t i = first; i < first + nrel; i++)
-                if (rd->relay[rel[2 * i + 1]].stream->n)
-                    kids[nk++] = rd->relay[rel[2 * i + 1]].stream;
-            mark[v] = 0;
-            for (uint32_t i = 0; i < nk; i++)
-                n += kids[i]->n;
-            struct tn_blk *b = NULL;
-            if (nk == 1) {
-                next[v] = kids[0];
-            } else if (nk > 1) {
-                b = blk_new(s, TN_BLK_CAT, n);
-                if (b)
-                    b->u.kids = tn_sched_alloc(s, nk * sizeof *kids);
-                if (b && b->u.kids) {
-                    b->nk = nk;
-                    memcpy(b->u.kids, kids, nk * sizeof *kids);
-                    next[v] = b;
-                }
-            }
-            if (kids != kidbuf)
-                free(kids);
-            if (nk > 1 && (!b || !b->u.kids)) {
-                free(rel);
-                goto out_free;
-            }
-        }
-        free(rel);
-        if (rd->duration == 0)
-            rd->duration = s->alpha + need;
-    }
-    s->laid_out = true;
+    for (uint32_t v = 0; v < N; v++)
+        if (!(s->mem[v] = initial_memory(s, v, empty, l.touched)))
+            goto out_free;
     rc = 0;
+    for (uint32_t r = 0; r < s->nrounds && !rc; r++)
+        rc = layout_round(s, r, &l);
+    if (!rc)
+        s->laid_out = true;
 out_free:
-    free(slot);
-    free(touched);
-    free(mark);
+    free(l.slot);
+    free(l.touched);
+    free(l.mark);
     return rc;
 }
 

@@ -1039,154 +1039,200 @@ void tn_report_print(FILE *f, const struct tn_sched *s, const struct tn_report *
 
 /* ---- plan check ---- */
 
+#define PLAN_VIOL_MAX 100 /* violations a plan check keeps */
+
+/* What the plan check knows of the round being checked: which (node,
+ * lane) has an inject and an eject descriptor (>= 0). */
+struct plan_chk {
+    const struct tn_plan *p;
+    struct tn_report *rep;
+    uint64_t depth; /* MEM_DEPTH, UINT64_MAX when unknown */
+    int8_t *inj, *ej;
+};
+
+/* Inject descriptor i of round r: on a lane that exists, after the one
+ * before it on its lane, its words held (or staged, for relay). 0 or
+ * TN_ENOMEM. */
+static int check_inject(struct plan_chk *k, uint32_t r, uint32_t i)
+{
+    const struct tn_plan *p = k->p;
+    const struct tn_inject *in = &p->rounds[r].inj[i], *prev = i ? in - 1 : NULL;
+    int32_t R = (int32_t)r, C = (int32_t)in->circuit;
+    unsigned lanes = p->par.lanes;
+    if (in->node >= p->topo.n || in->lane >= lanes)
+        return add_viol(k->rep, PLAN_VIOL_MAX, TN_V_LANE, R, C, -1, in->node,
+                        "inject descriptor on lane %u of node %u (LANES %u)", in->lane,
+                        in->node, lanes);
+    /* a lane's descriptors of a round: a chain, in start order */
+    if (prev && prev->node == in->node && prev->lane == in->lane &&
+        (uint64_t)prev->start + prev->len > in->start &&
+        add_viol(k->rep, PLAN_VIOL_MAX, TN_V_LANE, R, C, -1, in->node,
+                 "node %u lane %u: an inject descriptor starts at %u, before the one "
+                 "before it ends (%llu)", in->node, in->lane, in->start,
+                 (unsigned long long)prev->start + prev->len))
+        return TN_ENOMEM;
+    k->inj[in->node * TN_NDIRS + in->lane] = 1;
+    if (in->relay) {
+        /* staged packets: above the message layout */
+        if (in->addr < p->mem_base || (uint64_t)in->addr + in->len > p->mem_max)
+            return add_viol(k->rep, PLAN_VIOL_MAX, TN_V_MSG, R, C, -1, in->node,
+                            "node %u injects relay words %u..%llu outside its staging area",
+                            in->node, in->addr, (unsigned long long)in->addr + in->len - 1);
+        return 0;
+    }
+    /* message words: held before the round, one run of the layout */
+    uint64_t held = tn_plan_held(p, r, in->node), w0, w1;
+    bool run = in->len == 0 ||
+               (tn_plan_word(p, in->node, in->addr, &w0) &&
+                tn_plan_word(p, in->node, (uint64_t)in->addr + in->len - 1, &w1) &&
+                w1 - w0 == in->len - 1);
+    if (in->len && ((uint64_t)in->addr + in->len > held || !run))
+        return add_viol(k->rep, PLAN_VIOL_MAX, TN_V_MSG, R, C, -1, in->node,
+                        "node %u injects words %u..%llu but holds %llu%s", in->node, in->addr,
+                        (unsigned long long)in->addr + in->len - 1, (unsigned long long)held,
+                        run ? "" : " (the words span a gap of the placement)");
+    return 0;
+}
+
+/* Eject descriptor i of round r: on a lane that exists, alone on it,
+ * into words above what the node holds and within MEM_DEPTH, apart from
+ * the node's other lanes. */
+static int check_eject(struct plan_chk *k, uint32_t r, uint32_t i)
+{
+    const struct tn_plan *p = k->p;
+    const struct tn_plan_round *pr = &p->rounds[r];
+    const struct tn_eject *e = &pr->ej[i];
+    int32_t R = (int32_t)r, C = (int32_t)e->circuit;
+    unsigned lanes = p->par.lanes;
+    if (e->node >= p->topo.n || e->lane >= lanes)
+        return add_viol(k->rep, PLAN_VIOL_MAX, TN_V_LANE, R, C, -1, e->node,
+                        "eject descriptor on lane %u of node %u (LANES %u)", e->lane, e->node,
+                        lanes);
+    int8_t *slot = &k->ej[e->node * TN_NDIRS + e->lane];
+    if (*slot >= 0 &&
+        add_viol(k->rep, PLAN_VIOL_MAX, TN_V_LANE, R, C, -1, e->node,
+                 "node %u has two eject descriptors on lane %u", e->node, e->lane))
+        return TN_ENOMEM;
+    *slot = 1;
+    uint64_t held = e->port == TN_PORT_RELAY ? p->mem_base : tn_plan_held(p, r, e->node);
+    uint64_t end = (uint64_t)e->addr + e->len;
+    if ((e->addr < held || end > k->depth) &&
+        add_viol(k->rep, PLAN_VIOL_MAX, TN_V_MEM, R, C, -1, e->node,
+                 "node %u ejects into words %u..%llu: %s", e->node, e->addr,
+                 (unsigned long long)end - 1,
+                 e->addr < held ? "overwrites what it holds" : "beyond MEM_DEPTH"))
+        return TN_ENOMEM;
+    for (uint32_t j = i + 1; j < pr->nej && pr->ej[j].node == e->node; j++) {
+        const struct tn_eject *f = &pr->ej[j];
+        if (f->addr < end && e->addr < (uint64_t)f->addr + f->len &&
+            add_viol(k->rep, PLAN_VIOL_MAX, TN_V_MEM, R, (int32_t)f->circuit, -1, e->node,
+                     "node %u: eject lanes %u and %u write overlapping words", e->node,
+                     e->lane, f->lane))
+            return TN_ENOMEM;
+    }
+    return 0;
+}
+
+/* Is eject lane l of v missing or without a descriptor? */
+static bool eject_lane_unused(const struct plan_chk *k, uint32_t v, int l)
+{
+    return l >= (int)k->p->par.lanes || k->ej[v * TN_NDIRS + l] < 0;
+}
+
+/* Select sel of v's output k (0..5) or eject lane k - 6: true when it
+ * names a missing port or a lane without descriptor; *idle when it
+ * listens to a port whose link is not driven. */
+static bool select_bad(const struct plan_chk *k, const struct tn_plan_round *pr, uint32_t v,
+                       int out, uint8_t sel, bool *idle)
+{
+    const struct tn_topo *t = &k->p->topo;
+    bool is_out = out < TN_NDIRS;
+    *idle = false;
+    if (is_out && !tn_dir_exists(t, out))
+        return true;
+    if (is_out && sel >= TN_SEL_LANE(0) && sel < TN_SEL_LANE(TN_NDIRS)) {
+        unsigned l = sel - TN_SEL_LANE(0);
+        return l >= k->p->par.lanes || k->inj[v * TN_NDIRS + l] < 0;
+    }
+    if (sel == TN_SEL_RELAY)
+        return !is_out && eject_lane_unused(k, v, out - TN_NDIRS);
+    if (sel < TN_SEL_PORT(0) || sel >= TN_SEL_PORT(TN_NDIRS))
+        return true;
+    int port = sel - TN_SEL_PORT(0);
+    bool bad = !tn_dir_exists(t, port);
+    if (!bad) {
+        uint32_t from = tn_neighbor(t, v, tn_dir_opposite(port));
+        *idle = pr->xbar[(size_t)from * 12 + port] == TN_SEL_OFF;
+    }
+    return bad || (!is_out && eject_lane_unused(k, v, out - TN_NDIRS));
+}
+
+/* Node v's selects in round r, and a source for every eject lane with a
+ * descriptor. */
+static int check_selects(struct plan_chk *k, uint32_t r, uint32_t v)
+{
+    const struct tn_plan_round *pr = &k->p->rounds[r];
+    const uint8_t *x = &pr->xbar[(size_t)v * 12];
+    for (int o = 0; o < 12; o++) {
+        if (x[o] == TN_SEL_OFF)
+            continue;
+        bool idle, bad = select_bad(k, pr, v, o, x[o], &idle), out = o < TN_NDIRS;
+        if ((bad || idle) &&
+            add_viol(k->rep, PLAN_VIOL_MAX, bad ? TN_V_LANE : TN_V_PATH, (int32_t)r, -1, o, v,
+                     "node %u %s %d select %u: %s", v, out ? "output" : "eject lane",
+                     out ? o : o - TN_NDIRS, x[o],
+                     bad ? "names a missing port or a lane without descriptor"
+                         : "listens to a port whose link is not driven"))
+            return TN_ENOMEM;
+    }
+    for (unsigned l = 0; l < k->p->par.lanes && l < TN_NDIRS; l++)
+        if (k->ej[v * TN_NDIRS + l] >= 0 && x[6 + l] == TN_SEL_OFF &&
+            add_viol(k->rep, PLAN_VIOL_MAX, TN_V_LANE, (int32_t)r, -1, -1, v,
+                     "node %u: eject lane %u has a descriptor but no source", v, l))
+            return TN_ENOMEM;
+    return 0;
+}
+
+static int check_plan_round(struct plan_chk *k, uint32_t r)
+{
+    const struct tn_plan_round *pr = &k->p->rounds[r];
+    uint32_t N = k->p->topo.n;
+    int rc = 0;
+    memset(k->inj, -1, (size_t)N * TN_NDIRS);
+    memset(k->ej, -1, (size_t)N * TN_NDIRS);
+    for (uint32_t i = 0; i < pr->ninj && !rc; i++)
+        rc = check_inject(k, r, i);
+    for (uint32_t i = 0; i < pr->nej && !rc; i++)
+        rc = check_eject(k, r, i);
+    for (uint32_t v = 0; v < N && !rc; v++)
+        rc = check_selects(k, r, v);
+    return rc;
+}
+
 int tn_plan_check(const struct tn_plan *p, struct tn_report *rep)
 {
-    const struct tn_topo *t = &p->topo;
-    uint32_t N = t->n;
-    unsigned lanes = p->par.lanes, max = 100;
-    uint64_t depth = p->par.mem_depth ? p->par.mem_depth : UINT64_MAX;
+    uint32_t N = p->topo.n;
     memset(rep, 0, sizeof *rep);
-    int8_t *inj = malloc((size_t)N * TN_NDIRS), *ej = malloc((size_t)N * TN_NDIRS);
-    if (!inj || !ej) {
-        free(inj);
-        free(ej);
-        return TN_ENOMEM;
-    }
-    int rc = TN_ENOMEM;
-    for (uint32_t r = 0; r < p->nrounds; r++) {
-        const struct tn_plan_round *pr = &p->rounds[r];
-        int32_t R = (int32_t)r;
-        memset(inj, -1, (size_t)N * TN_NDIRS);
-        memset(ej, -1, (size_t)N * TN_NDIRS);
-        for (uint32_t i = 0; i < pr->ninj; i++) {
-            const struct tn_inject *in = &pr->inj[i], *prev = i ? in - 1 : NULL;
-            if (in->node >= N || in->lane >= lanes) {
-                if (add_viol(rep, max, TN_V_LANE, R, (int32_t)in->circuit, -1, in->node,
-                             "inject descriptor on lane %u of node %u (LANES %u)", in->lane,
-                             in->node, lanes))
-                    goto out_free;
-                continue;
-            }
-            /* a lane's descriptors of a round: a chain, in start order */
-            if (prev && prev->node == in->node && prev->lane == in->lane &&
-                (uint64_t)prev->start + prev->len > in->start &&
-                add_viol(rep, max, TN_V_LANE, R, (int32_t)in->circuit, -1, in->node,
-                         "node %u lane %u: an inject descriptor starts at %u, before the one "
-                         "before it ends (%llu)", in->node, in->lane, in->start,
-                         (unsigned long long)prev->start + prev->len))
-                goto out_free;
-            inj[in->node * TN_NDIRS + in->lane] = 1;
-            if (in->relay) {
-                /* staged packets: above the message layout */
-                if ((in->addr < p->mem_base || (uint64_t)in->addr + in->len > p->mem_max) &&
-                    add_viol(rep, max, TN_V_MSG, R, (int32_t)in->circuit, -1, in->node,
-                             "node %u injects relay words %u..%llu outside its staging area",
-                             in->node, in->addr, (unsigned long long)in->addr + in->len - 1))
-                    goto out_free;
-                continue;
-            }
-            /* message words: held before the round, one run of the layout */
-            uint64_t held = tn_plan_held(p, r, in->node), w0, w1;
-            bool run = in->len == 0 ||
-                       (tn_plan_word(p, in->node, in->addr, &w0) &&
-                        tn_plan_word(p, in->node, (uint64_t)in->addr + in->len - 1, &w1) &&
-                        w1 - w0 == in->len - 1);
-            if (in->len && ((uint64_t)in->addr + in->len > held || !run) &&
-                add_viol(rep, max, TN_V_MSG, R, (int32_t)in->circuit, -1, in->node,
-                         "node %u injects words %u..%llu but holds %llu%s", in->node, in->addr,
-                         (unsigned long long)in->addr + in->len - 1, (unsigned long long)held,
-                         run ? "" : " (the words span a gap of the placement)"))
-                goto out_free;
-        }
-        for (uint32_t i = 0; i < pr->nej; i++) {
-            const struct tn_eject *e = &pr->ej[i];
-            if (e->node >= N || e->lane >= lanes) {
-                if (add_viol(rep, max, TN_V_LANE, R, (int32_t)e->circuit, -1, e->node,
-                             "eject descriptor on lane %u of node %u (LANES %u)", e->lane,
-                             e->node, lanes))
-                    goto out_free;
-                continue;
-            }
-            int8_t *slot = &ej[e->node * TN_NDIRS + e->lane];
-            if (*slot >= 0 &&
-                add_viol(rep, max, TN_V_LANE, R, (int32_t)e->circuit, -1, e->node,
-                         "node %u has two eject descriptors on lane %u", e->node, e->lane))
-                goto out_free;
-            *slot = 1;
-            uint64_t held = e->port == TN_PORT_RELAY ? p->mem_base
-                                                     : tn_plan_held(p, r, e->node);
-            uint64_t end = (uint64_t)e->addr + e->len;
-            if ((e->addr < held || end > depth) &&
-                add_viol(rep, max, TN_V_MEM, R, (int32_t)e->circuit, -1, e->node,
-                         "node %u ejects into words %u..%llu: %s", e->node, e->addr,
-                         (unsigned long long)end - 1,
-                         e->addr < held ? "overwrites what it holds" : "beyond MEM_DEPTH"))
-                goto out_free;
-            for (uint32_t j = i + 1; j < pr->nej && pr->ej[j].node == e->node; j++) {
-                const struct tn_eject *f = &pr->ej[j];
-                if (f->addr < end && e->addr < (uint64_t)f->addr + f->len &&
-                    add_viol(rep, max, TN_V_MEM, R, (int32_t)f->circuit, -1, e->node,
-                             "node %u: eject lanes %u and %u write overlapping words", e->node,
-                             e->lane, f->lane))
-                    goto out_free;
-            }
-        }
-        for (uint32_t v = 0; v < N; v++) {
-            const uint8_t *x = &pr->xbar[(size_t)v * 12];
-            for (int k = 0; k < 12; k++) {
-                uint8_t sel = x[k];
-                bool out = k < TN_NDIRS, bad = false, idle = false;
-                if (sel == TN_SEL_OFF)
-                    continue;
-                if (out && !tn_dir_exists(t, k)) {
-                    bad = true;
-                } else if (out && sel >= TN_SEL_LANE(0) && sel < TN_SEL_LANE(TN_NDIRS)) {
-                    unsigned l = sel - TN_SEL_LANE(0);
-                    bad = l >= lanes || inj[v * TN_NDIRS + l] < 0;
-                } else if (sel == TN_SEL_RELAY) {
-                    if (!out)
-                        bad = k - TN_NDIRS >= (int)lanes || ej[v * TN_NDIRS + k - TN_NDIRS] < 0;
-                } else if (sel >= TN_SEL_PORT(0) && sel < TN_SEL_PORT(TN_NDIRS)) {
-                    int port = sel - TN_SEL_PORT(0);
-                    if (!tn_dir_exists(t, port)) {
-                        bad = true;
-                    } else {
-                        uint32_t from = tn_neighbor(t, v, tn_dir_opposite(port));
-                        idle = pr->xbar[(size_t)from * 12 + port] == TN_SEL_OFF;
-                    }
-                    if (!out)
-                        bad |= k - TN_NDIRS >= (int)lanes || ej[v * TN_NDIRS + k - TN_NDIRS] < 0;
-                } else {
-                    bad = true;
-                }
-                if ((bad || idle) &&
-                    add_viol(rep, max, bad ? TN_V_LANE : TN_V_PATH, R, -1, k, v,
-                             "node %u %s %d select %u: %s", v, out ? "output" : "eject lane",
-                             out ? k : k - TN_NDIRS, sel,
-                             bad ? "names a missing port or a lane without descriptor"
-                                 : "listens to a port whose link is not driven"))
-                    goto out_free;
-            }
-            /* every eject descriptor has its lane source set */
-            for (unsigned l = 0; l < lanes && l < TN_NDIRS; l++)
-                if (ej[v * TN_NDIRS + l] >= 0 && x[6 + l] == TN_SEL_OFF &&
-                    add_viol(rep, max, TN_V_LANE, R, -1, -1, v,
-                             "node %u: eject lane %u has a descriptor but no source", v, l))
-                    goto out_free;
-        }
-    }
+    struct plan_chk k = {p, rep, p->par.mem_depth ? p->par.mem_depth : UINT64_MAX,
+                         malloc((size_t)N * TN_NDIRS), malloc((size_t)N * TN_NDIRS)};
+    int rc = k.inj && k.ej ? 0 : TN_ENOMEM;
+    for (uint32_t r = 0; r < p->nrounds && !rc; r++)
+        rc = check_plan_round(&k, r);
+    free(k.inj);
+    free(k.ej);
+    if (rc)
+        goto out_free;
     struct tn_bank_conflict bc;
     char text[sizeof rep->viol->text];
     rc = tn_plan_bank_check(p, &bc, text, sizeof text);
     if (rc == TN_ENOMEM)
         goto out_free;
     if (rc == TN_ECAPACITY &&
-        add_viol(rep, max, TN_V_BANK, (int32_t)bc.round, -1, -1, bc.node, "%s", text))
+        (rc = add_viol(rep, PLAN_VIOL_MAX, TN_V_BANK, (int32_t)bc.round, -1, -1, bc.node, "%s",
+                       text)))
         goto out_free;
     rc = rep->nviol ? TN_EVERIFY : 0;
 out_free:
-    free(inj);
-    free(ej);
     if (rc == TN_ENOMEM)
         tn_report_free(rep);
     return rc;

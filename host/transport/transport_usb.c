@@ -432,6 +432,61 @@ static int select_board(struct ftdi_context *ftdi, const struct tn_transport_opt
 
 static void usb_close(struct tn_transport *t);
 
+/* Why ftdi_usb_open_dev failed with frc on the board b at path: the
+ * message in err, the code returned. */
+static int open_failure(struct usb_port *u, libusb_device *dev, int frc,
+                        const struct tn_usb_board *b, const char *path, char ifc, char *err,
+                        size_t errlen)
+{
+    int prc = probe_open(dev);
+    if (frc == -4 && prc == TN_EACCES) {
+        msg(err, errlen, "permission denied on %s (%04x:%04x): " UDEV_HINT, path, b->vid,
+            b->pid);
+        return TN_EACCES;
+    }
+    if (frc == -4 && prc == TN_ENODEV) {
+        msg(err, errlen, "%s disappeared while opening it: replug the board", path);
+        return TN_ENODEV;
+    }
+    if (frc == -5) {
+        msg(err, errlen, "cannot claim interface %c of %s: another program "
+            "(or the ftdi_sio driver) holds it; close it and retry", ifc, path);
+        return TN_EIO;
+    }
+    msg(err, errlen, "cannot open %s interface %c: %s", path, ifc,
+        ftdi_get_error_string(u->ftdi));
+    return TN_EIO;
+}
+
+/* UART mode, 8N1 at baud, no flow control, short latency, empty FIFOs;
+ * a write times out when a chunk could have drained twice. */
+static int setup_uart(struct usb_port *u, int baud, char *err, size_t errlen)
+{
+    if (ftdi_set_bitmode(u->ftdi, 0, BITMODE_RESET) < 0) {
+        msg(err, errlen, "cannot set UART mode on %s: %s", u->where,
+            ftdi_get_error_string(u->ftdi));
+        return TN_EIO;
+    }
+    if (ftdi_set_baudrate(u->ftdi, baud) < 0) {
+        msg(err, errlen, "cannot set %d baud on %s: %s (the FT2232H reaches "
+            "12000000; rates must be within 5%% of 12 MHz/n or 3 MHz/n)", baud,
+            u->where, ftdi_get_error_string(u->ftdi));
+        return TN_EINVAL;
+    }
+    if (ftdi_set_line_property(u->ftdi, BITS_8, STOP_BIT_1, NONE) < 0 ||
+        ftdi_setflowctrl(u->ftdi, SIO_DISABLE_FLOW_CTRL) < 0 ||
+        ftdi_set_latency_timer(u->ftdi, TN_USB_LATENCY_MS) < 0 ||
+        ftdi_tcioflush(u->ftdi) < 0) {
+        msg(err, errlen, "cannot configure %s: %s", u->where,
+            ftdi_get_error_string(u->ftdi));
+        return TN_EIO;
+    }
+    /* One write chunk must drain through the UART (twice over, plus a
+     * second of slack) before a write counts as timed out. */
+    u->ftdi->usb_write_timeout = 1000 + (int)(2LL * 4096 * 10 * 1000 / baud);
+    return 0;
+}
+
 static int usb_open(struct tn_transport **t, const struct tn_transport_opts *o,
                     char *err, size_t errlen)
 {
@@ -474,52 +529,11 @@ static int usb_open(struct tn_transport **t, const struct tn_transport_opts *o,
 
     frc = ftdi_usb_open_dev(u->ftdi, dev);
     if (frc < 0) {
-        int prc = probe_open(dev);
-        if (frc == -4 && prc == TN_EACCES) {
-            msg(err, errlen, "permission denied on %s (%04x:%04x): " UDEV_HINT,
-                path, b.vid, b.pid);
-            rc = TN_EACCES;
-        } else if (frc == -4 && prc == TN_ENODEV) {
-            msg(err, errlen, "%s disappeared while opening it: replug the board", path);
-            rc = TN_ENODEV;
-        } else if (frc == -5) {
-            msg(err, errlen, "cannot claim interface %c of %s: another program "
-                "(or the ftdi_sio driver) holds it; close it and retry", ifc, path);
-            rc = TN_EIO;
-        } else {
-            msg(err, errlen, "cannot open %s interface %c: %s", path, ifc,
-                ftdi_get_error_string(u->ftdi));
-            rc = TN_EIO;
-        }
+        rc = open_failure(u, dev, frc, &b, path, ifc, err, errlen);
         goto out_free;
     }
-    /* UART mode, 8N1 at the requested rate, no flow control, short
-     * latency, empty FIFOs. */
-    if (ftdi_set_bitmode(u->ftdi, 0, BITMODE_RESET) < 0) {
-        msg(err, errlen, "cannot set UART mode on %s: %s", u->where,
-            ftdi_get_error_string(u->ftdi));
-        rc = TN_EIO;
+    if ((rc = setup_uart(u, baud, err, errlen)))
         goto out_close;
-    }
-    if (ftdi_set_baudrate(u->ftdi, baud) < 0) {
-        msg(err, errlen, "cannot set %d baud on %s: %s (the FT2232H reaches "
-            "12000000; rates must be within 5%% of 12 MHz/n or 3 MHz/n)", baud,
-            u->where, ftdi_get_error_string(u->ftdi));
-        rc = TN_EINVAL;
-        goto out_close;
-    }
-    if (ftdi_set_line_property(u->ftdi, BITS_8, STOP_BIT_1, NONE) < 0 ||
-        ftdi_setflowctrl(u->ftdi, SIO_DISABLE_FLOW_CTRL) < 0 ||
-        ftdi_set_latency_timer(u->ftdi, TN_USB_LATENCY_MS) < 0 ||
-        ftdi_tcioflush(u->ftdi) < 0) {
-        msg(err, errlen, "cannot configure %s: %s", u->where,
-            ftdi_get_error_string(u->ftdi));
-        rc = TN_EIO;
-        goto out_close;
-    }
-    /* One write chunk must drain through the UART (twice over, plus a
-     * second of slack) before a write counts as timed out. */
-    u->ftdi->usb_write_timeout = 1000 + (int)(2LL * 4096 * 10 * 1000 / baud);
     libusb_unref_device(dev);
     *t = (struct tn_transport *)u;
     return 0;

@@ -10,7 +10,7 @@
 #ifndef TN_SCATTER_H
 #define TN_SCATTER_H
 
-#include "coll_torus.h"
+#include "topo.h"
 #include "tree.h"
 
 struct tn_sc_stream {
@@ -45,17 +45,17 @@ long tn_scatter_order_time(const struct tn_ctree *t, const int *len, int head,
                            const int *order, int k);
 
 /* All-port scatter on the torus from root over the six arc-disjoint trees
- * of tn_ct_six_trees(): messages assigned to trees by LPT (longest
+ * of tn_six_trees(): messages assigned to trees by LPT (longest
  * stream first, each to the tree whose FDF completion grows least), then
  * improved by moving messages off the latest tree while that helps; FDF
  * per tree. out->lower is the bound of docs/collectives.md. */
-int tn_scatter_allport(const struct tn_ct *t, int root, const int *len,
+int tn_scatter_allport(const struct tn_topo *t, int root, const int *len,
                        int head, struct tn_scatter *out);
 
 /* The all-port lower bound alone: max(max_i n_i + D_i,
  * max_delta ceil(F(delta)/P) + delta), D_i = Lee distance, F(delta) =
  * flits to nodes at Lee distance >= delta, P = root ports. */
-long tn_scatter_allport_lower(const struct tn_ct *t, int root, const int *len,
+long tn_scatter_allport_lower(const struct tn_topo *t, int root, const int *len,
                               int head);
 
 void tn_scatter_free(struct tn_scatter *s);

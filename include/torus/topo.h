@@ -25,6 +25,14 @@ struct tn_arc {
     uint8_t dir;
 };
 
+/* Arcs numbered densely, TN_NDIRS per node: the id of arc (node, dir);
+ * ids run from 0 to tn_narcs() - 1. */
+static inline uint32_t tn_arc_id(uint32_t node, int dir)
+{
+    return node * TN_NDIRS + (uint32_t)dir;
+}
+static inline uint32_t tn_narcs(const struct tn_topo *t) { return t->n * TN_NDIRS; }
+
 /* Set up an x*y*z torus: 0 or TN_EINVAL (a size 0, too large). */
 int tn_topo_init(struct tn_topo *t, unsigned x, unsigned y, unsigned z);
 /* Parse "7x7x7", "8x8", "16" (missing sizes are 1): 0 or TN_EINVAL. */
@@ -66,11 +74,32 @@ unsigned tn_diameter(const struct tn_topo *t);
 unsigned tn_dor_path(const struct tn_topo *t, uint32_t a, uint32_t b,
                      struct tn_arc *arcs, unsigned cap);
 
+/* Which way a shortest path goes to the antipode of an even ring. */
+enum tn_tie {
+    TN_TIE_PLUS,  /* always + (tn_dor_path) */
+    TN_TIE_SPLIT, /* + from an even coordinate, - from an odd one */
+};
+/* True when the shortest way on a ring of size m from coordinate from
+ * to from + offset (mod m, offset 1..m-1) is the + direction. */
+bool tn_ring_plus(unsigned m, unsigned from, unsigned offset, enum tn_tie tie);
+/* tn_dor_path with the given tie rule. */
+unsigned tn_dor_path_tie(const struct tn_topo *t, uint32_t a, uint32_t b, enum tn_tie tie,
+                         struct tn_arc *arcs, unsigned cap);
+
 /* Spanning trees rooted at root. parent[root] = root, pdir[v] = direction
  * of the arc parent -> v, depth[v] in hops. Arrays have t->n entries;
  * 0 or TN_ENOMEM. */
 int tn_bfs_tree(const struct tn_topo *t, uint32_t root, uint32_t *parent,
                 uint8_t *pdir, uint32_t *depth);
+/* The tree of the DOR paths (tn_dor_path) from root, a BFS tree too
+ * (depth = Lee distance): v's parent is the tail of the last arc of its
+ * path. */
+void tn_dor_tree(const struct tn_topo *t, uint32_t root, uint32_t *parent, uint8_t *pdir);
+/* Six arc-disjoint spanning trees (every dimension of size >= 2, else
+ * TN_EINVAL): tree k leaves root by direction k only; parent[k][],
+ * pdir[k][] as above. docs/collectives.md gives the construction. */
+int tn_six_trees(const struct tn_topo *t, uint32_t root, uint32_t *parent[TN_NDIRS],
+                 uint8_t *pdir[TN_NDIRS]);
 /* Depth-first tree (neighbours visited in direction order) with preorder
  * labels: label[v] = preorder number, last[v] = largest label in v's
  * subtree, so [label[c], last[c]] is the 1-interval of child c (interval

@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-#include "coll_torus.h"
+#include "topo.h"
 
 struct tn_traffic {
     int nlinks;
@@ -51,10 +51,10 @@ int tn_traffic_check(const struct tn_traffic *t, const int *step_of,
 
 /* Personalised all-to-all on a torus under dimension-order routing: one
  * transfer per ordered pair (s, d), s != d. Links 0..6n-1 are the arcs
- * (tn_ct_arc); the single-port model adds injection link 6n+s and
+ * (tn_arc_id); the single-port model adds injection link 6n+s and
  * ejection link 7n+d to each transfer. */
-int tn_traffic_torus_a2a(struct tn_traffic *t, const struct tn_ct *c,
-                         enum tn_port_model pm, enum tn_ct_tie tie);
+int tn_traffic_torus_a2a(struct tn_traffic *t, const struct tn_topo *c,
+                         enum tn_port_model pm, enum tn_tie tie);
 
 /* Reads a network + traffic file (docs/traffic-format.md). Returns 0,
  * TN_EIO, TN_EPARSE (message with file:line on stderr) or TN_ENOMEM. */
@@ -81,8 +81,8 @@ int tn_roundrobin(const struct tn_traffic *t, int *step_of);
  * single-port traffic. Returns n - 1, or TN_ENOTSUP when a dimension has
  * no such square (it exists for k = 1, 2, 3, 5, 7; not for 4 with
  * + ties; k >= 8 is not searched). */
-int tn_traffic_torus_product(const struct tn_traffic *t, const struct tn_ct *c,
-                             enum tn_ct_tie tie, int *step_of);
+int tn_traffic_torus_product(const struct tn_traffic *t, const struct tn_topo *c,
+                             enum tn_tie tie, int *step_of);
 
 /* Quotient of the torus all-to-all (k x k x k) by the translations
  * H = {(a, b, a+b)}: every nonzero element of H moves at least two
@@ -94,11 +94,11 @@ int tn_traffic_torus_product(const struct tn_traffic *t, const struct tn_ct *c,
  * in its quotient transfer's step) to a schedule of the full traffic of
  * the same length, with the same Lambda. Needs equal dimensions and, on
  * even rings, + ties. Returns 0, TN_ENOTSUP or TN_ENOMEM. */
-int tn_traffic_torus_quotient(struct tn_traffic *q, const struct tn_ct *c,
-                              enum tn_port_model pm, enum tn_ct_tie tie);
+int tn_traffic_torus_quotient(struct tn_traffic *q, const struct tn_topo *c,
+                              enum tn_port_model pm, enum tn_tie tie);
 /* Lifts a quotient schedule to the full traffic t (from
  * tn_traffic_torus_a2a on the same torus). */
-int tn_traffic_torus_lift(const struct tn_traffic *t, const struct tn_ct *c,
+int tn_traffic_torus_lift(const struct tn_traffic *t, const struct tn_topo *c,
                           const int *qstep, int *step_of);
 
 #endif

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "coll_torus.h"
+#include "topo.h"
 #include "gather.h"
 #include "liquid.h"
 #include "scatter.h"
@@ -27,7 +27,7 @@ static double now(void)
  * Returns the length found. */
 static int liquid_row(const char *name, const char *port, const char *via,
                       const struct tn_traffic *t, const struct tn_traffic *q,
-                      const struct tn_ct *c, double bound, const int *start,
+                      const struct tn_topo *c, double bound, const int *start,
                       int start_steps, int nrr)
 {
     const struct tn_traffic *s = q ? q : t;
@@ -63,22 +63,22 @@ static int liquid_row(const char *name, const char *port, const char *via,
 
 static void torus_rows(int k, double bound_single, double bound_all)
 {
-    struct tn_ct c;
+    struct tn_topo c;
     char name[32];
-    tn_ct_init(&c, k, k, k);
+    tn_topo_init(&c, (unsigned)k, (unsigned)k, (unsigned)k);
     snprintf(name, sizeof(name), "%dx%dx%d", k, k, k);
     for (int pm = 0; pm < 2; pm++) {
         const char *port = pm ? "all" : "single";
         double b = pm ? bound_all : bound_single;
         struct tn_traffic t, q;
-        tn_traffic_torus_a2a(&t, &c, pm, TN_CT_TIE_POS);
+        tn_traffic_torus_a2a(&t, &c, pm, TN_TIE_PLUS);
         int *rr = malloc(sizeof(int) * t.nx), nrr = tn_roundrobin(&t, rr);
         int *seed = malloc(sizeof(int) * t.nx);
-        int ns = tn_traffic_torus_product(&t, &c, TN_CT_TIE_POS, seed);
+        int ns = tn_traffic_torus_product(&t, &c, TN_TIE_PLUS, seed);
         if (ns > 0 && pm == TN_PORT_SINGLE) /* a single-port construction */
             liquid_row(name, port, "product", &t, NULL, &c, b, seed, ns, nrr);
         liquid_row(name, port, "full", &t, NULL, &c, b, NULL, 0, nrr);
-        if (!tn_traffic_torus_quotient(&q, &c, pm, TN_CT_TIE_POS)) {
+        if (!tn_traffic_torus_quotient(&q, &c, pm, TN_TIE_PLUS)) {
             liquid_row(name, port, "quotient", &t, &q, &c,
                        pm && k == 7 ? 2 * b : b, NULL, 0, nrr);
             tn_traffic_free(&q);
@@ -91,13 +91,15 @@ static void torus_rows(int k, double bound_single, double bound_all)
 
 static void scatter_gather(void)
 {
-    struct tn_ct c;
-    tn_ct_init(&c, 7, 7, 7);
-    int n = c.n, *par = malloc(sizeof(int) * n), *pd = malloc(sizeof(int) * n);
+    struct tn_topo c;
+    tn_topo_init(&c, 7, 7, 7);
+    int n = (int)c.n;
+    uint32_t *par = malloc(sizeof *par * c.n);
+    uint8_t *pd = malloc(c.n);
     int *len = malloc(sizeof(int) * n);
-    tn_ct_dor_tree(&c, 0, TN_CT_TIE_POS, par, pd);
+    tn_dor_tree(&c, 0, par, pd);
     struct tn_ctree t;
-    tn_ctree_from_parent(&t, n, par);
+    tn_ctree_from_topo(&t, c.n, par);
     printf("\nscatter/gather on 7x7x7, root 0, DOR (BFS) tree, 1 head flit, "
            "cycles\n");
     printf("%-22s %-9s %8s %8s %8s %7s %8s\n", "operation", "lengths",

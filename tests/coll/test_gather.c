@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "coll_torus.h"
+#include "topo.h"
 #include "gather.h"
 #include "tree.h"
 
@@ -346,20 +346,22 @@ static void test_certificates(void)
 
 static void test_torus_tree(void)
 {
-    struct tn_ct c;
-    tn_ct_init(&c, 7, 7, 7);
-    int *par = malloc(sizeof(int) * c.n), *pd = malloc(sizeof(int) * c.n);
+    struct tn_topo c;
+    tn_topo_init(&c, 7, 7, 7);
+    int n = (int)c.n;
+    uint32_t *par = malloc(sizeof *par * c.n);
+    uint8_t *pd = malloc(c.n);
     int *len = malloc(sizeof(int) * c.n);
-    tn_ct_dor_tree(&c, 0, TN_CT_TIE_POS, par, pd);
-    for (int v = 0; v < c.n; v++)
+    tn_dor_tree(&c, 0, par, pd);
+    for (int v = 0; v < n; v++)
         len[v] = rnd(4) ? 1 + rnd(16) : 0;
     struct tn_ctree t;
     struct tn_gather g;
     struct tn_ga_opts o = {1, 0};
-    int rc = tn_ctree_from_parent(&t, c.n, par);
+    int rc = tn_ctree_from_topo(&t, c.n, par);
     int bfs = 1;
-    for (int v = 0; v < c.n && !rc; v++)
-        bfs &= t.depth[v] == tn_ct_dist(&c, 0, v);
+    for (int v = 0; v < n && !rc; v++)
+        bfs &= t.depth[v] == (int)tn_distance(&c, 0, (uint32_t)v);
     ok(!rc && bfs, "7x7x7 DOR tree is a BFS tree (depth = Lee distance)");
     rc = rc ? rc : tn_gather_certificates(&t, len, &o, &g);
     int gf = 0;

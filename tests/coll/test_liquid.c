@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "coll_torus.h"
+#include "topo.h"
 #include "liquid.h"
 #include "tn_error.h"
 #include "traffic.h"
@@ -188,11 +188,11 @@ static void test_triangle(void)
 
 static void test_torus(void)
 {
-    struct tn_ct c;
-    tn_ct_init(&c, 3, 3, 3);
+    struct tn_topo c;
+    tn_topo_init(&c, 3, 3, 3);
     for (int pm = 0; pm < 2; pm++) {
         struct tn_traffic t;
-        tn_traffic_torus_a2a(&t, &c, pm, TN_CT_TIE_POS);
+        tn_traffic_torus_a2a(&t, &c, pm, TN_TIE_PLUS);
         int *step = malloc(sizeof(int) * t.nx);
         struct tn_liquid_opts o;
         struct tn_liquid_stats st;
@@ -222,12 +222,12 @@ static void test_product(void)
     static const int dims[][3] = {{3, 3, 3}, {5, 5, 5}, {7, 7, 7}, {3, 5, 7},
                                   {2, 3, 5}};
     for (unsigned i = 0; i < sizeof(dims) / sizeof(dims[0]); i++) {
-        struct tn_ct c;
+        struct tn_topo c;
         struct tn_traffic t;
-        tn_ct_init(&c, dims[i][0], dims[i][1], dims[i][2]);
-        tn_traffic_torus_a2a(&t, &c, TN_PORT_SINGLE, TN_CT_TIE_POS);
+        tn_topo_init(&c, (unsigned)dims[i][0], (unsigned)dims[i][1], (unsigned)dims[i][2]);
+        tn_traffic_torus_a2a(&t, &c, TN_PORT_SINGLE, TN_TIE_PLUS);
         int *step = malloc(sizeof(int) * t.nx), *out = malloc(sizeof(int) * t.nx);
-        int n = tn_traffic_torus_product(&t, &c, TN_CT_TIE_POS, step);
+        int n = tn_traffic_torus_product(&t, &c, TN_TIE_PLUS, step);
         int *load = malloc(sizeof(int) * t.nlinks);
         int lam = tn_traffic_load(&t, NULL, load);
         ok(n == lam && tn_traffic_check(&t, step, n, 1) == 0 &&
@@ -249,12 +249,12 @@ static void test_product(void)
         free(out);
         tn_traffic_free(&t);
     }
-    struct tn_ct c;
+    struct tn_topo c;
     struct tn_traffic t;
-    tn_ct_init(&c, 4, 4, 4);
-    tn_traffic_torus_a2a(&t, &c, TN_PORT_SINGLE, TN_CT_TIE_POS);
+    tn_topo_init(&c, 4, 4, 4);
+    tn_traffic_torus_a2a(&t, &c, TN_PORT_SINGLE, TN_TIE_PLUS);
     int *step = malloc(sizeof(int) * t.nx);
-    ok(tn_traffic_torus_product(&t, &c, TN_CT_TIE_POS, step) == TN_ENOTSUP,
+    ok(tn_traffic_torus_product(&t, &c, TN_TIE_PLUS, step) == TN_ENOTSUP,
        "4-ring with + ties has no ring Latin square: TN_ENOTSUP");
     for (int x = 0; x < t.nx; x++)
         step[x] = x % 10; /* congesting */
@@ -273,11 +273,11 @@ static void test_quotient(void)
 {
     for (int k = 2; k <= 5; k++)
         for (int pm = 0; pm < 2; pm++) {
-            struct tn_ct c;
+            struct tn_topo c;
             struct tn_traffic t, q;
-            tn_ct_init(&c, k, k, k);
-            tn_traffic_torus_a2a(&t, &c, pm, TN_CT_TIE_POS);
-            if (tn_traffic_torus_quotient(&q, &c, pm, TN_CT_TIE_POS)) {
+            tn_topo_init(&c, (unsigned)k, (unsigned)k, (unsigned)k);
+            tn_traffic_torus_a2a(&t, &c, pm, TN_TIE_PLUS);
+            if (tn_traffic_torus_quotient(&q, &c, pm, TN_TIE_PLUS)) {
                 ok(0, "%d^3 quotient built", k);
                 continue;
             }
@@ -311,12 +311,12 @@ static void test_quotient(void)
             tn_traffic_free(&t);
             tn_traffic_free(&q);
         }
-    struct tn_ct c;
+    struct tn_topo c;
     struct tn_traffic q;
-    tn_ct_init(&c, 4, 4, 4);
-    int r1 = tn_traffic_torus_quotient(&q, &c, TN_PORT_ALL, TN_CT_TIE_SPLIT);
-    tn_ct_init(&c, 3, 4, 5);
-    int r2 = tn_traffic_torus_quotient(&q, &c, TN_PORT_ALL, TN_CT_TIE_POS);
+    tn_topo_init(&c, 4, 4, 4);
+    int r1 = tn_traffic_torus_quotient(&q, &c, TN_PORT_ALL, TN_TIE_SPLIT);
+    tn_topo_init(&c, 3, 4, 5);
+    int r2 = tn_traffic_torus_quotient(&q, &c, TN_PORT_ALL, TN_TIE_PLUS);
     ok(r1 == TN_ENOTSUP && r2 == TN_ENOTSUP, "quotient refuses split ties on "
                                              "even rings and unequal dims");
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "coll_torus.h"
+#include "topo.h"
 #include "scatter.h"
 #include "tree.h"
 
@@ -44,6 +44,28 @@ static int depth_of(const int *parent, int v)
         d++;
     }
     return d;
+}
+
+/* tn_six_trees with parents as ints, -1 at the root (as random_tree
+ * gives them); 0 or its error. */
+static int six_trees(const struct tn_topo *t, int root, int *par[6], int *pd[6])
+{
+    uint32_t *p[6];
+    uint8_t *d[6];
+    for (int k = 0; k < 6; k++) {
+        p[k] = malloc(sizeof(uint32_t) * t->n);
+        d[k] = malloc(t->n);
+    }
+    int rc = tn_six_trees(t, (uint32_t)root, p, d);
+    for (int k = 0; k < 6; k++) {
+        for (uint32_t v = 0; v < t->n && !rc; v++) {
+            par[k][v] = (int)v == root ? -1 : (int)p[k][v];
+            pd[k][v] = d[k][v];
+        }
+        free(p[k]);
+        free(d[k]);
+    }
+    return rc;
 }
 
 /* Independent completion time of back-to-back dispatch in order[]. */
@@ -229,28 +251,28 @@ static void test_six_trees(void)
     static const int dims[][3] = {{2, 2, 2}, {3, 3, 3}, {4, 3, 2},
                                   {5, 4, 3}, {4, 4, 4}, {7, 7, 7}};
     for (unsigned i = 0; i < sizeof(dims) / sizeof(dims[0]); i++) {
-        struct tn_ct t;
-        tn_ct_init(&t, dims[i][0], dims[i][1], dims[i][2]);
-        int *par[6], *pd[6], bad = 0, root = rnd(t.n);
-        unsigned char *arc = calloc(tn_ct_narcs(&t), 1);
+        struct tn_topo t;
+        tn_topo_init(&t, (unsigned)dims[i][0], (unsigned)dims[i][1], (unsigned)dims[i][2]);
+        int *par[6], *pd[6], bad = 0, root = rnd((int)t.n);
+        unsigned char *arc = calloc(tn_narcs(&t), 1);
         for (int k = 0; k < 6; k++) {
             par[k] = malloc(sizeof(int) * t.n);
             pd[k] = malloc(sizeof(int) * t.n);
         }
-        bad += tn_ct_six_trees(&t, root, par, pd) != 0;
+        bad += six_trees(&t, root, par, pd) != 0;
         for (int k = 0; k < 6 && !bad; k++) {
             struct tn_ctree tr;
-            if (tn_ctree_from_parent(&tr, t.n, par[k]) || tr.root != root) {
+            if (tn_ctree_from_parent(&tr, (int)t.n, par[k]) || tr.root != root) {
                 bad++;
                 continue;
             }
             tn_ctree_free(&tr);
-            for (int v = 0; v < t.n; v++) {
+            for (int v = 0; v < (int)t.n; v++) {
                 if (v == root)
                     continue;
-                if (tn_ct_neighbor(&t, par[k][v], pd[k][v]) != v)
+                if ((int)tn_neighbor(&t, (uint32_t)par[k][v], pd[k][v]) != v)
                     bad++;
-                if (arc[tn_ct_arc(par[k][v], pd[k][v])]++)
+                if (arc[tn_arc_id((uint32_t)par[k][v], pd[k][v])]++)
                     bad++; /* arc used by two trees (or twice) */
                 if (par[k][v] == root && pd[k][v] != k)
                     bad++;
@@ -270,7 +292,7 @@ static void test_six_trees(void)
 
 /* Independent check of an all-port torus scatter: rebuild the trees, walk
  * each stream's path, mark torus arcs per cycle. */
-static int check_allport(const struct tn_ct *t, int root,
+static int check_allport(const struct tn_topo *t, int root,
                          const struct tn_scatter *s, const int *len, int head)
 {
     int *par[6], *pd[6], bad = 0;
@@ -278,8 +300,8 @@ static int check_allport(const struct tn_ct *t, int root,
         par[k] = malloc(sizeof(int) * t->n);
         pd[k] = malloc(sizeof(int) * t->n);
     }
-    tn_ct_six_trees(t, root, par, pd);
-    struct occ o = {tn_ct_narcs(t), 0, NULL};
+    six_trees(t, root, par, pd);
+    struct occ o = {(int)tn_narcs(t), 0, NULL};
     for (int j = 0; j < s->nstreams; j++)
         if (s->s[j].last + 2 > o.horizon)
             o.horizon = s->s[j].last + 2;
@@ -301,10 +323,10 @@ static int check_allport(const struct tn_ct *t, int root,
         int h = d;
         for (int v = x->dest; v != root; v = par[k][v], h--)
             for (int f = 0; f < x->flits; f++)
-                bad += occ_mark(&o, tn_ct_arc(par[k][v], pd[k][v]),
+                bad += occ_mark(&o, tn_arc_id((uint32_t)par[k][v], pd[k][v]),
                                 x->start + f + h);
     }
-    for (int v = 0; v < t->n; v++)
+    for (int v = 0; v < (int)t->n; v++)
         if (seen[v] != (v != root && len[v] > 0))
             bad++;
     free(seen);
@@ -321,10 +343,10 @@ static void test_allport(void)
     static const int dims[][3] = {{3, 3, 3}, {4, 4, 4}, {5, 4, 3}, {7, 7, 7}};
     for (unsigned i = 0; i < sizeof(dims) / sizeof(dims[0]); i++) {
         for (int var = 0; var < 3; var++) {
-            struct tn_ct t;
-            tn_ct_init(&t, dims[i][0], dims[i][1], dims[i][2]);
-            int *len = malloc(sizeof(int) * t.n), root = rnd(t.n);
-            for (int v = 0; v < t.n; v++)
+            struct tn_topo t;
+            tn_topo_init(&t, (unsigned)dims[i][0], (unsigned)dims[i][1], (unsigned)dims[i][2]);
+            int *len = malloc(sizeof(int) * t.n), root = rnd((int)t.n);
+            for (int v = 0; v < (int)t.n; v++)
                 len[v] = var == 0 ? 4 : var == 1 ? (rnd(4) ? rnd(20) : 0)
                                                  : (rnd(50) ? 1 : 300);
             struct tn_scatter s;
@@ -343,8 +365,8 @@ static void test_allport(void)
     }
     /* the bound must hold for the optimum over all tree assignments of
      * the six trees on a small instance (FDF per tree is optimal) */
-    struct tn_ct t;
-    tn_ct_init(&t, 2, 2, 2);
+    struct tn_topo t;
+    tn_topo_init(&t, 2, 2, 2);
     int bad = 0, cases = 0;
     for (int tr = 0; tr < 40; tr++) {
         int len[8], dests[8], m = 0;
@@ -358,7 +380,7 @@ static void test_allport(void)
             par[k] = malloc(sizeof(int) * 8);
             pd[k] = malloc(sizeof(int) * 8);
         }
-        tn_ct_six_trees(&t, 0, par, pd);
+        six_trees(&t, 0, par, pd);
         for (int k = 0; k < 6; k++)
             for (int v = 0; v < 8; v++)
                 depth[k][v] = depth_of(par[k], v);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "../tap.h"
-#include "coll_torus.h"
+#include "topo.h"
 #include "tn_error.h"
 #include "traffic.h"
 
@@ -226,41 +226,42 @@ static void test_torus(void)
 {
     static const int dims[][3] = {{3, 3, 3}, {4, 4, 4}, {5, 4, 3}, {7, 7, 7}};
     for (unsigned i = 0; i < sizeof(dims) / sizeof(dims[0]); i++) {
-        struct tn_ct c;
-        tn_ct_init(&c, dims[i][0], dims[i][1], dims[i][2]);
+        struct tn_topo c;
+        tn_topo_init(&c, (unsigned)dims[i][0], (unsigned)dims[i][1], (unsigned)dims[i][2]);
+        int n = (int)c.n;
         for (int pm = 0; pm < 2; pm++) {
             struct tn_traffic t;
-            int rc = tn_traffic_torus_a2a(&t, &c, pm, TN_CT_TIE_POS);
+            int rc = tn_traffic_torus_a2a(&t, &c, pm, TN_TIE_PLUS);
             if (rc) {
                 ok(0, "torus traffic built");
                 continue;
             }
             int *load = malloc(sizeof(int) * t.nlinks), bad = 0, want_lam = 0;
             int lam = tn_traffic_load(&t, NULL, load);
-            for (int v = 0; v < c.n; v++)
+            for (int v = 0; v < n; v++)
                 for (int d = 0; d < 6; d++) {
-                    int k = d / 2, other = c.n / c.dim[k];
-                    int w = ring_cross(c.dim[k], d % 2 == 0) * other;
-                    bad += load[tn_ct_arc(v, d)] != w;
+                    int k = d / 2, other = n / (int)c.dim[k];
+                    int w = ring_cross((int)c.dim[k], d % 2 == 0) * other;
+                    bad += load[tn_arc_id((uint32_t)v, d)] != w;
                     want_lam = w > want_lam ? w : want_lam;
                 }
             if (pm == TN_PORT_SINGLE) {
-                for (int v = 0; v < c.n; v++)
-                    bad += load[6 * c.n + v] != c.n - 1 ||
-                           load[7 * c.n + v] != c.n - 1;
-                want_lam = want_lam > c.n - 1 ? want_lam : c.n - 1;
+                for (int v = 0; v < n; v++)
+                    bad += load[6 * n + v] != n - 1 ||
+                           load[7 * n + v] != n - 1;
+                want_lam = want_lam > n - 1 ? want_lam : n - 1;
             }
             /* every transfer's arcs form a path from s to d */
             for (int x = 0; x < t.nx && !bad; x += 97) {
                 int s = t.snd[x], dd = t.rcv[x], v = s, steps = 0;
                 int arcs = 0;
                 for (int j = t.off[x]; j < t.off[x + 1]; j++)
-                    arcs += t.link[j] < 6 * c.n;
+                    arcs += t.link[j] < 6 * n;
                 while (v != dd && steps <= arcs) {
                     int moved = 0;
                     for (int j = t.off[x]; j < t.off[x + 1] && !moved; j++)
-                        if (t.link[j] < 6 * c.n && t.link[j] / 6 == v) {
-                            v = tn_ct_neighbor(&c, v, t.link[j] % 6);
+                        if (t.link[j] < 6 * n && t.link[j] / 6 == v) {
+                            v = (int)tn_neighbor(&c, (uint32_t)v, t.link[j] % 6);
                             moved = 1;
                         }
                     steps++;
@@ -268,9 +269,9 @@ static void test_torus(void)
                         break;
                 }
                 bad += v != dd || steps != arcs ||
-                       arcs != tn_ct_dist(&c, s, dd);
+                       arcs != (int)tn_distance(&c, (uint32_t)s, (uint32_t)dd);
             }
-            ok(!bad && lam == want_lam && t.nx == c.n * (c.n - 1),
+            ok(!bad && lam == want_lam && t.nx == n * (n - 1),
                "%dx%dx%d %s-port DOR all-to-all: %d transfers, arc loads = "
                "ring crossings x cross-section, shortest paths, Lambda %d",
                dims[i][0], dims[i][1], dims[i][2], pm ? "all" : "single",
@@ -287,10 +288,10 @@ static void test_torus(void)
         }
     }
     /* the split tie rule balances an even ring: Lambda 32 on 4x4x4 */
-    struct tn_ct c;
+    struct tn_topo c;
     struct tn_traffic t;
-    tn_ct_init(&c, 4, 4, 4);
-    tn_traffic_torus_a2a(&t, &c, TN_PORT_ALL, TN_CT_TIE_SPLIT);
+    tn_topo_init(&c, 4, 4, 4);
+    tn_traffic_torus_a2a(&t, &c, TN_PORT_ALL, TN_TIE_SPLIT);
     int *load = malloc(sizeof(int) * t.nlinks);
     int lam = tn_traffic_load(&t, NULL, load), minl = lam;
     for (int l = 0; l < t.nlinks; l++)

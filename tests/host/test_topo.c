@@ -91,6 +91,39 @@ static void check_geom(const char *g)
     free(pdir);
 }
 
+/* The DOR tree holds every DOR path: v's parent arc is the last arc of
+ * the path from the root to v. The split tie rule changes only the
+ * antipodal hops of even rings: same length, - from odd coordinates. */
+static void check_dor_tree(const char *g)
+{
+    struct tn_topo t;
+    tn_topo_parse(&t, g);
+    uint32_t *parent = malloc(t.n * sizeof *parent), root = t.n / 3;
+    uint8_t *pdir = malloc(t.n);
+    bool tree = true, split = true;
+    tn_dor_tree(&t, root, parent, pdir);
+    for (uint32_t v = 0; v < t.n; v++) {
+        struct tn_arc plus[64], tie[64];
+        unsigned len = tn_dor_path(&t, root, v, plus, 64);
+        unsigned slen = tn_dor_path_tie(&t, v, root, TN_TIE_SPLIT, tie, 64);
+        tree &= v == root ? parent[v] == root
+                          : plus[len - 1].node == parent[v] && plus[len - 1].dir == pdir[v];
+        unsigned cv[3], cr[3];
+        tn_coords(&t, v, cv);
+        tn_coords(&t, root, cr);
+        for (unsigned i = 0; i < slen; i++) {
+            int k = tn_dir_dim(tie[i].dir);
+            bool antipode = 2 * ((cr[k] + t.dim[k] - cv[k]) % t.dim[k]) == t.dim[k];
+            split &= !antipode || tie[i].dir % 2 == cv[k] % 2;
+        }
+        split &= slen == len;
+    }
+    ok(tree, "%s: the DOR tree's parent arcs are the DOR paths' last arcs", g);
+    ok(split, "%s: split ties: shortest, - from odd coordinates at the antipode", g);
+    free(parent);
+    free(pdir);
+}
+
 /* A graph of 5 nodes as neighbour lists: 0 - 1, 0 - 2, 1 - 2, node 3
  * alone, 4 hanging off 2; slot 1 of node 0 skipped (0 itself). */
 static uint32_t small_graph(const void *ctx, uint32_t v, uint32_t i)
@@ -119,6 +152,8 @@ int main(void)
     check_dfs_label();
     for (size_t i = 0; i < sizeof geoms / sizeof geoms[0]; i++)
         check_geom(geoms[i]);
+    for (size_t i = 0; i < sizeof geoms / sizeof geoms[0]; i++)
+        check_dor_tree(geoms[i]);
     struct tn_topo t;
     static const char *const bad[] = {"0x3", "7x", "x7", "7x7x7x7", "abc", "", "7x-1", "5000"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
