@@ -103,21 +103,16 @@ module tn_torus #(
     wire       natog;                  // (network clock) ack toggle
     wire [31:0] nrd;                   // (network clock) read data, held
 
-    // table writes: a one-cycle pulse the cycle after acceptance (the nodes
-    // it is for, its address and data with the write before)
+    // table writes and record reads: a one-cycle pulse the cycle after
+    // acceptance, registered per plane on its table clock (gen_z), and
+    // duration writes for the sequencer
     reg          dw_q;
-    reg [N-1:0]  tw_hit_q;
-    reg [19:0]   tw_addr_q;
-    reg [63:0]   tw_data_q;
-    // record reads: a one-cycle pulse (the node it is for); the planes'
-    // answers two cycles later (the plane's: rrz_q, held)
-    reg [N-1:0]  rr_hit_q;
-    reg [DIM_Z-1:0] rrz_q;
-    reg [15:0]   rr_off_q;
+    reg [RW-1:0] dw_idx_q;
+    reg [DW-1:0] dw_data_q;
+    wire [DIM_Z-1:0] rrz;             // the plane of the last record read (its answer's; gen_z)
     reg          info_q;
     reg [2:0]    info_a_q;
-    wire [31:0]  prr [0:DIM_Z-1];     // each plane's record word (the addressed one's: rrz_q)
-    wire [N-1:0] a_one = {{(N - 1){1'b0}}, 1'b1} << a_tgt;  // the addressed node
+    wire [31:0]  prr [0:DIM_Z-1];     // each plane's record word (the addressed one's: rrz)
     integer      k, kz;
 
     localparam [31:0] PARAMS = {14'd0, FAULT != 0, RELAY != 0, 3'd0, DW[4:0], 4'd0, BB[3:0]};
@@ -152,7 +147,7 @@ module tn_torus #(
                         bus_rdata_o = info(info_a_q);
                     else
                         for (kz = 0; kz < DIM_Z; kz = kz + 1)
-                            if (rrz_q[kz])  // (the others hold their last word)
+                            if (rrz[kz])    // (the others hold their last word)
                                 bus_rdata_o = bus_rdata_o | prr[kz];
                 end
             S_XWAIT: begin
@@ -177,25 +172,15 @@ module tn_torus #(
         nr1_q <= nrst;
         nr2_q <= nr1_q;
         dw_q  <= 1'b0;
-        if (tw_hit_q != {N{1'b0}})
-            tw_hit_q <= {N{1'b0}};
-        if (rr_hit_q != {N{1'b0}})
-            rr_hit_q <= {N{1'b0}};
         if (acc && bus_we_i) begin
             wlat_q <= bus_wdata_i;
-            // a table entry is written by its last word (word 1 of a list entry)
-            if (a_cfg || (a_list && a_off[0]))
-                tw_hit_q <= a_all ? {N{1'b1}} : a_one;
-            tw_addr_q <= bus_addr_i[19:0];
-            tw_data_q <= {bus_wdata_i, wlat_q};
-            dw_q      <= a_dur;
+            dw_q   <= a_dur;
+            if (a_dur) begin
+                dw_idx_q  <= bus_addr_i[RW-1:0];
+                dw_data_q <= bus_wdata_i[DW-1:0];
+            end
         end
         if (acc && !bus_we_i) begin
-            if (a_rec)
-                rr_hit_q <= a_one;
-            for (kz = 0; kz < DIM_Z; kz = kz + 1)
-                rrz_q[kz] <= a_rec && a_one[kz*P +: P] != {P{1'b0}};
-            rr_off_q  <= a_off;
             info_q    <= a_info;
             info_a_q  <= bus_addr_i[2:0];
         end
@@ -226,16 +211,13 @@ module tn_torus #(
         if (rst_i) begin
             st_q     <= S_IDLE;
             ctog_q   <= 1'b0;
-            tw_hit_q <= {N{1'b0}};
-            rr_hit_q <= {N{1'b0}};
             dw_q     <= 1'b0;
         end
     end
 
-    // plane z's table ports have work: a table write or record read for
-    // one of its nodes, and the four cycles after it that carry it through
-    // the plane and the node (a record word reaches prr four cycles after
-    // its request); the reset flushes them (gen_z)
+    // a table entry is written by its last word (word 1 of a list entry)
+    wire tw_now = acc && bus_we_i && (a_cfg || (a_list && a_off[0]));
+    wire rr_now = acc && !bus_we_i && a_rec;
 
     // ==== network clock domain ====
     // reset: the stretched bus reset through a synchroniser, then held for
@@ -270,6 +252,11 @@ module tn_torus #(
     wire [31:0] srd;                      // sequencer read data
     wire [31:0] pnrd [0:DIM_Z-1];         // each plane's read data (0 but the addressed one's)
     reg  [31:0] nrd_or;
+    // the request as the sequencer and the planes see it, registered here
+    // (so that nothing on the bus clock feeds them)
+    reg  [19:0] nb_addr_q;
+    reg  [31:0] nb_wdata_q;
+    reg         nb_glob_q;
     assign natog = natog_q;
     assign nrd   = nrd_q;
     always @(posedge nclk_i) begin
@@ -279,7 +266,10 @@ module tn_torus #(
         nb_we_q <= nreq && cwe_q;
         nb_re_q <= nreq && !cwe_q;
         if (nreq) begin
-            nb_hit_q <= nhit;
+            nb_hit_q   <= nhit;
+            nb_addr_q  <= caddr_q[19:0];
+            nb_wdata_q <= cwdata_q;
+            nb_glob_q  <= nb_tgt == 12'hFFF;
             for (k = 0; k < DIM_Z; k = k + 1)
                 psel_q[k] <= nall || nhit[k*P +: P] != {P{1'b0}};
         end
@@ -323,9 +313,9 @@ module tn_torus #(
         drain_q <= (running || |pact) ? 5'd16 : (drain_q != 5'd0) ? drain_q - 1'b1 : 5'd0;
     tn_seq #(.ROUNDS(ROUNDS), .RW(RW), .DW(DW), .N(N)) u_seq (
         .nclk_i(nclk_i), .nrst_i(nrst),
-        .nb_we_i(nb_we_q), .nb_re_i(nb_re_q), .nb_glob_i(nb_tgt == 12'hFFF),
-        .nb_off_i(caddr_q[19:0]), .nb_wdata_i(cwdata_q), .nb_rdata_o(srd),
-        .bclk_i(bclk_i), .dw_i(dw_q), .dw_idx_i(tw_addr_q[RW-1:0]), .dw_data_i(tw_data_q[32 +: DW]),
+        .nb_we_i(nb_we_q), .nb_re_i(nb_re_q), .nb_glob_i(nb_glob_q),
+        .nb_off_i(nb_addr_q), .nb_wdata_i(nb_wdata_q), .nb_rdata_o(srd),
+        .bclk_i(bclk_i), .dw_i(dw_q), .dw_idx_i(dw_idx_q), .dw_data_i(dw_data_q),
         .nerr_i(nerr),
         .run_n_o(run_n), .sw_n_o(sw_n), .fin_n_o(fin_n), .prep_n_o(prep_n), .clr_n_o(clr_n),
         .round_n_o(round_n), .rcyc_n_o(rcyc_n),
@@ -358,13 +348,49 @@ module tn_torus #(
             // the node below it, its input 5 the output 5 of the node above
             localparam ZM = (gz + DIM_Z - 1) % DIM_Z, ZP = (gz + 1) % DIM_Z;
             wire [ZW-1:0] zin;
-            wire          tw_z = tw_hit_q[gz*P +: P] != {P{1'b0}};
-            wire          rr_z = rr_hit_q[gz*P +: P] != {P{1'b0}};
-            wire          treq = rlvl_q || tw_z || rr_z;
+            // The plane's table writes and record reads (the nodes they are
+            // for, a one-cycle pulse; the address and data, held), on the
+            // plane's table clock: its inputs change only on its own clock.
+            // It has work from the cycle a request for one of its nodes is
+            // accepted to the four cycles after the pulse that carry it
+            // through the plane and the node (a record word reaches prr
+            // four cycles after the pulse), and in reset.
+            localparam ZFIRST = gz * P;                  // the plane's first node
+            localparam [11:0] Z_LO = ZFIRST[11:0];
+            wire [11:0]   a_rel = a_tgt - Z_LO;
+            localparam [P-1:0] ONE_Z = 1;
+            wire [P-1:0]  one_z = ONE_Z << a_rel;  // the addressed node (none outside the plane)
+            wire          tw_sel = tw_now && (a_all || one_z != {P{1'b0}});
+            wire          rr_sel = rr_now && one_z != {P{1'b0}};
+            reg  [P-1:0]  tw_hit_q, rr_hit_q;
+            reg  [19:0]   tw_addr_q;
+            reg  [63:0]   tw_data_q;
+            reg  [15:0]   rr_off_q;
             reg  [2:0]    tcnt_q;
-            always @(posedge bclk_i)
+            wire          tw_z = tw_hit_q != {P{1'b0}};
+            wire          rr_z = rr_hit_q != {P{1'b0}};
+            wire          treq = rlvl_q || tw_z || rr_z;
+            always @(posedge tclk_i[gz]) begin
+                tw_hit_q <= !tw_sel ? {P{1'b0}} : a_all ? {P{1'b1}} : one_z;
+                rr_hit_q <= rr_sel ? one_z : {P{1'b0}};
+                if (tw_sel) begin
+                    tw_addr_q <= bus_addr_i[19:0];
+                    tw_data_q <= {bus_wdata_i, wlat_q};
+                end
+                if (rr_sel)
+                    rr_off_q <= a_off;
                 tcnt_q <= treq ? 3'd4 : (tcnt_q != 3'd0) ? tcnt_q - 1'b1 : 3'd0;
-            assign tbusy_o[gz] = treq || tcnt_q != 3'd0;
+                if (rst_i) begin
+                    tw_hit_q <= {P{1'b0}};
+                    rr_hit_q <= {P{1'b0}};
+                end
+            end
+            assign tbusy_o[gz] = tw_sel || rr_sel || treq || tcnt_q != 3'd0;
+            reg           rrz_q;
+            always @(posedge bclk_i)
+                if (acc && !bus_we_i)
+                    rrz_q <= rr_sel;
+            assign rrz[gz] = rrz_q;
             for (gk = 0; gk < P; gk = gk + 1) begin : gen_k
                 if (DIM_Z > 1) begin : gen_zl
                     assign zin[gk*2*FW +: FW]      = zout[ZM][gk*2*FW +: FW];
@@ -383,10 +409,10 @@ module tn_torus #(
                 .zin_i(zin), .zout_o(zout[gz]),
                 .nb_we_i(nb_we_q && psel_q[gz]), .nb_re_i(nb_re_q && psel_q[gz]),
                 .nb_hit_i(nb_hit_q[gz*P +: P]),
-                .nb_addr_i(caddr_q[19:0]), .nb_wdata_i(cwdata_q), .nb_rdata_o(pnrd[gz]),
-                .bclk_i(tclk_i[gz]), .tw_hit_i(tw_hit_q[gz*P +: P]), .tw_addr_i(tw_addr_q),
+                .nb_addr_i(nb_addr_q), .nb_wdata_i(nb_wdata_q), .nb_rdata_o(pnrd[gz]),
+                .bclk_i(tclk_i[gz]), .tw_hit_i(tw_hit_q), .tw_addr_i(tw_addr_q),
                 .tw_data_i(tw_data_q),
-                .rr_i(rr_z), .rr_hit_i(rr_hit_q[gz*P +: P]), .rr_off_i(rr_off_q), .rr_data_o(prr[gz]),
+                .rr_i(rr_z), .rr_hit_i(rr_hit_q), .rr_off_i(rr_off_q), .rr_data_o(prr[gz]),
                 .err_o(perr[gz]), .act_o(pact[gz]));
         end
     endgenerate
