@@ -250,7 +250,7 @@ module tn_torus #(
     // fault of every other node)
     wire        nall = cwe_q && (nb_tgt == 12'hFFF || caddr_q[19:16] == 4'd7);
     wire [31:0] srd;                      // sequencer read data
-    wire [31:0] pnrd [0:DIM_Z-1];         // each plane's read data (0 but the addressed one's)
+    wire [31:0] pnrd [0:DIM_Z-1];         // each plane's read data (the addressed one's: psel_q)
     reg  [31:0] nrd_or;
     // the request as the sequencer and the planes see it, registered here
     // (so that nothing on the bus clock feeds them)
