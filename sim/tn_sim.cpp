@@ -15,10 +15,14 @@
 #define TN_STR2(x) #x
 #define TN_STR(x) TN_STR2(x)
 
+/* every plane's bit of pclk_i */
+static const uint32_t ALL_PLANES = (1u << TN_DIM_Z) - 1u;
+
 struct tn_sim {
     VerilatedContext *ctx;
     Vtn_sim_top *top;
     uint64_t cycles, net_cycles;
+    uint64_t plane_cycles[TN_DIM_Z];
     bool free_run;
 #if VM_TRACE
     VerilatedFstC *fst;
@@ -38,10 +42,10 @@ static void trace_dump(struct tn_sim *s, uint64_t t)
 #endif
 }
 
-/* One bus clock, a network clock with it when the network has work, and
- * the planes' table clock when their table ports have work (both always,
- * free running, as on a board): inputs were set by the caller; rising
- * edges, then falling. The bridge's byte input is fed from the queue (one byte per
+/* One bus clock, a network clock with it when the network has work (and
+ * of the planes, the ones with work), and the table clock of the planes
+ * whose table ports have work (all always, free running, as on a board):
+ * inputs were set by the caller; rising edges, then falling. The bridge's byte input is fed from the queue (one byte per
  * cycle at most) and its output collected, always ready. */
 static void tick(struct tn_sim *s)
 {
@@ -54,18 +58,24 @@ static void tick(struct tn_sim *s)
     bool in_fire = t->byte_in_valid_i && t->byte_in_ready_o;
     bool out_fire = t->byte_out_valid_o;
     uint8_t out_byte = t->byte_out_data_o;
-    bool net = s->free_run || t->net_busy_o || t->rst_i;
+    bool all = s->free_run || t->rst_i;
+    bool net = all || t->net_busy_o;
     t->bclk_i = 1;
-    t->tclk_i = s->free_run || t->tbusy_o || t->rst_i;
+    t->tclk_i = all ? ALL_PLANES : t->tbusy_o;
     t->nclk_i = net;
+    uint32_t planes = all ? ALL_PLANES : net ? t->pbusy_o : 0;
+    t->pclk_i = planes;
     t->eval();
     trace_dump(s, 2 * s->cycles + 1);
     t->bclk_i = 0;
     t->tclk_i = 0;
     t->nclk_i = 0;
+    t->pclk_i = 0;
     t->eval();
     s->cycles++;
     s->net_cycles += net;
+    for (unsigned z = 0; z < TN_DIM_Z; z++)
+        s->plane_cycles[z] += (planes >> z) & 1u;
     trace_dump(s, 2 * s->cycles);
     if (in_fire)
         s->in.pop_front();
@@ -95,6 +105,7 @@ struct tn_sim *tn_sim_create(void)
     s->top->bclk_i = 0;
     s->top->tclk_i = 0;
     s->top->nclk_i = 0;
+    s->top->pclk_i = 0;
     s->top->rst_i = 0;
     s->top->bus_we_i = 0;
     s->top->bus_re_i = 0;
@@ -143,6 +154,11 @@ uint64_t tn_sim_cycles(const struct tn_sim *s)
 uint64_t tn_sim_net_cycles(const struct tn_sim *s)
 {
     return s->net_cycles;
+}
+
+uint64_t tn_sim_plane_cycles(const struct tn_sim *s, unsigned z)
+{
+    return z < TN_DIM_Z ? s->plane_cycles[z] : 0;
 }
 
 void tn_sim_free_run(struct tn_sim *s, int on)

@@ -4,10 +4,10 @@
  * and drives the configuration bus exactly as a board's bridge would.
  * A step is one clock of the bus clock; the network clock ticks with it
  * only while the network has work (a run, a bus request for the network
- * domain, flits in flight), as docs/hardware.md describes, and the
- * planes' table ports get the bus clock only while a table write or record
- * read is in flight for them, unless tn_sim_free_run() asks for both on
- * every step, as a board's run. */
+ * domain, flits in flight), as docs/hardware.md describes, each plane of
+ * it only while it has work, and a plane's table ports get the bus clock
+ * only while a table write or record read is in flight for them, unless
+ * tn_sim_free_run() asks for all of them on every step, as a board's run. */
 #ifndef TN_SIM_H
 #define TN_SIM_H
 
@@ -30,6 +30,10 @@ void tn_sim_step(struct tn_sim *s, uint64_t cycles);
 uint64_t tn_sim_cycles(const struct tn_sim *s);
 /* Network clocks since create. */
 uint64_t tn_sim_net_cycles(const struct tn_sim *s);
+/* Network clocks of plane z (0 <= z < DIM_Z) since create: a plane is
+ * clocked only while it has work (a run, flits, a bus request for one of
+ * its nodes) unless free running; 0 for z out of range. */
+uint64_t tn_sim_plane_cycles(const struct tn_sim *s, unsigned z);
 /* on != 0: clock the network on every step (as a board); 0: only while it
  * has work (the default). */
 void tn_sim_free_run(struct tn_sim *s, int on);

@@ -5,9 +5,10 @@
 // torus, plus a direct configuration-bus port for the RTL testbenches. A
 // direct request has priority; the bridge's master waits while one is held.
 // The bridge and the bus run on bclk_i, the network on nclk_i, which the C
-// wrapper clocks only while net_busy_o says the network has work, and the
-// planes' table ports on tclk_i, a copy of bclk_i while tbusy_o says they
-// have work.
+// wrapper clocks only while net_busy_o says the network has work, each plane
+// on its own copy of it, pclk_i[z], while pbusy_o[z] says the plane has
+// work, and each plane's table ports on tclk_i[z], a copy of bclk_i while
+// tbusy_o[z] says they have work.
 module tn_sim_top #(
     parameter DIM_X     = 3,    // torus size in X
     parameter DIM_Y     = 3,    // torus size in Y
@@ -19,8 +20,9 @@ module tn_sim_top #(
     parameter RELAY     = 1     // relay hardware
 ) (
     input  wire        bclk_i,
-    input  wire        tclk_i,      // bclk_i while tbusy_o (tn_torus)
+    input  wire [DIM_Z-1:0] tclk_i, // bclk_i while tbusy_o[z] (tn_torus)
     input  wire        nclk_i,
+    input  wire [DIM_Z-1:0] pclk_i, // nclk_i while pbusy_o[z] (tn_torus)
     input  wire        rst_i,
     // direct bus (testbenches)
     input  wire [31:0] bus_addr_i,
@@ -37,7 +39,8 @@ module tn_sim_top #(
     output wire [7:0]  byte_out_data_o,
     input  wire        byte_out_ready_i,
     output wire        net_busy_o,
-    output wire        tbusy_o
+    output wire [DIM_Z-1:0] pbusy_o,
+    output wire [DIM_Z-1:0] tbusy_o
 );
     wire [31:0] br_addr, br_wdata, t_rdata;
     wire        br_we, br_re, br_rst, t_ready;
@@ -64,7 +67,8 @@ module tn_sim_top #(
         .bus_we_i(direct ? bus_we_i : br_we),
         .bus_re_i(direct ? bus_re_i : br_re),
         .bus_rdata_o(t_rdata), .bus_ready_o(t_ready),
-        .nclk_i(nclk_i), .net_busy_o(net_busy_o), .status_o(status));
+        .nclk_i(nclk_i), .pclk_i(pclk_i), .net_busy_o(net_busy_o), .pbusy_o(pbusy_o),
+        .status_o(status));
 
     assign bus_rdata_o = t_rdata;
     assign bus_ready_o = t_ready & direct;

@@ -55,12 +55,14 @@ module tn_board_system #(
         .in_valid_i(tx_valid), .in_data_i(tx_data), .in_ready_o(tx_ready), .tx_o(uart_tx_o));
 
     /* verilator lint_off UNUSEDSIGNAL */ // for the simulator only
-    wire net_busy, tbusy;
+    wire net_busy;
+    wire [DIM_Z-1:0] tbusy, pbusy;
     /* verilator lint_on UNUSEDSIGNAL */
     tn_torus #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY)) u_torus (
-        .bclk_i(bclk_i), .tclk_i(bclk_i), .tbusy_o(tbusy), .rst_i(rst_i || soft_rst),
+        .bclk_i(bclk_i), .tclk_i({DIM_Z{bclk_i}}), .tbusy_o(tbusy), .rst_i(rst_i || soft_rst),
         .bus_addr_i(addr), .bus_wdata_i(wdata), .bus_we_i(we), .bus_re_i(re),
         .bus_rdata_o(rdata), .bus_ready_o(ready),
-        .nclk_i(nclk_i), .net_busy_o(net_busy), .status_o(status_o));
+        .nclk_i(nclk_i), .pclk_i({DIM_Z{nclk_i}}), .net_busy_o(net_busy), .pbusy_o(pbusy),
+        .status_o(status_o));
 endmodule

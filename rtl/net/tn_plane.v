@@ -88,7 +88,8 @@ module tn_plane #(
         clr_q   <= clr_n_i;
         round_q <= round_n_i[RW-1:0];
         rcyc_q  <= rcyc_n_i[DW-1:0];
-        rold_q  <= rcyc_q + 1'b1;
+        if (sw_n_i)                    // (read in a switch cycle only; so it
+            rold_q <= rcyc_q + 1'b1;   //  holds in a quiet cycle, as rcyc_q)
         if (prep_n_i)
             epoch_q <= epoch_q + 1'b1;
         if (nrst_i) begin

@@ -27,6 +27,7 @@ module tn_seq #(
     input  wire [RW-1:0] dw_idx_i,
     input  wire [DW-1:0] dw_data_i,
     input  wire [N-1:0]  nerr_i,      // node n has an error flag set
+    input  wire          live_i,      // a flit may be on its way (tn_torus's drain): rcyc counts
     // to every node: next-edge values
     output reg           run_n_o,     // running
     output reg           sw_n_o,      // a switch cycle (the first of a round)
@@ -90,7 +91,11 @@ module tn_seq #(
         end
     end
 
-    assign rcyc_n_o  = sw_n_o ? {DW{1'b0}} : rcyc_q + 1'b1;
+    // The round-relative cycle counts in a run and while flits may still
+    // arrive after it (their overrun records carry it); on a quiet network
+    // it holds, so that no register of an idle plane changes (tn_torus
+    // stops an idle plane's clock in the simulator).
+    assign rcyc_n_o  = sw_n_o ? {DW{1'b0}} : (run_q || live_i) ? rcyc_q + 1'b1 : rcyc_q;
     assign round_n_o = !sw_n_o ? round_q : prep_q ? {RW{1'b0}} : round_q + 1'b1;
     always @(posedge nclk_i) begin
         cycle_q <= cycle_q + 1'b1;
@@ -244,8 +249,11 @@ module tn_seq #(
             // an abort ends the run at once
             if ($past(f_abort))
                 assert(!run_q && abrt_q && !done_q && end_q == cycle_q);
-            // the cycle counter counts every cycle
+            // the cycle counter counts every cycle; the round cycle holds
+            // between runs once no flit is on its way
             assert(cycle_q == $past(cycle_q) + 1'b1);
+            if ($past(!run_q && !prep_q && !live_i))
+                assert(rcyc_q == $past(rcyc_q));
         end
 
     // Each property is reachable.

@@ -7,10 +7,12 @@
 // INFO) and the network clock (everything that moves flits). Requests for
 // network-domain registers and the flit memory cross through one toggle
 // handshake; table writes and record reads do not cross (dual-clock RAMs).
-// The planes' table ports run on tclk_i: the bus clock itself on a board; a
-// simulator stops it while tbusy_o is low (no table write or record read in
-// flight, so an edge would change nothing there), as it stops the network
-// clock while net_busy_o is low.
+// Plane z's table ports run on tclk_i[z]: the bus clock itself on a board;
+// a simulator stops it while tbusy_o[z] is low (no table write or record
+// read for the plane in flight, so an edge would change nothing there), as
+// it stops the network clock while net_busy_o is low, and plane z's
+// network clock pclk_i[z] while pbusy_o[z] is low (no run, no flit, no
+// request for the plane).
 module tn_torus #(
     parameter DIM_X     = 3,    // torus size in X (1..15; 1 = no X links)
     parameter DIM_Y     = 3,    // torus size in Y
@@ -23,8 +25,8 @@ module tn_torus #(
     parameter FAULT     = 0     // 1: link fault injection, region 7 (simulation models)
 ) (
     input  wire        bclk_i,      // bus clock
-    input  wire        tclk_i,      // the planes' table ports' clock: bclk_i (or stopped, see above)
-    output wire        tbusy_o,     // the planes' table ports have work (the simulator clocks them only then)
+    input  wire [DIM_Z-1:0] tclk_i, // each plane's table ports' clock: bclk_i (or stopped, see above)
+    output wire [DIM_Z-1:0] tbusy_o, // plane z's table ports have work (the simulator clocks them only then)
     input  wire        rst_i,       // synchronous reset, bus clock domain
     input  wire [31:0] bus_addr_i,
     input  wire [31:0] bus_wdata_i,
@@ -33,7 +35,9 @@ module tn_torus #(
     output reg  [31:0] bus_rdata_o,
     output reg         bus_ready_o,
     input  wire        nclk_i,      // network clock
+    input  wire [DIM_Z-1:0] pclk_i, // each plane's network clock: nclk_i (or stopped, see above)
     output wire        net_busy_o,  // the network has work (the simulator clocks it only then)
+    output wire [DIM_Z-1:0] pbusy_o, // plane z has work (the simulator clocks it only then)
     output wire [3:0]  status_o     // STATUS bits 3:0, network domain (board LEDs)
 );
     localparam N   = DIM_X * DIM_Y * DIM_Z;      // nodes
@@ -99,20 +103,16 @@ module tn_torus #(
     wire       natog;                  // (network clock) ack toggle
     wire [31:0] nrd;                   // (network clock) read data, held
 
-    // table writes: a one-cycle pulse the cycle after acceptance (the nodes
-    // it is for, its address and data with the write before)
+    // table writes and record reads: a one-cycle pulse the cycle after
+    // acceptance, registered per plane on its table clock (gen_z), and
+    // duration writes for the sequencer
     reg          dw_q;
-    reg [N-1:0]  tw_hit_q;
-    reg [19:0]   tw_addr_q;
-    reg [63:0]   tw_data_q;
-    // record reads: a one-cycle pulse (the node it is for); the planes'
-    // answers two cycles later
-    reg          rr_q;
-    reg [N-1:0]  rr_hit_q;
-    reg [15:0]   rr_off_q;
+    reg [RW-1:0] dw_idx_q;
+    reg [DW-1:0] dw_data_q;
+    wire [DIM_Z-1:0] rrz;             // the plane of the last record read (its answer's; gen_z)
     reg          info_q;
     reg [2:0]    info_a_q;
-    wire [31:0]  prr [0:DIM_Z-1];     // each plane's record word (0 but the addressed one's)
+    wire [31:0]  prr [0:DIM_Z-1];     // each plane's record word (the addressed one's: rrz)
     integer      k, kz;
 
     localparam [31:0] PARAMS = {14'd0, FAULT != 0, RELAY != 0, 3'd0, DW[4:0], 4'd0, BB[3:0]};
@@ -147,7 +147,8 @@ module tn_torus #(
                         bus_rdata_o = info(info_a_q);
                     else
                         for (kz = 0; kz < DIM_Z; kz = kz + 1)
-                            bus_rdata_o = bus_rdata_o | prr[kz];
+                            if (rrz[kz])    // (the others hold their last word)
+                                bus_rdata_o = bus_rdata_o | prr[kz];
                 end
             S_XWAIT: begin
                 bus_ready_o = as2_q == ctog_q;
@@ -171,25 +172,15 @@ module tn_torus #(
         nr1_q <= nrst;
         nr2_q <= nr1_q;
         dw_q  <= 1'b0;
-        rr_q  <= 1'b0;
-        if (tw_hit_q != {N{1'b0}})
-            tw_hit_q <= {N{1'b0}};
-        if (rr_hit_q != {N{1'b0}})
-            rr_hit_q <= {N{1'b0}};
         if (acc && bus_we_i) begin
             wlat_q <= bus_wdata_i;
-            // a table entry is written by its last word (word 1 of a list entry)
-            if (a_cfg || (a_list && a_off[0]))
-                tw_hit_q <= a_all ? {N{1'b1}} : {{(N - 1){1'b0}}, 1'b1} << a_tgt;
-            tw_addr_q <= bus_addr_i[19:0];
-            tw_data_q <= {bus_wdata_i, wlat_q};
-            dw_q      <= a_dur;
+            dw_q   <= a_dur;
+            if (a_dur) begin
+                dw_idx_q  <= bus_addr_i[RW-1:0];
+                dw_data_q <= bus_wdata_i[DW-1:0];
+            end
         end
         if (acc && !bus_we_i) begin
-            rr_q      <= a_rec;
-            if (a_rec)
-                rr_hit_q <= {{(N - 1){1'b0}}, 1'b1} << a_tgt;
-            rr_off_q  <= a_off;
             info_q    <= a_info;
             info_a_q  <= bus_addr_i[2:0];
         end
@@ -220,21 +211,13 @@ module tn_torus #(
         if (rst_i) begin
             st_q     <= S_IDLE;
             ctog_q   <= 1'b0;
-            tw_hit_q <= {N{1'b0}};
-            rr_hit_q <= {N{1'b0}};
             dw_q     <= 1'b0;
         end
     end
 
-    // the planes' table ports have work: a table write or record read for
-    // them, and the four cycles after it that carry it through the planes
-    // and the nodes (a record word reaches prr four cycles after its
-    // request); the reset flushes them
-    reg [2:0] tcnt_q;
-    wire      treq = rlvl_q || tw_hit_q != {N{1'b0}} || rr_hit_q != {N{1'b0}};
-    always @(posedge bclk_i)
-        tcnt_q <= treq ? 3'd4 : (tcnt_q != 3'd0) ? tcnt_q - 1'b1 : 3'd0;
-    assign tbusy_o = treq || tcnt_q != 3'd0;
+    // a table entry is written by its last word (word 1 of a list entry)
+    wire tw_now = acc && bus_we_i && (a_cfg || (a_list && a_off[0]));
+    wire rr_now = acc && !bus_we_i && a_rec;
 
     // ==== network clock domain ====
     // reset: the stretched bus reset through a synchroniser, then held for
@@ -254,14 +237,26 @@ module tn_torus #(
     reg        t1_q, t2_q, t3_q, ntog_q, natog_q;
     reg        nb_we_q, nb_re_q, p1_q, p2_q, p3_q, p4_q;
     reg [N-1:0] nb_hit_q;                // the nodes the request is for
+    reg [DIM_Z-1:0] psel_q;              // ... and the planes (tn_plane's nb_we_i, nb_re_i)
     reg [31:0] nrd_q;
     wire       nreq = t2_q != t3_q && !nrst;
     // (nrd_or: a blocking temporary, assigned only for a read)
     /* verilator lint_off BLKSEQ */
     wire [11:0] nb_tgt = caddr_q[31:20];  // held by the bus side while the request is in flight
+    wire [N-1:0] nhit = (nb_tgt == 12'hFFE && cwe_q) ? {N{1'b1}}
+                      : (nb_tgt < NN) ? {{(N - 1){1'b0}}, 1'b1} << nb_tgt : {N{1'b0}};
+    // every plane takes a global write (its START or CLEAR reaches the
+    // nodes through the sequencer) and a link fault write (it disarms the
+    // fault of every other node)
+    wire        nall = cwe_q && (nb_tgt == 12'hFFF || caddr_q[19:16] == 4'd7);
     wire [31:0] srd;                      // sequencer read data
-    wire [31:0] pnrd [0:DIM_Z-1];         // each plane's read data (0 but the addressed one's)
+    wire [31:0] pnrd [0:DIM_Z-1];         // each plane's read data (the addressed one's: psel_q)
     reg  [31:0] nrd_or;
+    // the request as the sequencer and the planes see it, registered here
+    // (so that nothing on the bus clock feeds them)
+    reg  [19:0] nb_addr_q;
+    reg  [31:0] nb_wdata_q;
+    reg         nb_glob_q;
     assign natog = natog_q;
     assign nrd   = nrd_q;
     always @(posedge nclk_i) begin
@@ -270,9 +265,14 @@ module tn_torus #(
         t3_q    <= t2_q;
         nb_we_q <= nreq && cwe_q;
         nb_re_q <= nreq && !cwe_q;
-        if (nreq)
-            nb_hit_q <= (nb_tgt == 12'hFFE && cwe_q) ? {N{1'b1}}
-                      : (nb_tgt < NN) ? {{(N - 1){1'b0}}, 1'b1} << nb_tgt : {N{1'b0}};
+        if (nreq) begin
+            nb_hit_q   <= nhit;
+            nb_addr_q  <= caddr_q[19:0];
+            nb_wdata_q <= cwdata_q;
+            nb_glob_q  <= nb_tgt == 12'hFFF;
+            for (k = 0; k < DIM_Z; k = k + 1)
+                psel_q[k] <= nall || nhit[k*P +: P] != {P{1'b0}};
+        end
         p1_q    <= nb_we_q || nb_re_q;
         p2_q    <= p1_q;
         p3_q    <= p2_q;
@@ -282,7 +282,8 @@ module tn_torus #(
         if (p4_q) begin
             nrd_or = 32'd0;
             for (k = 0; k < DIM_Z; k = k + 1)
-                nrd_or = nrd_or | pnrd[k];
+                if (psel_q[k])          // (the others hold their last answer)
+                    nrd_or = nrd_or | pnrd[k];
             nrd_q   <= (nb_tgt == 12'hFFF) ? srd : nrd_or;
             natog_q <= ntog_q;
         end
@@ -306,30 +307,40 @@ module tn_torus #(
     wire [10:0]  round11 = {{(11 - RW){1'b0}}, round_n};
     wire [15:0]  rcyc16 = {{(16 - DW){1'b0}}, rcyc_n};
     wire [N-1:0] nerr;
+    wire [DIM_Z-1:0] pact;               // a flit is on a link of plane z
+    reg  [4:0]   drain_q;                // cycles since the last flit, down from 16
+    always @(posedge nclk_i)
+        drain_q <= (running || |pact) ? 5'd16 : (drain_q != 5'd0) ? drain_q - 1'b1 : 5'd0;
     tn_seq #(.ROUNDS(ROUNDS), .RW(RW), .DW(DW), .N(N)) u_seq (
         .nclk_i(nclk_i), .nrst_i(nrst),
-        .nb_we_i(nb_we_q), .nb_re_i(nb_re_q), .nb_glob_i(nb_tgt == 12'hFFF),
-        .nb_off_i(caddr_q[19:0]), .nb_wdata_i(cwdata_q), .nb_rdata_o(srd),
-        .bclk_i(bclk_i), .dw_i(dw_q), .dw_idx_i(tw_addr_q[RW-1:0]), .dw_data_i(tw_data_q[32 +: DW]),
+        .nb_we_i(nb_we_q), .nb_re_i(nb_re_q), .nb_glob_i(nb_glob_q),
+        .nb_off_i(nb_addr_q), .nb_wdata_i(nb_wdata_q), .nb_rdata_o(srd),
+        .bclk_i(bclk_i), .dw_i(dw_q), .dw_idx_i(dw_idx_q), .dw_data_i(dw_data_q),
         .nerr_i(nerr),
         .run_n_o(run_n), .sw_n_o(sw_n), .fin_n_o(fin_n), .prep_n_o(prep_n), .clr_n_o(clr_n),
         .round_n_o(round_n), .rcyc_n_o(rcyc_n),
-        .running_o(running), .status_o(status_o));
+        .live_i(drain_q != 5'd0), .running_o(running), .status_o(status_o));
 
     // the network has work: reset, a crossing in flight, a run, or a flit
-    // anywhere in the last 16 cycles
-    reg [4:0] drain_q;
-    always @(posedge nclk_i)
-        drain_q <= (running || |pact) ? 5'd16 : (drain_q != 5'd0) ? drain_q - 1'b1 : 5'd0;
-    assign net_busy_o = rlvl_q || rs1_q || rs2_q || nrst || ctog_q != natog_q ||
-                        p1_q || p2_q || p3_q || p4_q || running || drain_q != 5'd0;
+    // anywhere in the last 16 cycles (drain_q)
+    wire   nwork = rlvl_q || rs1_q || rs2_q || nrst || running || drain_q != 5'd0;
+    assign net_busy_o = nwork || ctog_q != natog_q || p1_q || p2_q || p3_q || p4_q;
+    // plane z has work: the network's (reset, a run, flits), or a request
+    // for it from the cycle it reaches the plane's inputs until the last
+    // cycle in which it changes one of the plane's registers (a write: the
+    // next, when the node writes; a read: three cycles later, when the
+    // plane takes the node's answer). Outside these cycles every register
+    // of the plane holds its value: its sequencer inputs are constant
+    // (rcyc holds, tn_seq), no flit moves, and its bus inputs are masked
+    // (psel_q).
+    wire   preq = nb_we_q || nb_re_q || p1_q || (!cwe_q && (p2_q || p3_q));
+    assign pbusy_o = {DIM_Z{nwork}} | ({DIM_Z{preq}} & psel_q);
 
     // ---- planes and their Z links ----
     /* verilator lint_off UNUSEDSIGNAL */ // unconnected when DIM_Z = 1
     wire [ZW-1:0] zout [0:DIM_Z-1];
     /* verilator lint_on UNUSEDSIGNAL */
     wire [P-1:0]  perr [0:DIM_Z-1];
-    wire [DIM_Z-1:0] pact;
     genvar gz, gk;
     generate
         for (gz = 0; gz < DIM_Z; gz = gz + 1) begin : gen_z
@@ -337,6 +348,49 @@ module tn_torus #(
             // the node below it, its input 5 the output 5 of the node above
             localparam ZM = (gz + DIM_Z - 1) % DIM_Z, ZP = (gz + 1) % DIM_Z;
             wire [ZW-1:0] zin;
+            // The plane's table writes and record reads (the nodes they are
+            // for, a one-cycle pulse; the address and data, held), on the
+            // plane's table clock: its inputs change only on its own clock.
+            // It has work from the cycle a request for one of its nodes is
+            // accepted to the four cycles after the pulse that carry it
+            // through the plane and the node (a record word reaches prr
+            // four cycles after the pulse), and in reset.
+            localparam ZFIRST = gz * P;                  // the plane's first node
+            localparam [11:0] Z_LO = ZFIRST[11:0];
+            wire [11:0]   a_rel = a_tgt - Z_LO;
+            localparam [P-1:0] ONE_Z = 1;
+            wire [P-1:0]  one_z = ONE_Z << a_rel;  // the addressed node (none outside the plane)
+            wire          tw_sel = tw_now && (a_all || one_z != {P{1'b0}});
+            wire          rr_sel = rr_now && one_z != {P{1'b0}};
+            reg  [P-1:0]  tw_hit_q, rr_hit_q;
+            reg  [19:0]   tw_addr_q;
+            reg  [63:0]   tw_data_q;
+            reg  [15:0]   rr_off_q;
+            reg  [2:0]    tcnt_q;
+            wire          tw_z = tw_hit_q != {P{1'b0}};
+            wire          rr_z = rr_hit_q != {P{1'b0}};
+            wire          treq = rlvl_q || tw_z || rr_z;
+            always @(posedge tclk_i[gz]) begin
+                tw_hit_q <= !tw_sel ? {P{1'b0}} : a_all ? {P{1'b1}} : one_z;
+                rr_hit_q <= rr_sel ? one_z : {P{1'b0}};
+                if (tw_sel) begin
+                    tw_addr_q <= bus_addr_i[19:0];
+                    tw_data_q <= {bus_wdata_i, wlat_q};
+                end
+                if (rr_sel)
+                    rr_off_q <= a_off;
+                tcnt_q <= treq ? 3'd4 : (tcnt_q != 3'd0) ? tcnt_q - 1'b1 : 3'd0;
+                if (rst_i) begin
+                    tw_hit_q <= {P{1'b0}};
+                    rr_hit_q <= {P{1'b0}};
+                end
+            end
+            assign tbusy_o[gz] = tw_sel || rr_sel || treq || tcnt_q != 3'd0;
+            reg           rrz_q;
+            always @(posedge bclk_i)
+                if (acc && !bus_we_i)
+                    rrz_q <= rr_sel;
+            assign rrz[gz] = rrz_q;
             for (gk = 0; gk < P; gk = gk + 1) begin : gen_k
                 if (DIM_Z > 1) begin : gen_zl
                     assign zin[gk*2*FW +: FW]      = zout[ZM][gk*2*FW +: FW];
@@ -349,15 +403,16 @@ module tn_torus #(
             tn_plane #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                        .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY),
                        .FAULT(FAULT)) u_plane (
-                .nclk_i(nclk_i), .nrst_i(nrst), .z_i(gz[3:0]),
+                .nclk_i(pclk_i[gz]), .nrst_i(nrst), .z_i(gz[3:0]),
                 .run_n_i(run_n), .sw_n_i(sw_n), .fin_n_i(fin_n), .prep_n_i(prep_n), .clr_n_i(clr_n),
                 .round_n_i(round11), .rcyc_n_i(rcyc16),
                 .zin_i(zin), .zout_o(zout[gz]),
-                .nb_we_i(nb_we_q), .nb_re_i(nb_re_q), .nb_hit_i(nb_hit_q[gz*P +: P]),
-                .nb_addr_i(caddr_q[19:0]), .nb_wdata_i(cwdata_q), .nb_rdata_o(pnrd[gz]),
-                .bclk_i(tclk_i), .tw_hit_i(tw_hit_q[gz*P +: P]), .tw_addr_i(tw_addr_q),
+                .nb_we_i(nb_we_q && psel_q[gz]), .nb_re_i(nb_re_q && psel_q[gz]),
+                .nb_hit_i(nb_hit_q[gz*P +: P]),
+                .nb_addr_i(nb_addr_q), .nb_wdata_i(nb_wdata_q), .nb_rdata_o(pnrd[gz]),
+                .bclk_i(tclk_i[gz]), .tw_hit_i(tw_hit_q), .tw_addr_i(tw_addr_q),
                 .tw_data_i(tw_data_q),
-                .rr_i(rr_q), .rr_hit_i(rr_hit_q[gz*P +: P]), .rr_off_i(rr_off_q), .rr_data_o(prr[gz]),
+                .rr_i(rr_z), .rr_hit_i(rr_hit_q), .rr_off_i(rr_off_q), .rr_data_o(prr[gz]),
                 .err_o(perr[gz]), .act_o(pact[gz]));
         end
     endgenerate

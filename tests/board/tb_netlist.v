@@ -85,7 +85,8 @@ module tb_netlist;
     reg  [31:0] addr = 32'd0, wdata = 32'd0;
     reg         we = 1'b0, re = 1'b0;
     wire [31:0] rdata;
-    wire        ready, busy, tbusy;
+    wire        ready, busy;
+    wire [DZ-1:0] tbusy, pbusy;
     wire [3:0]  status;
 
 `ifdef NETLIST
@@ -94,9 +95,9 @@ module tb_netlist;
     tn_torus #(.DIM_X(DX), .DIM_Y(DY), .DIM_Z(DZ), .W(W), .LANES(1), .MEM_DEPTH(MD),
                .ROUNDS(RN), .RELAY(0)) dut (
 `endif
-        .bclk_i(bclk), .tclk_i(bclk), .tbusy_o(tbusy), .rst_i(rst), .bus_addr_i(addr), .bus_wdata_i(wdata),
+        .bclk_i(bclk), .tclk_i({DZ{bclk}}), .tbusy_o(tbusy), .rst_i(rst), .bus_addr_i(addr), .bus_wdata_i(wdata),
         .bus_we_i(we), .bus_re_i(re), .bus_rdata_o(rdata), .bus_ready_o(ready),
-        .nclk_i(nclk), .net_busy_o(busy), .status_o(status));
+        .nclk_i(nclk), .pclk_i({DZ{nclk}}), .net_busy_o(busy), .pbusy_o(pbusy), .status_o(status));
 
     integer tap_n = 0, tap_fail = 0;
     task check(input cond, input [8*80-1:0] what);

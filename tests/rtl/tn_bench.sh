@@ -4,7 +4,8 @@
 #   simulator cost: callgrind instruction counts of tests/rtl/tn_bench_speed
 #     on the 3x3x3 model, the run of CYCLES minus the run of 0 (the same
 #     set-up), divided by the cycles the probe really simulated (it prints
-#     them) and by the 27 nodes;
+#     them) and by the 27 nodes; loading also on the 7x7x7 (343 nodes: a
+#     word clocks one plane of 7, so the cost per node falls with DIM_Z);
 #   7x7x7 speed: wall time of 3,000 traffic cycles minus that of 0 (one
 #     thread; wall time here varies +-40 %);
 #   gossip: wall time of the whole `torusctl run gossip --algo dp` on the
@@ -61,12 +62,15 @@ if command -v valgrind >/dev/null && [ -f "$SIM/libtnsim_3x3x3.so" ]; then
     t=$(per_cycle "$m" traffic 2000 2 27) i=$(per_cycle "$m" idle 2000 2 27)
     l=$(per_cycle "$m" load 2000 3 27)
     row "host instructions per node-cycle, 3x3x3, traffic / idle" "$t / $i" "<= 1,000 / <= 300"
-    row "host instructions per node and bus cycle, loading memory" "$l" "(context)"
+    row "host instructions per node and bus cycle, load, 3x3x3" "$l" "(context)"
 else
     row "host instructions per node-cycle (callgrind)" "(valgrind or model missing)" "<= 1,000 / <= 300"
 fi
 if [ -f "$SIM/libtnsim_7x7x7.so" ]; then
     m=$SIM/libtnsim_7x7x7.so
+    if command -v valgrind >/dev/null; then
+        row "  the same, 7x7x7" "$(per_cycle "$m" load 2000 3 343)" "(context)"
+    fi
     a=$(wall "$PROBE" "$m" 3000 traffic) b=$(wall "$PROBE" "$m" 0 traffic)
     n=$("$PROBE" "$m" 3000 traffic | awk '{ print $3 }')
     row "7x7x7 simulated cycles/s, one thread, traffic" \

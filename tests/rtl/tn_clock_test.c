@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Clock test: the simulator clocks the network only while it has work,
- * a board's network clock runs always (tn_sim_free_run); both must give
+/* Clock test: the simulator clocks the network only while it has work
+ * (and of its planes, only the ones with work), a board's network clock
+ * runs always (tn_sim_free_run); both must give
  * the same cycles between START_CYCLE and any timestamp (docs/hardware.md,
  * "Clocks and reset"). The same schedule (streams in several rounds, one
  * flit arriving after the run's end) runs with free running off, on (with
@@ -8,7 +9,9 @@
  * (count, round-relative first/last, CRC, error bits) and END_CYCLE -
  * START_CYCLE are identical, the epoch counts the runs. Also: the cycle
  * counter counts network clocks only, an idle network is not clocked
- * unless free running, START_CYCLE is absolute.
+ * unless free running, START_CYCLE is absolute, a flit memory word clocks
+ * only its node's plane (two network cycles to write, four to read) and
+ * words of nodes in every plane read back whatever plane was read before.
  * Usage: tn_clock_test model.so [seed] */
 #include <inttypes.h>
 
@@ -42,6 +45,35 @@ static void read_all(struct sl_rec *out)
 static uint64_t cycle_now(void)
 {
     return sl_rd48(&L, A_GLOB(G_CYCLE));
+}
+
+/* Network clocks of node v's plane and of all the other planes during a
+ * read or write of word a of v's flit memory. */
+static void plane_clocks(unsigned v, unsigned a, int write, uint64_t *own, uint64_t *others)
+{
+    uint64_t before[16];
+    unsigned nz = L.dim[2], zv = v / (L.dim[0] * L.dim[1]);
+    for (unsigned z = 0; z < nz; z++)
+        before[z] = L.plane_cycles(L.s, z);
+    if (write)
+        sl_wr(&L, A_NODE(v, RG_MEM, a), v & sl_wmask(&L));
+    else
+        (void)sl_rd(&L, A_NODE(v, RG_MEM, a));
+    *own = *others = 0;
+    for (unsigned z = 0; z < nz; z++)
+        *(z == zv ? own : others) += L.plane_cycles(L.s, z) - before[z];
+}
+
+/* One word in the last row of every node's memory, written node by node
+ * and read back in the opposite order: the number of words that differ. */
+static unsigned words_across_planes(void)
+{
+    unsigned a = L.mem_depth - 1, bad = 0;
+    for (unsigned v = 0; v < L.n; v++)
+        sl_wr(&L, A_NODE(v, RG_MEM, a), (v * 40503u + 1u) & sl_wmask(&L));
+    for (unsigned v = L.n; v-- > 0;)
+        bad += sl_rd(&L, A_NODE(v, RG_MEM, a)) != ((v * 40503u + 1u) & sl_wmask(&L));
+    return bad;
 }
 
 int main(int argc, char **argv)
@@ -135,6 +167,25 @@ int main(int argc, char **argv)
     uint64_t n0 = L.net_cycles(L.s);
     L.step(L.s, 1000);
     is(L.net_cycles(L.s) - n0, 0, "an idle network is not clocked (1000 bus cycles)");
+
+    /* A flit memory word clocks its node's plane only: in every plane, a
+     * write (the request reaches the plane, the node writes) and a read
+     * (then the node's answer and the plane's). */
+    unsigned pw = 0, pr = 0, px = 0;
+    for (unsigned z = 0; z < L.dim[2]; z++) {
+        unsigned v = z * L.dim[0] * L.dim[1] + rnd(L.dim[0] * L.dim[1]);
+        uint64_t own, others;
+        plane_clocks(v, L.mem_depth - 2, 1, &own, &others);
+        pw += own != 2;
+        px += others != 0;
+        plane_clocks(v, L.mem_depth - 2, 0, &own, &others);
+        pr += own != 4;
+        px += others != 0;
+    }
+    is(pw, 0, "a flit memory write clocks its node's plane for 2 network cycles (%u planes)", L.dim[2]);
+    is(pr, 0, "a flit memory read clocks its node's plane for 4 network cycles");
+    is(px, 0, "neither clocks any other plane");
+    is(words_across_planes(), 0, "a word in every node, read back in the opposite order, plane after plane");
 
     /* The cycle counter counts network clocks, free running or not. */
     uint64_t c1 = cycle_now(), m1 = L.net_cycles(L.s);
