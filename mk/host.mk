@@ -27,7 +27,9 @@ HOST_LIB     := $(HOST_DIR)/libtorus.a
 HOST_SAN_LIB := $(HOST_DIR)/san/libtorus.a
 TORUSCTL     := $(BUILD)/torusctl
 
-HOST_TESTS     := $(patsubst tests/host/%.c,%,$(sort $(wildcard tests/host/test_*.c)))
+# Unit tests in one folder per stage, as the library (tests/host/<stage>/).
+HOST_TEST_SRC  := $(sort $(foreach s,$(HOST_STAGES),$(wildcard tests/host/$(s)/test_*.c)))
+HOST_TESTS     := $(basename $(notdir $(HOST_TEST_SRC)))
 HOST_TEST_BINS := $(HOST_TESTS:%=$(HOST_DIR)/%) $(HOST_TESTS:%=$(HOST_DIR)/san/%)
 
 TESTS_HOST += $(HOST_TEST_BINS) $(HOST_DIR)/test_cli
@@ -67,22 +69,25 @@ $(HOST_SAN_LIB): $(HOST_SAN_OBJ)
 $(TORUSCTL): $(HOST_CLI_OBJ) $(HOST_LIB)
 	$(CC) -o $@ $(HOST_CLI_OBJ) $(HOST_LIB) $(HOST_LIBS)
 
-$(HOST_DIR)/test_%: $(HOST_DIR)/obj/tests/host/test_%.o $(HOST_LIB)
-	$(CC) -o $@ $< $(HOST_LIB) $(HOST_LIBS)
-
-$(HOST_DIR)/san/test_%: $(HOST_DIR)/san/tests/host/test_%.o $(HOST_SAN_LIB)
-	$(CC) $(SAN_FLAGS) -o $@ $< $(HOST_SAN_LIB) $(HOST_LIBS)
+define HOST_TEST_RULES
+$(HOST_DIR)/$(basename $(notdir $(1))): $(HOST_DIR)/obj/$(1:.c=.o) $(HOST_LIB)
+	$$(CC) -o $$@ $$< $$(HOST_LIB) $$(HOST_LIBS)
+$(HOST_DIR)/san/$(basename $(notdir $(1))): $(HOST_DIR)/san/$(1:.c=.o) $(HOST_SAN_LIB)
+	$$(CC) $$(SAN_FLAGS) -o $$@ $$< $$(HOST_SAN_LIB) $$(HOST_LIBS)
+endef
+$(foreach t,$(HOST_TEST_SRC),$(eval $(call HOST_TEST_RULES,$(t))))
 
 $(HOST_DIR)/bench_host: $(HOST_DIR)/obj/tests/host/bench_host.o $(HOST_LIB)
 	$(CC) -o $@ $< $(HOST_LIB) $(HOST_LIBS)
 
 # CLI behaviour and golden tests: a wrapper that runs the script on the
 # freshly built torusctl.
-$(HOST_DIR)/test_cli: tests/host/cli.sh $(TORUSCTL) $(wildcard tests/host/golden/*) \
-                      $(wildcard tests/host/bad/*)
+$(HOST_DIR)/test_cli: tests/host/cli/cli.sh $(TORUSCTL) $(wildcard tests/host/cli/golden/*) \
+                      $(wildcard tests/host/cli/bad/*)
 	@mkdir -p $(@D)
-	printf '#!/bin/sh\nexec tests/host/cli.sh %s\n' '$(TORUSCTL)' >$@
+	printf '#!/bin/sh\nexec tests/host/cli/cli.sh %s\n' '$(TORUSCTL)' >$@
 	chmod +x $@
 
 -include $(HOST_LIB_OBJ:.o=.d) $(HOST_SAN_OBJ:.o=.d) $(HOST_CLI_OBJ:.o=.d) \
-         $(wildcard $(HOST_DIR)/obj/tests/host/*.d $(HOST_DIR)/san/tests/host/*.d)
+         $(wildcard $(HOST_DIR)/obj/tests/host/*.d $(HOST_DIR)/obj/tests/host/*/*.d \
+                   $(HOST_DIR)/san/tests/host/*/*.d)

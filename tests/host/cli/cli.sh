@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # torusctl behaviour and golden tests (TAP). Usage: cli.sh path/to/torusctl
-# Each case: expected exit code, optional golden stdout (tests/host/golden),
+# Each case: expected exit code, optional golden stdout (tests/host/cli/golden),
 # optional text the stderr must contain.
 set -u
 T=$1
-here=tests/host
+here=tests/host/cli
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
