@@ -17,7 +17,7 @@ USB_BUILD := $(BUILD)/usb
 USB_CC     = $(CCACHE) $(CC)
 
 # Objects: plain under obj/, sanitized under san/ (make test runs both).
-USB_EMU_SRCS    := host/transport/transport_usb.c tests/usb/ft2232h_emu.c
+USB_EMU_SRCS    := host/transport/transport_usb.c tests/usb/ft2232h_emu.c host/core/error.c
 USB_SERIAL_SRCS := host/transport/transport_serial.c
 USB_OBJ = $(patsubst %.c,$(USB_BUILD)/obj/%.o,$(1))
 USB_SAN = $(patsubst %.c,$(USB_BUILD)/san/%.o,$(1))
@@ -38,14 +38,14 @@ $(USB_BUILD)/test_usb_emu: $(call USB_OBJ,$(USB_EMU_TEST_SRCS))
 $(USB_BUILD)/test_usb_emu-san: $(call USB_SAN,$(USB_EMU_TEST_SRCS))
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(USB_LIBS) $(UMOCKDEV_LIBS) -lutil -lpthread
 
-$(USB_BUILD)/test_serial_pty: $(call USB_OBJ,$(USB_SERIAL_SRCS) tests/usb/test_serial_pty.c)
+$(USB_BUILD)/test_serial_pty: $(call USB_OBJ,$(USB_SERIAL_SRCS) host/core/error.c tests/usb/test_serial_pty.c)
 	$(CC) -o $@ $^ -lutil -lpthread
 
-$(USB_BUILD)/test_serial_pty-san: $(call USB_SAN,$(USB_SERIAL_SRCS) tests/usb/test_serial_pty.c)
+$(USB_BUILD)/test_serial_pty-san: $(call USB_SAN,$(USB_SERIAL_SRCS) host/core/error.c tests/usb/test_serial_pty.c)
 	$(CC) $(SAN_FLAGS) -o $@ $^ -lutil -lpthread
 
 # The framed protocol over the usb transport (links the protocol client).
-USB_PROTO_SRCS := $(USB_EMU_SRCS) host/proto/proto.c host/core/error.c tests/usb/test_usb_proto.c
+USB_PROTO_SRCS := $(USB_EMU_SRCS) host/proto/proto.c tests/usb/test_usb_proto.c
 
 $(USB_BUILD)/test_usb_proto: $(call USB_OBJ,$(USB_PROTO_SRCS))
 	$(CC) -o $@ $^ $(USB_LIBS) $(UMOCKDEV_LIBS) -lpthread

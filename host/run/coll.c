@@ -5,7 +5,6 @@
 
 #include <inttypes.h>
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,30 +14,19 @@
 
 /* ---- builders ---- */
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
 /* Scatter or gather: the lengths (given, random or L), FDF or
  * certificates over one relay round. */
 static int build_sg(const struct tn_coll_req *r, const struct tn_topo *t, struct tn_coll_built *b,
                     char *err, size_t errlen)
 {
     if (t->n > 1 && (t->dim[0] > 15 || t->dim[1] > 15 || t->dim[2] > 15))
-        return fail(err, errlen, TN_ENOTSUP,
+        return tn_errf(err, errlen, TN_ENOTSUP,
                     "relay heads carry 4-bit coordinates: dims up to 15");
     if (b->coll == TN_GATHER)
         b->ports = 1;
     uint32_t *len = calloc(t->n, sizeof *len);
     if (!len)
-        return fail(err, errlen, TN_ENOMEM, "out of memory");
+        return tn_errf(err, errlen, TN_ENOMEM, "out of memory");
     if (r->lengths)
         memcpy(len, r->lengths, t->n * sizeof *len);
     else
@@ -48,7 +36,7 @@ static int build_sg(const struct tn_coll_req *r, const struct tn_topo *t, struct
                                    : tn_gather_build(&b->s, t, &so, &b->x.sg);
     free(len);
     if (rc != 0)
-        return fail(err, errlen, rc, "cannot build the %s: %s", tn_coll_name(b->coll),
+        return tn_errf(err, errlen, rc, "cannot build the %s: %s", tn_coll_name(b->coll),
                     tn_strerror(rc));
     b->formula.cycles = b->x.sg.formula;
     b->formula.rounds = 1;
@@ -62,7 +50,7 @@ static int build_p2p(const struct tn_coll_req *r, const struct tn_topo *t,
                              b->alpha};
     int rc = tn_p2p_build(&b->s, t, &po, &b->x.p2p);
     if (rc != 0)
-        return fail(err, errlen, rc, "cannot build the p2p transfer: %s (distance 1..%u from a "
+        return tn_errf(err, errlen, rc, "cannot build the p2p transfer: %s (distance 1..%u from a "
                     "node, at most %u packets, cs without packets, sf with equal packets)",
                     tn_strerror(rc), tn_diameter(t), t->n);
     b->formula.cycles = b->x.p2p.device;
@@ -74,13 +62,13 @@ static int build_a2a(const struct tn_coll_req *r, const struct tn_topo *t,
                      struct tn_coll_built *b, char *err, size_t errlen)
 {
     if (t->n > TN_A2A_NODES_MAX)
-        return fail(err, errlen, TN_ENOTSUP, "alltoall takes at most %u nodes (message ids "
+        return tn_errf(err, errlen, TN_ENOTSUP, "alltoall takes at most %u nodes (message ids "
                     "s*N+d)", TN_A2A_NODES_MAX);
     struct tn_a2a_opts o = {r->a2a_kind, r->msg_flits, b->ports, b->alpha, r->search_s,
                             (unsigned)r->seed};
     int rc = tn_a2a_build(&b->s, t, &o, &b->x.a2a);
     if (rc != 0)
-        return fail(err, errlen, rc, "cannot build the all-to-all schedule: %s",
+        return tn_errf(err, errlen, rc, "cannot build the all-to-all schedule: %s",
                     tn_strerror(rc));
     const struct tn_a2a_info *ai = &b->x.a2a;
     b->formula.rounds = ai->steps;
@@ -107,7 +95,7 @@ static int build_algo(const struct tn_coll_req *r, const struct tn_topo *t,
         return rc;
     }
     if (rc != 0)
-        return fail(err, errlen, rc, "cannot build the schedule: %s", tn_strerror(rc));
+        return tn_errf(err, errlen, rc, "cannot build the schedule: %s", tn_strerror(rc));
     b->have_formula = tn_algo_cost(b->coll, b->s->algo, t, &ao, &b->formula) == 0;
     return 0;
 }
@@ -120,16 +108,16 @@ static int build_perm(const struct tn_coll_req *r, const struct tn_topo *t,
     uint32_t *dst = malloc(((size_t)t->n + 1) * sizeof *dst);
     int rc = dst ? tn_perm_build(t, r->perm, r->seed, dst) : TN_ENOMEM;
     if (rc == TN_ENOTSUP)
-        fail(err, errlen, rc, "%s does not apply to %ux%ux%u (bit-reversal needs N a power "
+        tn_errf(err, errlen, rc, "%s does not apply to %ux%ux%u (bit-reversal needs N a power "
              "of 2, transpose X = Y)", tn_perm_name(r->perm), t->dim[0], t->dim[1], t->dim[2]);
     if (rc == 0) {
         rc = tn_perm_sched(&b->s, t, dst, r->sw, r->msg_flits, b->alpha, r->search_s,
                            &b->x.perm);
         if (rc)
-            fail(err, errlen, rc, "cannot build the permutation schedule: %s",
+            tn_errf(err, errlen, rc, "cannot build the permutation schedule: %s",
                  tn_strerror(rc));
     } else if (rc == TN_ENOMEM) {
-        fail(err, errlen, rc, "out of memory");
+        tn_errf(err, errlen, rc, "out of memory");
     }
     free(dst);
     if (rc)
@@ -487,10 +475,10 @@ int tn_coll_build(const struct tn_coll_req *r, const struct tn_topo *t, unsigned
     enum tn_coll c = r->coll;
     const struct entry *e = entry_of(c);
     if (!e)
-        return fail(err, errlen, TN_EINVAL, "no such collective");
+        return tn_errf(err, errlen, TN_EINVAL, "no such collective");
     bool rooted = c == TN_BROADCAST || c == TN_SCATTER || c == TN_GATHER || c == TN_P2P;
     if (rooted && r->root >= t->n)
-        return fail(err, errlen, TN_EINVAL, "--root %u is not a node of the %ux%ux%u torus "
+        return tn_errf(err, errlen, TN_EINVAL, "--root %u is not a node of the %ux%ux%u torus "
                     "(0..%u)", r->root, t->dim[0], t->dim[1], t->dim[2], t->n - 1);
     if (c == TN_ALLTOALL || c == TN_GOSSIP || c == TN_BROADCAST) {
         struct tn_algo_opts ao = {r->algo, r->msg_flits, b->ports, alpha, r->root};
@@ -498,7 +486,7 @@ int tn_coll_build(const struct tn_coll_req *r, const struct tn_topo *t, unsigned
         char dims[32];
         tn_topo_format(t, dims, sizeof dims);
         if (need > have)
-            return fail(err, errlen, TN_ECAPACITY, "%s on %s (%u nodes) would need about %.1f "
+            return tn_errf(err, errlen, TN_ECAPACITY, "%s on %s (%u nodes) would need about %.1f "
                         "GB of memory to build and verify; this machine allows %.1f GB (3/4 of "
                         "its memory): use a smaller torus", tn_coll_name(c), dims, t->n,
                         (double)need / 1e9, (double)have / 1e9);

@@ -2,7 +2,6 @@
 /* The whole run as one call (run.h: tn_run): build, verify, lower,
  * predict, compile, load, run, read back and judge. */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,23 +9,12 @@
 #include "run.h"
 #include "tn_error.h"
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return rc;
-}
-
 /* A protocol error, in err with the device's own words. */
 static int device_fail(struct tn_proto *dev, int rc, char *err, size_t errlen)
 {
     if (rc == TN_EINTR)
-        return fail(err, errlen, rc, "interrupted: the run stopped and the device is closed");
-    return fail(err, errlen, rc, "device error: %s", tn_proto_errmsg(dev));
+        return tn_errf(err, errlen, rc, "interrupted: the run stopped and the device is closed");
+    return tn_errf(err, errlen, rc, "device error: %s", tn_proto_errmsg(dev));
 }
 
 /* Flits times hops of every stream: what the links carry. */
@@ -73,12 +61,12 @@ static int prepare(const struct tn_info *info, const struct tn_coll_req *req,
     struct tn_verify_opts vo = {info->lanes, 0, 20, s->coll == TN_PERM};
     rc = tn_verify(s, &vo, &rep->verify);
     if (rc == TN_EVERIFY)
-        return fail(err, errlen, rc, "the schedule fails verification (%u violations)",
+        return tn_errf(err, errlen, rc, "the schedule fails verification (%u violations)",
                     rep->verify.nviol);
     if (rc != 0)
-        return fail(err, errlen, rc, "cannot verify the schedule: %s", tn_strerror(rc));
+        return tn_errf(err, errlen, rc, "cannot verify the schedule: %s", tn_strerror(rc));
     if (rep->verify.mem_max_words > info->mem_depth)
-        return fail(err, errlen, TN_ECAPACITY, "%" PRIu64 " flit memory words a node, more than "
+        return tn_errf(err, errlen, TN_ECAPACITY, "%" PRIu64 " flit memory words a node, more than "
                     "the device's %u (MEM_DEPTH)", rep->verify.mem_max_words, info->mem_depth);
     const struct tn_bounds *bd = &rep->verify.bounds;
     rep->lower = (uint64_t)bd->rounds * info->alpha + bd->dsum + bd->tsum;
@@ -86,10 +74,10 @@ static int prepare(const struct tn_info *info, const struct tn_coll_req *req,
     char why[400];
     rc = tn_plan_lower(&rep->plan, s, &par, why, sizeof why);
     if (rc != 0)
-        return fail(err, errlen, rc, "cannot lower the schedule to this device: %s", why);
+        return tn_errf(err, errlen, rc, "cannot lower the schedule to this device: %s", why);
     rc = tn_model_run(rep->plan, seed, TN_ENGINE_AUTO, &rep->model);
     if (rc != 0)
-        return fail(err, errlen, rc, "reference model failed: %s", tn_strerror(rc));
+        return tn_errf(err, errlen, rc, "reference model failed: %s", tn_strerror(rc));
     if (rep->b.built && rep->b.coll == TN_PERM)
         rep->b.x.perm.relay_lost = rep->model.errors;
     return 0;
@@ -105,13 +93,13 @@ static int compile(const struct tn_info *info, const struct tn_run_opts *o,
         return rc;
     if (f->kind == TN_FAULT_LINK) {
         if (!info->fault)
-            return fail(err, errlen, TN_ENOTSUP, "this device has no link fault injection "
+            return tn_errf(err, errlen, TN_ENOTSUP, "this device has no link fault injection "
                         "(PARAMS bit 17, FAULT = 1: the simulator models)");
         return tn_link_fault_place(rep->plan, info->w, &f->link, &rep->fault_round,
                                    &rep->fault_rcyc, err, errlen);
     }
     if (tn_fault_apply(&rep->image, f, rep->plan) != 0)
-        return fail(err, errlen, TN_EINVAL, "--fault names nothing in this image (node without "
+        return tn_errf(err, errlen, TN_EINVAL, "--fault names nothing in this image (node without "
                     "initial data, no such round, or rounds:N not below the schedule's %u "
                     "rounds)", rep->plan->nrounds);
     return 0;
@@ -130,11 +118,11 @@ static int execute(struct tn_proto *dev, const struct tn_info *info,
     if (rc == 0)
         rc = tn_run_execute(dev, info, rep->plan, &rep->model, res, o->quiet, rep->tm + 3);
     if (rc == TN_ENOMEM)
-        return fail(err, errlen, rc, "out of memory");
+        return tn_errf(err, errlen, rc, "out of memory");
     if (rc != 0)
         return device_fail(dev, rc, err, errlen);
     if (res->status & 8)
-        return fail(err, errlen, TN_EIO, "the run was aborted");
+        return tn_errf(err, errlen, TN_EIO, "the run was aborted");
     res->flit_hops = flit_hops(rep->b.s);
     const struct tn_coll_built *b = &rep->b;
     if (b->have_formula && b->formula.cycles != res->model) {
@@ -179,7 +167,7 @@ int tn_run(struct tn_proto *dev, const struct tn_info *info, const struct tn_col
     if (rc != 0)
         return device_fail(dev, rc, err, errlen);
     if (tn_run_result_init(&rep->res, rep->plan, &rep->model) != 0)
-        return fail(err, errlen, TN_ENOMEM, "out of memory");
+        return tn_errf(err, errlen, TN_ENOMEM, "out of memory");
     stage_done(o, TN_STAGE_LOADED, rep);
     if (o->load_only)
         return 0;

@@ -8,7 +8,6 @@
 #include <limits.h>
 #include <poll.h>
 #include <stdbool.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,18 +41,6 @@ struct serial_port {
     char path[256];
     char err[320];        /* the last failure (serial_error) */
 };
-
-static void msg(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void msg(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    if (err == NULL || errlen == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 /* B* constant for a standard rate, or 0. */
 static speed_t std_speed(int baud)
@@ -96,11 +83,11 @@ static int serial_open(struct tn_transport **t, const struct tn_transport_opts *
 
     *t = NULL;
     if (o->port == NULL || o->port[0] == '\0') {
-        msg(err, errlen, "the serial backend needs a port: --port /dev/ttyUSB1");
+        tn_errf(err, errlen, 0, "the serial backend needs a port: --port /dev/ttyUSB1");
         return TN_EINVAL;
     }
     if (baud <= 0) {
-        msg(err, errlen, "bad baud rate %d", baud);
+        tn_errf(err, errlen, 0, "bad baud rate %d", baud);
         return TN_EINVAL;
     }
     s = calloc(1, sizeof *s);
@@ -111,31 +98,31 @@ static int serial_open(struct tn_transport **t, const struct tn_transport_opts *
     if (s->fd < 0) {
         int e = errno;
         if (e == ENOENT || e == ENXIO || e == ENODEV) {
-            msg(err, errlen, "no serial port %s: plug in the board or check the path", o->port);
+            tn_errf(err, errlen, 0, "no serial port %s: plug in the board or check the path", o->port);
             rc = TN_ENODEV;
         } else if (e == EACCES || e == EPERM) {
-            msg(err, errlen, "permission denied on %s: install the udev rule "
+            tn_errf(err, errlen, 0, "permission denied on %s: install the udev rule "
                 "scripts/60-torus.rules (sudo make install-udev) or join the "
                 "dialout group (sudo usermod -aG dialout $USER), then log in again",
                 o->port);
             rc = TN_EACCES;
         } else if (e == EBUSY) {
-            msg(err, errlen, "%s is in use by another program: close it and retry", o->port);
+            tn_errf(err, errlen, 0, "%s is in use by another program: close it and retry", o->port);
             rc = TN_EIO;
         } else {
-            msg(err, errlen, "cannot open %s: %s", o->port, strerror(e));
+            tn_errf(err, errlen, 0, "cannot open %s: %s", o->port, strerror(e));
             rc = TN_EIO;
         }
         goto out_free;
     }
     if (tcgetattr(s->fd, &tio) != 0) {
-        msg(err, errlen, "%s is not a serial port (%s)", o->port, strerror(errno));
+        tn_errf(err, errlen, 0, "%s is not a serial port (%s)", o->port, strerror(errno));
         rc = TN_EINVAL;
         goto out_close;
     }
     /* Exclusive use: a second opener (other than root) gets EBUSY. */
     if (ioctl(s->fd, TIOCEXCL) != 0) {
-        msg(err, errlen, "cannot get exclusive use of %s: %s", o->port, strerror(errno));
+        tn_errf(err, errlen, 0, "cannot get exclusive use of %s: %s", o->port, strerror(errno));
         rc = TN_EIO;
         goto out_close;
     }
@@ -146,17 +133,17 @@ static int serial_open(struct tn_transport **t, const struct tn_transport_opts *
     tio.c_cc[VMIN] = 0;
     tio.c_cc[VTIME] = 0;
     if (code != 0 && cfsetspeed(&tio, code) != 0) {
-        msg(err, errlen, "cannot set %d baud on %s: %s", baud, o->port, strerror(errno));
+        tn_errf(err, errlen, 0, "cannot set %d baud on %s: %s", baud, o->port, strerror(errno));
         rc = TN_EINVAL;
         goto out_close;
     }
     if (tcsetattr(s->fd, TCSANOW, &tio) != 0) {
-        msg(err, errlen, "cannot configure %s: %s", o->port, strerror(errno));
+        tn_errf(err, errlen, 0, "cannot configure %s: %s", o->port, strerror(errno));
         rc = TN_EIO;
         goto out_close;
     }
     if (code == 0 && set_other_speed(s->fd, baud) != 0) {
-        msg(err, errlen, "cannot set %d baud on %s: %s (the driver refuses this "
+        tn_errf(err, errlen, 0, "cannot set %d baud on %s: %s (the driver refuses this "
             "rate; try a standard one)", baud, o->port, strerror(errno));
         rc = TN_EINVAL;
         goto out_close;
@@ -175,11 +162,11 @@ out_free:
 static int lost(struct serial_port *s, const char *what, int e)
 {
     if (e == EIO || e == ENXIO || e == ENODEV) {
-        msg(s->err, sizeof s->err, "%s: %s failed: the port went away (board unplugged?)",
+        tn_errf(s->err, sizeof s->err, 0, "%s: %s failed: the port went away (board unplugged?)",
             s->path, what);
         return TN_ENODEV;
     }
-    msg(s->err, sizeof s->err, "%s: %s failed: %s", s->path, what, strerror(e));
+    tn_errf(s->err, sizeof s->err, 0, "%s: %s failed: %s", s->path, what, strerror(e));
     return TN_EIO;
 }
 
@@ -208,7 +195,7 @@ static int serial_write(struct tn_transport *t, const uint8_t *buf, size_t len)
         struct pollfd p = { s->fd, POLLOUT, 0 };
         int r = poll(&p, 1, stall_ms);
         if (r == 0) {
-            msg(s->err, sizeof s->err, "%s: write stalled for %d ms: the port takes no data; "
+            tn_errf(s->err, sizeof s->err, 0, "%s: write stalled for %d ms: the port takes no data; "
                 "check the board", s->path, stall_ms);
             return TN_ETIMEDOUT;
         }

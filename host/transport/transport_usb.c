@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,18 +33,6 @@ struct usb_port {
     char where[64];       /* "usb 001/004 interface B", for messages */
     char err[256];        /* the last failure (usb_error) */
 };
-
-static void msg(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void msg(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    if (err == NULL || errlen == 0)
-        return;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
 
 static const char *chip_name(unsigned bcd_device)
 {
@@ -193,7 +180,7 @@ static int find_boards(struct ftdi_context *ftdi, int vid, int pid,
         struct ftdi_device_list *list = NULL;
         int cnt = ftdi_usb_find_all(ftdi, &list, vid, pids[p]);
         if (cnt < 0) {
-            msg(err, errlen, "cannot list usb devices: %s (is usbfs available?)",
+            tn_errf(err, errlen, 0, "cannot list usb devices: %s (is usbfs available?)",
                 ftdi_get_error_string(ftdi));
             return TN_EIO;
         }
@@ -202,7 +189,7 @@ static int find_boards(struct ftdi_context *ftdi, int vid, int pid,
             struct found *grown = realloc(*out, (*n + 1) * sizeof **out);
             if (grown == NULL) {
                 ftdi_list_free(&list);
-                msg(err, errlen, "out of memory listing usb devices");
+                tn_errf(err, errlen, 0, "out of memory listing usb devices");
                 return TN_ENOMEM;
             }
             *out = grown;
@@ -261,7 +248,7 @@ int tn_usb_list(struct tn_usb_board *boards, size_t max, int vid, int pid,
     int rc;
 
     if (ftdi == NULL) {
-        msg(err, errlen, "cannot initialise libftdi/libusb (is usbfs available?)");
+        tn_errf(err, errlen, 0, "cannot initialise libftdi/libusb (is usbfs available?)");
         return TN_EIO;
     }
     rc = find_boards(ftdi, vid, pid, true, &f, &n, err, errlen);
@@ -406,12 +393,12 @@ static int select_board(struct ftdi_context *ftdi, const struct tn_transport_opt
     } else if (nmatch > 1) {
         libusb_unref_device(*dev);
         *dev = NULL;
-        msg(err, errlen, "%zu boards match %s; refusing to guess, choose one with "
+        tn_errf(err, errlen, 0, "%zu boards match %s; refusing to guess, choose one with "
             "--busdev BUS:DEV or --device %04x:%04x:SERIAL:\n%s",
             nmatch, sel_desc, vid, pid, cands);
         rc = TN_EBUSY;
     } else if (ndenied > 0) {
-        msg(err, errlen, "permission denied reading the serial of %zu %04x:%04x "
+        tn_errf(err, errlen, 0, "permission denied reading the serial of %zu %04x:%04x "
             "board(s), so none could be matched to %s: " UDEV_HINT,
             ndenied, vid, pid, want_serial);
         rc = TN_EACCES;
@@ -421,7 +408,7 @@ static int select_board(struct ftdi_context *ftdi, const struct tn_transport_opt
             size_t l = strlen(cands);
             describe(cands + l, sizeof cands - l, &f[i]);
         }
-        msg(err, errlen, "no usb board %s found: plug in the board or check "
+        tn_errf(err, errlen, 0, "no usb board %s found: plug in the board or check "
             "`torusctl list`%s%s", sel_desc,
             n ? "; these do not match:\n" : " (no FTDI device present)", cands);
         rc = TN_ENODEV;
@@ -440,20 +427,20 @@ static int open_failure(struct usb_port *u, libusb_device *dev, int frc,
 {
     int prc = probe_open(dev);
     if (frc == -4 && prc == TN_EACCES) {
-        msg(err, errlen, "permission denied on %s (%04x:%04x): " UDEV_HINT, path, b->vid,
+        tn_errf(err, errlen, 0, "permission denied on %s (%04x:%04x): " UDEV_HINT, path, b->vid,
             b->pid);
         return TN_EACCES;
     }
     if (frc == -4 && prc == TN_ENODEV) {
-        msg(err, errlen, "%s disappeared while opening it: replug the board", path);
+        tn_errf(err, errlen, 0, "%s disappeared while opening it: replug the board", path);
         return TN_ENODEV;
     }
     if (frc == -5) {
-        msg(err, errlen, "cannot claim interface %c of %s: another program "
+        tn_errf(err, errlen, 0, "cannot claim interface %c of %s: another program "
             "(or the ftdi_sio driver) holds it; close it and retry", ifc, path);
         return TN_EIO;
     }
-    msg(err, errlen, "cannot open %s interface %c: %s", path, ifc,
+    tn_errf(err, errlen, 0, "cannot open %s interface %c: %s", path, ifc,
         ftdi_get_error_string(u->ftdi));
     return TN_EIO;
 }
@@ -463,12 +450,12 @@ static int open_failure(struct usb_port *u, libusb_device *dev, int frc,
 static int setup_uart(struct usb_port *u, int baud, char *err, size_t errlen)
 {
     if (ftdi_set_bitmode(u->ftdi, 0, BITMODE_RESET) < 0) {
-        msg(err, errlen, "cannot set UART mode on %s: %s", u->where,
+        tn_errf(err, errlen, 0, "cannot set UART mode on %s: %s", u->where,
             ftdi_get_error_string(u->ftdi));
         return TN_EIO;
     }
     if (ftdi_set_baudrate(u->ftdi, baud) < 0) {
-        msg(err, errlen, "cannot set %d baud on %s: %s (the FT2232H reaches "
+        tn_errf(err, errlen, 0, "cannot set %d baud on %s: %s (the FT2232H reaches "
             "12000000; rates must be within 5%% of 12 MHz/n or 3 MHz/n)", baud,
             u->where, ftdi_get_error_string(u->ftdi));
         return TN_EINVAL;
@@ -477,7 +464,7 @@ static int setup_uart(struct usb_port *u, int baud, char *err, size_t errlen)
         ftdi_setflowctrl(u->ftdi, SIO_DISABLE_FLOW_CTRL) < 0 ||
         ftdi_set_latency_timer(u->ftdi, TN_USB_LATENCY_MS) < 0 ||
         ftdi_tcioflush(u->ftdi) < 0) {
-        msg(err, errlen, "cannot configure %s: %s", u->where,
+        tn_errf(err, errlen, 0, "cannot configure %s: %s", u->where,
             ftdi_get_error_string(u->ftdi));
         return TN_EIO;
     }
@@ -502,21 +489,21 @@ static int usb_open(struct tn_transport **t, const struct tn_transport_opts *o,
 
     *t = NULL;
     if (o->interface < 0 || o->interface > 2) {
-        msg(err, errlen, "bad usb interface %d: use A or B", o->interface);
+        tn_errf(err, errlen, 0, "bad usb interface %d: use A or B", o->interface);
         return TN_EINVAL;
     }
     if (baud < 0) {
-        msg(err, errlen, "bad baud rate %d", baud);
+        tn_errf(err, errlen, 0, "bad baud rate %d", baud);
         return TN_EINVAL;
     }
     u = calloc(1, sizeof *u);
     if (u == NULL || (u->ftdi = ftdi_new()) == NULL) {
         free(u);
-        msg(err, errlen, "cannot initialise libftdi/libusb");
+        tn_errf(err, errlen, 0, "cannot initialise libftdi/libusb");
         return TN_ENOMEM;
     }
     if (ftdi_set_interface(u->ftdi, o->interface == 1 ? INTERFACE_A : INTERFACE_B) < 0) {
-        msg(err, errlen, "cannot select interface %c: %s", ifc,
+        tn_errf(err, errlen, 0, "cannot select interface %c: %s", ifc,
             ftdi_get_error_string(u->ftdi));
         rc = TN_EINVAL;
         goto out_free;
@@ -560,11 +547,11 @@ static bool usb_gone(struct usb_port *u)
 static int usb_err(struct usb_port *u, const char *what, int rc)
 {
     if (rc == LIBUSB_ERROR_NO_DEVICE || usb_gone(u)) {
-        msg(u->err, sizeof u->err, "%s: %s failed: the board was unplugged; replug it",
+        tn_errf(u->err, sizeof u->err, 0, "%s: %s failed: the board was unplugged; replug it",
             u->where, what);
         return TN_ENODEV;
     }
-    msg(u->err, sizeof u->err, "%s: %s failed: %s (%s)", u->where, what, libusb_strerror(rc),
+    tn_errf(u->err, sizeof u->err, 0, "%s: %s failed: %s (%s)", u->where, what, libusb_strerror(rc),
         ftdi_get_error_string(u->ftdi));
     return TN_EIO;
 }
@@ -585,7 +572,7 @@ static int usb_write(struct tn_transport *t, const uint8_t *buf, size_t len)
          * took the whole timeout is the chip not taking data. */
         if (n == LIBUSB_ERROR_TIMEOUT ||
             (n < 0 && tn_now_ms() - t0 >= u->ftdi->usb_write_timeout)) {
-            msg(u->err, sizeof u->err, "%s: write timed out after %d ms: the board "
+            tn_errf(u->err, sizeof u->err, 0, "%s: write timed out after %d ms: the board "
                 "stopped accepting data; power-cycle it", u->where, u->ftdi->usb_write_timeout);
             return TN_ETIMEDOUT;
         }
