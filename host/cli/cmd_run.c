@@ -544,11 +544,12 @@ static const struct option run_opts[] = {
     {"svg-rows", required_argument, NULL, 'Y'}, {"svg-rounds", required_argument, NULL, 'Z'},
     TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
 
-/* One option of run_opts (the device's are taken before): 0, or an exit
- * code (--help: TN_EXIT_OK through *done). */
-static int run_option(struct run_args *a, int c, char **argv, bool *done)
+/* One collective option (coll.h's request fields): 0 or an exit code;
+ * *handled false when c is none. */
+static int collective_option(struct run_args *a, int c, bool *handled)
 {
     unsigned long v;
+    *handled = true;
     switch (c) {
     case 'L':
         if (!tn_cmd_uint(optarg, 1, 1u << 24, &v)) {
@@ -574,19 +575,6 @@ static int run_option(struct run_args *a, int c, char **argv, bool *done)
         }
         a->req.root = (uint32_t)v;
         break;
-    case 'S':
-        a->sched_file = optarg;
-        break;
-    case 's':
-        if (!tn_cmd_uint(optarg, 0, UINT64_MAX, &v)) {
-            fprintf(stderr, CMD ": bad --seed '%s': use a number\n", optarg);
-            return TN_EXIT_USAGE;
-        }
-        a->req.seed = v;
-        break;
-    case 'j':
-        tn_cmd_json_opt(&a->json, optarg);
-        break;
     case 't':
         if (strcmp(optarg, "dor") != 0) {
             fprintf(stderr, CMD ": bad --tree '%s': use dor (relay packets follow their "
@@ -596,9 +584,6 @@ static int run_option(struct run_args *a, int c, char **argv, bool *done)
         break;
     case 'l':
         a->lengths_file = optarg;
-        break;
-    case 'V':
-        a->svg_file = optarg;
         break;
     case 'R':
         a->req.random_lengths = true;
@@ -639,6 +624,38 @@ static int run_option(struct run_args *a, int c, char **argv, bool *done)
         *(c == 'D' ? &a->req.distance : &a->req.packet_flits) = (uint32_t)v;
         a->distance_given |= c == 'D';
         break;
+    default:
+        *handled = false;
+    }
+    return 0;
+}
+
+/* One option of run_opts (the device's are taken before): 0, or an exit
+ * code (--help: TN_EXIT_OK through *done). */
+static int run_option(struct run_args *a, int c, char **argv, bool *done)
+{
+    unsigned long v;
+    bool handled;
+    int ex = collective_option(a, c, &handled);
+    if (handled)
+        return ex;
+    switch (c) {
+    case 'S':
+        a->sched_file = optarg;
+        break;
+    case 's':
+        if (!tn_cmd_uint(optarg, 0, UINT64_MAX, &v)) {
+            fprintf(stderr, CMD ": bad --seed '%s': use a number\n", optarg);
+            return TN_EXIT_USAGE;
+        }
+        a->req.seed = v;
+        break;
+    case 'j':
+        tn_cmd_json_opt(&a->json, optarg);
+        break;
+    case 'V':
+        a->svg_file = optarg;
+        break;
     case 'F':
         if (tn_fault_parse(optarg, &a->fault) != 0) {
             fprintf(stderr, CMD ": bad --fault '%s': use payload:NODE, duration:ROUND, "
@@ -676,6 +693,7 @@ static int run_option(struct run_args *a, int c, char **argv, bool *done)
     }
     return 0;
 }
+
 
 /* alltoall: --schedule liquid|round-robin (or --algo) names the kind of
  * schedule; any other --schedule is a file. An exit code. */
