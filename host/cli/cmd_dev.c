@@ -2,6 +2,7 @@
 /* Device options and opening (see cmd_dev.h). */
 #include "cmd_dev.h"
 
+#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,25 @@ int tn_cmd_bad_option(const char *cmd, char **argv)
     fprintf(stderr, "%s: unknown or incomplete option '%s': see %s --help\n", cmd,
             argv[optind - 1], cmd);
     return TN_EXIT_USAGE;
+}
+
+int tn_dev_getopt(int argc, char **argv, const struct option *opts, struct tn_dev_args *a,
+                  const char *cmd, int (*each)(void *ctx, int c, char **argv, bool *done),
+                  void *ctx, bool *done)
+{
+    tn_dev_args_init(a);
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "hI:", opts, NULL)) != -1) {
+        int h = tn_dev_arg(a, c, optarg, cmd);
+        if (h < 0)
+            return TN_EXIT_USAGE;
+        int ex = h > 0 ? 0 : each(ctx, c, argv, done);
+        if (ex != 0 || *done)
+            return ex;
+    }
+    return 0;
 }
 
 int tn_dev_arg(struct tn_dev_args *a, int c, const char *arg, const char *cmd)

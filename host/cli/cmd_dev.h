@@ -53,6 +53,16 @@ int tn_dev_arg(struct tn_dev_args *a, int c, const char *arg, const char *cmd);
  * was not understood and returns TN_EXIT_USAGE. */
 int tn_cmd_bad_option(const char *cmd, char **argv);
 
+/* The option loop of a device command: getopt_long over argv with opts
+ * (short options "hI:"), the device options into a (tn_dev_arg), every
+ * other one to each(ctx, c, optarg), which returns 0 or an exit code and
+ * sets *done after --help. 0 when all are parsed (optind at the first
+ * argument), else the exit code. */
+struct option;
+int tn_dev_getopt(int argc, char **argv, const struct option *opts, struct tn_dev_args *a,
+                  const char *cmd, int (*each)(void *ctx, int c, char **argv, bool *done),
+                  void *ctx, bool *done);
+
 struct tn_dev {
     const struct tn_transport_ops *ops;
     struct tn_transport *t;

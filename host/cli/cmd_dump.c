@@ -357,6 +357,54 @@ int tn_dump_node(struct tn_dev *d, uint32_t node, uint32_t mfirst, uint32_t mcou
     return rc;
 }
 
+/* What the command line asks for. */
+struct dump_args {
+    unsigned long node;          /* ULONG_MAX: not given */
+    uint32_t mfirst, mcount;
+    struct tn_cmd_json json;
+};
+
+/* One option (tn_dev_getopt): 0 or an exit code. */
+static int dump_option(void *ctx, int c, char **argv, bool *done)
+{
+    struct dump_args *d = ctx;
+    unsigned long v;
+    switch (c) {
+    case 'n':
+        if (!tn_cmd_uint(optarg, 0, 4094, &d->node)) {
+            fprintf(stderr, CMD ": bad --node '%s': use a node id\n", optarg);
+            return TN_EXIT_USAGE;
+        }
+        break;
+    case 'm': {
+        char *colon = strchr(optarg, ':');
+        unsigned long cnt;
+        if (colon == NULL) {
+            fprintf(stderr, CMD ": bad --mem '%s': use FIRST:COUNT\n", optarg);
+            return TN_EXIT_USAGE;
+        }
+        *colon = '\0';
+        if (!tn_cmd_uint(optarg, 0, 65535, &v) || !tn_cmd_uint(colon + 1, 1, 65536, &cnt)) {
+            fprintf(stderr, CMD ": bad --mem value: use FIRST:COUNT word numbers\n");
+            return TN_EXIT_USAGE;
+        }
+        d->mfirst = (uint32_t)v;
+        d->mcount = (uint32_t)cnt;
+        break;
+    }
+    case 'j':
+        tn_cmd_json_opt(&d->json, optarg);
+        break;
+    case 'h':
+        help(stdout);
+        *done = true;
+        return TN_EXIT_OK;
+    default:
+        return tn_cmd_bad_option(CMD, argv);
+    }
+    return 0;
+}
+
 int cmd_dump(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -364,59 +412,20 @@ int cmd_dump(int argc, char **argv)
         {"json", optional_argument, NULL, 'j'},
         TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
     struct tn_dev_args da;
-    unsigned long node = ULONG_MAX, v;
-    uint32_t mfirst = 0, mcount = 0;
-    struct tn_cmd_json json = {false, NULL};
-    int c;
-    tn_dev_args_init(&da);
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "hI:", opts, NULL)) != -1) {
-        int h = tn_dev_arg(&da, c, optarg, CMD);
-        if (h < 0)
-            return TN_EXIT_USAGE;
-        if (h > 0)
-            continue;
-        switch (c) {
-        case 'n':
-            if (!tn_cmd_uint(optarg, 0, 4094, &node)) {
-                fprintf(stderr, CMD ": bad --node '%s': use a node id\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            break;
-        case 'm': {
-            char *colon = strchr(optarg, ':');
-            unsigned long cnt;
-            if (colon == NULL) {
-                fprintf(stderr, CMD ": bad --mem '%s': use FIRST:COUNT\n", optarg);
-                return TN_EXIT_USAGE;
-            }
-            *colon = '\0';
-            if (!tn_cmd_uint(optarg, 0, 65535, &v) || !tn_cmd_uint(colon + 1, 1, 65536, &cnt)) {
-                fprintf(stderr, CMD ": bad --mem value: use FIRST:COUNT word numbers\n");
-                return TN_EXIT_USAGE;
-            }
-            mfirst = (uint32_t)v;
-            mcount = (uint32_t)cnt;
-            break;
-        }
-        case 'j':
-            tn_cmd_json_opt(&json, optarg);
-            break;
-        case 'h':
-            help(stdout);
-            return TN_EXIT_OK;
-        default:
-            return tn_cmd_bad_option(CMD, argv);
-        }
-    }
+    struct dump_args d = {ULONG_MAX, 0, 0, {false, NULL}};
+    bool done = false;
+    int ex = tn_dev_getopt(argc, argv, opts, &da, CMD, dump_option, &d, &done);
+    if (ex != 0 || done)
+        return ex;
+    unsigned long node = d.node;
+    uint32_t mfirst = d.mfirst, mcount = d.mcount;
     if (node == ULONG_MAX || optind < argc) {
         fprintf(stderr, CMD ": %s: see " CMD " --help\n",
                 optind < argc ? "unexpected argument" : "--node N is required");
         return TN_EXIT_USAGE;
     }
     struct tn_dev dev;
-    int ex = tn_dev_open(&dev, &da, CMD);
+    ex = tn_dev_open(&dev, &da, CMD);
     if (ex != 0)
         return ex;
     char err[256];
@@ -436,7 +445,7 @@ int cmd_dump(int argc, char **argv)
         tn_dev_close(&dev);
         return TN_EXIT_USAGE;
     }
-    int rc = tn_dump_node(&dev, (uint32_t)node, mfirst, mcount, &json);
+    int rc = tn_dump_node(&dev, (uint32_t)node, mfirst, mcount, &d.json);
     if (rc == TN_ENOMEM) {
         fprintf(stderr, CMD ": out of memory\n");
         ex = TN_EXIT_USAGE;

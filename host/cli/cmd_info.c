@@ -24,39 +24,38 @@ static void help(FILE *f)
         tn_dev_help);
 }
 
+/* --json and --help (tn_dev_getopt). */
+static int info_option(void *ctx, int c, char **argv, bool *done)
+{
+    switch (c) {
+    case 'j':
+        tn_cmd_json_opt(ctx, optarg);
+        return 0;
+    case 'h':
+        help(stdout);
+        *done = true;
+        return TN_EXIT_OK;
+    default:
+        return tn_cmd_bad_option(CMD, argv);
+    }
+}
+
 int cmd_info(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"json", optional_argument, NULL, 'j'}, TN_DEV_LONGOPTS, {NULL, 0, NULL, 0}};
     struct tn_dev_args da;
     struct tn_cmd_json json = {false, NULL};
-    int c;
-    tn_dev_args_init(&da);
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "hI:", opts, NULL)) != -1) {
-        int h = tn_dev_arg(&da, c, optarg, CMD);
-        if (h < 0)
-            return TN_EXIT_USAGE;
-        if (h > 0)
-            continue;
-        switch (c) {
-        case 'j':
-            tn_cmd_json_opt(&json, optarg);
-            break;
-        case 'h':
-            help(stdout);
-            return TN_EXIT_OK;
-        default:
-            return tn_cmd_bad_option(CMD, argv);
-        }
-    }
+    bool done = false;
+    int ex = tn_dev_getopt(argc, argv, opts, &da, CMD, info_option, &json, &done);
+    if (ex != 0 || done)
+        return ex;
     if (optind < argc) {
         fprintf(stderr, CMD ": unexpected argument '%s'\n", argv[optind]);
         return TN_EXIT_USAGE;
     }
     struct tn_dev dev;
-    int ex = tn_dev_open(&dev, &da, CMD);
+    ex = tn_dev_open(&dev, &da, CMD);
     if (ex != 0)
         return ex;
     const struct tn_info *i = &dev.info;

@@ -632,9 +632,13 @@ static int collective_option(struct run_args *a, int c, bool *handled)
 
 /* One option of run_opts (the device's are taken before): 0, or an exit
  * code (--help: TN_EXIT_OK through *done). */
-static int run_option(struct run_args *a, int c, char **argv, bool *done)
+static int run_option(void *ctx, int c, char **argv, bool *done)
 {
+    struct run_args *a = ctx;
     unsigned long v;
+    size_t ng = strlen(a->given);
+    if (c > 0 && c < 128 && !strchr(a->given, c) && ng + 1 < sizeof a->given)
+        a->given[ng] = (char)c;
     bool handled;
     int ex = collective_option(a, c, &handled);
     if (handled)
@@ -755,27 +759,13 @@ static int parse_args(int argc, char **argv, struct run_args *a, bool *done)
     a->req = (struct tn_coll_req){.coll = TN_GOSSIP, .msg_flits = 1, .seed = 1,
                                   .search_s = 10.0, .sw = TN_SW_CS, .distance = 1};
     a->dump_node = UINT32_MAX;
-    tn_dev_args_init(&a->da);
-    optind = 1;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, "hI:", run_opts, NULL)) != -1) {
-        int h = tn_dev_arg(&a->da, c, optarg, CMD);
-        if (h < 0)
-            return TN_EXIT_USAGE;
-        if (h > 0)
-            continue;
-        size_t ng = strlen(a->given);
-        if (c > 0 && c < 128 && !strchr(a->given, c) && ng + 1 < sizeof a->given)
-            a->given[ng] = (char)c;
-        int ex = run_option(a, c, argv, done);
-        if (ex != 0 || *done)
-            return ex;
-    }
+    int ex = tn_dev_getopt(argc, argv, run_opts, &a->da, CMD, run_option, a, done);
+    if (ex != 0 || *done)
+        return ex;
     a->named = optind < argc;
     if (a->named && coll_parse(CMD, argv[optind++], false, &a->req.coll) != 0)
         return TN_EXIT_USAGE;
-    int ex = a->named && a->req.coll == TN_ALLTOALL ? alltoall_kind(a) : 0;
+    ex = a->named && a->req.coll == TN_ALLTOALL ? alltoall_kind(a) : 0;
     if (ex != 0)
         return ex;
     if (a->sched_file == NULL && !a->named) {
