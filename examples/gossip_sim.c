@@ -37,8 +37,11 @@ int main(int argc, char **argv)
     struct tn_proto_opts po = {.timeout_ms = 20000};
     struct tn_proto *p;
     struct tn_info info;
-    if (tn_proto_open(&p, ops, tr, &po) != 0 || tn_info_read(p, &info) != 0)
+    if (tn_proto_open(&p, ops, tr, &po) != 0 || tn_info_read(p, &info) != 0) {
+        tn_proto_close(p);
+        ops->close(tr);
         return fail("sim device", "no answer to INFO");
+    }
 
     /* one call: build the cheapest gossip for the device's alpha, verify
      * it, lower it, predict it, load, run, read back and compare */
@@ -47,6 +50,8 @@ int main(int argc, char **argv)
     struct tn_run_report r;
     if (tn_run(p, &info, &req, NULL, &ro, &r, err, sizeof err) != 0) {
         tn_run_report_free(&r);
+        tn_proto_close(p);
+        ops->close(tr);
         return fail("run", err);
     }
     const struct tn_run_result *res = &r.res;

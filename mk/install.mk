@@ -32,7 +32,8 @@ install: $(TORUSCTL) $(HOST_LIB) $(HOST_SHLIB) $(foreach m,$(SIM_MODELS),$(SIM_D
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
 	    'Name: torus' \
 	    'Description: collectives on a 3-D torus of FPGA routers: schedules, verifier, reference model, device protocol' \
-	    'Version: $(TN_LIB_VERSION)' 'Requires.private: $(HOST_PKGS)' \
+	    'Version: $(TN_LIB_VERSION)' 'Requires: jansson' \
+	    'Requires.private: $(filter-out jansson,$(HOST_PKGS))' \
 	    'Libs: -L$${libdir} -ltorus' 'Libs.private: -ldl' 'Cflags: -I$${includedir}' \
 	    >$(DESTDIR)$(PREFIX)/lib/pkgconfig/torus.pc
 	install -m 0755 $(foreach m,$(SIM_MODELS),$(SIM_DIR)/libtnsim_$(m).so) $(DESTDIR)$(PREFIX)/lib/torus/sim/

@@ -76,9 +76,9 @@ int tn_dev_open(struct tn_dev *d, struct tn_dev_args *a, const char *cmd);
 void tn_dev_close(struct tn_dev *d);
 /* Print what node holds on d (torusctl dump): status, round settings,
  * descriptor lists with their eject records and, when mcount > 0, mcount
- * flit memory words from mfirst; as text and/or JSON (json). 0, a TN_E*
- * of the protocol, TN_ENOMEM, or TN_EIO when the JSON could not be
- * written (said on stderr). */
+ * flit memory words from mfirst; as text and/or JSON (json). An exit code
+ * (a failure said on stderr: device error, out of memory, the JSON not
+ * written). */
 struct tn_cmd_json;
 int tn_dump_node(struct tn_dev *d, uint32_t node, uint32_t mfirst, uint32_t mcount,
                  const struct tn_cmd_json *json);

@@ -343,7 +343,14 @@ int tn_dump_node(struct tn_dev *d, uint32_t node, uint32_t mfirst, uint32_t mcou
                  const struct tn_cmd_json *json)
 {
     struct node_dump nd;
-    int rc = read_node(d, node, mfirst, mcount, &nd);
+    int rc = read_node(d, node, mfirst, mcount, &nd), ex = TN_EXIT_OK;
+    if (rc == TN_ENOMEM) {
+        fprintf(stderr, CMD ": out of memory\n");
+        ex = TN_EXIT_USAGE;
+    } else if (rc != 0) {
+        fprintf(stderr, CMD ": device error: %s\n", tn_proto_errmsg(d->p));
+        ex = TN_EXIT_DEVICE;
+    }
     if (rc == 0 && !tn_cmd_json_stdout(json)) {
         print_status(&nd);
         print_rounds(&nd);
@@ -351,10 +358,10 @@ int tn_dump_node(struct tn_dev *d, uint32_t node, uint32_t mfirst, uint32_t mcou
         if (mcount > 0)
             print_mem(&nd, &d->info);
     }
-    if (rc == 0 && json->on && tn_cmd_json_emit(CMD, json, node_json(&nd, &d->info)) != 0)
-        rc = TN_EIO;
+    if (rc == 0 && json->on)
+        ex = tn_cmd_json_emit(CMD, json, node_json(&nd, &d->info));
     free_node(&nd);
-    return rc;
+    return ex;
 }
 
 /* What the command line asks for. */
@@ -445,16 +452,7 @@ int cmd_dump(int argc, char **argv)
         tn_dev_close(&dev);
         return TN_EXIT_USAGE;
     }
-    int rc = tn_dump_node(&dev, (uint32_t)node, mfirst, mcount, &d.json);
-    if (rc == TN_ENOMEM) {
-        fprintf(stderr, CMD ": out of memory\n");
-        ex = TN_EXIT_USAGE;
-    } else if (rc == TN_EIO) {
-        ex = TN_EXIT_USAGE;  /* the JSON could not be written: said */
-    } else if (rc != 0) {
-        fprintf(stderr, CMD ": device error: %s\n", tn_proto_errmsg(dev.p));
-        ex = TN_EXIT_DEVICE;
-    }
+    ex = tn_dump_node(&dev, (uint32_t)node, mfirst, mcount, &d.json);
     tn_dev_close(&dev);
     return ex;
 }

@@ -421,7 +421,8 @@ static int fault_campaign(struct tn_dev *d, const struct tn_plan *p, const struc
         free(reach);
         return TN_EXIT_USAGE;
     }
-    struct tn_progress pr = {"fault runs", tn_now_s(), 0, false, tn_cmd_json_stdout(json)};
+    struct tn_progress pr = {"fault runs", tn_now_s(), 0, false,
+                             tn_cmd_json_stdout(json) || tn_cmd_verbosity == 0};
     uint64_t rng = seed;
     unsigned w = d->info.w;
     int ex = TN_EXIT_OK;
@@ -809,7 +810,8 @@ static int load_file(struct run_args *a, struct tn_sched **s)
 
 /* The device against the command line: its INFO, its dims. An exit code;
  * t becomes the device's torus. */
-static int check_device(const struct run_args *a, const struct tn_info *info, struct tn_topo *t)
+static int check_device(const struct run_args *a, const struct tn_info *info, struct tn_topo *t,
+                        struct tn_svg_opts *so)
 {
     char err[256];
     if (tn_info_check(info, err, sizeof err) != 0) {
@@ -829,7 +831,12 @@ static int check_device(const struct run_args *a, const struct tn_info *info, st
                 t->dim[0], t->dim[1], t->dim[2], t->n - 1);
         return TN_EXIT_USAGE;
     }
-    return 0;
+    if (a->campaign > 0 && !info->fault) {
+        fprintf(stderr, CMD ": this device has no link fault injection (PARAMS bit 17, FAULT = "
+                "1: the simulator models)\n");
+        return TN_EXIT_USAGE;
+    }
+    return tn_cmd_svg_opts(CMD, a->svg_rows, t, info->alpha, so) ? 0 : TN_EXIT_USAGE;
 }
 
 /* A failed tn_run: its message, the violations or the memory line; the
@@ -848,19 +855,11 @@ static int run_failed(int rc, const char *err, const struct tn_run_report *r,
         return TN_EXIT_USAGE;
     }
     fprintf(stderr, CMD ": %s\n", err);
-    switch (rc) {
-    case TN_EINTR:
+    if (rc == TN_EINTR)
         return TN_EXIT_INTERRUPTED;
-    case TN_EVERIFY:
-        return TN_EXIT_VERIFY;
-    case TN_EIO:
-    case TN_ETIMEDOUT:
-    case TN_EPROTO:
-    case TN_ENODEV:
+    if (r->device_failed)
         return TN_EXIT_DEVICE;
-    default:
-        return TN_EXIT_USAGE;
-    }
+    return rc == TN_EVERIFY ? TN_EXIT_VERIFY : TN_EXIT_USAGE;
 }
 
 /* After the run: the diagrams and --dump. An exit code. */
@@ -882,21 +881,17 @@ static int after_run(const struct run_args *a, struct tn_dev *dev, const struct 
         struct tn_cmd_json text_only = {false, NULL};
         printf("\nnode %u after the run (torusctl dump --help explains the fields):\n",
                a->dump_node);
-        if ((rc = tn_dump_node(dev, a->dump_node, 0, 0, &text_only)) != 0) {
-            fprintf(stderr, CMD ": device error: %s\n", tn_proto_errmsg(dev->p));
-            return TN_EXIT_DEVICE;
-        }
+        if ((rc = tn_dump_node(dev, a->dump_node, 0, 0, &text_only)) != 0)
+            return rc;
     }
     return 0;
 }
 
 /* --svg: the schedule's space-time diagram. An exit code. */
-static int draw_schedule(const struct run_args *a, struct tn_sched *s, unsigned alpha)
+static int draw_schedule(const struct run_args *a, struct tn_sched *s,
+                         const struct tn_svg_opts *so)
 {
-    struct tn_svg_opts so;
-    if (!tn_cmd_svg_opts(CMD, a->svg_rows, &s->topo, alpha, &so))
-        return TN_EXIT_USAGE;
-    int rc = a->svg_file ? tn_svg_save(s, &so, a->svg_file) : 0;
+    int rc = a->svg_file ? tn_svg_save(s, so, a->svg_file) : 0;
     if (rc != 0)
         fprintf(stderr, CMD ": cannot write %s: %s\n", a->svg_file, tn_strerror(rc));
     return rc ? TN_EXIT_USAGE : 0;
@@ -950,7 +945,8 @@ static int run_device(struct run_args *a, struct tn_dev *dev, struct tn_sched *s
 {
     const struct tn_info *info = &dev->info;
     struct tn_topo t;
-    int ex = check_device(a, info, &t);
+    struct tn_svg_opts so;
+    int ex = check_device(a, info, &t, &so);
     uint32_t *len = NULL;
     if (ex == 0 && a->lengths_file && !s) {
         len = calloc(t.n, sizeof *len);
@@ -969,7 +965,7 @@ static int run_device(struct run_args *a, struct tn_dev *dev, struct tn_sched *s
     int rc = tn_run(dev->p, info, &a->req, s, &o, &r, err, sizeof err);
     free(len);
     if (r.b.s && r.verify.nviol == 0 && rc != TN_EVERIFY)
-        ex = draw_schedule(a, r.b.s, info->alpha);
+        ex = draw_schedule(a, r.b.s, &so);
     if (rc != 0)
         ex = run_failed(rc, err, &r, info, a->sched_file != NULL);
     if (ex == 0) {

@@ -348,7 +348,8 @@ int cmd_verify(int argc, char **argv)
         return TN_EXIT_USAGE;
     }
     if (svg && (rc = tn_svg_save(s, &so, svg)) != 0) {
-        fprintf(stderr, "torusctl verify: cannot write %s: %s\n", svg, tn_strerror(rc));
+        fprintf(stderr, "torusctl verify: cannot write %s: %s\n", svg,
+                rc == TN_EIO ? strerror(errno) : tn_strerror(rc));
         ret = TN_EXIT_USAGE;
     }
     struct tn_plan *p = NULL;
@@ -358,7 +359,8 @@ int cmd_verify(int argc, char **argv)
         ret = check_model(out, p, seed, stats, &vd);
     vd.exit = ret;
     if (json && (rc = tn_write_file(json, write_verdict, &vd)) != 0) {
-        fprintf(stderr, "torusctl verify: cannot write %s: %s\n", json, tn_strerror(rc));
+        fprintf(stderr, "torusctl verify: cannot write %s: %s\n", json,
+                rc == TN_EIO ? strerror(errno) : tn_strerror(rc));
         ret = TN_EXIT_USAGE;
     }
     tn_plan_free(p);

@@ -18,9 +18,13 @@ int coll_parse(const char *cmd, const char *name, bool sched, enum tn_coll *c)
     if (tn_coll_parse(name, c) == 0)
         return 0;
     fprintf(stderr, "%s: unknown collective '%s': use", cmd, name);
-    for (int i = 0, k = 0; i < TN_COLL_COUNT; i++)
+    int last = TN_COLL_COUNT - 1;
+    while (sched && !tn_coll_schedulable((enum tn_coll)last))
+        last--;
+    for (int i = 0, k = 0; i <= last; i++)
         if (!sched || tn_coll_schedulable((enum tn_coll)i))
-            fprintf(stderr, "%s %s", k++ ? "," : "", tn_coll_name((enum tn_coll)i));
+            fprintf(stderr, "%s %s", !k++ ? "" : i == last ? " or" : ",",
+                    tn_coll_name((enum tn_coll)i));
     fprintf(stderr, "\n");
     return -1;
 }

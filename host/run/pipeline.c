@@ -10,8 +10,10 @@
 #include "tn_error.h"
 
 /* A protocol error, in err with the device's own words. */
-static int device_fail(struct tn_proto *dev, int rc, char *err, size_t errlen)
+static int device_fail(struct tn_proto *dev, int rc, struct tn_run_report *rep, char *err,
+                       size_t errlen)
 {
+    rep->device_failed = true;
     if (rc == TN_EINTR)
         return tn_errf(err, errlen, rc, "interrupted: the run stopped and the device is closed");
     return tn_errf(err, errlen, rc, "device error: %s", tn_proto_errmsg(dev));
@@ -120,9 +122,11 @@ static int execute(struct tn_proto *dev, const struct tn_info *info,
     if (rc == TN_ENOMEM)
         return tn_errf(err, errlen, rc, "out of memory");
     if (rc != 0)
-        return device_fail(dev, rc, err, errlen);
-    if (res->status & 8)
+        return device_fail(dev, rc, rep, err, errlen);
+    if (res->status & 8) {
+        rep->device_failed = true;
         return tn_errf(err, errlen, TN_EIO, "the run was aborted");
+    }
     res->flit_hops = flit_hops(rep->b.s);
     const struct tn_coll_built *b = &rep->b;
     if (b->have_formula && b->formula.cycles != res->model) {
@@ -165,7 +169,7 @@ int tn_run(struct tn_proto *dev, const struct tn_info *info, const struct tn_col
         rc = tn_run_load(dev, &rep->image, o->quiet);
     rep->tm[2] = tn_now_s() - t;
     if (rc != 0)
-        return device_fail(dev, rc, err, errlen);
+        return device_fail(dev, rc, rep, err, errlen);
     if (tn_run_result_init(&rep->res, rep->plan, &rep->model) != 0)
         return tn_errf(err, errlen, TN_ENOMEM, "out of memory");
     stage_done(o, TN_STAGE_LOADED, rep);

@@ -83,7 +83,8 @@ struct tn_run_result;
 void tn_coll_formula_text(FILE *f, const struct tn_coll_built *b,
                           const struct tn_run_result *res);
 void tn_coll_text(FILE *f, const struct tn_coll_built *b, const struct tn_run_result *res);
-/* The collective's own JSON object (NULL: it has none), named after it. */
+/* The collective's own JSON object (jansson; NULL: it has none), named
+ * after it: a new reference, the caller's to json_decref or to hand on. */
 struct json_t;
 struct json_t *tn_coll_json(const struct tn_coll_built *b, const struct tn_run_result *res);
 

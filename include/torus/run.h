@@ -110,6 +110,8 @@ struct tn_run_report {
     uint32_t fault_round, fault_rcyc; /* a link fault's placement */
     double tm[5];                /* seconds: schedule (build, verify, lower, model),
                                   * compile, load, run, readback */
+    bool device_failed;          /* the error came from the device (load, run,
+                                  * readback, an aborted run) */
 };
 
 /* Build req (or take s, a schedule read from a file: rep owns it then),

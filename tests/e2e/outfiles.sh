@@ -91,4 +91,11 @@ check "-v run: each stage on stderr (device, schedule, image, loaded, ran)" \
 "$T" schedule gossip --msg-flits 64 >/dev/null 2>"$tmp/normal"
 check "-q schedule: the memory note of a large L is gone (it prints without -q)" \
     "$(grep -q 'note:' "$tmp/normal" && [ ! -s "$tmp/quiet" ]; echo $?)"
+"$T" -q run gossip --dims 3x3x3 --fault-campaign 2 >/dev/null 2>"$tmp/qcamp"
+check "-q run --fault-campaign: nothing on stderr (no progress line)" \
+    "$([ $? = 0 ] && [ ! -s "$tmp/qcamp" ]; echo $?)"
+"$T" run gossip --dims 3x3x3 --svg-rows dim:W --svg "$tmp/w.svg" >"$tmp/rows.out" 2>"$tmp/rows.err"
+check "run --svg-rows dim:W: refused before the run (exit 1, no report, no file)" \
+    "$([ $? = 1 ] && grep -q "bad --svg-rows 'dim:W'" "$tmp/rows.err" && [ ! -s "$tmp/rows.out" ] &&
+       [ ! -e "$tmp/w.svg" ]; echo $?)"
 done_tap
