@@ -482,7 +482,7 @@ static void chain_pieces(struct crcctx *cc, const struct tn_plan *p, const struc
 {
     const struct tn_plan_round *pr = &p->rounds[ch->r];
     uint64_t end = pr->t0 + pr->duration;  /* first cycle after the round */
-    struct tn_blk *src = p->sched->mem[(size_t)ch->r * p->topo.n + pr->inj[ch->i0].node];
+    struct tn_blk *src = p->sched->st->mem[(size_t)ch->r * p->topo.n + pr->inj[ch->i0].node];
     for (uint32_t i = ch->i0; i < ch->i1; i++) {
         const struct tn_inject *in = &pr->inj[i];
         uint64_t n = tn_plan_inj_sent(p, ch->r, i), first = pr->t0 + p->par.alpha + in->start + d;

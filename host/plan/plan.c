@@ -356,7 +356,7 @@ static int lower_circuit(struct lower *lw, uint32_t r, uint32_t ci, uint64_t *ne
         *sel = a->node == c->src ? (uint8_t)TN_SEL_LANE(lane)
                                  : (uint8_t)TN_SEL_PORT(c->arcs[parent[i]].dir);
     }
-    const struct tn_blk *const *mem = (const struct tn_blk *const *)lw->s->mem + (size_t)r * N;
+    const struct tn_blk *const *mem = (const struct tn_blk *const *)lw->s->st->mem + (size_t)r * N;
     uint64_t flits = (uint64_t)c->stream->n * L;
     for (uint32_t e = 0; e < c->nej; e++) {
         uint32_t v = c->eject[e], i = ejarc[e];
@@ -500,7 +500,7 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
     int rc = plan_params(&pp, err, errlen);
     if (rc)
         return rc;
-    if (!s->laid_out && tn_sched_layout(s) != 0)
+    if (!s->st->laid_out && tn_sched_layout(s) != 0)
         return tn_errf(err, errlen, TN_ENOMEM, "out of memory");
     struct tn_plan *p = calloc(1, sizeof *p);
     if (!p || !(p->rounds = calloc(s->nrounds ? s->nrounds : 1, sizeof *p->rounds))) {
@@ -539,7 +539,7 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
 uint32_t tn_plan_mem_msgs(const struct tn_plan *p, uint32_t r, uint32_t node, uint32_t *ids,
                           uint32_t cap)
 {
-    const struct tn_blk *b = p->sched->mem[(size_t)r * p->topo.n + node];
+    const struct tn_blk *b = p->sched->st->mem[(size_t)r * p->topo.n + node];
     tn_blk_read(b, 0, b->n < cap ? b->n : cap, ids);
     return b->n;
 }
@@ -602,7 +602,7 @@ bool tn_plan_word(const struct tn_plan *p, uint32_t node, uint64_t a, uint64_t *
 
 uint64_t tn_plan_held(const struct tn_plan *p, uint32_t r, uint32_t node)
 {
-    uint64_t words = (uint64_t)p->sched->mem[(size_t)r * p->topo.n + node]->n * p->msg_flits;
+    uint64_t words = (uint64_t)p->sched->st->mem[(size_t)r * p->topo.n + node]->n * p->msg_flits;
     return words ? tn_plan_addr(p, node, words - 1) + 1 : 0;
 }
 
@@ -619,7 +619,7 @@ uint32_t tn_payload(uint64_t seed, uint32_t m, uint32_t k, unsigned width)
 uint32_t tn_plan_init_mem(const struct tn_plan *p, uint64_t seed, uint32_t node,
                           uint32_t *words, uint32_t cap)
 {
-    const struct tn_blk *b = p->sched->mem[node];
+    const struct tn_blk *b = p->sched->st->mem[node];
     uint32_t L = p->msg_flits, n = (uint32_t)tn_plan_held(p, 0, node);
     memset(words, 0, (n < cap ? n : cap) * sizeof *words);
     for (uint32_t i = 0; i < b->n; i++) {

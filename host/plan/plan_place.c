@@ -162,7 +162,7 @@ static uint32_t node_range(const void *list, size_t size, uint32_t n, uint32_t v
 static int collect(struct place *pl, uint32_t v)
 {
     const struct tn_plan *p = pl->p;
-    uint32_t L = p->msg_flits, n0 = p->sched->mem[v]->n;
+    uint32_t L = p->msg_flits, n0 = p->sched->st->mem[v]->n;
     pl->nseg = pl->nacc = 0;
     for (uint32_t i = 0; i < n0; i++)
         if (add_seg(pl, (uint64_t)i * L, L))

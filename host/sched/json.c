@@ -121,7 +121,7 @@ static json_t *relay_json(const struct tn_relay *x)
 
 int tn_sched_write_json(struct tn_sched *s, FILE *f)
 {
-    if (!s->laid_out && tn_sched_layout(s))
+    if (!s->st->laid_out && tn_sched_layout(s))
         return TN_ENOMEM;
     int rc;
     const struct tn_topo *t = &s->topo;

@@ -6,6 +6,7 @@
 #ifndef TN_ROPE_H
 #define TN_ROPE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,5 +60,16 @@ void tn_sel_free(struct tn_sel *sel);
 uint32_t tn_blk_get(const struct tn_blk *b, uint32_t i);
 /* Copy n ids from index off of b into out. */
 void tn_blk_read(const struct tn_blk *b, uint32_t off, uint32_t n, uint32_t *out);
+
+/* A schedule's private state (sched.h: tn_sched.st). */
+struct tn_arena;
+struct tn_sched_state {
+    struct tn_arena *arena;   /* tn_sched_alloc's chunks */
+    /* Layout (tn_sched_layout): mem[r * N + v] = contents of node v after
+     * round r - 1 (r = 0: initial), r = 0..nrounds. */
+    struct tn_blk **mem;
+    bool laid_out;
+    int32_t *scratch;         /* N entries, -1 between uses (circuit walks) */
+};
 
 #endif

@@ -22,7 +22,7 @@ struct tn_arena {
 void *tn_sched_alloc(struct tn_sched *s, size_t size)
 {
     size = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
-    struct tn_arena *a = s->arena;
+    struct tn_arena *a = s->st->arena;
     if (!a || a->cap - a->used < size) {
         size_t cap = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
         struct tn_arena *n = malloc(sizeof *n + cap);
@@ -36,7 +36,7 @@ void *tn_sched_alloc(struct tn_sched *s, size_t size)
             a->next = n;
         } else {
             n->next = a;
-            s->arena = n;
+            s->st->arena = n;
         }
         a = n;
     }
@@ -53,8 +53,13 @@ int tn_sched_new(struct tn_sched **out, const struct tn_topo *t, enum tn_coll co
         (coll == TN_ALLTOALL && t->n > TN_A2A_NODES_MAX))
         return TN_EINVAL;
     struct tn_sched *s = calloc(1, sizeof *s);
-    if (!s)
+    struct tn_sched_state *st = calloc(1, sizeof *st);
+    if (!s || !st) {
+        free(s);
+        free(st);
         return TN_ENOMEM;
+    }
+    s->st = st;
     s->topo = *t;
     s->coll = coll;
     snprintf(s->algo, sizeof s->algo, "%s", algo ? algo : "");
@@ -63,13 +68,14 @@ int tn_sched_new(struct tn_sched **out, const struct tn_topo *t, enum tn_coll co
     s->alpha = alpha;
     s->root = root;
     s->parts = 1;
-    s->scratch = malloc((size_t)t->n * sizeof *s->scratch);
-    if (!s->scratch) {
+    s->st->scratch = malloc((size_t)t->n * sizeof *s->st->scratch);
+    if (!s->st->scratch) {
+        free(s->st);
         free(s);
         return TN_ENOMEM;
     }
     for (uint32_t v = 0; v < t->n; v++)
-        s->scratch[v] = -1;
+        s->st->scratch[v] = -1;
     *out = s;
     return 0;
 }
@@ -83,15 +89,21 @@ void tn_sched_free(struct tn_sched *s)
         free(s->rounds[r].relay);
     }
     free(s->rounds);
-    free(s->mem);
-    free(s->scratch);
-    struct tn_arena *a = s->arena;
+    free(s->st->mem);
+    free(s->st->scratch);
+    struct tn_arena *a = s->st->arena;
     while (a) {
         struct tn_arena *n = a->next;
         free(a);
         a = n;
     }
+    free(s->st);
     free(s);
+}
+
+void tn_sched_changed(struct tn_sched *s)
+{
+    s->st->laid_out = false;
 }
 
 int tn_sched_add_round(struct tn_sched *s)
@@ -105,7 +117,7 @@ int tn_sched_add_round(struct tn_sched *s)
         s->rcap = cap;
     }
     memset(&s->rounds[s->nrounds], 0, sizeof s->rounds[0]);
-    s->laid_out = false;
+    s->st->laid_out = false;
     return (int)s->nrounds++;
 }
 
@@ -149,7 +161,7 @@ struct tn_circuit *tn_sched_add_circuit(struct tn_sched *s, uint32_t r,
     c->start = start;
     c->msg_bad = -1;
     rd->ncirc++;
-    s->laid_out = false;
+    s->st->laid_out = false;
     return c;
 }
 
@@ -183,7 +195,7 @@ struct tn_relay *tn_sched_add_relay(struct tn_sched *s, uint32_t r, uint32_t src
     x->mcnt = mcnt;
     x->msg_bad = -1;
     rd->nrelay++;
-    s->laid_out = false;
+    s->st->laid_out = false;
     return x;
 }
 
@@ -437,7 +449,7 @@ bool tn_circuit_walk(const struct tn_sched *s, const struct tn_circuit *c,
                      uint32_t *head, uint32_t *depth, uint32_t *parent, uint32_t *ejarc)
 {
     const struct tn_topo *t = &s->topo;
-    int32_t *pos = s->scratch;  /* node -> arc entering it; -1 between calls */
+    int32_t *pos = s->st->scratch;  /* node -> arc entering it; -1 between calls */
     bool good = true;
     uint32_t i;
     for (i = 0; i < c->narcs && good; i++) {
@@ -737,7 +749,7 @@ static int resolve_msgs(struct tn_sched *s, uint32_t r, struct tn_blk *m, uint32
             *c->moff = 0;
             *c->mcnt = m->n;
         } else if (*c->mcnt == TN_SINCE) {
-            uint32_t before = *c->moff <= r ? s->mem[(size_t)*c->moff * N + src]->n : 0;
+            uint32_t before = *c->moff <= r ? s->st->mem[(size_t)*c->moff * N + src]->n : 0;
             *c->moff = before;
             *c->mcnt = m->n - before;
         }
@@ -791,7 +803,7 @@ const char *tn_coll_name(enum tn_coll c)
 int tn_sched_set_perm(struct tn_sched *s, const uint32_t *dst)
 {
     uint32_t N = s->topo.n;
-    if (s->coll != TN_PERM || s->laid_out)
+    if (s->coll != TN_PERM || s->st->laid_out)
         return TN_EINVAL;
     uint32_t *p = tn_sched_alloc(s, 2 * (size_t)N * sizeof *p);
     if (!p)
@@ -822,7 +834,7 @@ int tn_coll_parse(const char *name, enum tn_coll *c)
 
 int tn_sched_set_parts(struct tn_sched *s, uint32_t n)
 {
-    if (s->coll != TN_GOSSIP || n == 0 || s->laid_out || (uint64_t)n * s->topo.n > UINT32_MAX)
+    if (s->coll != TN_GOSSIP || n == 0 || s->st->laid_out || (uint64_t)n * s->topo.n > UINT32_MAX)
         return TN_EINVAL;
     s->parts = n;
     return 0;
@@ -845,7 +857,7 @@ int tn_sched_set_lengths(struct tn_sched *s, const uint32_t *len, uint32_t n)
         return TN_ENOMEM;
     memcpy(l, len, n * sizeof *l);
     s->msg_len = l;
-    s->laid_out = false;
+    s->st->laid_out = false;
     return 0;
 }
 
@@ -935,7 +947,7 @@ static int place_circuit(struct tn_sched *s, uint32_t r, struct tn_circuit *c, s
     struct msgref ref = {&c->moff, &c->mcnt, c->msgs, c->nmsgs, &c->mphase, &c->mrun,
                          &c->mskip, &c->stream, &c->msg_bad, &c->msg_noncontig,
                          &c->nruns, &c->runs};
-    if (resolve_msgs(s, r, s->mem[(size_t)r * N + c->src], c->src, &ref))
+    if (resolve_msgs(s, r, s->st->mem[(size_t)r * N + c->src], c->src, &ref))
         return TN_ENOMEM;
     if (!c->stream)
         return 0;
@@ -974,7 +986,7 @@ static int place_relay(struct tn_sched *s, uint32_t r, struct tn_relay *x, struc
         return 0;
     struct msgref ref = {&x->moff, &x->mcnt, x->msgs, x->nmsgs, NULL, NULL, NULL,
                          &x->stream, &x->msg_bad, &x->msg_noncontig, NULL, NULL};
-    if (resolve_msgs(s, r, s->mem[(size_t)r * N + x->src], x->src, &ref))
+    if (resolve_msgs(s, r, s->st->mem[(size_t)r * N + x->src], x->src, &ref))
         return TN_ENOMEM;
     if (!x->stream)
         return 0;
@@ -1079,12 +1091,12 @@ static int merge_node(struct tn_sched *s, const struct tn_round *rd, uint32_t v,
     return rc;
 }
 
-/* Round r: every node's memory after it (s->mem row r + 1) and, unless
+/* Round r: every node's memory after it (s->st->mem row r + 1) and, unless
  * set, its duration (alpha + the longest stream's cycles). */
 static int layout_round(struct tn_sched *s, uint32_t r, struct layout *l)
 {
     uint32_t N = s->topo.n, *rel, nrel;
-    struct tn_blk **cur = s->mem + (size_t)r * N, **next = cur + N;
+    struct tn_blk **cur = s->st->mem + (size_t)r * N, **next = cur + N;
     struct tn_round *rd = &s->rounds[r];
     uint64_t need = 0, cycles;
     int rc = 0;
@@ -1112,25 +1124,25 @@ int tn_sched_layout(struct tn_sched *s)
 {
     uint32_t N = s->topo.n;
     int rc = TN_ENOMEM;
-    free(s->mem);
-    s->mem = calloc(((size_t)s->nrounds + 1) * N, sizeof *s->mem);
+    free(s->st->mem);
+    s->st->mem = calloc(((size_t)s->nrounds + 1) * N, sizeof *s->st->mem);
     struct layout l = {
         .slot = calloc((size_t)N * TN_NDIRS, sizeof *l.slot),
         .touched = malloc(((size_t)N > s->parts ? N : s->parts) * sizeof *l.touched),
         .mark = calloc(N, 1),
     };
     struct tn_blk *empty = NULL;
-    if (!s->mem || !l.slot || !l.touched || !l.mark || !(empty = blk_new(s, TN_BLK_LEAF, 0)))
+    if (!s->st->mem || !l.slot || !l.touched || !l.mark || !(empty = blk_new(s, TN_BLK_LEAF, 0)))
         goto out_free;
     empty->u.ids = NULL;
     for (uint32_t v = 0; v < N; v++)
-        if (!(s->mem[v] = initial_memory(s, v, empty, l.touched)))
+        if (!(s->st->mem[v] = initial_memory(s, v, empty, l.touched)))
             goto out_free;
     rc = 0;
     for (uint32_t r = 0; r < s->nrounds && !rc; r++)
         rc = layout_round(s, r, &l);
     if (!rc)
-        s->laid_out = true;
+        s->st->laid_out = true;
 out_free:
     free(l.slot);
     free(l.touched);

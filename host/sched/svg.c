@@ -306,7 +306,7 @@ static void draw_bands(FILE *f, const struct frame *fr, const struct segs *v, co
 
 int tn_svg_write(struct tn_sched *s, const struct tn_svg_opts *o, FILE *f)
 {
-    if (!s->laid_out && tn_sched_layout(s))
+    if (!s->st->laid_out && tn_sched_layout(s))
         return TN_ENOMEM;
     const struct tn_topo *t = &s->topo;
     struct segs v = {NULL, 0, 0};

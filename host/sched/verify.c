@@ -588,7 +588,7 @@ static int check_circuit_msgs(struct vctx *vx, uint32_t r, uint32_t ci, bool *sk
         return add_viol(rep, vx->max, TN_V_MSG, R, C, -1, c->src,
                         "node %u sends messages %u..%u of its memory but holds %u", c->src,
                         c->moff, c->moff + c->mcnt - 1,
-                        vx->s->mem[(size_t)r * vx->N + c->src]->n);
+                        vx->s->st->mem[(size_t)r * vx->N + c->src]->n);
     if (c->msg_noncontig)
         return add_viol(rep, vx->max, TN_V_CONTIG, R, C, -1, c->src,
                         "messages are not one contiguous run of node %u's memory "
@@ -605,7 +605,7 @@ static int walk_arcs(struct vctx *vx, uint32_t r, uint32_t ci, bool *walk_ok, ui
     const struct tn_circuit *c = &vx->s->rounds[r].circ[ci];
     const struct tn_topo *t = &vx->s->topo;
     uint32_t *head = vx->head, *depth = head + vx->wcap, *flag = head + 2 * vx->wcap;
-    int32_t *pos = vx->s->scratch;  /* node -> arc entering it */
+    int32_t *pos = vx->s->st->scratch;  /* node -> arc entering it */
     int32_t R = (int32_t)r, C = (int32_t)ci;
     *walk_ok = true;
     for (uint32_t i = 0; i < c->narcs; i++) {
@@ -666,7 +666,7 @@ static int check_ejects(struct vctx *vx, uint32_t r, uint32_t ci, bool walk_ok, 
     const struct tn_circuit *c = &vx->s->rounds[r].circ[ci];
     const struct tn_topo *t = &vx->s->topo;
     uint32_t *depth = vx->head + vx->wcap, *flag = vx->head + 2 * vx->wcap;
-    const int32_t *pos = vx->s->scratch;
+    const int32_t *pos = vx->s->st->scratch;
     int32_t R = (int32_t)r, C = (int32_t)ci;
     *dmax = 0;
     for (uint32_t e = 0; e < c->nej; e++) {
@@ -723,7 +723,7 @@ static int verify_circuit(struct vctx *vx, uint32_t r, uint32_t ci)
     if (rc == 0)
         rc = check_ejects(vx, r, ci, walk_ok, &dmax);
     for (uint32_t k = 0; k < nset; k++)
-        vx->s->scratch[vx->head[k]] = -1;
+        vx->s->st->scratch[vx->head[k]] = -1;
     if (rc)
         return rc;
     touch(vx, c->src);
@@ -877,7 +877,7 @@ static int check_end(struct vctx *vx)
     struct tn_sched *s = vx->s;
     struct tn_report *rep = vx->rep;
     uint32_t N = vx->N, nids = s->coll == TN_GOSSIP ? tn_sched_nids(s) : N;
-    struct tn_blk **fin = s->mem + (size_t)s->nrounds * N;
+    struct tn_blk **fin = s->st->mem + (size_t)s->nrounds * N;
     struct hctx hc = {NULL, 0, {0}};
     hc.sel.range = sel_range;
     hc.sel.cat = sel_cat;
@@ -935,7 +935,7 @@ int tn_verify(struct tn_sched *s, const struct tn_verify_opts *o, struct tn_repo
     if (!o)
         o = &defaults;
     memset(rep, 0, sizeof *rep);
-    if (!s->laid_out && tn_sched_layout(s) != 0)
+    if (!s->st->laid_out && tn_sched_layout(s) != 0)
         return TN_ENOMEM;
     uint32_t N = s->topo.n;
     struct vctx vx = {.s = s, .o = o, .rep = rep, .N = N,

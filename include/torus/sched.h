@@ -140,13 +140,9 @@ struct tn_sched {
                                * inverse (tn_sched_set_perm) */
     uint32_t nrounds, rcap;
     struct tn_round *rounds;
-    struct tn_arena *arena;
-    /* Layout (tn_sched_layout): mem[r * N + v] = contents of node v after
-     * round r - 1 (r = 0: initial), r = 0..nrounds. */
-    struct tn_blk **mem;
-    bool laid_out;
-    int32_t *scratch;         /* N entries, -1 between uses (circuit walks) */
+    struct tn_sched_state *st; /* the library's: arena, memory layout, scratch */
 };
+struct tn_sched_state;
 
 /* Create an empty schedule; 0 or TN_E*. */
 int tn_sched_new(struct tn_sched **s, const struct tn_topo *t, enum tn_coll coll,
@@ -198,6 +194,9 @@ uint64_t tn_relay_flits(const struct tn_sched *s, const struct tn_relay *x);
 /* Arena allocation tied to the schedule's lifetime (NULL on failure). */
 void *tn_sched_alloc(struct tn_sched *s, size_t size);
 
+/* After a change made to the rounds' circuits or streams in place (not
+ * through tn_sched_add_*): the layout is computed again when next needed. */
+void tn_sched_changed(struct tn_sched *s);
 /* Compute the memory layout: a node's memory after a round is its memory
  * before followed by the streams it ejects, in increasing order of the
  * input port (direction) they arrive on. Resolves TN_WHOLE, locates

@@ -134,7 +134,7 @@ int main(void)
         struct tn_circuit *c = &s->rounds[s->nrounds - 1].circ[0];
         uint32_t lost = c->nej;
         c->nej = 0;
-        s->laid_out = false;
+        tn_sched_changed(s);
         struct tn_report rep;
         tn_verify(s, NULL, &rep);
         is(rep.complete_nodes, t.n - lost,

@@ -217,7 +217,7 @@ static void perm_schedules(void)
     ok(total == r.formula && errors == 0,
        "circuits: model = the sum of alpha + longest distance + mu per round, nothing lost");
     s->rounds[0].ncirc--;
-    s->laid_out = false;
+    tn_sched_changed(s);
     bool missing = false;
     tn_verify(s, &vo, &rep);
     for (uint32_t i = 0; i < rep.nkept; i++)

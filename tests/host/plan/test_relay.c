@@ -341,7 +341,7 @@ int main(void)
         tn_plan_free(p);
         /* shift A by its packet length + 1: B has released the arc */
         s->rounds[0].relay[0].start = 4;
-        s->laid_out = false;
+        tn_sched_changed(s);
         s->rounds[0].duration = 0;
         tn_verify(s, &vo, &rep);
         seen = false;
@@ -363,14 +363,14 @@ int main(void)
         s->rounds[0].relay[1].msgs[0] = 0;
         s->rounds[0].relay[1].start = 9;
         s->rounds[0].duration = 0;
-        s->laid_out = false;
+        tn_sched_changed(s);
         par.lanes = 1;
         is(tn_plan_lower(&p, s, &par, err, sizeof err), TN_ECAPACITY,
            "two chains at one source on one lane refused: %s", err);
         s->rounds[0].relay[1].start = 4; /* back to back with A: one chain */
         s->rounds[0].relay[0].start = 0;
         s->rounds[0].duration = 0;
-        s->laid_out = false;
+        tn_sched_changed(s);
         is(tn_plan_lower(&p, s, &par, err, sizeof err), 0, "back-to-back packets share a lane");
         ok(p && p->rounds[0].ninj == 1 && p->rounds[0].inj[0].len == 8,
            "one inject descriptor of 2 x 4 flits");

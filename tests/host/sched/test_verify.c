@@ -41,7 +41,7 @@ static bool has(const struct tn_report *rep, int kind, int32_t round, int32_t ci
 static int verify(struct tn_sched *s, unsigned lanes, uint64_t mem, struct tn_report *rep)
 {
     struct tn_verify_opts o = {lanes, mem, 1000, false};
-    s->laid_out = false;
+    tn_sched_changed(s);
     return tn_verify(s, &o, rep);
 }
 
@@ -95,7 +95,7 @@ static void test_complete_without_rounds(void)
        "all-to-all: node 0 lacks 1 * 4 + 0, node 2 lacks 0 * 4 + 2");
     tn_report_free(&rep);
     struct tn_verify_opts few = {0, 0, 1, false};
-    s->laid_out = false;
+    tn_sched_changed(s);
     tn_verify(s, &few, &rep);
     ok(rep.nviol == 4 && rep.nkept == 1 && names_msg(&rep, 0, 4),
        "all-to-all: 4 violations counted, the first kept with its message");
@@ -163,7 +163,7 @@ static void test_deliveries(void)
     ej[1] = dst;
     c->eject = ej;
     c->nej = 2;
-    s->laid_out = false;
+    tn_sched_changed(s);
     is(verify(s, 0, 0, &rep), TN_EVERIFY, "an intermediate node that also ejects: rejected");
     ok(has_at(&rep, TN_V_EXTRA, mid, 0) && rep.nviol == 1,
        "... one extra-delivery violation naming node %u and round 1", mid);
@@ -174,7 +174,7 @@ static void test_deliveries(void)
     uint32_t m = c->msgs ? c->msgs[0] : tn_blk_get(c->stream, 0);
     int r = tn_sched_add_round(s);
     tn_sched_add_circuit(s, (uint32_t)r, c->src, c->arcs, c->narcs, &dst, 1, 0, 1, &m, 1, 0);
-    s->laid_out = false;
+    tn_sched_changed(s);
     is(verify(s, 0, 0, &rep), TN_EVERIFY, "a transfer sent twice: rejected");
     ok(has_at(&rep, TN_V_DUPLICATE, dst, r) && rep.nviol == 1,
        "... one duplicate-delivery violation naming node %u and the later round", dst);
