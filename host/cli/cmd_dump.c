@@ -424,9 +424,7 @@ int cmd_dump(int argc, char **argv)
     int ex = tn_dev_getopt(argc, argv, opts, &da, CMD, dump_option, &d, &done);
     if (ex != 0 || done)
         return ex;
-    unsigned long node = d.node;
-    uint32_t mfirst = d.mfirst, mcount = d.mcount;
-    if (node == ULONG_MAX || optind < argc) {
+    if (d.node == ULONG_MAX || optind < argc) {
         fprintf(stderr, CMD ": %s: see " CMD " --help\n",
                 optind < argc ? "unexpected argument" : "--node N is required");
         return TN_EXIT_USAGE;
@@ -442,17 +440,17 @@ int cmd_dump(int argc, char **argv)
         return TN_EXIT_DEVICE;
     }
     uint32_t n = dev.info.dims[0] * dev.info.dims[1] * dev.info.dims[2];
-    if (node >= n) {
-        fprintf(stderr, CMD ": node %lu does not exist: the device has %u nodes\n", node, n);
+    if (d.node >= n) {
+        fprintf(stderr, CMD ": node %lu does not exist: the device has %u nodes\n", d.node, n);
         tn_dev_close(&dev);
         return TN_EXIT_USAGE;
     }
-    if (mcount > 0 && (uint64_t)mfirst + mcount > dev.info.mem_depth) {
+    if (d.mcount > 0 && (uint64_t)d.mfirst + d.mcount > dev.info.mem_depth) {
         fprintf(stderr, CMD ": --mem beyond the %u words of flit memory\n", dev.info.mem_depth);
         tn_dev_close(&dev);
         return TN_EXIT_USAGE;
     }
-    ex = tn_dump_node(&dev, (uint32_t)node, mfirst, mcount, &d.json);
+    ex = tn_dump_node(&dev, (uint32_t)d.node, d.mfirst, d.mcount, &d.json);
     tn_dev_close(&dev);
     return ex;
 }

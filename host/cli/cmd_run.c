@@ -236,6 +236,12 @@ static json_t *run_json(const struct tn_run_report *r, const struct tn_info *inf
 }
 
 
+/* No progress lines: the JSON takes stdout, or -q. */
+static bool no_progress(const struct tn_cmd_json *json)
+{
+    return tn_cmd_json_stdout(json) || tn_cmd_verbosity == 0;
+}
+
 /* A link fault's outcome: detected (any record, the total or a node's
  * status differs) and located: no record of an earlier round differs,
  * and in the fault's round a circuit round's differing records are
@@ -421,8 +427,7 @@ static int fault_campaign(struct tn_dev *d, const struct tn_plan *p, const struc
         free(reach);
         return TN_EXIT_USAGE;
     }
-    struct tn_progress pr = {"fault runs", tn_now_s(), 0, false,
-                             tn_cmd_json_stdout(json) || tn_cmd_verbosity == 0};
+    struct tn_progress pr = {"fault runs", tn_now_s(), 0, false, no_progress(json)};
     uint64_t rng = seed;
     unsigned w = d->info.w;
     int ex = TN_EXIT_OK;
@@ -958,8 +963,8 @@ static int run_device(struct run_args *a, struct tn_dev *dev, struct tn_sched *s
         tn_sched_free(s);
         return ex;
     }
-    bool quiet = tn_cmd_json_stdout(&a->json) || tn_cmd_verbosity == 0;
-    struct tn_run_opts o = {a->req.seed, &a->fault, quiet, a->campaign > 0, note_stage, NULL};
+    struct tn_run_opts o = {a->req.seed, &a->fault, no_progress(&a->json), a->campaign > 0,
+                            note_stage, NULL};
     struct tn_run_report r;
     char err[600] = "";
     int rc = tn_run(dev->p, info, &a->req, s, &o, &r, err, sizeof err);

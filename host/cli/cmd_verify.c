@@ -316,10 +316,6 @@ int cmd_verify(int argc, char **argv)
     int ex = parse_verify_args(argc, argv, &va, &done);
     if (ex != 0 || done)
         return ex;
-    struct tn_verify_opts vo = va.vo;
-    unsigned long alpha = va.alpha, width = va.width, max = va.max, seed = va.seed;
-    bool model = va.model;
-    const char *stats = va.stats, *svg = va.svg, *svg_rows = va.svg_rows, *json = va.json;
     const char *path = argv[optind];
     char err[400];
     struct tn_sched *s;
@@ -329,37 +325,37 @@ int cmd_verify(int argc, char **argv)
         return TN_EXIT_USAGE;
     }
     struct tn_report rep;
-    rc = tn_verify(s, &vo, &rep);
+    rc = tn_verify(s, &va.vo, &rep);
     if (rc == TN_ENOMEM) {
         fprintf(stderr, "torusctl verify: out of memory\n");
         tn_sched_free(s);
         return TN_EXIT_USAGE;
     }
-    unsigned a = alpha == ULONG_MAX ? s->alpha : (unsigned)alpha;
-    FILE *out = json && strcmp(json, "-") == 0 ? stderr : stdout;
+    unsigned a = va.alpha == ULONG_MAX ? s->alpha : (unsigned)va.alpha;
+    FILE *out = va.json && strcmp(va.json, "-") == 0 ? stderr : stdout;
     struct verdict vd = {s, &rep, a, path, NULL, NULL, false, 0, 0, 0, 0};
-    tn_report_print(out, s, &rep, a, (unsigned)max);
+    tn_report_print(out, s, &rep, a, (unsigned)va.max);
     print_relay_cdg(out, s);
     int ret = rc ? TN_EXIT_VERIFY : TN_EXIT_OK;
     struct tn_svg_opts so;
-    if (svg && !tn_cmd_svg_opts("torusctl verify", svg_rows, &s->topo, a, &so)) {
+    if (va.svg && !tn_cmd_svg_opts("torusctl verify", va.svg_rows, &s->topo, a, &so)) {
         tn_report_free(&rep);
         tn_sched_free(s);
         return TN_EXIT_USAGE;
     }
-    if (svg && (rc = tn_svg_save(s, &so, svg)) != 0) {
-        fprintf(stderr, "torusctl verify: cannot write %s: %s\n", svg,
+    if (va.svg && (rc = tn_svg_save(s, &so, va.svg)) != 0) {
+        fprintf(stderr, "torusctl verify: cannot write %s: %s\n", va.svg,
                 rc == TN_EIO ? strerror(errno) : tn_strerror(rc));
         ret = TN_EXIT_USAGE;
     }
     struct tn_plan *p = NULL;
     if (ret == TN_EXIT_OK)
-        ret = check_plan(out, s, &vo, (unsigned)width, a, (unsigned)max, &p, &vd);
-    if (ret == TN_EXIT_OK && model && p)
-        ret = check_model(out, p, seed, stats, &vd);
+        ret = check_plan(out, s, &va.vo, (unsigned)va.width, a, (unsigned)va.max, &p, &vd);
+    if (ret == TN_EXIT_OK && va.model && p)
+        ret = check_model(out, p, va.seed, va.stats, &vd);
     vd.exit = ret;
-    if (json && (rc = tn_write_file(json, write_verdict, &vd)) != 0) {
-        fprintf(stderr, "torusctl verify: cannot write %s: %s\n", json,
+    if (va.json && (rc = tn_write_file(va.json, write_verdict, &vd)) != 0) {
+        fprintf(stderr, "torusctl verify: cannot write %s: %s\n", va.json,
                 rc == TN_EIO ? strerror(errno) : tn_strerror(rc));
         ret = TN_EXIT_USAGE;
     }

@@ -10,13 +10,13 @@
 
 int coll_parse(const char *cmd, const char *name, bool sched, enum tn_coll *c)
 {
-    if (tn_coll_parse(name, c) == 0 && sched && !tn_coll_schedulable(*c)) {
+    if (tn_coll_parse(name, c) == 0) {
+        if (!sched || tn_coll_schedulable(*c))
+            return 0;
         fprintf(stderr, "%s: %s runs on the device: use torusctl run %s (docs/switching.md)\n",
                 cmd, name, name);
         return -1;
     }
-    if (tn_coll_parse(name, c) == 0)
-        return 0;
     fprintf(stderr, "%s: unknown collective '%s': use", cmd, name);
     int last = TN_COLL_COUNT - 1;
     while (sched && !tn_coll_schedulable((enum tn_coll)last))

@@ -483,13 +483,14 @@ int tn_coll_build(const struct tn_coll_req *r, const struct tn_topo *t, unsigned
     if (c == TN_ALLTOALL || c == TN_GOSSIP || c == TN_BROADCAST) {
         struct tn_algo_opts ao = {r->algo, r->msg_flits, b->ports, alpha, r->root};
         uint64_t need = tn_build_bytes(c, t, &ao), have = tn_build_bytes_max();
-        char dims[32];
-        tn_topo_format(t, dims, sizeof dims);
-        if (need > have)
-            return tn_errf(err, errlen, TN_ECAPACITY, "%s on %s (%u nodes) would need about %.1f "
-                        "GB of memory to build and verify; this machine allows %.1f GB (3/4 of "
-                        "its memory): use a smaller torus", tn_coll_name(c), dims, t->n,
-                        (double)need / 1e9, (double)have / 1e9);
+        if (need > have) {
+            char dims[32];
+            tn_topo_format(t, dims, sizeof dims);
+            return tn_errf(err, errlen, TN_ECAPACITY, "%s on %s (%u nodes) would need about "
+                           "%.1f GB of memory to build and verify; this machine allows %.1f GB "
+                           "(3/4 of its memory): use a smaller torus", tn_coll_name(c), dims, t->n,
+                           (double)need / 1e9, (double)have / 1e9);
+        }
     }
     b->have_formula = true;
     int rc = e->build(r, t, b, err, errlen);
