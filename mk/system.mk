@@ -66,9 +66,11 @@ $(E2E_DIR)/bench_a2a: tests/e2e/bench_a2a.sh $(E2E_TORUSCTL) \
 
 BENCHES += $(E2E_DIR)/bench_a2a
 
-# Scatter and gather (issue 5): one relay round on the 3x3x3 models.
+# Scatter and gather (issue 5): one relay round on the 3x3x3 models; the
+# six-tree scatter also on 7x7x7 (issue 18).
 $(E2E_DIR)/scatter_gather.t: tests/e2e/scatter_gather.sh $(E2E_TORUSCTL) \
-                             $(BUILD)/sim/libtnsim_3x3x3.so $(BUILD)/sim/libtnsim_3x3x3_l1.so
+                             $(BUILD)/sim/libtnsim_3x3x3.so $(BUILD)/sim/libtnsim_3x3x3_l1.so \
+                             $(BUILD)/sim/libtnsim_7x7x7.so
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec tests/e2e/scatter_gather.sh %s\n' $(E2E_TORUSCTL) >$@
 	chmod +x $@
@@ -142,7 +144,8 @@ $(E2E_DIR)/bench_p2p: tests/e2e/bench_p2p.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtns
 
 BENCHES += $(E2E_DIR)/bench_p2p
 
-$(E2E_DIR)/bench_sg: tests/e2e/bench_sg.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtnsim_7x7x7.so
+$(E2E_DIR)/bench_sg: tests/e2e/bench_sg.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtnsim_7x7x7.so \
+                   $(BUILD)/sim/libtnsim_4x4x4.so
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec tests/e2e/bench_sg.sh %s\n' $(E2E_TORUSCTL) >$@
 	chmod +x $@

@@ -23,6 +23,9 @@ _torusctl() {
         --switching)
             mapfile -t COMPREPLY < <(compgen -W "cs sf relay" -- "$cur")
             return ;;
+        --tree)
+            mapfile -t COMPREPLY < <(compgen -W "auto dor six" -- "$cur")
+            return ;;
         --permutation)
             mapfile -t COMPREPLY < <(compgen -W "random tornado bit-reversal transpose" -- "$cur")
             return ;;

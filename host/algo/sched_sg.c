@@ -3,6 +3,7 @@
  * on the DOR tree (include/torus/sg.h). */
 #include "sg.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,22 +43,18 @@ static int setup(struct tn_sched **s, const struct tn_topo *t, const struct tn_s
     return rc;
 }
 
-int tn_scatter_build(struct tn_sched **out, const struct tn_topo *t, const struct tn_sg_opts *o,
-                     struct tn_sg_info *info)
+/* FDF on the DOR tree: one scatter for a single-port root, else one per
+ * root port subtree (sc[g] for port g; *ng of them). */
+static int dor_scatter(const struct tn_topo *t, const struct tn_sg_opts *o, const int *len,
+                       struct tn_scatter sc[TN_NDIRS], int *ng)
 {
-    memset(info, 0, sizeof *info);
-    struct tn_sched *s = NULL;
-    int *len = NULL;
-    int rc = setup(&s, t, o, TN_SCATTER, o->ports == 1 ? "fdf" : "fdf-ports", &len);
-    if (rc)
-        return rc;
-    int N = (int)t->n;
+    int N = (int)t->n, rc = TN_ENOMEM;
     uint32_t *parent = malloc(sizeof *parent * (size_t)N);
     uint8_t *pdir = malloc((size_t)N);
     int *glen = malloc(sizeof(int) * (size_t)N), *port = malloc(sizeof(int) * (size_t)N);
     struct tn_ctree tr;
     memset(&tr, 0, sizeof tr);
-    rc = TN_ENOMEM;
+    *ng = 0;
     if (!parent || !pdir || !glen || !port)
         goto out_free;
     tn_dor_tree(t, o->root, parent, pdir);
@@ -72,53 +69,93 @@ int tn_scatter_build(struct tn_sched **out, const struct tn_topo *t, const struc
         if (u != o->root)
             port[v] = pdir[u];
     }
-    for (int g = 0; g < (o->ports == 1 ? 1 : TN_NDIRS); g++) {
+    for (int g = 0; g < (o->ports == 1 ? 1 : TN_NDIRS) && rc == 0; g++) {
         for (int v = 0; v < N; v++)
             glen[v] = o->ports == 1 || port[v] == g ? len[v] : 0;
-        struct tn_scatter sc;
-        if ((rc = tn_scatter_fdf(&tr, glen, 1, &sc)))
-            goto out_free;
-        for (int i = 0; i < sc.nstreams; i++) {
-            const struct tn_sc_stream *q = &sc.s[i];
-            uint32_t m = (uint32_t)q->dest;
-            if (!tn_sched_add_relay(s, 0, o->root, m, 0, 1, &m, 1, (uint32_t)q->start)) {
-                tn_scatter_free(&sc);
-                rc = TN_ENOMEM;
-                goto out_free;
-            }
-            info->messages++;
-            info->total_flits += (uint64_t)q->flits;
-            if ((unsigned)q->dist > info->height)
-                info->height = (unsigned)q->dist;
-        }
-        if ((uint64_t)sc.time > info->time)
-            info->time = (uint64_t)sc.time;
-        if (o->ports == 1)
-            info->lower = (uint64_t)sc.lower;
-        tn_scatter_free(&sc);
+        if ((rc = tn_scatter_fdf(&tr, glen, 1, &sc[g])) == 0)
+            (*ng)++;
     }
-    info->optimum = info->time;
-    if (o->ports != 1) {
-        info->lower = (uint64_t)tn_scatter_allport_lower(t, (int)o->root, len, 1);
-        struct tn_scatter six;
-        bool all_dims = t->dim[0] >= 2 && t->dim[1] >= 2 && t->dim[2] >= 2;
-        if (all_dims && tn_scatter_allport(t, (int)o->root, len, 1, &six) == 0) {
-            info->sixtree = (uint64_t)six.time;
-            tn_scatter_free(&six);
-        }
-        info->optimum = 0; /* unknown: lower bound only */
-    }
-    info->formula = info->time ? o->alpha + info->time : o->alpha;
-    if ((rc = tn_sched_layout(s)))
-        goto out_free;
-    *out = s;
-    s = NULL;
 out_free:
     tn_ctree_free(&tr);
     free(parent);
     free(pdir);
     free(glen);
     free(port);
+    return rc;
+}
+
+/* sc's streams as relay packets from root into round 0 of s, along the
+ * six trees (tree = the stream's port) or by DOR. */
+static int add_streams(struct tn_sched *s, uint32_t root, const struct tn_scatter *sc, bool six,
+                       struct tn_sg_info *info)
+{
+    for (int i = 0; i < sc->nstreams; i++) {
+        const struct tn_sc_stream *q = &sc->s[i];
+        uint32_t m = (uint32_t)q->dest;
+        struct tn_relay *x = tn_sched_add_relay(s, 0, root, m, 0, 1, &m, 1, (uint32_t)q->start);
+        if (!x)
+            return TN_ENOMEM;
+        x->tree = six ? (uint8_t)(q->port + 1) : 0;
+        info->messages++;
+        info->total_flits += (uint64_t)q->flits;
+        if ((unsigned)q->dist > info->height)
+            info->height = (unsigned)q->dist;
+    }
+    if ((uint64_t)sc->time > info->time)
+        info->time = (uint64_t)sc->time;
+    return 0;
+}
+
+int tn_scatter_build(struct tn_sched **out, const struct tn_topo *t, const struct tn_sg_opts *o,
+                     struct tn_sg_info *info)
+{
+    memset(info, 0, sizeof *info);
+    struct tn_sched *s = NULL;
+    int *len = NULL, ng = 0;
+    int rc = setup(&s, t, o, TN_SCATTER, o->ports == 1 ? "fdf" : "fdf-ports", &len);
+    if (rc)
+        return rc;
+    struct tn_scatter sc[TN_NDIRS], six;
+    memset(&six, 0, sizeof six);
+    bool all_dims = t->dim[0] >= 2 && t->dim[1] >= 2 && t->dim[2] >= 2;
+    if ((rc = dor_scatter(t, o, len, sc, &ng)))
+        goto out_free;
+    for (int g = 0; g < ng; g++)
+        if ((uint64_t)sc[g].time > info->dortree)
+            info->dortree = (uint64_t)sc[g].time;
+    if (o->ports != 1) {
+        info->lower = (uint64_t)tn_scatter_allport_lower(t, (int)o->root, len, 1);
+        if (all_dims && (rc = tn_scatter_allport(t, (int)o->root, len, 1, &six)))
+            goto out_free;
+        info->sixtree = all_dims ? (uint64_t)six.time : 0;
+        info->six = all_dims && (o->tree == TN_SG_SIX ||
+                                 (o->tree == TN_SG_AUTO && info->sixtree < info->dortree));
+        if (o->tree == TN_SG_SIX && !all_dims) {
+            rc = TN_EINVAL; /* the six trees need every dimension >= 2 */
+            goto out_free;
+        }
+    } else {
+        info->lower = (uint64_t)sc[0].lower;
+    }
+    if (info->six) {
+        snprintf(s->algo, sizeof s->algo, "six-trees");
+        rc = add_streams(s, o->root, &six, true, info);
+    } else {
+        for (int g = 0; g < ng && rc == 0; g++)
+            rc = add_streams(s, o->root, &sc[g], false, info);
+    }
+    if (rc)
+        goto out_free;
+    info->optimum = o->ports == 1 ? info->time : 0; /* all-port: lower bound only */
+    info->formula = info->time ? o->alpha + info->time : o->alpha;
+    if ((rc = tn_sched_layout(s)))
+        goto out_free;
+    *out = s;
+    s = NULL;
+out_free:
+    for (int g = 0; g < ng; g++)
+        tn_scatter_free(&sc[g]);
+    tn_scatter_free(&six);
     free(len);
     tn_sched_free(s);
     return rc;

@@ -59,7 +59,9 @@ static void help(FILE *f)
         "  --time SECONDS    bound of the liquid search (default 10)\n"
         "scatter, gather (one relay round of head-routed packets on the DOR tree):\n"
         "  --root N          root node (default 0)\n"
-        "  --tree dor        the tree (the routers route by DOR: its tree is the only one)\n"
+        "  --tree T          scatter with 6 ports: dor (FDF per DOR subtree), six (the six\n"
+        "                    arc-disjoint trees, heads routed along them) or auto (default:\n"
+        "                    the earlier completion); gather: dor only\n"
         "  --msg-flits L     payload flits per node (default 1)\n"
         "  --random-lengths  lengths uniform in 0..L from --seed (0: null message)\n"
         "  --lengths FILE    one length per node id, whitespace separated (root's ignored)\n"
@@ -582,11 +584,8 @@ static int collective_option(struct run_args *a, int c, bool *handled)
         a->req.root = (uint32_t)v;
         break;
     case 't':
-        if (strcmp(optarg, "dor") != 0) {
-            fprintf(stderr, CMD ": bad --tree '%s': use dor (relay packets follow their "
-                    "DOR routes, so the DOR tree is the one the routers build)\n", optarg);
+        if (!coll_parse_tree(CMD, optarg, &a->req.sg_tree))
             return TN_EXIT_USAGE;
-        }
         break;
     case 'l':
         a->lengths_file = optarg;

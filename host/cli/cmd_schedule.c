@@ -47,6 +47,8 @@ static void help(FILE *f)
         "  --time SECONDS    alltoall: bound of the liquid search (default 10)\n"
         "  --random-lengths  scatter, gather: lengths uniform in 0..L from --seed\n"
         "  --seed S          seed of --random-lengths (default 1)\n"
+        "  --tree T          scatter with 6 ports: dor (FDF per DOR subtree), six (the six\n"
+        "                    arc-disjoint trees) or auto (default: the earlier completion)\n"
         "  --json[=FILE]     write the schedule as JSON (docs/schedule-format.md) in\n"
         "                    FILE, or on stdout (the report then on stderr); --json\n"
         "                    FILE works too\n"
@@ -107,7 +109,7 @@ static const struct option sched_opts[] = {
     {"schedule", required_argument, NULL, 'S'}, {"time", required_argument, NULL, 'T'},
     {"random-lengths", no_argument, NULL, 'R'}, {"seed", required_argument, NULL, 's'},
     {"svg", required_argument, NULL, 'V'}, {"network", required_argument, NULL, 'N'},
-    {"svg-rows", required_argument, NULL, 'W'},
+    {"svg-rows", required_argument, NULL, 'W'}, {"tree", required_argument, NULL, 't'},
     {NULL, 0, NULL, 0}};
 
 /* What the command line asks for. */
@@ -117,6 +119,7 @@ struct sched_args {
     struct tn_algo_opts ao;      /* algo, L, ports, alpha, root */
     const char *network, *json, *svg, *svg_rows;
     enum tn_a2a_kind kind;
+    enum tn_sg_tree tree;        /* --tree */
     const char *kind_arg;        /* --schedule as given */
     double search_s;
     bool random_lengths;
@@ -194,6 +197,10 @@ static int sched_option(struct sched_args *a, int c, int argc, char **argv, bool
         break;
     case 'R':
         a->random_lengths = true;
+        break;
+    case 't':
+        if (!coll_parse_tree("torusctl schedule", optarg, &a->tree))
+            return TN_EXIT_USAGE;
         break;
     case 'V':
         a->svg = optarg;
@@ -344,7 +351,8 @@ static int schedule_coll(struct sched_args *a, enum tn_coll coll)
     struct tn_coll_req req = {.coll = coll, .algo = a->ao.algo, .msg_flits = a->ao.msg_flits,
                               .ports = a->ao.ports, .root = a->ao.root,
                               .random_lengths = a->random_lengths, .seed = a->seed,
-                              .search_s = a->search_s, .a2a_kind = a->kind};
+                              .search_s = a->search_s, .a2a_kind = a->kind,
+                              .sg_tree = a->tree};
     struct tn_coll_built b;
     char err[600];
     int rc = tn_coll_build(&req, &a->t, 6, a->ao.alpha, &b, err, sizeof err);

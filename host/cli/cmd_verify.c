@@ -41,14 +41,15 @@ static void help(FILE *f)
         "exit codes: 0 ok, 1 usage or file error, 3 verification failed\n");
 }
 
-/* Relay rounds route by the hardware's DOR tables: report their CDG as
- * information (docs/deadlock.md). The bufferless relay drops a blocked head
- * instead of holding its channels, so it cannot deadlock. */
+/* Relay streams routed by DOR (not along a six tree): report the DOR
+ * CDG as information (docs/deadlock.md). The bufferless relay drops a
+ * blocked head instead of holding its channels, so it cannot deadlock. */
 static void print_relay_cdg(FILE *out, const struct tn_sched *s)
 {
     bool relay = false;
     for (uint32_t r = 0; r < s->nrounds; r++)
-        relay |= s->rounds[r].nrelay > 0;
+        for (uint32_t i = 0; i < s->rounds[r].nrelay; i++)
+            relay |= s->rounds[r].relay[i].tree == 0;
     struct tn_cdg g;
     if (!relay || tn_cdg_topo(&g, &s->topo, false, TN_ROUTE_DOR))
         return;

@@ -40,6 +40,18 @@ const char *coll_stray_option(enum tn_coll c, bool sched, bool file, const struc
     return NULL;
 }
 
+bool coll_parse_tree(const char *cmd, const char *arg, enum tn_sg_tree *tree)
+{
+    static const char *const names[] = {"auto", "dor", "six"};
+    for (int k = 0; k < 3; k++)
+        if (strcmp(arg, names[k]) == 0) {
+            *tree = (enum tn_sg_tree)k;
+            return true;
+        }
+    fprintf(stderr, "%s: bad --tree '%s': use dor, six or auto\n", cmd, arg);
+    return false;
+}
+
 bool coll_read_lengths(const char *cmd, const char *path, uint32_t *len, uint32_t n)
 {
     FILE *f = fopen(path, "r");

@@ -22,6 +22,10 @@ struct option;
 const char *coll_stray_option(enum tn_coll c, bool sched, bool file, const struct option *opts,
                               const char *given);
 
+/* --tree T: dor, six or auto into *tree; false with a message prefixed
+ * by cmd. */
+bool coll_parse_tree(const char *cmd, const char *arg, enum tn_sg_tree *tree);
+
 /* --lengths FILE: n lengths (tn_lengths_parse) into len; false with a
  * message prefixed by cmd. */
 bool coll_read_lengths(const char *cmd, const char *path, uint32_t *len, uint32_t n);

@@ -228,6 +228,48 @@ int tn_six_trees(const struct tn_topo *t, uint32_t root, uint32_t *parent[TN_NDI
     return 0;
 }
 
+int tn_tree_hop(const struct tn_topo *t, uint32_t v, uint32_t dst, int tree, bool detour)
+{
+    unsigned cv[3], target[3];
+    int d = tn_dir_dim(tree), minus = tree & 1, b = (d + 1) % 3, c = (d + 2) % 3;
+    tn_coords(t, v, cv);
+    tn_coords(t, dst, target);
+    if (detour && !(cv[b] == target[b] && cv[c] == target[c])) {
+        unsigned m = t->dim[d];
+        target[d] = minus ? (target[d] + 1) % m : (target[d] + m - 1) % m;
+    }
+    for (int i = 0; i < 3; i++) {
+        int k = (d + i) % 3;
+        if (cv[k] != target[k])
+            return 2 * k + minus;
+    }
+    return TN_NDIRS;
+}
+
+bool tn_tree_detour(const struct tn_topo *t, uint32_t root, uint32_t dst, int tree)
+{
+    unsigned cr[3], cd[3];
+    tn_coords(t, root, cr);
+    tn_coords(t, dst, cd);
+    return cr[tn_dir_dim(tree)] == cd[tn_dir_dim(tree)];
+}
+
+unsigned tn_tree_path(const struct tn_topo *t, uint32_t root, uint32_t dst, int tree,
+                      struct tn_arc *arcs, unsigned cap)
+{
+    bool detour = tn_tree_detour(t, root, dst, tree);
+    unsigned len = 0, most = t->dim[0] + t->dim[1] + t->dim[2];
+    uint32_t v = root;
+    int dir;
+    while ((dir = tn_tree_hop(t, v, dst, tree, detour)) < TN_NDIRS && len < most) {
+        if (len < cap)
+            arcs[len] = (struct tn_arc){v, (uint8_t)dir};
+        len++;
+        v = tn_neighbor(t, v, dir);
+    }
+    return len;
+}
+
 int tn_bfs_tree(const struct tn_topo *t, uint32_t root, uint32_t *parent,
                 uint8_t *pdir, uint32_t *depth)
 {

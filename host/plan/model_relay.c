@@ -12,7 +12,9 @@
  * forwarded in cycle c is on the neighbour's input in c + 1; an eject lane
  * takes a flit in the cycle it is on the input (that cycle is its
  * timestamp). Only relay lanes and relay eject descriptors are modelled
- * here; the circuit engines of model.c skip them. Per node it counts what
+ * here; the circuit engines of model.c skip them. A head whose bits 12-14
+ * name a six tree (1..6) follows that tree instead of DOR (tn_tree_hop,
+ * bit 15 its detour flag; 7 is unroutable). Per node it counts what
  * the status counters count: collisions (a head whose output or every
  * relay eject lane is held), unroutable heads (no relay output or eject
  * lane for it) and dropped flits (a body flit on an input that holds no
@@ -32,15 +34,23 @@ struct rflit {
 
 enum { HOLD_NONE = -1, HOLD_DROP = -2 };
 
-/* DOR output of a head at node v for coordinates dst: 0..5, 6 = here,
- * -1 = unroutable coordinates. */
-static int dor_out(const struct tn_topo *t, uint32_t v, uint32_t data)
+/* Output of a head with the given data at node v: 0..5, 6 = here, -1 =
+ * unroutable (coordinates outside the torus, tree 7). */
+static int head_out(const struct tn_topo *t, uint32_t v, uint32_t data)
 {
     unsigned own[3], dst[3] = {data & 15, (data >> 4) & 15, (data >> 8) & 15};
+    unsigned tree = (data >> 12) & 7;
     tn_coords(t, v, own);
     for (int k = 0; k < 3; k++)
         if (dst[k] >= t->dim[k])
             return -1;
+    if (tree == 7)
+        return -1;
+    if (tree) {
+        int o = tn_tree_hop(t, v, tn_node_id(t, dst[0], dst[1], dst[2]), (int)tree - 1,
+                            (data >> 15) & 1);
+        return o == TN_NDIRS ? 6 : o;
+    }
     for (int k = 0; k < 3; k++) {
         if (dst[k] == own[k])
             continue;
@@ -230,7 +240,7 @@ static int route_head(struct relay_sim *m, uint32_t v, unsigned in, const uint8_
                       struct rflit f)
 {
     uint32_t *ev = &m->out->relay_ev[3 * (size_t)v];
-    int o = dor_out(&m->p->topo, v, f.data);
+    int o = head_out(&m->p->topo, v, f.data);
     if (o == 6)
         return take_eject_lane(m, v, in, x, ev);
     if (o < 0 || x[o] != TN_SEL_RELAY) {

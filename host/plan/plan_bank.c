@@ -238,7 +238,8 @@ static bool relay_packet(const struct tn_plan *p, uint32_t r, uint32_t si, struc
         uint64_t sent = tn_plan_inj_sent(p, r, i);
         if (!in->relay || st->addr < in->addr || st->addr >= in->addr + sent)
             continue;
-        unsigned d = tn_dor_path(&p->topo, st->node, st->dst, route, rcap);
+        unsigned d = tn_relay_path(&p->topo, &p->sched->rounds[st->round].relay[st->relay],
+                                   route, rcap);
         if (d == 0)
             return false;
         uint64_t left = in->addr + sent - st->addr;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Relay-mode lowering (docs/hardware.md "Relay mode", docs/host.md):
  * every relay stream of the schedule is one packet, a head flit carrying
- * the destination's coordinates (x | y << 4 | z << 8, routed by DOR)
- * followed by the words of its messages, the last flagged tail.
+ * the destination's coordinates (x | y << 4 | z << 8, routed by DOR) or,
+ * for a stream along a six tree, also 1 + the tree << 12 and the detour
+ * flag << 15 (tn_tree_hop; docs/hardware.md "Route"), followed by the
+ * words of its messages, the last flagged tail.
  *
  * Memory: packets are staged at their source above the message layout
  * (from word mem_base on; the image writes their words and MEM flags), so a
@@ -82,11 +84,14 @@ static int check_relay_rounds(const struct tn_plan *p, char *err, size_t errlen,
 {
     const struct tn_sched *s = p->sched;
     uint32_t last_circ = 0, first_relay = UINT32_MAX;
+    bool trees = false;
     for (uint32_t r = 0; r < s->nrounds; r++) {
         if (s->rounds[r].ncirc)
             last_circ = r + 1;
         if (s->rounds[r].nrelay && first_relay == UINT32_MAX)
             first_relay = r;
+        for (uint32_t i = 0; i < s->rounds[r].nrelay; i++)
+            trees |= s->rounds[r].relay[i].tree != 0;
     }
     *any = first_relay != UINT32_MAX;
     *circuits = last_circ > 0;
@@ -101,6 +106,10 @@ static int check_relay_rounds(const struct tn_plan *p, char *err, size_t errlen,
         return tn_errf(err, errlen, TN_ENOTSUP,
                        "relay heads carry x | y << 4 | z << 8: they need W >= 12 (W is %u)",
                        p->par.width);
+    if (trees && p->par.width < 16)
+        return tn_errf(err, errlen, TN_ENOTSUP,
+                       "heads along a six tree carry the tree in bits 12-15: they need W >= 16 "
+                       "(W is %u)", p->par.width);
     for (int k = 0; k < 3; k++)
         if (p->topo.dim[k] > 15)
             return tn_errf(err, errlen, TN_ENOTSUP, "relay heads carry 4-bit coordinates: "
@@ -137,7 +146,7 @@ static int collect_packets(struct relay *rl, uint32_t r)
         q->dst = x->dst;
         q->start = x->start;
         q->flits = flits;
-        q->d = tn_dor_path(&rl->p->topo, x->src, x->dst, rl->route, rl->rcap);
+        q->d = tn_relay_path(&rl->p->topo, x, rl->route, rl->rcap);
         q->first = rl->p->par.alpha + x->start + q->d;
         q->inport = rl->route[q->d - 1].dir;
         for (unsigned h = 0; h < q->d; h++)
@@ -398,6 +407,9 @@ uint32_t tn_plan_stage_words(const struct tn_plan *p, uint32_t i, uint64_t seed,
     uint32_t w = 0;
     if (cap > 0) {
         data[0] = c[0] | c[1] << 4 | c[2] << 8;
+        if (x->tree)
+            data[0] |= (uint32_t)x->tree << 12 |
+                       (uint32_t)tn_tree_detour(&p->topo, x->src, x->dst, x->tree - 1) << 15;
         flags[0] = 1;
     }
     w = 1;

@@ -24,6 +24,9 @@ static int build_sg(const struct tn_coll_req *r, const struct tn_topo *t, struct
                     "relay heads carry 4-bit coordinates: dims up to 15");
     if (b->coll == TN_GATHER)
         b->ports = 1;
+    if (r->sg_tree == TN_SG_SIX && (b->coll == TN_GATHER || b->ports != 6))
+        return tn_errf(err, errlen, TN_EINVAL, "the six trees are for the all-port scatter "
+                       "(--ports 6); the gather runs on the DOR tree");
     uint32_t *len = calloc(t->n, sizeof *len);
     if (!len)
         return tn_errf(err, errlen, TN_ENOMEM, "out of memory");
@@ -31,10 +34,13 @@ static int build_sg(const struct tn_coll_req *r, const struct tn_topo *t, struct
         memcpy(len, r->lengths, t->n * sizeof *len);
     else
         tn_lengths_fill(len, t->n, r->msg_flits, r->random_lengths, r->seed);
-    struct tn_sg_opts so = {r->root, b->ports, len, b->alpha, 0};
+    struct tn_sg_opts so = {r->root, b->ports, r->sg_tree, len, b->alpha, 0};
     int rc = b->coll == TN_SCATTER ? tn_scatter_build(&b->s, t, &so, &b->x.sg)
                                    : tn_gather_build(&b->s, t, &so, &b->x.sg);
     free(len);
+    if (rc == TN_EINVAL && r->sg_tree == TN_SG_SIX)
+        return tn_errf(err, errlen, rc, "cannot build the scatter on the six trees: they need "
+                       "every dimension of at least 2 nodes and 6 ports");
     if (rc != 0)
         return tn_errf(err, errlen, rc, "cannot build the %s: %s", tn_coll_name(b->coll),
                     tn_strerror(rc));
@@ -250,9 +256,12 @@ static void sg_text(FILE *f, const struct tn_coll_built *b, const struct tn_run_
                 "optimal, Theorem 1); Proposition 1 lower bound alpha + %" PRIu64 "\n",
                 alpha + gi->optimum, gi->optimum, gi->lower);
     } else if (b->coll == TN_SCATTER) {
+        fprintf(f, "trees               %s: FDF per DOR subtree alpha + %" PRIu64
+                ", six arc-disjoint trees alpha + %" PRIu64 "%s\n",
+                gi->six ? "the six arc-disjoint trees" : "the DOR tree", gi->dortree,
+                gi->sixtree, gi->sixtree ? "" : " (none: a dimension has 1 node)");
         fprintf(f, "bound               all-port lower bound alpha + %" PRIu64
-                " (max(n_i + D_i, F(d)/6 + d)); six arc-disjoint trees (model only, "
-                "not DOR-routable) alpha + %" PRIu64 "\n", gi->lower, gi->sixtree);
+                " (max(n_i + D_i, F(d)/6 + d))\n", gi->lower);
         fprintf(f, "                    the issue's total/6 + farthest = alpha + %" PRIu64
                 " (not a valid bound in general: docs/collectives.md)\n",
                 (gi->total_flits + 5) / 6 + gi->height);
@@ -277,11 +286,12 @@ static json_t *sg_json(const struct tn_coll_built *b, const struct tn_run_result
 {
     (void)res;
     const struct tn_sg_info *gi = &b->x.sg;
-    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s, s:I, s:I, s:I}",
                      "messages", (json_int_t)gi->messages, "flits", (json_int_t)gi->total_flits,
                      "height", (json_int_t)gi->height, "time", (json_int_t)gi->time,
                      "optimum", (json_int_t)gi->optimum, "lower", (json_int_t)gi->lower,
                      "bound", (json_int_t)gi->bound, "sixtree", (json_int_t)gi->sixtree,
+                     "dortree", (json_int_t)gi->dortree, "tree", gi->six ? "six" : "dor",
                      "t_sync", (json_int_t)gi->t_sync, "first", (json_int_t)gi->first,
                      "dispatch0", (json_int_t)gi->dispatch0);
 }
@@ -415,7 +425,7 @@ static const struct entry entries[] = {
     {TN_ALLTOALL, "msg-flits algo ports time", "msg-flits algo ports schedule time", build_a2a,
      NULL, a2a_text, a2a_json},
     {TN_SCATTER, "msg-flits ports root tree lengths random-lengths",
-     "msg-flits ports root random-lengths seed", build_sg, sg_formula, sg_text, sg_json},
+     "msg-flits ports root tree random-lengths seed", build_sg, sg_formula, sg_text, sg_json},
     {TN_GATHER, "msg-flits root tree lengths random-lengths",
      "msg-flits root random-lengths seed", build_sg, sg_formula, sg_text, sg_json},
     {TN_P2P, "msg-flits root switching distance packet-flits sweep", NULL, build_p2p,

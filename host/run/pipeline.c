@@ -28,8 +28,7 @@ static uint64_t flit_hops(const struct tn_sched *s)
         for (uint32_t c = 0; c < rd->ncirc; c++)
             h += tn_circuit_flits(s, &rd->circ[c]) * rd->circ[c].narcs;
         for (uint32_t i = 0; i < rd->nrelay; i++)
-            h += tn_relay_flits(s, &rd->relay[i]) *
-                 tn_distance(&s->topo, rd->relay[i].src, rd->relay[i].dst);
+            h += tn_relay_flits(s, &rd->relay[i]) * tn_relay_path(&s->topo, &rd->relay[i], NULL, 0);
     }
     return h;
 }

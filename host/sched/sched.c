@@ -861,6 +861,13 @@ int tn_sched_set_lengths(struct tn_sched *s, const uint32_t *len, uint32_t n)
     return 0;
 }
 
+unsigned tn_relay_path(const struct tn_topo *t, const struct tn_relay *x, struct tn_arc *arcs,
+                       unsigned cap)
+{
+    return x->tree && x->tree <= TN_NDIRS ? tn_tree_path(t, x->src, x->dst, x->tree - 1, arcs, cap)
+                                           : tn_dor_path(t, x->src, x->dst, arcs, cap);
+}
+
 uint64_t tn_relay_flits(const struct tn_sched *s, const struct tn_relay *x)
 {
     if (!x->stream)
@@ -991,7 +998,7 @@ static int place_relay(struct tn_sched *s, uint32_t r, struct tn_relay *x, struc
     if (!x->stream)
         return 0;
     touch(l, x->dst);
-    *cycles = (uint64_t)x->start + tn_distance(&s->topo, x->src, x->dst) + tn_relay_flits(s, x);
+    *cycles = (uint64_t)x->start + tn_relay_path(&s->topo, x, NULL, 0) + tn_relay_flits(s, x);
     return 0;
 }
 
@@ -1174,7 +1181,7 @@ void tn_sched_cost(const struct tn_sched *s, unsigned alpha, struct tn_cost *c)
             const struct tn_relay *x = &rd->relay[i];
             if (x->src >= s->topo.n || x->dst >= s->topo.n || !x->stream)
                 continue;
-            uint64_t d = tn_distance(&s->topo, x->src, x->dst);
+            uint64_t d = tn_relay_path(&s->topo, x, NULL, 0);
             uint64_t l = tn_relay_flits(s, x);
             if (d > dmax)
                 dmax = d;

@@ -110,7 +110,7 @@ static uint64_t collect(const struct tn_sched *s, unsigned alpha, struct segs *v
             uint64_t n = tn_relay_flits(s, x);
             if (!x->stream || n == 0 || x->src >= t->n || x->dst >= t->n)
                 continue;
-            unsigned d = tn_dor_path(t, x->src, x->dst, route, rcap);
+            unsigned d = tn_relay_path(t, x, route, rcap);
             for (unsigned h = 0; h < d && *rc == 0; h++) {
                 struct seg g = {route[h].node * TN_NDIRS + route[h].dir,
                                 T + alpha + x->start + h + 1, 0, 0, r, i, 1};

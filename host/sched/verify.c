@@ -746,7 +746,7 @@ static int room(void **a, uint32_t *cap, uint32_t used, uint32_t n, size_t size)
     return 0;
 }
 
-/* One relay stream of round r: nodes, messages, its DOR route against the
+/* One relay stream of round r: nodes, messages, its route against the
  * round's circuits; its arc occupations and lane uses kept for the
  * round's checks. 0 or TN_ENOMEM. */
 static int verify_relay(struct vctx *vx, uint32_t r, uint32_t i)
@@ -771,13 +771,16 @@ static int verify_relay(struct vctx *vx, uint32_t r, uint32_t i)
                        "relay stream %u carries no messages", i)
             : 0)
         return TN_ENOMEM;
+    if (x->tree > TN_NDIRS)
+        return add_viol(rep, vx->max, TN_V_SRC, R, I, -1, x->src,
+                        "relay stream %u: tree %u (0 for DOR, 1..6 for a six tree)", i, x->tree);
     uint64_t flits = tn_relay_flits(vx->s, x);
-    unsigned d = tn_distance(t, x->src, x->dst);
+    unsigned d = tn_relay_path(t, x, NULL, 0);
     if (room((void **)&vx->route, &vx->route_cap, 0, d, sizeof *vx->route) ||
         room((void **)&vx->occ, &vx->occ_cap, vx->nocc, d, sizeof *vx->occ) ||
         room((void **)&vx->rl, &vx->rl_cap, 2 * vx->nrl, 2, sizeof *vx->rl))
         return TN_ENOMEM;
-    tn_dor_path(t, x->src, x->dst, vx->route, vx->route_cap);
+    tn_relay_path(t, x, vx->route, vx->route_cap);
     for (unsigned h = 0; h < d; h++) {
         const struct tn_arc *a = &vx->route[h];
         const struct used_arc *u = &vx->used[(size_t)a->node * TN_NDIRS + a->dir];

@@ -36,6 +36,7 @@ struct tn_coll_req {
     enum tn_switching sw;      /* p2p, perm */
     unsigned distance;         /* p2p: hops, 1..diameter */
     uint32_t packet_flits;     /* p2p: payload flits per packet (0: one packet) */
+    enum tn_sg_tree sg_tree;   /* scatter, 6 ports: DOR tree, six trees or auto (0) */
     enum tn_perm perm;         /* perm */
 };
 

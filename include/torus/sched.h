@@ -89,7 +89,9 @@ struct tn_circuit {
 };
 
 /* A relay-mode (head-routed) stream: one packet routed by dimension order
- * from src to dst, a head flit (the destination's coordinates) followed by
+ * (tree 0) or along six tree tree - 1 rooted at src (tn_tree_path: the
+ * router's tree mode, heads of W >= 16 bits) from src to dst, a head flit
+ * (the destination's coordinates, and the tree) followed by
  * the words of its messages (flits = 1 + their lengths, tn_relay_flits),
  * timed like a circuit stream (the head advances one link per cycle, the
  * packet follows without gaps), so it holds arc h of its route during
@@ -98,6 +100,7 @@ struct tn_circuit {
  * after the round's circuit streams, in relay order. */
 struct tn_relay {
     uint32_t src, dst, start;
+    uint8_t tree;             /* 0: DOR; 1..6: six tree 0..5 from src */
     uint32_t moff, mcnt;
     uint32_t *msgs, nmsgs;
     struct tn_blk *stream;
@@ -191,6 +194,11 @@ static inline uint32_t tn_msg_len(const struct tn_sched *s, uint32_t m)
 /* Flits of a relay packet: 1 head + the lengths of its messages (0 when
  * all of them are null: nothing is sent). */
 uint64_t tn_relay_flits(const struct tn_sched *s, const struct tn_relay *x);
+/* A relay stream's route (DOR or its tree; DOR for a tree out of 1..6,
+ * which the verifier refuses): writes at most cap arcs (arcs may be NULL
+ * when cap is 0) and returns its length in hops. */
+unsigned tn_relay_path(const struct tn_topo *t, const struct tn_relay *x, struct tn_arc *arcs,
+                       unsigned cap);
 /* Arena allocation tied to the schedule's lifetime (NULL on failure). */
 void *tn_sched_alloc(struct tn_sched *s, size_t size);
 

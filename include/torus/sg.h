@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Scatter and gather on the torus as device schedules (one relay round):
  * the algorithms of host/algo/scatter.c and host/algo/gather.c on the tree of DOR
- * routes (the routers relay head-routed packets by dimension order, so
- * the tree a packet follows is its DOR route), every message one relay
- * packet (head flit + payload), dispatch times from the algorithm.
+ * routes (a DOR-routed packet follows its DOR route) or, for the all-port
+ * scatter, on the six arc-disjoint trees (packets routed along their
+ * tree, tn_tree_hop), every message one relay packet (head flit +
+ * payload), dispatch times from the algorithm.
  * Message ids: scatter, message d is the root's message for node d;
  * gather, message s is node s's message for the root. Lengths per node
  * (len[root] ignored, 0 = null message, nothing sent). */
@@ -14,10 +15,18 @@
 
 #include "sched.h"
 
+/* The trees of an all-port scatter. */
+enum tn_sg_tree {
+    TN_SG_AUTO,               /* the one with the earlier completion */
+    TN_SG_DOR,                /* FDF per root port subtree of the DOR tree */
+    TN_SG_SIX,                /* the six arc-disjoint trees (tn_scatter_allport) */
+};
+
 struct tn_sg_opts {
     uint32_t root;
     unsigned ports;           /* scatter: 1 single-port root (FDF on one lane),
-                               * 6 all-port (FDF per root port subtree) */
+                               * 6 all-port (tree below) */
+    enum tn_sg_tree tree;     /* scatter, 6 ports */
     const uint32_t *len;      /* N payload lengths in flits */
     unsigned alpha;
     int react;                /* gather: cycles from a control flit to the reaction */
@@ -37,7 +46,9 @@ struct tn_sg_info {
                                * gather: max(b, M) style lower bound */
     uint64_t bound;           /* gather: Theorem 3 upper bound t_sync + b3 + M */
     uint64_t sixtree;         /* all-port scatter over six arc-disjoint trees
-                               * (model only: not routable by DOR) */
+                               * (0 when a dimension has fewer than 2 nodes) */
+    uint64_t dortree;         /* all-port scatter, FDF per DOR subtree */
+    bool six;                 /* the schedule uses the six trees */
     /* gather synchronisation (modelled, not run): token and certificates
      * (t_sync), then orders until the first data flit (first - t_sync) */
     uint64_t t_sync, first, dispatch0;

@@ -100,6 +100,26 @@ void tn_dor_tree(const struct tn_topo *t, uint32_t root, uint32_t *parent, uint8
  * pdir[k][] as above. docs/collectives.md gives the construction. */
 int tn_six_trees(const struct tn_topo *t, uint32_t root, uint32_t *parent[TN_NDIRS],
                  uint8_t *pdir[TN_NDIRS]);
+/* The hop a head takes at node v towards dst in six tree `tree` (0..5,
+ * tn_six_trees' numbering) rooted at a node whose coordinate in the
+ * tree's first dimension equals dst's exactly when `detour` is set: a
+ * direction 0..5, or TN_NDIRS at dst. The rule (the router's tree mode,
+ * docs/hardware.md "Route"): every hop goes in the tree's direction
+ * (+ for even trees, - for odd ones); dimensions are taken in the cyclic
+ * order d, d+1, d+2 from the tree's first dimension d, each until it
+ * matches the target; the target is dst, but with detour set, and until
+ * the other two dimensions match dst, one step short in d (dst's
+ * coordinate - 1 for a + tree, + 1 for a - tree). Paths from root by
+ * this rule are exactly those of tn_six_trees (tests/host/core). */
+int tn_tree_hop(const struct tn_topo *t, uint32_t v, uint32_t dst, int tree, bool detour);
+/* Path from root to dst in six tree `tree` (tn_tree_hop with detour =
+ * root and dst agree in the tree's first dimension): writes at most cap
+ * arcs (arcs may be NULL when cap is 0) and returns the path length. */
+unsigned tn_tree_path(const struct tn_topo *t, uint32_t root, uint32_t dst, int tree,
+                      struct tn_arc *arcs, unsigned cap);
+/* Whether dst's path from root in six tree `tree` takes the detour. */
+bool tn_tree_detour(const struct tn_topo *t, uint32_t root, uint32_t dst, int tree);
+
 /* Depth-first tree (neighbours visited in direction order) with preorder
  * labels: label[v] = preorder number, last[v] = largest label in v's
  * subtree, so [label[c], last[c]] is the 1-interval of child c (interval

@@ -83,6 +83,45 @@ module tn_router #(
         fwd = ({1'b0, b} >= {1'b0, a}) ? ({1'b0, b} - {1'b0, a}) : ({1'b0, b} + n - {1'b0, a});
     endfunction
 
+    // Coordinate k (0 x, 1 y, 2 z) of a {z, y, x} word, and the ring size.
+    function [3:0] crd(input [11:0] c, input [1:0] k);
+        crd = (k == 2'd0) ? c[3:0] : (k == 2'd1) ? c[7:4] : c[11:8];
+    endfunction
+    function [4:0] ring(input [1:0] k);
+        ring = (k == 2'd0) ? DX : (k == 2'd1) ? DY : DZ;
+    endfunction
+
+    // The hop of a head along six tree tix (0..5: first dimension tix >> 1,
+    // direction + for even tix, - for odd) towards dst from here (coord):
+    // the dimensions in the cyclic order from the first, each until it
+    // matches the target; the target is dst, but with the detour flag and
+    // until the other two dimensions match, one step short in the first
+    // (host: tn_tree_hop).
+    function [2:0] tree_route(input [11:0] dst, input [2:0] tix, input detour, input [11:0] coord);
+        reg [1:0] fd, db, dc, k;
+        reg [3:0] tgt;
+        reg [4:0] m;
+        integer   fi;
+        begin
+            fd = tix[2:1];
+            db = (fd == 2'd2) ? 2'd0 : fd + 2'd1;
+            dc = (db == 2'd2) ? 2'd0 : db + 2'd1;
+            m = ring(fd);
+            tgt = crd(dst, fd);
+            if (detour && !(crd(coord, db) == crd(dst, db) && crd(coord, dc) == crd(dst, dc)))
+                tgt = tix[0] ? (({1'b0, tgt} + 5'd1 == m) ? 4'd0 : tgt + 4'd1)
+                           : ((tgt == 4'd0) ? m[3:0] - 4'd1 : tgt - 4'd1);
+            tree_route = 3'd6;
+            k = fd;
+            // the last dimension first: the first that differs wins
+            for (fi = 2; fi >= 0; fi = fi - 1) begin
+                k = (fi == 0) ? fd : (fi == 1) ? db : dc;
+                if ((fi == 0) ? (crd(coord, k) != tgt) : (crd(coord, k) != crd(dst, k)))
+                    tree_route = {k, tix[0]};
+            end
+        end
+    endfunction
+
     // The routing decision for a head with data d: 0..5 an output, 6 this
     // node, 7 no route (docs/hardware.md, "Route").
     function [2:0] route(input [W-1:0] d, input dor, input [6*LBW-1:0] lo, input [6*LBW-1:0] hi,
@@ -114,6 +153,11 @@ module tn_router #(
                         end
                     end
                 end
+            end else if ({1'b0, dd[3:0]} < DX && {1'b0, dd[7:4]} < DY && {1'b0, dd[11:8]} < DZ &&
+                         dd[14:12] != 3'd0) begin
+                // along six tree dd[14:12] - 1 (7: none)
+                if (dd[14:12] != 3'd7)
+                    route = tree_route(dd[11:0], dd[14:12] - 3'd1, dd[15], coord);
             end else if ({1'b0, dd[3:0]} < DX && {1'b0, dd[7:4]} < DY && {1'b0, dd[11:8]} < DZ) begin
                 route = 3'd6;
                 // Z, then Y, then X: the lowest dimension that differs wins.

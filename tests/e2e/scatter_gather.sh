@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # End to end: scatter and gather as one relay round of head-routed packets
-# on the simulated 3x3x3 torus (the routers route heads by DOR, hold the
-# path until the tail). Oracles: the single-port FDF scatter equals its
-# closed form max_k (S_k + d_k) + alpha, which is the optimum (Theorem 1)
-# and is recomputed here from the lengths and Lee distances; the all-port
-# scatter is at least the all-port lower bound; the gather's data phase
+# on the simulated 3x3x3 torus (the routers route heads by DOR or along
+# the six arc-disjoint trees, hold the path until the tail). Oracles: the
+# single-port FDF scatter equals its closed form max_k (S_k + d_k) +
+# alpha, which is the optimum (Theorem 1) and is recomputed here from the
+# lengths and Lee distances; the all-port scatter (DOR tree or six trees,
+# also on 7x7x7) is at least the all-port lower bound; the gather's data phase
 # equals the certificate algorithm's timing and the whole gather lies
 # between max(b, M) and Theorem 3's bound; measured = model everywhere and
 # every CRC matches. TAP output.
@@ -73,13 +74,36 @@ done
 run sc1-l1 scatter --dims 3x3x3 --lanes 1 --msg-flits 3
 check "scatter on the LANES=1 model (single-port root by construction): exit 0, measured = model = formula" \
     "$([ "$(cat "$tmp/sc1-l1.rc")" = 0 ] && same3 "$tmp/sc1-l1.json"; echo $?)"
-run sc6 scatter --dims 3x3x3 --ports 6 --msg-flits 4 --random-lengths --seed 3
-f=$tmp/sc6.json
-check "scatter all-port (FDF per root port), random lengths: exit 0, measured = model = formula" \
-    "$([ "$(cat "$tmp/sc6.rc")" = 0 ] && same3 "$f"; echo $?)"
-check "scatter all-port: >= alpha + the all-port lower bound, < M (any single-port scatter needs > M)" \
-    "$([ "$(field .cycles_measured "$f")" -ge $((alpha + $(field .scatter.lower "$f"))) ] &&
-       [ "$(field .cycles_measured "$f")" -lt "$(field .scatter.flits "$f")" ]; echo $?)"
+for tree in dor six; do
+    run "sc6-$tree" scatter --dims 3x3x3 --ports 6 --tree $tree --msg-flits 4 --random-lengths --seed 3
+    f=$tmp/sc6-$tree.json
+    check "scatter all-port on the $tree tree(s), random lengths: exit 0, measured = model = formula" \
+        "$([ "$(cat "$tmp/sc6-$tree.rc")" = 0 ] && same3 "$f" &&
+           [ "$(field .scatter.tree "$f")" = $tree ]; echo $?)"
+    check "scatter all-port ($tree): >= alpha + the all-port lower bound, < M (any single-port scatter needs > M)" \
+        "$([ "$(field .cycles_measured "$f")" -ge $((alpha + $(field .scatter.lower "$f"))) ] &&
+           [ "$(field .cycles_measured "$f")" -lt "$(field .scatter.flits "$f")" ]; echo $?)"
+done
+check "the six trees beat the DOR tree here (the default picks them)" \
+    "$([ "$(field .cycles_measured "$tmp/sc6-six.json")" -lt "$(field .cycles_measured "$tmp/sc6-dor.json")" ]; echo $?)"
+# The issue's case: 7x7x7, lengths 0..8, packets routed along the six trees.
+run sc6-777 scatter --dims 7x7x7 --ports 6 --msg-flits 8 --random-lengths
+f=$tmp/sc6-777.json
+check "scatter 7x7x7 on the six trees, lengths 0..8: exit 0, measured = model = formula, >= the bound" \
+    "$([ "$(cat "$tmp/sc6-777.rc")" = 0 ] && same3 "$f" && [ "$(field .scatter.tree "$f")" = six ] &&
+       [ "$(field .cycles_measured "$f")" -ge $((alpha + $(field .scatter.lower "$f"))) ]; echo $?)"
+"$T" schedule scatter --dims 3x3x3 --ports 6 --tree six --msg-flits 2 --json "$tmp/six.json" >/dev/null 2>&1
+check "a six-tree scatter's JSON names each packet's tree and runs from the file" \
+    "$(jq -e '[.rounds[0].relays[].tree] | all(. == "X+" or . == "X-" or . == "Y+" or . == "Y-" or . == "Z+" or . == "Z-")' \
+          "$tmp/six.json" >/dev/null &&
+       "$T" run --schedule "$tmp/six.json" >/dev/null 2>&1; echo $?)"
+jq '.rounds[0].relays[0].tree = "W+"' "$tmp/six.json" >"$tmp/badtree.json"
+"$T" verify "$tmp/badtree.json" >/dev/null 2>"$tmp/bt.err"
+check "a relay with an unknown tree is refused, naming the six" \
+    "$([ $? = 1 ] && grep -q 'X+, X-, Y+, Y-, Z+ or Z-' "$tmp/bt.err"; echo $?)"
+"$T" run scatter --dims 3x3x3 --ports 1 --tree six >/dev/null 2>"$tmp/s1.err"
+check "--tree six with one port exits 1 saying the six trees are all-port" \
+    "$([ $? = 1 ] && grep -q 'all-port scatter' "$tmp/s1.err"; echo $?)"
 
 for root in 0 22; do
     name="ga-$root"
@@ -130,7 +154,8 @@ check "a lengths file with 5 of 27 lengths exits 1" "$([ $? = 1 ] && grep -q '5 
 "$T" run gather --dims 3x3x3 --root 27 >/dev/null 2>"$tmp/r.err"
 check "a root outside the torus exits 1" "$([ $? = 1 ] && [ -s "$tmp/r.err" ]; echo $?)"
 "$T" run scatter --dims 3x3x3 --tree bfs >/dev/null 2>"$tmp/t.err"
-check "--tree other than dor exits 1 saying why" "$([ $? = 1 ] && grep -q 'DOR' "$tmp/t.err"; echo $?)"
+check "--tree other than dor, six or auto exits 1 naming them" \
+    "$([ $? = 1 ] && grep -q 'use dor, six or auto' "$tmp/t.err"; echo $?)"
 
 for i in $(seq 27); do echo 0; done >"$tmp/zeros.txt"
 for k in scatter gather; do

@@ -219,8 +219,8 @@ t "schedule gossip on 255x255x255 is refused before building, memory named" 1 - 
 t "schedule alltoall on 40x40x40 is refused before building" 1 - "would need about" -- "$T" schedule alltoall --dims 40x40x40
 t "verify --stats without --model is a usage error" 1 - "add --model" -- "$T" verify --stats x.csv x.json
 t "run --sweep does not apply to gossip" 1 - "--sweep does not apply to gossip" -- "$T" run gossip --sweep
-t "schedule scatter 4x4x4 (relay) to JSON" 0 - - -- \
-    "$T" schedule scatter --dims 4x4x4 --json "$tmp/scatter.json"
+t "schedule scatter 4x4x4 (relay, DOR tree) to JSON" 0 - - -- \
+    "$T" schedule scatter --dims 4x4x4 --tree dor --json "$tmp/scatter.json"
 t "verify reports the relay tables' CDG as information (exit 0)" 0 - - -- "$T" verify "$tmp/scatter.json"
 grep -q "relay routing tables (dor): CDG of 384 channels cyclic (information" "$tmp/out" ||
     { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - verify names the relay CDG cycle"; }

@@ -148,40 +148,9 @@ static void check_dfs_label(void)
        "DFS on neighbour lists: a node not reached is TN_DFS_END in all three");
 }
 
-/* The hop from u towards dst in tree `tree` of tn_six_trees, by a rule a
- * router could compute from a head (destination, tree, detour flag)
- * instead of from the parent arrays: every hop in the tree's direction;
- * the dimensions in the cyclic order d, d+1, d+2 (d = the tree's first
- * dimension), each until it matches the target; the target is dst, but
- * when dst's coordinate in d is the root's, the target in d is one
- * before it until the other two match (then the last step in d). Root-
- * relative coordinates, mirrored for the - trees. -1 when u is dst. */
-static int six_tree_next(const struct tn_topo *t, const unsigned cr[3], int tree, uint32_t u,
-                         uint32_t dst)
-{
-    int d = tn_dir_dim(tree), minus = tree & 1;
-    unsigned cu[3], cd[3], ru[3], target[3];
-    tn_coords(t, u, cu);
-    tn_coords(t, dst, cd);
-    for (int k = 0; k < 3; k++) {
-        unsigned m = t->dim[k];
-        ru[k] = minus ? (cr[k] + m - cu[k]) % m : (cu[k] + m - cr[k]) % m;
-        target[k] = minus ? (cr[k] + m - cd[k]) % m : (cd[k] + m - cr[k]) % m;
-    }
-    int b = (d + 1) % 3, c = (d + 2) % 3;
-    if (target[d] == 0 && !(ru[b] == target[b] && ru[c] == target[c]))
-        target[d] = t->dim[d] - 1;
-    for (int i = 0; i < 3; i++) {
-        int k = (d + i) % 3;
-        if (ru[k] != target[k])
-            return 2 * k + minus;
-    }
-    return -1;
-}
-
 /* tn_six_trees: six spanning trees, pairwise arc-disjoint, and each one
- * routable forward by six_tree_next (so a router needs no tables for
- * them: docs/NOTES.md, issue 18 section 2). */
+ * routable forward by tn_tree_hop (the router's tree mode: no tables),
+ * tn_tree_path giving the same paths. */
 static void check_six_trees(const char *g)
 {
     struct tn_topo t;
@@ -193,11 +162,10 @@ static void check_six_trees(const char *g)
         parent[k] = malloc(N * sizeof **parent);
         pdir[k] = malloc(N);
     }
-    bool disjoint = true, routed = true;
+    bool disjoint = true, routed = true, paths = true;
+    struct tn_arc arcs[64];
     uint32_t roots[2] = {0, N / 2};
     for (int r = 0; r < 2; r++) {
-        unsigned cr[3];
-        tn_coords(&t, roots[r], cr);
         is(tn_six_trees(&t, roots[r], parent, pdir), 0, "%s: six trees from root %u", g, roots[r]);
         memset(used, 0, tn_narcs(&t));
         for (int k = 0; k < TN_NDIRS; k++)
@@ -208,17 +176,23 @@ static void check_six_trees(const char *g)
                 disjoint &= !used[a] && tn_neighbor(&t, parent[k][v], pdir[k][v]) == v;
                 used[a] = 1;
                 uint32_t u = roots[r];
-                int dir, hops = 0;
-                while ((dir = six_tree_next(&t, cr, k, u, v)) >= 0 && hops++ < (int)N) {
+                bool detour = tn_tree_detour(&t, roots[r], v, k);
+                int dir;
+                unsigned hops = 0, len = tn_tree_path(&t, roots[r], v, k, arcs, 64);
+                while ((dir = tn_tree_hop(&t, u, v, k, detour)) < TN_NDIRS && hops < N) {
                     uint32_t w = tn_neighbor(&t, u, dir);
                     routed &= parent[k][w] == u && pdir[k][w] == dir;
+                    paths &= hops < len && hops < 64 && arcs[hops].node == u && arcs[hops].dir == dir;
                     u = w;
+                    hops++;
                 }
                 routed &= u == v;
+                paths &= hops == len;
             }
     }
     ok(disjoint, "%s: the six trees' arcs are pairwise disjoint", g);
-    ok(routed, "%s: each tree's path to every node follows the forward rule", g);
+    ok(routed, "%s: tn_tree_hop leads from the root to every node along the tree's arcs", g);
+    ok(paths, "%s: tn_tree_path gives those paths", g);
     for (int k = 0; k < TN_NDIRS; k++) {
         free(parent[k]);
         free(pdir[k]);

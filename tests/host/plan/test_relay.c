@@ -35,12 +35,18 @@ static const struct tn_stat *stat_of(const struct tn_model_out *m, uint32_t node
 }
 
 /* CRC the destination computes: head word (coordinates) + payload. */
-static uint32_t packet_crc(const struct tn_topo *t, uint32_t dst, uint32_t m, uint32_t len,
-                           uint64_t seed)
+/* The CRC of a relay packet: its head (the destination's coordinates;
+ * for a packet along six tree k, also 1 + k << 12 and the detour flag <<
+ * 15) and len payload words of message m. */
+static uint32_t packet_crc(const struct tn_topo *t, const struct tn_relay *x, uint32_t m,
+                           uint32_t len, uint64_t seed)
 {
     unsigned c[3];
-    tn_coords(t, dst, c);
+    tn_coords(t, x->dst, c);
     uint32_t w = c[0] | c[1] << 4 | c[2] << 8;
+    if (x->tree)
+        w |= (uint32_t)x->tree << 12 |
+             (uint32_t)tn_tree_detour(t, x->src, x->dst, x->tree - 1) << 15;
     uint32_t crc = (uint32_t)crc32(0, NULL, 0);
     for (uint32_t k = 0; k <= len; k++) {
         if (k > 0)
@@ -88,7 +94,8 @@ static uint64_t best_order(const uint32_t *len, const unsigned *dist, int k)
     return best;
 }
 
-static void scatter_checks(const char *dims, unsigned ports, uint32_t lmax, unsigned alpha)
+static void scatter_checks(const char *dims, unsigned ports, enum tn_sg_tree tree, uint32_t lmax,
+                           unsigned alpha)
 {
     struct tn_topo t;
     tn_topo_parse(&t, dims);
@@ -96,10 +103,17 @@ static void scatter_checks(const char *dims, unsigned ports, uint32_t lmax, unsi
     uint32_t *len = calloc(N, sizeof *len);
     for (uint32_t v = 0; v < N; v++)
         len[v] = rnd(lmax + 1);
-    struct tn_sg_opts o = {root, ports, len, alpha, 0};
+    struct tn_sg_opts o = {root, ports, tree, len, alpha, 0};
     struct tn_sg_info gi;
     struct tn_sched *s = NULL;
     is(tn_scatter_build(&s, &t, &o, &gi), 0, "scatter %s ports %u built", dims, ports);
+    if (tree != TN_SG_AUTO) {
+        bool along = gi.six == (tree == TN_SG_SIX);
+        for (uint32_t i = 0; s && i < s->rounds[0].nrelay; i++)
+            along &= (s->rounds[0].relay[i].tree != 0) == (tree == TN_SG_SIX);
+        ok(along, "scatter %s ports %u: every packet follows the %s", dims, ports,
+           tree == TN_SG_SIX ? "six trees" : "DOR tree");
+    }
     struct tn_verify_opts vo = {ports, 4096, 5, false};
     struct tn_report rep;
     is(tn_verify(s, &vo, &rep), 0, "scatter %s ports %u: verifier finds no collision", dims, ports);
@@ -136,16 +150,16 @@ static void scatter_checks(const char *dims, unsigned ports, uint32_t lmax, unsi
     is(tn_model_run(p, 5, TN_ENGINE_STREAM, &m2), 0, "stream engine runs");
     ok(m.nstats == m2.nstats && !memcmp(m.stats, m2.stats, m.nstats * sizeof *m.stats),
        "both engines agree on relay rounds");
-    /* every destination: first = alpha + start + Lee distance, CRC, count */
+    /* every destination: first = alpha + start + the route's hops, CRC, count */
     const struct tn_round *rd = &s->rounds[0];
     unsigned good = 0;
     for (uint32_t i = 0; i < rd->nrelay; i++) {
         const struct tn_relay *x = &rd->relay[i];
         const struct tn_stat *e = stat_of(&m, x->dst);
-        uint64_t first = alpha + x->start + tn_distance(&t, root, x->dst);
+        uint64_t first = alpha + x->start + tn_relay_path(&t, x, NULL, 0);
         good += e && e->first == first && e->last == first + len[x->dst] &&
                 e->count == len[x->dst] + 1 && e->err == 0 &&
-                e->crc == packet_crc(&t, x->dst, x->dst, len[x->dst], 5);
+                e->crc == packet_crc(&t, x, x->dst, len[x->dst], 5);
     }
     is(good, nonnull, "scatter %s ports %u: every packet arrives when and as predicted", dims,
        ports);
@@ -176,11 +190,16 @@ static void scatter_checks(const char *dims, unsigned ports, uint32_t lmax, unsi
 
 int main(void)
 {
-    scatter_checks("3x3x3", 1, 4, 1);
-    scatter_checks("4x4x4", 1, 3, 2);
-    scatter_checks("5x3x2", 1, 6, 0);
-    scatter_checks("3x3x3", 6, 4, 1);
-    scatter_checks("7x7x7", 6, 2, 1);
+    scatter_checks("3x3x3", 1, TN_SG_DOR, 4, 1);
+    scatter_checks("4x4x4", 1, TN_SG_DOR, 3, 2);
+    scatter_checks("5x3x2", 1, TN_SG_DOR, 6, 0);
+    scatter_checks("3x3x3", 6, TN_SG_DOR, 4, 1);
+    scatter_checks("7x7x7", 6, TN_SG_DOR, 2, 1);
+    scatter_checks("3x3x3", 6, TN_SG_SIX, 4, 1);
+    scatter_checks("4x4x4", 6, TN_SG_SIX, 8, 1);
+    scatter_checks("5x3x2", 6, TN_SG_SIX, 6, 0);
+    scatter_checks("7x7x7", 6, TN_SG_SIX, 8, 1);
+    scatter_checks("7x7x7", 6, TN_SG_AUTO, 3, 2);
 
     /* Theorem 1 on rings: FDF (model) = brute force over all orders */
     unsigned tested = 0, same = 0;
@@ -199,7 +218,7 @@ int main(void)
         }
         if (k == 0)
             continue;
-        struct tn_sg_opts o = {root, 1, len, 1, 0};
+        struct tn_sg_opts o = {root, 1, TN_SG_DOR, len, 1, 0};
         struct tn_sg_info gi;
         struct tn_sched *s = NULL;
         struct tn_plan *p = NULL;
@@ -234,7 +253,7 @@ int main(void)
             if (v != root)
                 M += len[v] + 1;
         }
-        struct tn_sg_opts o = {root, 1, len, 1, 0};
+        struct tn_sg_opts o = {root, 1, TN_SG_DOR, len, 1, 0};
         struct tn_sg_info g;
         struct tn_sched *s = NULL;
         struct tn_plan *p = NULL;
@@ -308,7 +327,7 @@ int main(void)
         const struct tn_stat *ea = stat_of(&m, 2), *eb = stat_of(&m, 3);
         ok(ea && ea->count == 0 && (ea->err & 2), "model: A's destination is short (A dropped)");
         ok(eb && eb->count == 4 && eb->err == 0 && eb->first == 1 + 0 + 2 &&
-               eb->crc == packet_crc(&t, 3, 1, 3, 1),
+               eb->crc == packet_crc(&t, &s->rounds[0].relay[1], 1, 3, 1),
            "model: B, the holder, is delivered whole and on time");
         is(m.errors, 1, "exactly one descriptor in error");
         /* link faults in the model: B's second flit leaves node 2 on X+ in
@@ -428,7 +447,7 @@ int main(void)
         uint32_t len[27];
         for (int v = 0; v < 27; v++)
             len[v] = (uint32_t)(v % 4);
-        struct tn_sg_opts o = {4, 1, len, 1, 0};
+        struct tn_sg_opts o = {4, 1, TN_SG_DOR, len, 1, 0};
         struct tn_sg_info g;
         struct tn_sched *s = NULL, *s2 = NULL;
         tn_scatter_build(&s, &t, &o, &g);
