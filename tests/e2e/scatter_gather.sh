@@ -75,12 +75,13 @@ run sc1-l1 scatter --dims 3x3x3 --lanes 1 --msg-flits 3
 check "scatter on the LANES=1 model (single-port root by construction): exit 0, measured = model = formula" \
     "$([ "$(cat "$tmp/sc1-l1.rc")" = 0 ] && same3 "$tmp/sc1-l1.json"; echo $?)"
 for tree in dor six; do
+    what=$([ $tree = dor ] && echo "the DOR tree" || echo "the six trees")
     run "sc6-$tree" scatter --dims 3x3x3 --ports 6 --tree $tree --msg-flits 4 --random-lengths --seed 3
     f=$tmp/sc6-$tree.json
-    check "scatter all-port on the $tree tree(s), random lengths: exit 0, measured = model = formula" \
+    check "scatter all-port on $what, random lengths: exit 0, measured = model = formula" \
         "$([ "$(cat "$tmp/sc6-$tree.rc")" = 0 ] && same3 "$f" &&
            [ "$(field .scatter.tree "$f")" = $tree ]; echo $?)"
-    check "scatter all-port ($tree): >= alpha + the all-port lower bound, < M (any single-port scatter needs > M)" \
+    check "scatter all-port on $what: >= alpha + the all-port lower bound, < M (any single-port scatter needs > M)" \
         "$([ "$(field .cycles_measured "$f")" -ge $((alpha + $(field .scatter.lower "$f"))) ] &&
            [ "$(field .cycles_measured "$f")" -lt "$(field .scatter.flits "$f")" ]; echo $?)"
 done
