@@ -7,7 +7,7 @@
 
 COLL_SRC  := $(addprefix host/algo/,tree.c scatter.c gather.c traffic.c liquid.c classes.c) host/core/topo.c
 COLL_HDR  := $(addprefix include/torus/,tree.h scatter.h gather.h traffic.h liquid.h \
-               topo.h tn_error.h) host/core/clock.h tests/tap.h
+               topo.h tn_error.h) host/core/clock.h host/core/splitmix.h tests/tap.h
 COLL_TESTS := scatter gather traffic liquid
 COLL_DIR  := $(BUILD)/coll
 COLL_CC    = $(CCACHE) $(CC)

@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "liquid.h"
+#include "splitmix.h"
 #include "tn_error.h"
 
 /* Node budget of one class's exact cover (per mirror t) before it gives
@@ -41,10 +42,7 @@ struct cls {
 
 static uint64_t cls_rand(struct cls *s)
 {
-    uint64_t z = (s->rng += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return tn_splitmix(&s->rng);
 }
 
 static void cls_shuffle(struct cls *s, int *a, int m)
@@ -223,25 +221,18 @@ static int cls_drop(struct cls *s, int g, int built)
     return built;
 }
 
+/* A copy of the classes built (the search's state), to go back to. */
 struct cls_saved {
     int *pick, *npick, *mirror;
     unsigned char *used;
 };
 
-static void cls_save(const struct cls *s, struct cls_saved *b, int back)
+static void cls_copy(const struct cls *s, const struct cls_saved *to, const struct cls_saved *from)
 {
-    size_t np = (size_t)s->ncell * (size_t)s->nclass, nc = (size_t)s->nclass;
-    if (back) {
-        memcpy(s->pick, b->pick, sizeof(int) * np);
-        memcpy(s->npick, b->npick, sizeof(int) * nc);
-        memcpy(s->mirror, b->mirror, sizeof(int) * nc);
-        memcpy(s->used, b->used, (size_t)s->nv);
-    } else {
-        memcpy(b->pick, s->pick, sizeof(int) * np);
-        memcpy(b->npick, s->npick, sizeof(int) * nc);
-        memcpy(b->mirror, s->mirror, sizeof(int) * nc);
-        memcpy(b->used, s->used, (size_t)s->nv);
-    }
+    memcpy(to->pick, from->pick, sizeof(int) * (size_t)s->ncell * (size_t)s->nclass);
+    memcpy(to->npick, from->npick, sizeof(int) * (size_t)s->nclass);
+    memcpy(to->mirror, from->mirror, sizeof(int) * (size_t)s->nclass);
+    memcpy(to->used, from->used, (size_t)s->nv);
 }
 
 /* Large-neighbourhood search: from a greedy start, drop a few random
@@ -251,10 +242,11 @@ static void cls_save(const struct cls *s, struct cls_saved *b, int back)
 static int cls_search(struct cls *s, struct cls_saved *b, int *opt, double seconds)
 {
     double t0 = tn_now_s();
+    const struct cls_saved now = {s->pick, s->npick, s->mirror, s->used};
     memset(s->used, 0, (size_t)s->nv);
     int built = cls_fill(s, 0, opt);
     while (built < s->nclass && tn_now_s() - t0 < seconds) {
-        cls_save(s, b, 0);
+        cls_copy(s, b, &now);
         int drop = 2 + (int)(cls_rand(s) % 3), g = built;
         for (int i = 0; i < drop && g > 0; i++)
             g = cls_drop(s, (int)(cls_rand(s) % (uint64_t)g), g);
@@ -262,7 +254,7 @@ static int cls_search(struct cls *s, struct cls_saved *b, int *opt, double secon
         if (g >= built)
             built = g;
         else
-            cls_save(s, b, 1);
+            cls_copy(s, &now, b);
     }
     return built;
 }
