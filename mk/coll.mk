@@ -1,13 +1,13 @@
 # Collective algorithms (scatter, gather, all-to-all liquid schedules):
 # pure C11 library code in host/algo/ (tree, scatter, gather, traffic,
-# liquid) over the torus geometry of host/core/topo.c, its tests in
+# liquid, classes) over the torus geometry of host/core/topo.c, its tests in
 # tests/coll/ and the bench. The tests compile the sources they need
 # directly, so they do not depend on the libtorus rules of the host
 # fragment.
 
-COLL_SRC  := $(addprefix host/algo/,tree.c scatter.c gather.c traffic.c liquid.c) host/core/topo.c
+COLL_SRC  := $(addprefix host/algo/,tree.c scatter.c gather.c traffic.c liquid.c classes.c) host/core/topo.c
 COLL_HDR  := $(addprefix include/torus/,tree.h scatter.h gather.h traffic.h liquid.h \
-               topo.h tn_error.h) host/core/clock.h tests/tap.h
+               topo.h tn_error.h) host/core/clock.h host/core/splitmix.h tests/tap.h
 COLL_TESTS := scatter gather traffic liquid
 COLL_DIR  := $(BUILD)/coll
 COLL_CC    = $(CCACHE) $(CC)

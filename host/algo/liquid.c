@@ -11,15 +11,8 @@
 #include <time.h>
 
 #include "clock.h"
+#include "splitmix.h"
 #include "tn_error.h"
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 void tn_liquid_defaults(struct tn_liquid_opts *o)
 {
@@ -314,7 +307,7 @@ static void sort_longest(const struct tn_traffic *t, int *ids, int m,
     for (int i = 0; i < m; i++) {
         k[i].x = ids[i];
         k[i].len = t->off[ids[i] + 1] - t->off[ids[i]];
-        k[i].tie = rng ? splitmix(rng) : 0;
+        k[i].tie = rng ? tn_splitmix(rng) : 0;
     }
     qsort(k, m, sizeof(*k), cmp_lkey);
     for (int i = 0; i < m; i++)
@@ -379,7 +372,7 @@ static int ex_setup(struct ex *e, const struct tn_traffic *t, int slices,
     uint64_t seed = 0x5eedULL;
     for (int x = 0; x < e->X; x++) {
         e->alive[x] = 1;
-        e->zob[x] = splitmix(&seed);
+        e->zob[x] = tn_splitmix(&seed);
         e->hash ^= e->zob[x];
     }
     e->nalive = e->X;
@@ -613,9 +606,9 @@ static int rp_repair(struct rp *r, double deadline)
         for (int c = 0; c < sample; c++) {
             int qi = r->qn <= RP_SAMPLE
                          ? c
-                         : (int)(splitmix(&r->rng) % (uint64_t)r->qn);
+                         : (int)(tn_splitmix(&r->rng) % (uint64_t)r->qn);
             int x = r->queue[qi];
-            int s0 = (int)(splitmix(&r->rng) % (uint64_t)r->S);
+            int s0 = (int)(tn_splitmix(&r->rng) % (uint64_t)r->S);
             for (int k = 0; k < r->S && bc > 0; k++) {
                 int s = (s0 + k) % r->S;
                 int cost = rp_cost(r, x, s, bc + 1);
@@ -626,19 +619,19 @@ static int rp_repair(struct rp *r, double deadline)
                     bq = qi;
                     bs = s;
                     ties = 1;
-                } else if (splitmix(&r->rng) % (uint64_t)++ties == 0) {
+                } else if (tn_splitmix(&r->rng) % (uint64_t)++ties == 0) {
                     bq = qi;
                     bs = s;
                 }
             }
         }
         if (bq < 0) { /* everything tabu: a random move */
-            bq = (int)(splitmix(&r->rng) % (uint64_t)r->qn);
-            bs = (int)(splitmix(&r->rng) % (uint64_t)r->S);
+            bq = (int)(tn_splitmix(&r->rng) % (uint64_t)r->qn);
+            bs = (int)(tn_splitmix(&r->rng) % (uint64_t)r->S);
         }
         int x = r->queue[bq];
         r->queue[bq] = r->queue[--r->qn];
-        long tenure = RP_TENURE + (long)(splitmix(&r->rng) % RP_TENURE);
+        long tenure = RP_TENURE + (long)(tn_splitmix(&r->rng) % RP_TENURE);
         for (int j = r->t->off[x]; j < r->t->off[x + 1]; j++) {
             int y = r->occ[(size_t)r->t->link[j] * r->cap + bs];
             if (y < 0)

@@ -21,9 +21,63 @@ static int steps_of(const int *step, int nx)
     return n;
 }
 
+/* Keeps cand[] (n steps, from the stage 'via') as the schedule when the
+ * verifier accepts it and it is shorter than the best so far. */
+static void keep(const struct tn_traffic *tr, const int *cand, int n, const char *via,
+                 int exhausted, int *best, int *step, struct tn_a2a_info *info)
+{
+    if (n <= 0 || (*best && n >= *best) || tn_traffic_check(tr, cand, n, 0) != 0)
+        return;
+    *best = n;
+    memcpy(step, cand, sizeof(int) * (size_t)tr->nx);
+    snprintf(info->via, sizeof info->via, "%s", via);
+    info->exhausted = exhausted;
+}
+
+/* On the quotient by translations (cubes): the step classes (all-port,
+ * odd k), then the liquid search on the quotient if still above
+ * Lambda; each lifted to the full traffic. */
+static int quotient(const struct tn_traffic *tr, const struct tn_topo *c, enum tn_port_model pm,
+                    const struct tn_a2a_opts *o, double bound, int lambda, int *cand, int *best,
+                    int *step, struct tn_a2a_info *info)
+{
+    struct tn_traffic q;
+    if (tn_traffic_torus_quotient(&q, c, pm, TN_TIE_PLUS) != 0)
+        return 0;
+    int rc = 0, *sq = malloc(sizeof(int) * (size_t)(q.nx ? q.nx : 1));
+    if (!sq) {
+        rc = TN_ENOMEM;
+        goto out;
+    }
+    if (pm == TN_PORT_ALL) {
+        int n = tn_traffic_torus_classes(&q, c, o->seed, bound / 2, sq);
+        if (n == TN_ENOMEM) {
+            rc = n;
+            goto out;
+        }
+        if (n > 0 && tn_traffic_torus_lift(tr, c, sq, cand) == 0)
+            keep(tr, cand, n, "classes", n == lambda, best, step, info);
+    }
+    if (*best == 0 || *best > lambda) {
+        struct tn_liquid_opts lo;
+        struct tn_liquid_stats st;
+        tn_liquid_defaults(&lo);
+        lo.seconds = bound / 2;
+        lo.seed = o->seed;
+        int n = tn_liquid_search(&q, &lo, sq, &st);
+        if (n > 0 && tn_traffic_torus_lift(tr, c, sq, cand) == 0)
+            keep(tr, cand, n, "quotient", st.exhausted && n == lambda, best, step, info);
+    }
+out:
+    free(sq);
+    tn_traffic_free(&q);
+    return rc;
+}
+
 /* Liquid: the product schedule (single-port, liquid by construction),
- * else the search on the quotient by translations (cubes), else on the
- * full traffic; the shortest valid schedule wins. */
+ * else the step classes and the search on the quotient by translations
+ * (cubes), else the search on the full traffic; the shortest valid
+ * schedule wins. */
 static int liquid(const struct tn_traffic *tr, const struct tn_topo *c, enum tn_port_model pm,
                   const struct tn_a2a_opts *o, int lambda, int *step, struct tn_a2a_info *info)
 {
@@ -34,37 +88,12 @@ static int liquid(const struct tn_traffic *tr, const struct tn_topo *c, enum tn_
         return TN_ENOMEM;
     if (pm == TN_PORT_SINGLE) {
         int n = tn_traffic_torus_product(tr, c, TN_TIE_PLUS, cand);
-        if (n > 0 && tn_traffic_check(tr, cand, n, 0) == 0) {
-            best = n;
-            memcpy(step, cand, sizeof(int) * (size_t)tr->nx);
-            snprintf(info->via, sizeof info->via, "product");
-            info->exhausted = 1;
-        }
+        keep(tr, cand, n, "product", 1, &best, step, info);
     }
-    struct tn_traffic q;
-    if ((best == 0 || best > lambda) &&
-        tn_traffic_torus_quotient(&q, c, pm, TN_TIE_PLUS) == 0) {
-        int *sq = malloc(sizeof(int) * (size_t)(q.nx ? q.nx : 1));
-        if (!sq) {
-            tn_traffic_free(&q);
-            rc = TN_ENOMEM;
+    if (best == 0 || best > lambda) {
+        rc = quotient(tr, c, pm, o, bound, lambda, cand, &best, step, info);
+        if (rc)
             goto out;
-        }
-        struct tn_liquid_opts lo;
-        struct tn_liquid_stats st;
-        tn_liquid_defaults(&lo);
-        lo.seconds = bound / 2;
-        lo.seed = o->seed;
-        int n = tn_liquid_search(&q, &lo, sq, &st);
-        if (n > 0 && tn_traffic_torus_lift(tr, c, sq, cand) == 0 &&
-            tn_traffic_check(tr, cand, n, 0) == 0 && (best == 0 || n < best)) {
-            best = n;
-            memcpy(step, cand, sizeof(int) * (size_t)tr->nx);
-            snprintf(info->via, sizeof info->via, "quotient");
-            info->exhausted = st.exhausted && n == lambda;
-        }
-        free(sq);
-        tn_traffic_free(&q);
     }
     if (best == 0 || best > lambda) {
         struct tn_liquid_opts lo;
@@ -75,12 +104,7 @@ static int liquid(const struct tn_traffic *tr, const struct tn_topo *c, enum tn_
         lo.start = best ? step : NULL;
         lo.start_steps = best;
         int n = tn_liquid_search(tr, &lo, cand, &st);
-        if (n > 0 && tn_traffic_check(tr, cand, n, 0) == 0 && (best == 0 || n < best)) {
-            best = n;
-            memcpy(step, cand, sizeof(int) * (size_t)tr->nx);
-            snprintf(info->via, sizeof info->via, "full");
-            info->exhausted = st.exhausted;
-        }
+        keep(tr, cand, n, "full", st.exhausted, &best, step, info);
     }
     rc = best > 0 ? best : TN_ENOMEM;
 out:

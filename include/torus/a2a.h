@@ -31,7 +31,8 @@ struct tn_a2a_info {
     uint32_t steps;           /* length of the schedule (rounds) */
     uint32_t rr_steps;        /* round-robin length, for comparison */
     int exhausted;            /* liquid: the exhaustive search finished */
-    char via[24];             /* liquid: product, quotient, full; or round-robin */
+    char via[24];             /* liquid: product, classes, quotient, full;
+                                 or round-robin */
     double search_s;
     /* Closed form of the run: sum over steps of (alpha + longest DOR
      * distance in the step + L), from the traffic's step assignment and

@@ -96,6 +96,26 @@ int tn_traffic_torus_product(const struct tn_traffic *t, const struct tn_topo *c
  * even rings, + ties. Returns 0, TN_ENOTSUP or TN_ENOMEM. */
 int tn_traffic_torus_quotient(struct tn_traffic *q, const struct tn_topo *c,
                               enum tn_port_model pm, enum tn_tie tie);
+/* Step classes of the all-port quotient q (tn_traffic_torus_quotient,
+ * TN_PORT_ALL) of a k x k x k torus, k = 2h + 1 odd and at most 9: every
+ * DOR path is unique, every quotient link has the same load Lambda =
+ * k^2 h (h + 1) / 2 (294 on 7x7x7), so each step of a schedule of Lambda
+ * steps uses all 6k quotient links once.
+ * Shifting a step by +1 in z moves every coset by one, so a "class" (a
+ * set of offsets v with a start coset c_v whose quotient transfers
+ * (c_v, v) cover every link once) gives k steps, its k shifts; Lambda / k
+ * classes holding every offset once are a schedule of Lambda steps.
+ * Each class is also closed under the inversion x -> -x (then a shift t
+ * of the cosets): it is built from pairs (c, v), (t - c, -v). Classes
+ * are exact covers of the links (depth-first, the link with the fewest
+ * pairs first), built greedily and improved by dropping a few random
+ * classes and building again (large-neighbourhood search, seeded, for
+ * half of 'seconds'); offsets left in no class are scheduled by the
+ * liquid search after the classes. Writes qstep[] and returns its number
+ * of steps (Lambda when every class was built), TN_ENOTSUP (not an odd
+ * cube, single-port) or TN_ENOMEM. */
+int tn_traffic_torus_classes(const struct tn_traffic *q, const struct tn_topo *c, unsigned seed,
+                             double seconds, int *qstep);
 /* Lifts a quotient schedule to the full traffic t (from
  * tn_traffic_torus_a2a on the same torus). */
 int tn_traffic_torus_lift(const struct tn_traffic *t, const struct tn_topo *c,

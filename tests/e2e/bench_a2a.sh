@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Benchmark: personalised all-to-all on the simulated torus, liquid schedule
 # against round-robin, measured cycles (every step one circuit round) next
-# to the model, the closed form, Lambda and the throughputs, on the 3x3x3
-# and 4x4x4 models (1024-round tables; single-port traffic runs on the
-# LANES=6 model: a single-port schedule uses one lane per node).
+# to the model, the closed form, Lambda and the throughputs, on the 3x3x3,
+# 4x4x4, 5x5x5 and 7x7x7 models (1024-round tables; single-port traffic
+# runs on the LANES=6 model: a single-port schedule uses one lane per
+# node). 7x7x7 all-port: the step classes' 294 = Lambda steps at L = 1 and
+# at L = 5, the longest that fits 4096 words a node; its round-robin
+# (1644 rounds) does not fit the round table.
 # Usage: tests/e2e/bench_a2a.sh TORUSCTL
 set -u
 T=${1:?usage: bench_a2a.sh TORUSCTL}
@@ -43,5 +46,10 @@ for ports in 6 1; do
         row 4x4x4 "$ports" "$sch" 1
     done
 done
+for sch in liquid round-robin; do
+    row 5x5x5 6 "$sch" 1
+done
+row 7x7x7 6 liquid 1
+row 7x7x7 6 liquid 5
 echo "thr = flits delivered per cycle; liquid = #(X)/Lambda(X) transfers per step"
 echo "(= flits/cycle when a step costs L cycles with no switch or path latency)"
