@@ -83,49 +83,58 @@ module tn_router #(
         fwd = ({1'b0, b} >= {1'b0, a}) ? ({1'b0, b} - {1'b0, a}) : ({1'b0, b} + n - {1'b0, a});
     endfunction
 
-    // Coordinate k (0 x, 1 y, 2 z) of a {z, y, x} word, and the ring size.
-    function [3:0] crd(input [11:0] c, input [1:0] k);
-        crd = (k == 2'd0) ? c[3:0] : (k == 2'd1) ? c[7:4] : c[11:8];
+    // A coordinate one step on along a ring of size n (+, or - with minus).
+    function [3:0] step(input [3:0] c, input [4:0] n, input minus);
+        step = minus ? ((c == 4'd0) ? n[3:0] - 4'd1 : c - 4'd1)
+                     : (({1'b0, c} + 5'd1 == n) ? 4'd0 : c + 4'd1);
     endfunction
-    function [4:0] ring(input [1:0] k);
-        ring = (k == 2'd0) ? DX : (k == 2'd1) ? DY : DZ;
+    // This node's neighbours' coordinates, + and - in every dimension
+    // (for the tree routes: computed once, not per source).
+    wire [11:0] cup = {step(coord_i[11:8], DZ, 1'b0), step(coord_i[7:4], DY, 1'b0),
+                       step(coord_i[3:0], DX, 1'b0)};
+    wire [11:0] cdn = {step(coord_i[11:8], DZ, 1'b1), step(coord_i[7:4], DY, 1'b1),
+                       step(coord_i[3:0], DX, 1'b1)};
+    // Per dimension ({z, y, x}): two {z, y, x} words agree.
+    function [2:0] same(input [11:0] a, input [11:0] b);
+        same = {a[11:8] == b[11:8], a[7:4] == b[7:4], a[3:0] == b[3:0]};
     endfunction
 
     // The hop of a head along six tree tix (0..5: first dimension tix >> 1,
-    // direction + for even tix, - for odd) towards dst from here (coord):
-    // the dimensions in the cyclic order from the first, each until it
-    // matches the target; the target is dst, but with the detour flag and
-    // until the other two dimensions match, one step short in the first
-    // (host: tn_tree_hop).
-    function [2:0] tree_route(input [11:0] dst, input [2:0] tix, input detour, input [11:0] coord);
-        reg [1:0] fd, db, dc, k;
-        reg [3:0] tgt;
-        reg [4:0] m;
-        integer   fi;
+    // direction + for even tix, - for odd) towards dst from here (coord;
+    // up, dn: its neighbours' coordinates): the dimensions in the cyclic
+    // order from the first, each until it matches the target; the target
+    // is dst, but with the detour flag and until the other two dimensions
+    // match, one step short in the first, where this node is there when
+    // its next coordinate in the tree's direction is dst's (host:
+    // tn_tree_hop).
+    function [2:0] tree_route(input [11:0] dst, input [2:0] tix, input detour, input [11:0] coord,
+                              input [11:0] up, input [11:0] dn);
+        reg [2:0] eq, nxeq, diff;
+        reg [1:0] fd, db, dc;
         begin
             fd = tix[2:1];
             db = (fd == 2'd2) ? 2'd0 : fd + 2'd1;
             dc = (db == 2'd2) ? 2'd0 : db + 2'd1;
-            m = ring(fd);
-            tgt = crd(dst, fd);
-            if (detour && !(crd(coord, db) == crd(dst, db) && crd(coord, dc) == crd(dst, dc)))
-                tgt = tix[0] ? (({1'b0, tgt} + 5'd1 == m) ? 4'd0 : tgt + 4'd1)
-                           : ((tgt == 4'd0) ? m[3:0] - 4'd1 : tgt - 4'd1);
+            eq = same(coord, dst);
+            nxeq = same(tix[0] ? dn : up, dst);
+            diff = ~eq;
+            if (detour && !(eq[db] && eq[dc]))
+                diff[fd] = !nxeq[fd];
             tree_route = 3'd6;
-            k = fd;
-            // the last dimension first: the first that differs wins
-            for (fi = 2; fi >= 0; fi = fi - 1) begin
-                k = (fi == 0) ? fd : (fi == 1) ? db : dc;
-                if ((fi == 0) ? (crd(coord, k) != tgt) : (crd(coord, k) != crd(dst, k)))
-                    tree_route = {k, tix[0]};
-            end
+            if (diff[dc])
+                tree_route = {dc, tix[0]};
+            if (diff[db])
+                tree_route = {db, tix[0]};
+            if (diff[fd])
+                tree_route = {fd, tix[0]};
         end
     endfunction
 
     // The routing decision for a head with data d: 0..5 an output, 6 this
     // node, 7 no route (docs/hardware.md, "Route").
     function [2:0] route(input [W-1:0] d, input dor, input [6*LBW-1:0] lo, input [6*LBW-1:0] hi,
-                         input [5:0] ien, input [LBW-1:0] label, input [11:0] coord);
+                         input [5:0] ien, input [LBW-1:0] label, input [11:0] coord,
+                         input [11:0] up, input [11:0] dn);
         /* verilator lint_off UNUSEDSIGNAL */ // the head's data above W is 0
         reg [31:0]    dd;
         /* verilator lint_on UNUSEDSIGNAL */
@@ -157,7 +166,7 @@ module tn_router #(
                          dd[14:12] != 3'd0) begin
                 // along six tree dd[14:12] - 1 (7: none)
                 if (dd[14:12] != 3'd7)
-                    route = tree_route(dd[11:0], dd[14:12] - 3'd1, dd[15], coord);
+                    route = tree_route(dd[11:0], dd[14:12] - 3'd1, dd[15], coord, up, dn);
             end else if ({1'b0, dd[3:0]} < DX && {1'b0, dd[7:4]} < DY && {1'b0, dd[11:8]} < DZ) begin
                 route = 3'd6;
                 // Z, then Y, then X: the lowest dimension that differs wins.
@@ -227,7 +236,7 @@ module tn_router #(
             for (i = 0; i < NIN; i = i + 1) begin
                 f = src[i];
                 if (isrel[i] && f[W+2] && f[W+1] && !claimed[i]) begin
-                    t = route(f[W-1:0], dor_i, lo_i, hi_i, ien_i, label_i, coord_i);
+                    t = route(f[W-1:0], dor_i, lo_i, hi_i, ien_i, label_i, coord_i, cup, cdn);
                     if (t < 3'd6 && !orel_i[t]) begin
                         nunrt_o = nunrt_o + 4'd1;
                     end else if (t < 3'd6 && busy_d[t]) begin
@@ -401,7 +410,7 @@ module tn_router #(
         f_xrt = 1'b0;
         for (fi = 0; fi < NIN; fi = fi + 1) begin
             f_x    = src[fi];
-            f_xt   = route(f_x[W-1:0], dor_i, lo_i, hi_i, ien_i, label_i, coord_i);
+            f_xt   = route(f_x[W-1:0], dor_i, lo_i, hi_i, ien_i, label_i, coord_i, cup, cdn);
             f_xnew = ron && isrel[fi] && f_x[W+2] && f_x[W+1] &&
                      f_paths(fi[SIW-1:0], busy_q, own_q, ebusy_q, eown_q) == 4'd0;
             f_xrt  = (f_xt < 3'd6 && orel_i[f_xt]) || (f_xt == 3'd6 && |erel_i);
@@ -417,7 +426,7 @@ module tn_router #(
     wire [SIW-1:0] f_own = own_q[fo*SIW +: SIW];
     // fs has a new head: a relay source without a held path, a relay round
     wire           f_new = ron && isrel[fs] && f_src[W+2] && f_src[W+1] && f_held == 4'd0;
-    wire [2:0]     f_t   = route(f_src[W-1:0], dor_i, lo_i, hi_i, ien_i, label_i, coord_i);
+    wire [2:0]     f_t   = route(f_src[W-1:0], dor_i, lo_i, hi_i, ien_i, label_i, coord_i, cup, cdn);
     // its route exists: a relay output of this round, or a relay eject lane
     wire           f_rt  = (f_t < 3'd6 && orel_i[f_t]) || (f_t == 3'd6 && |erel_i);
     // an output carries the flit of its one selected source: the owner of

@@ -4,7 +4,8 @@
 // Random rounds (a switch every few dozen cycles) give the router random
 // settings as tn_node derives them from a CFG word and the eject
 // descriptors (circuit sources, relay outputs and eject lanes, DOR or
-// interval routing with random tables) and random traffic: random flits on
+// interval routing with random tables; DOR heads also along the six
+// trees when W >= 16) and random traffic: random flits on
 // circuit sources, well-formed packets (head .. tail) with routable and
 // unroutable destinations on relay sources. Every cycle, every output, eject
 // lane and event count is compared with the bench's own model of
@@ -100,6 +101,40 @@ module tb_router;
     function [3:0] fdist(input integer a, input integer b, input integer k); // (b - a) mod k
         fdist = (b - a + k) % k;
     endfunction
+    // component k (0 x, 1 y, 2 z) of three, and the ring size in k
+    function integer pick(input integer k, input integer a, input integer b, input integer c);
+        pick = (k == 0) ? a : (k == 1) ? b : c;
+    endfunction
+    // the hop of a head along six tree tix to (x, y, z), as docs/hardware.md
+    // says it: dimensions in the cyclic order from the tree's first, each
+    // in the tree's direction until it matches the target; the target is
+    // the destination, one step short of it in the first dimension (detour
+    // flag set, the other two not yet matched)
+    function [2:0] mtree(input integer tix, input integer detour, input integer x, input integer y,
+                         input integer z);
+        integer d, minus, i, k, own, tgt, n;
+        reg     found;
+        begin
+            d = tix / 2;
+            minus = tix % 2;
+            mtree = 6;
+            found = 0;
+            for (i = 0; i < 3; i = i + 1) begin
+                k = (d + i) % 3;
+                own = pick(k, coord[3:0], coord[7:4], coord[11:8]);
+                tgt = pick(k, x, y, z);
+                n = pick(k, DIM_X, DIM_Y, DIM_Z);
+                if (k == d && detour &&
+                    !(pick((d + 1) % 3, coord[3:0], coord[7:4], coord[11:8]) == pick((d + 1) % 3, x, y, z) &&
+                      pick((d + 2) % 3, coord[3:0], coord[7:4], coord[11:8]) == pick((d + 2) % 3, x, y, z)))
+                    tgt = minus ? (tgt + 1) % n : (tgt + n - 1) % n;
+                if (!found && own != tgt) begin
+                    mtree = 2 * k + minus;
+                    found = 1;
+                end
+            end
+        end
+    endfunction
     // the routed output of a head: 0..5, 6 this node, 7 none
     function [2:0] mroute(input [W-1:0] d);
         reg [31:0] dd;
@@ -125,7 +160,11 @@ module tb_router;
                 end
             end else begin
                 x = dd[3:0]; y = dd[7:4]; z = dd[11:8];
-                if (x < DIM_X && y < DIM_Y && z < DIM_Z) begin
+                // a head along a six tree: 1 + its tree in bits 12-14 (W >= 16)
+                if (x < DIM_X && y < DIM_Y && z < DIM_Z && dd[14:12] != 0) begin
+                    if (dd[14:12] != 7)
+                        mroute = mtree(dd[14:12] - 1, dd[15], x, y, z);
+                end else if (x < DIM_X && y < DIM_Y && z < DIM_Z) begin
                     if (x != coord[3:0]) begin
                         f = fdist(coord[3:0], x, DIM_X);
                         mroute = (2 * f <= DIM_X) ? 0 : 1;
@@ -160,7 +199,7 @@ module tb_router;
     reg                mron;
     // coverage
     integer cov_coll = 0, cov_tie = 0, cov_ecoll = 0, cov_unrt = 0, cov_reuse = 0, cov_eject = 0,
-            cov_drop = 0, cov_alloc = 0, cov_sw_held = 0;
+            cov_drop = 0, cov_alloc = 0, cov_sw_held = 0, cov_tree = 0;
     reg [NIN:0] cov_sel [0:5];
     reg [5:0]   freed_q = 0;     // outputs released by a tail last cycle
 
@@ -196,6 +235,7 @@ module tb_router;
                         end else if (t < 6) begin
                             nbusy[t] = 1; nown[t] = i;
                             cov_alloc = cov_alloc + 1;
+                            if (dor && W >= 16 && f[14:12] != 0) cov_tree = cov_tree + 1;
                             if (freed_q[t]) cov_reuse = cov_reuse + 1;
                         end else if (t == 6 && erel == 0)
                             xunrt = xunrt + 1;
@@ -290,7 +330,8 @@ module tb_router;
                 x = rnd(DIM_X); y = rnd(DIM_Y); z = rnd(DIM_Z);
                 if (c == 0) x = DIM_X + rnd(16 - DIM_X);     // beyond the torus
                 if (c == 1) begin x = coord[3:0]; y = coord[7:4]; z = coord[11:8]; end
-                // bits above the coordinates are not looked at
+                // bits 12-15: DOR (0), along a six tree (1..6, bit 15 the
+                // detour flag) or unroutable (7); bits above are not looked at
                 dest = x | (y << 4) | (z << 8) | ($random(seed) << 12);
             end else
                 // bits above the label are not looked at
@@ -429,9 +470,9 @@ module tb_router;
                 if (!cov_sel[o][i]) bad = bad + 1;
         ok(bad == 0, "coverage: every output selected every input link and inject lane");
         if (RELAY) begin
-            $sformat(msg, "coverage: %0d relay allocations, %0d to eject lanes, %0d outputs taken the cycle after a tail",
-                     cov_alloc, cov_eject, cov_reuse);
-            ok(cov_alloc > 0 && cov_eject > 0 && cov_reuse > 0, msg);
+            $sformat(msg, "coverage: %0d relay allocations (%0d by heads along a six tree), %0d to eject lanes, %0d outputs taken the cycle after a tail",
+                     cov_alloc, cov_tree, cov_eject, cov_reuse);
+            ok(cov_alloc > 0 && cov_eject > 0 && cov_reuse > 0 && (W < 16 || cov_tree > 0), msg);
             $sformat(msg, "coverage: %0d collisions (%0d same-cycle ties, %0d on eject lanes), %0d cycles with unroutable heads",
                      cov_coll, cov_tie, cov_ecoll, cov_unrt);
             ok(cov_coll > 0 && cov_tie > 0 && cov_ecoll > 0 && cov_unrt > 0, msg);
