@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Scatter (FDF) and gather (transmission certificates) as relay schedules
- * on the DOR tree (include/torus/sg.h). */
+ * on the DOR tree, the all-port scatter also on the six arc-disjoint
+ * trees (include/torus/sg.h). */
 #include "sg.h"
 
 #include <stdio.h>

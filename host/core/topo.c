@@ -230,6 +230,8 @@ int tn_six_trees(const struct tn_topo *t, uint32_t root, uint32_t *parent[TN_NDI
 
 int tn_tree_hop(const struct tn_topo *t, uint32_t v, uint32_t dst, int tree, bool detour)
 {
+    if (tree < 0 || tree >= TN_NDIRS)
+        return TN_NDIRS;
     unsigned cv[3], target[3];
     int d = tn_dir_dim(tree), minus = tree & 1, b = (d + 1) % 3, c = (d + 2) % 3;
     tn_coords(t, v, cv);
@@ -248,6 +250,8 @@ int tn_tree_hop(const struct tn_topo *t, uint32_t v, uint32_t dst, int tree, boo
 
 bool tn_tree_detour(const struct tn_topo *t, uint32_t root, uint32_t dst, int tree)
 {
+    if (tree < 0 || tree >= TN_NDIRS)
+        return false;
     unsigned cr[3], cd[3];
     tn_coords(t, root, cr);
     tn_coords(t, dst, cd);

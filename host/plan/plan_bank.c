@@ -13,8 +13,9 @@
  *   lasts;
  * - a relay eject lane writes the packets the router gives it: every
  *   staged packet leaves when its descriptor reaches it, arrives after its
- *   DOR distance, and takes the lowest relay eject lane whose holder's tail
- *   has passed (heads of one cycle in input-port order).
+ *   route's hops (tn_relay_path), and takes the lowest relay eject lane
+ *   whose holder's tail has passed (heads of one cycle in input-port
+ *   order).
  *
  * A run of words accessed one per cycle has a constant phase (word -
  * cycle) and uses bank (phase + cycle) mod banks, so two runs of one kind

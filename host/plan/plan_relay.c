@@ -134,7 +134,7 @@ static int collect_packets(struct relay *rl, uint32_t r)
     for (uint32_t i = 0; i < rd->nrelay; i++) {
         const struct tn_relay *x = &rd->relay[i];
         if (x->src >= N || x->dst >= N || x->src == x->dst || !x->stream || x->msg_bad != -1 ||
-            x->msg_noncontig)
+            x->msg_noncontig || x->tree > TN_NDIRS)
             return tn_errf(rl->err, rl->errlen, TN_EVERIFY,
                            "round %u relay stream %u is broken: run torusctl verify", r + 1, i);
         uint64_t flits = tn_relay_flits(s, x);

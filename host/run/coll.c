@@ -26,7 +26,8 @@ static int build_sg(const struct tn_coll_req *r, const struct tn_topo *t, struct
         b->ports = 1;
     if (r->sg_tree == TN_SG_SIX && (b->coll == TN_GATHER || b->ports != 6))
         return tn_errf(err, errlen, TN_EINVAL, "the six trees are for the all-port scatter "
-                       "(--ports 6); the gather runs on the DOR tree");
+                       "(--ports 6)%s", b->coll == TN_GATHER ? "; the gather runs on the DOR tree"
+                                                             : "");
     uint32_t *len = calloc(t->n, sizeof *len);
     if (!len)
         return tn_errf(err, errlen, TN_ENOMEM, "out of memory");

@@ -121,7 +121,8 @@ struct tn_plan_stage {
  * circuits are lowered): staging, inject chains, relay eject lanes in the
  * order the hardware allocates them, crossbar relay selects, DOR mode,
  * durations. 0, TN_ENOTSUP (circuits and relays in one round, unequal
- * lengths with circuits, W < 12 or a dimension > 15 for DOR heads),
+ * lengths with circuits, W < 12 or a dimension > 15 for DOR heads, W < 16
+ * for heads along a six tree),
  * TN_ECAPACITY, TN_ENOMEM. */
 int tn_plan_lower_relay(struct tn_plan *p, char *err, size_t errlen);
 /* Words and MEM flags (bit 0 head, bit 1 tail) of staged packet i for

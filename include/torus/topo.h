@@ -112,6 +112,8 @@ int tn_six_trees(const struct tn_topo *t, uint32_t root, uint32_t *parent[TN_NDI
  * coordinate - 1 for a + tree, + 1 for a - tree). Paths from root by
  * this rule are exactly those of tn_six_trees (tests/host/core). */
 int tn_tree_hop(const struct tn_topo *t, uint32_t v, uint32_t dst, int tree, bool detour);
+/* (A tree outside 0..5: tn_tree_hop gives TN_NDIRS, tn_tree_path 0 and
+ * tn_tree_detour false.) */
 /* Path from root to dst in six tree `tree` (tn_tree_hop with detour =
  * root and dst agree in the tree's first dimension): writes at most cap
  * arcs (arcs may be NULL when cap is 0) and returns the path length. */

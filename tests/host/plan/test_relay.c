@@ -8,12 +8,14 @@
  * colliding relay schedule is caught by the verifier and, in the model,
  * the later head is dropped as the hardware does (its destination short,
  * the holder intact); JSON with msg_lengths round-trips. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
 #include "model.h"
 #include "plan.h"
+#include "sched.h"
 #include "sg.h"
 #include "tap.h"
 #include "tn_error.h"
@@ -188,6 +190,67 @@ static void scatter_checks(const char *dims, unsigned ports, enum tn_sg_tree tre
     free(len);
 }
 
+/* The six-tree scatter's edges: a tree outside 1..6 is refused by the
+ * verifier and by the lowering, heads along a tree need W >= 16, a torus
+ * with a dimension of 1 node has no six trees (auto falls back to the DOR
+ * tree, six is refused), and the trees survive a JSON round trip. */
+static void six_tree_checks(void)
+{
+    struct tn_topo t;
+    uint32_t len[27];
+    for (int v = 0; v < 27; v++)
+        len[v] = 2;
+    tn_topo_parse(&t, "3x3x3");
+    struct tn_sg_opts o = {0, 6, TN_SG_SIX, len, 1, 0};
+    struct tn_sg_info gi;
+    struct tn_sched *s = NULL, *s2 = NULL;
+    if (!ok(tn_scatter_build(&s, &t, &o, &gi) == 0 && gi.six, "3x3x3 six-tree scatter built"))
+        return;
+    char *buf = NULL, err[256] = "";
+    size_t blen = 0;
+    FILE *f = open_memstream(&buf, &blen);
+    int wrc = f ? tn_sched_write_json(s, f) : TN_ENOMEM;
+    if (f)
+        fclose(f);
+    bool same = wrc == 0 && tn_sched_parse_json(&s2, buf, blen, err, sizeof err) == 0 &&
+                s2->rounds[0].nrelay == s->rounds[0].nrelay;
+    for (uint32_t i = 0; same && i < s->rounds[0].nrelay; i++)
+        same = s2->rounds[0].relay[i].tree == s->rounds[0].relay[i].tree &&
+               s->rounds[0].relay[i].tree >= 1 && s->rounds[0].relay[i].tree <= 6;
+    ok(same, "the trees survive a JSON round trip %s", err);
+    free(buf);
+    tn_sched_free(s2);
+    struct tn_plan_params par = {.lanes = 6, .mem_depth = 4096, .width = 12, .alpha = 1};
+    struct tn_plan *p = NULL;
+    is(tn_plan_lower(&p, s, &par, err, sizeof err), TN_ENOTSUP,
+       "heads along a six tree at W = 12 are refused by the lowering");
+    ok(strstr(err, "W >= 16") != NULL, "... saying they need W >= 16: %s", err);
+    tn_plan_free(p);
+    p = NULL;
+    s->rounds[0].relay[0].tree = 7;
+    struct tn_report rep;
+    struct tn_verify_opts vo = {6, 4096, 5, false};
+    is(tn_verify(s, &vo, &rep), TN_EVERIFY, "a relay stream with tree 7 fails verification");
+    tn_report_free(&rep);
+    par.width = 16;
+    is(tn_plan_lower(&p, s, &par, err, sizeof err), TN_EVERIFY,
+       "... and the lowering refuses it (no head word for it)");
+    tn_plan_free(p);
+    tn_sched_free(s);
+    tn_topo_parse(&t, "3x3x1");
+    o.tree = TN_SG_SIX;
+    s = NULL;
+    is(tn_scatter_build(&s, &t, &o, &gi), TN_EINVAL, "3x3x1: no six trees, --tree six refused");
+    tn_sched_free(s);
+    s = NULL;
+    o.tree = TN_SG_AUTO;
+    bool dor = tn_scatter_build(&s, &t, &o, &gi) == 0 && !gi.six && gi.sixtree == 0;
+    for (uint32_t i = 0; dor && i < s->rounds[0].nrelay; i++)
+        dor = s->rounds[0].relay[i].tree == 0;
+    ok(dor, "3x3x1: --tree auto takes the DOR tree");
+    tn_sched_free(s);
+}
+
 int main(void)
 {
     scatter_checks("3x3x3", 1, TN_SG_DOR, 4, 1);
@@ -200,6 +263,7 @@ int main(void)
     scatter_checks("5x3x2", 6, TN_SG_SIX, 6, 0);
     scatter_checks("7x7x7", 6, TN_SG_SIX, 8, 1);
     scatter_checks("7x7x7", 6, TN_SG_AUTO, 3, 2);
+    six_tree_checks();
 
     /* Theorem 1 on rings: FDF (model) = brute force over all orders */
     unsigned tested = 0, same = 0;
