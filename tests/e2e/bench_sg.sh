@@ -33,8 +33,9 @@ row() { # coll dims ports tree lengths
         *) args=(--msg-flits "$lens") ;;
     esac
     [ "$tree" != - ] && args+=(--tree "$tree")
+    [ "$coll" = scatter ] && args+=(--ports "$ports")
     t0=$(date +%s%N)
-    "$T" run "$coll" --dims "$dims" --ports "$ports" "${args[@]}" --json >"$f" 2>"$tmp/err"
+    "$T" run "$coll" --dims "$dims" "${args[@]}" --json >"$f" 2>"$tmp/err"
     local rc=$? wall=$(( ($(date +%s%N) - t0) / 1000000 ))
     if [ ! -s "$f" ]; then
         printf '%-7s %-6s %-5s %-4s %-12s failed (exit %s): %s\n' "$coll" "$dims" "$ports" "$tree" \
