@@ -126,18 +126,45 @@ int tn_scatter_fdf(const struct tn_ctree *t, const int *len, int head,
     return 0;
 }
 
+static int cmp_desc_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x < y) - (x > y);
+}
+
+/* Whole packets: among the k P + 1 longest, some port sends k + 1, so at
+ * least the k + 1 shortest of them, and its last packet goes >= 1 hop:
+ * max over k of that sum + 1 (pk: the m packet lengths, sorted here). */
+static long packet_bound(long *pk, int m, int ports)
+{
+    long lo = 0;
+    qsort(pk, (size_t)m, sizeof *pk, cmp_desc_long);
+    for (int k = 1; k * ports + 1 <= m; k++) {
+        long s = 0;
+        for (int j = k * ports - k; j <= k * ports; j++)
+            s += pk[j];
+        if (s + 1 > lo)
+            lo = s + 1;
+    }
+    return lo;
+}
+
 long tn_scatter_allport_lower(const struct tn_topo *t, int root, const int *len,
                               int head)
 {
-    int ports = (int)tn_ports(t), n = (int)t->n, dmax = (int)tn_diameter(t);
-    long *f = calloc(dmax + 2, sizeof(long)), lo = 0;
-    if (!f)
+    int ports = (int)tn_ports(t), n = (int)t->n, dmax = (int)tn_diameter(t), m = 0;
+    long *f = calloc(dmax + 2, sizeof(long)), *pk = malloc(sizeof(long) * (size_t)n), lo = 0;
+    if (!f || !pk) {
+        free(f);
+        free(pk);
         return -1;
+    }
     for (int v = 0; v < n; v++) {
         if (v == root || len[v] <= 0)
             continue;
         int d = (int)tn_distance(t, (uint32_t)root, (uint32_t)v);
         f[d] += len[v] + head;
+        pk[m++] = len[v] + head;
         if (len[v] + head + d > lo)
             lo = len[v] + head + d;
     }
@@ -147,8 +174,10 @@ long tn_scatter_allport_lower(const struct tn_topo *t, int root, const int *len,
         if (tail > 0 && (tail + ports - 1) / ports + d > lo)
             lo = (tail + ports - 1) / ports + d;
     }
+    long pb = packet_bound(pk, m, ports);
     free(f);
-    return lo;
+    free(pk);
+    return pb > lo ? pb : lo;
 }
 
 /* FDF completion of a set of destinations on one tree. */

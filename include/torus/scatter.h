@@ -53,7 +53,9 @@ int tn_scatter_allport(const struct tn_topo *t, int root, const int *len,
                        int head, struct tn_scatter *out);
 
 /* The all-port lower bound alone: max(max_i n_i + D_i,
- * max_delta ceil(F(delta)/P) + delta), D_i = Lee distance, F(delta) =
+ * max_delta ceil(F(delta)/P) + delta, max_k S_k + 1), D_i = Lee
+ * distance, S_k = the k + 1 shortest of the k P + 1 longest packets (one
+ * port sends k + 1 of them), F(delta) =
  * flits to nodes at Lee distance >= delta, P = root ports. */
 long tn_scatter_allport_lower(const struct tn_topo *t, int root, const int *len,
                               int head);
