@@ -88,12 +88,13 @@ module tn_router #(
         step = minus ? ((c == 4'd0) ? n[3:0] - 4'd1 : c - 4'd1)
                      : (({1'b0, c} + 5'd1 == n) ? 4'd0 : c + 4'd1);
     endfunction
-    // This node's neighbours' coordinates, + and - in every dimension
-    // (for the tree routes: computed once, not per source).
-    wire [11:0] cup = {step(coord_i[11:8], DZ, 1'b0), step(coord_i[7:4], DY, 1'b0),
-                       step(coord_i[3:0], DX, 1'b0)};
-    wire [11:0] cdn = {step(coord_i[11:8], DZ, 1'b1), step(coord_i[7:4], DY, 1'b1),
-                       step(coord_i[3:0], DX, 1'b1)};
+    // The neighbours' coordinates of c ({z, y, x}), + (minus 0) or - in
+    // every dimension (for the tree routes: taken once per cycle of a relay
+    // round, not per source, and not at all outside relay rounds: a wire
+    // would cost the simulator its computation in every cycle).
+    function [11:0] nbr(input [11:0] c, input minus);
+        nbr = {step(c[11:8], DZ, minus), step(c[7:4], DY, minus), step(c[3:0], DX, minus)};
+    endfunction
     // Per dimension ({z, y, x}): two {z, y, x} words agree.
     function [2:0] same(input [11:0] a, input [11:0] b);
         same = {a[11:8] == b[11:8], a[7:4] == b[7:4], a[3:0] == b[3:0]};
@@ -203,6 +204,7 @@ module tn_router #(
     reg [NIN-1:0] claimed;
     reg [FW-1:0]  f;
     reg [2:0]     t;
+    reg [11:0]    cup, cdn;            // the neighbours' coordinates (nbr)
     reg           found;
     integer       o, l, i;
 
@@ -221,10 +223,14 @@ module tn_router #(
         f       = {FW{1'b0}};
         t       = 3'd0;
         found   = 1'b0;
+        cup     = 12'd0;
+        cdn     = 12'd0;
         o       = 0;
         l       = 0;
         i       = 0;
         if (ron) begin
+            cup = nbr(coord_i, 1'b0);
+            cdn = nbr(coord_i, 1'b1);
             // Sources already carried by a held path.
             for (o = 0; o < 6; o = o + 1)
                 if (busy_q[o])
@@ -410,7 +416,8 @@ module tn_router #(
         f_xrt = 1'b0;
         for (fi = 0; fi < NIN; fi = fi + 1) begin
             f_x    = src[fi];
-            f_xt   = route(f_x[W-1:0], dor_i, lo_i, hi_i, ien_i, label_i, coord_i, cup, cdn);
+            f_xt   = route(f_x[W-1:0], dor_i, lo_i, hi_i, ien_i, label_i, coord_i,
+                           nbr(coord_i, 1'b0), nbr(coord_i, 1'b1));
             f_xnew = ron && isrel[fi] && f_x[W+2] && f_x[W+1] &&
                      f_paths(fi[SIW-1:0], busy_q, own_q, ebusy_q, eown_q) == 4'd0;
             f_xrt  = (f_xt < 3'd6 && orel_i[f_xt]) || (f_xt == 3'd6 && |erel_i);
@@ -426,7 +433,8 @@ module tn_router #(
     wire [SIW-1:0] f_own = own_q[fo*SIW +: SIW];
     // fs has a new head: a relay source without a held path, a relay round
     wire           f_new = ron && isrel[fs] && f_src[W+2] && f_src[W+1] && f_held == 4'd0;
-    wire [2:0]     f_t   = route(f_src[W-1:0], dor_i, lo_i, hi_i, ien_i, label_i, coord_i, cup, cdn);
+    wire [2:0]     f_t   = route(f_src[W-1:0], dor_i, lo_i, hi_i, ien_i, label_i, coord_i,
+                                 nbr(coord_i, 1'b0), nbr(coord_i, 1'b1));
     // its route exists: a relay output of this round, or a relay eject lane
     wire           f_rt  = (f_t < 3'd6 && orel_i[f_t]) || (f_t == 3'd6 && |erel_i);
     // an output carries the flit of its one selected source: the owner of
