@@ -775,12 +775,14 @@ static int verify_relay(struct vctx *vx, uint32_t r, uint32_t i)
         return add_viol(rep, vx->max, TN_V_SRC, R, I, -1, x->src,
                         "relay stream %u: tree %u (0 for DOR, 1..6 for a six tree)", i, x->tree);
     uint64_t flits = tn_relay_flits(vx->s, x);
-    unsigned d = tn_relay_path(t, x, NULL, 0);
-    if (room((void **)&vx->route, &vx->route_cap, 0, d, sizeof *vx->route) ||
-        room((void **)&vx->occ, &vx->occ_cap, vx->nocc, d, sizeof *vx->occ) ||
+    /* a route (DOR or tree) has fewer hops than the rings' sizes summed */
+    unsigned most = t->dim[0] + t->dim[1] + t->dim[2];
+    if (room((void **)&vx->route, &vx->route_cap, 0, most, sizeof *vx->route))
+        return TN_ENOMEM;
+    unsigned d = tn_relay_path(t, x, vx->route, vx->route_cap);
+    if (room((void **)&vx->occ, &vx->occ_cap, vx->nocc, d, sizeof *vx->occ) ||
         room((void **)&vx->rl, &vx->rl_cap, 2 * vx->nrl, 2, sizeof *vx->rl))
         return TN_ENOMEM;
-    tn_relay_path(t, x, vx->route, vx->route_cap);
     for (unsigned h = 0; h < d; h++) {
         const struct tn_arc *a = &vx->route[h];
         const struct used_arc *u = &vx->used[(size_t)a->node * TN_NDIRS + a->dir];
