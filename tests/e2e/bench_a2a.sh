@@ -12,8 +12,9 @@ set -u
 T=${1:?usage: bench_a2a.sh TORUSCTL}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf '%-6s %-5s %-11s %2s %9s %6s %6s %9s %9s %9s %10s %10s %8s %s\n' dims ports schedule L \
-    transfers Lambda steps measured model formula 'thr meas' 'thr liquid' 'wall s' verdict
+printf '%-6s %-5s %-11s %2s %9s %6s %6s %9s %9s %9s %9s %6s %10s %10s %8s %8s %s\n' dims ports \
+    schedule L transfers Lambda steps measured model formula lower ratio 'thr meas' 'thr liquid' \
+    'sched s' 'wall s' verdict
 row() {
     local dims=$1 ports=$2 sch=$3 L=$4 f=$tmp/$1-$2-$3-$4.json
     local t0
@@ -29,11 +30,12 @@ row() {
     fi
     jq -r --arg w "$wall" '[(.dims | map(tostring) | join("x")), "", .algorithm, .msg_flits,
         .alltoall.transfers, .alltoall.lambda, .alltoall.steps, .cycles_measured,
-        .cycles_model, .cycles_formula, .alltoall.throughput_measured,
-        .alltoall.throughput_liquid, $w,
+        .cycles_model, .cycles_formula, .alltoall.step_bound, .alltoall.throughput_measured,
+        .alltoall.throughput_liquid, .wall_s.schedule, $w,
         (if .data_ok and .cycles_ok then "ok" else "MISMATCH" end)] | @tsv' "$f" |
-        awk -F'\t' -v p="$ports" '{printf "%-6s %-5s %-11s %2s %9s %6s %6s %9s %9s %9s %10.3f %10.3f %8.1f %s\n",
-                     $1,p,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13/1000,$14}'
+        awk -F'\t' -v p="$ports" '{ r = $11 > 0 ? sprintf("%.3f", $8 / $11) : "-"
+                     printf "%-6s %-5s %-11s %2s %9s %6s %6s %9s %9s %9s %9s %6s %10.3f %10.3f %8.2f %8.1f %s\n",
+                     $1,p,$3,$4,$5,$6,$7,$8,$9,$10,$11,r,$12,$13,$14,$15/1000,$16}'
 }
 for ports in 6 1; do
     for sch in liquid round-robin; do
@@ -51,5 +53,7 @@ for sch in liquid round-robin; do
 done
 row 7x7x7 6 liquid 1
 row 7x7x7 6 liquid 5
+echo "lower = Lambda (alpha + 1 + L), the bound for one step per round; ratio = measured / lower;"
+echo "sched s = building the schedule (the liquid search), wall s = the whole command"
 echo "thr = flits delivered per cycle; liquid = #(X)/Lambda(X) transfers per step"
 echo "(= flits/cycle when a step costs L cycles with no switch or path latency)"

@@ -12,8 +12,9 @@ set -u
 T=${1:?usage: bench_sg.sh TORUSCTL}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf '%-7s %-6s %-5s %-4s %-12s %6s %9s %9s %9s %9s %9s %9s %6s %7s %7s %s\n' what dims ports tree \
-    lengths flits measured model optimum total lower bound ratio sync wall_s verdict
+printf '%-7s %-6s %-5s %-4s %-12s %6s %9s %9s %9s %9s %9s %9s %9s %6s %7s %7s %7s %s\n' what dims \
+    ports tree lengths flits measured model formula optimum total lower bound ratio sync sched_s \
+    wall_s verdict
 # scatter: total = measured; optimum (1 port, Theorem 1); lower = alpha +
 # Proposition 1 or the all-port bound; bound = the six-tree schedule (6tr).
 # gather: total = modelled sync and orders + measured data phase, lower
@@ -46,16 +47,16 @@ row() { # coll dims ports tree lengths
         (if $c == "scatter" then .scatter else .gather end) as $g |
         [$c, $d, $p, (if $c == "scatter" and $p == "6" then $g.tree else "dor" end),
          (if ($l | endswith("r")) then "0.." + ($l | rtrimstr("r")) + " rand" else $l end),
-         $g.flits, .cycles_measured, .cycles_model,
+         $g.flits, .cycles_measured, .cycles_model, .cycles_formula,
          (if $c == "scatter" and $p == "1" then .alpha + $g.optimum else "-" end),
          (if $c == "gather" then $g.dispatch0 + .cycles_measured - .alpha else .cycles_measured end),
          (if $c == "gather" then $g.lower else .alpha + $g.lower end),
          (if $c == "gather" then $g.bound else "-" end),
-         (if $c == "gather" then $g.t_sync else "-" end), $w,
+         (if $c == "gather" then $g.t_sync else "-" end), .wall_s.schedule, $w,
          (if .data_ok and .cycles_ok then "ok" else "MISMATCH" end)] | @tsv' "$f" |
-        awk -F'\t' '{ lo = $11; r = lo > 0 ? sprintf("%.3f", $10 / lo) : "-"
-                     printf "%-7s %-6s %-5s %-4s %-12s %6s %9s %9s %9s %9s %9s %9s %6s %7s %7.1f %s\n",
-                     $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,r,$13,$14/1000,$15}'
+        awk -F'\t' '{ lo = $12; r = lo > 0 ? sprintf("%.3f", $11 / lo) : "-"
+                     printf "%-7s %-6s %-5s %-4s %-12s %6s %9s %9s %9s %9s %9s %9s %9s %6s %7s %7.3f %7.1f %s\n",
+                     $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,r,$14,$15,$16/1000,$17}'
 }
 row scatter 7x7x7 1 - 1
 row scatter 7x7x7 1 - 8r
@@ -67,6 +68,7 @@ for dims in 7x7x7 4x4x4; do
 done
 row gather 7x7x7 1 - 1
 row gather 7x7x7 1 - 8r
-echo "root 0, alpha from the device; ratio = total / lower. gather: measured = its data phase"
+echo "root 0, alpha from the device; ratio = total / lower; sched_s = building the schedule,"
+echo "wall_s = the whole command. gather: measured = its data phase"
 echo "from the first dispatch; total = sync (token and certificates, modelled, not run) +"
 echo "orders + data. six = the six arc-disjoint trees, heads routed along them (--tree six)."
