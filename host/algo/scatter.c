@@ -149,6 +149,108 @@ static long packet_bound(long *pk, int m, int ports)
     return lo;
 }
 
+static long gcd_long(long a, long b)
+{
+    while (b) {
+        long r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/* Packing search state: the packets pk (longest first), for each j the
+ * sum and gcd of pk[j..m), the ports' room and each packet's port. */
+struct packing {
+    const long *pk;
+    long *rest, *gcd, *room;
+    int *at, m, ports;
+};
+
+/* The next port for packet j after at[j]: one with room for it and a
+ * room unlike every earlier port's (ports of equal room are
+ * interchangeable), or -1. */
+static int next_port(const struct packing *p, int j)
+{
+    for (int b = p->at[j] + 1; b < p->ports; b++) {
+        bool twin = false;
+        for (int c = 0; c < b && !twin; c++)
+            twin = p->room[c] == p->room[b];
+        if (!twin && p->room[b] >= p->pk[j])
+            return b;
+    }
+    return -1;
+}
+
+/* Whether the rest fits at all: each port's room rounded down to a
+ * multiple of the gcd of the packets left. */
+static bool rest_fits(const struct packing *p, int j)
+{
+    long room = 0;
+    for (int b = 0; b < p->ports; b++)
+        room += p->room[b] / p->gcd[j] * p->gcd[j];
+    return room >= p->rest[j];
+}
+
+/* Whether the packets fit the ports' rooms: depth first, iterative (m may
+ * be large). The search gives up after *budget steps and then answers
+ * yes: a bound built on the rooms it said no to stays valid. */
+static bool packs(struct packing *p, long *budget)
+{
+    int j = 0;
+    p->at[0] = -1;
+    while (j < p->m) {
+        if (--*budget < 0)
+            return true;
+        int b = p->at[j] < 0 && !rest_fits(p, j) ? -1 : next_port(p, j);
+        if (b >= 0) {
+            p->at[j] = b;
+            p->room[b] -= p->pk[j++];
+            if (j < p->m)
+                p->at[j] = -1;
+            continue;
+        }
+        if (--j < 0)
+            return false;
+        p->room[p->at[j]] += p->pk[j];
+    }
+    return true;
+}
+
+/* Bin packing: a port's packets take at least their sum, and its last
+ * one >= 1 hop, so T >= 1 + the least room per port into which the
+ * packets pk (sorted longest first) pack; searched upwards from lo - 1
+ * (the bound known), the search limited: returns the bound, >= lo. */
+static long packing_bound(const long *pk, int m, int ports, long lo)
+{
+    long *rest = malloc(sizeof(long) * (size_t)(m + 1)), *g = malloc(sizeof(long) * (size_t)(m + 1));
+    long *room = malloc(sizeof(long) * (size_t)ports), budget = 200000;
+    int *at = malloc(sizeof(int) * (size_t)(m + 1));
+    if (!rest || !g || !room || !at || m == 0)
+        goto out;
+    rest[m] = 0;
+    g[m] = 0;
+    for (int j = m - 1; j >= 0; j--) {
+        rest[j] = rest[j + 1] + pk[j];
+        g[j] = gcd_long(pk[j], g[j + 1]);
+    }
+    struct packing p = {pk, rest, g, room, at, m, ports};
+    for (long cap = lo - 1 > pk[0] ? lo - 1 : pk[0];; cap++) {
+        for (int b = 0; b < ports; b++)
+            room[b] = cap;
+        if (packs(&p, &budget)) {
+            lo = cap + 1 > lo ? cap + 1 : lo;
+            break;
+        }
+    }
+out:
+    free(rest);
+    free(g);
+    free(room);
+    free(at);
+    return lo;
+}
+
 long tn_scatter_allport_lower(const struct tn_topo *t, int root, const int *len,
                               int head)
 {
@@ -175,9 +277,10 @@ long tn_scatter_allport_lower(const struct tn_topo *t, int root, const int *len,
             lo = (tail + ports - 1) / ports + d;
     }
     long pb = packet_bound(pk, m, ports);
+    lo = packing_bound(pk, m, ports, pb > lo ? pb : lo);
     free(f);
     free(pk);
-    return pb > lo ? pb : lo;
+    return lo;
 }
 
 /* FDF completion of a set of destinations on one tree. */
@@ -317,30 +420,82 @@ static void assign_lpt(struct six_ports *p, const struct lpt_key *keys, int m, c
     }
 }
 
-/* Moves a message of the latest tree to another one where the later of
- * the two completions is earlier than the latest tree's now: true if one
- * moved. */
-static bool move_off_latest(struct six_ports *p, const int *len, int head)
+/* Whether the trees' completions with w's and k's replaced by tw and tk
+ * are better: all six sorted latest first, compared in that order. */
+static bool completions_better(const long *time, int w, int k, long tw, long tk)
 {
-    int worst = 0;
-    for (int k = 1; k < TN_NDIRS; k++)
-        if (p->time[k] > p->time[worst])
-            worst = k;
-    for (int j = 0; j < p->cnt[worst]; j++) {
-        int v = p->dests[worst][j];
-        for (int k = 0; k < TN_NDIRS; k++) {
-            if (k == worst)
-                continue;
-            fdf_remove(p->dests[worst], &p->cnt[worst], v);
-            fdf_insert(p->dests[k], &p->cnt[k], v, p->depth[k]);
-            long tw = six_port_time(p, worst, len, head), tk = six_port_time(p, k, len, head);
-            if ((tw > tk ? tw : tk) < p->time[worst]) {
-                p->time[worst] = tw;
-                p->time[k] = tk;
-                return true;
+    long a[TN_NDIRS], b[TN_NDIRS];
+    memcpy(a, time, sizeof a);
+    memcpy(b, time, sizeof b);
+    b[w] = tw;
+    b[k] = tk;
+    qsort(a, TN_NDIRS, sizeof(long), cmp_desc_long);
+    qsort(b, TN_NDIRS, sizeof(long), cmp_desc_long);
+    for (int i = 0; i < TN_NDIRS; i++)
+        if (a[i] != b[i])
+            return b[i] < a[i];
+    return false;
+}
+
+static void move_message(struct six_ports *p, int v, int from, int to)
+{
+    fdf_remove(p->dests[from], &p->cnt[from], v);
+    fdf_insert(p->dests[to], &p->cnt[to], v, p->depth[to]);
+}
+
+/* Moves message v from tree w to tree k and, if u >= 0, u back from k to
+ * w; keeps it if the completions got better (completions_better). */
+static bool try_exchange(struct six_ports *p, int v, int w, int u, int k, const int *len, int head)
+{
+    move_message(p, v, w, k);
+    if (u >= 0)
+        move_message(p, u, k, w);
+    long tw = six_port_time(p, w, len, head), tk = six_port_time(p, k, len, head);
+    if (completions_better(p->time, w, k, tw, tk)) {
+        p->time[w] = tw;
+        p->time[k] = tk;
+        return true;
+    }
+    if (u >= 0)
+        move_message(p, u, w, k);
+    move_message(p, v, k, w);
+    return false;
+}
+
+static long latest(const struct six_ports *p)
+{
+    long t = 0;
+    for (int k = 0; k < TN_NDIRS; k++)
+        if (p->time[k] > t)
+            t = p->time[k];
+    return t;
+}
+
+/* One improvement: a message moved to another tree, or two messages of
+ * two trees swapped, the trees taken latest first: true if one was
+ * made. */
+static bool improve_once(struct six_ports *p, const int *len, int head)
+{
+    int order[TN_NDIRS];
+    for (int k = 0; k < TN_NDIRS; k++) {
+        int j = k;
+        for (; j > 0 && p->time[order[j - 1]] < p->time[k]; j--)
+            order[j] = order[j - 1];
+        order[j] = k;
+    }
+    for (int i = 0; i < TN_NDIRS; i++) {
+        int w = order[i];
+        for (int j = 0; j < p->cnt[w]; j++) {
+            int v = p->dests[w][j];
+            for (int k = 0; k < TN_NDIRS; k++) {
+                if (k == w)
+                    continue;
+                if (try_exchange(p, v, w, -1, k, len, head))
+                    return true;
+                for (int x = 0; x < p->cnt[k]; x++)
+                    if (try_exchange(p, v, w, p->dests[k][x], k, len, head))
+                        return true;
             }
-            fdf_remove(p->dests[k], &p->cnt[k], v);
-            fdf_insert(p->dests[worst], &p->cnt[worst], v, p->depth[worst]);
         }
     }
     return false;
@@ -379,15 +534,18 @@ int tn_scatter_allport(const struct tn_topo *t, int root, const int *len,
         rc = m;
         goto out_free;
     }
+    out->lower = tn_scatter_allport_lower(t, root, len, head);
+    if (out->lower < 0) {
+        rc = TN_ENOMEM;
+        goto out_free;
+    }
     assign_lpt(&p, keys, m, len, head);
-    /* improvement, a move at a time, at most 4 m of them */
-    for (int iter = 0; iter < 4 * m && move_off_latest(&p, len, head); iter++)
+    /* improvement, a move or swap at a time, at most 4 m of them, until
+     * the latest tree meets the bound */
+    for (int iter = 0; iter < 4 * m && latest(&p) > out->lower && improve_once(&p, len, head);
+         iter++)
         ;
     rc = six_port_streams(&p, m, len, head, out);
-    if (!rc) {
-        out->lower = tn_scatter_allport_lower(t, root, len, head);
-        rc = out->lower < 0 ? TN_ENOMEM : 0;
-    }
     if (rc)
         tn_scatter_free(out);
 out_free:

@@ -262,7 +262,7 @@ static void sg_text(FILE *f, const struct tn_coll_built *b, const struct tn_run_
                 gi->six ? "the six arc-disjoint trees" : "the DOR tree", gi->dortree,
                 gi->sixtree, gi->sixtree ? "" : " (none: a dimension has 1 node)");
         fprintf(f, "bound               all-port lower bound alpha + %" PRIu64
-                " (max(n_i + D_i, F(d)/6 + d, whole packets per port))\n", gi->lower);
+                " (max(n_i + D_i, F(d)/6 + d, whole packets packed into ports))\n", gi->lower);
         fprintf(f, "                    the issue's total/6 + farthest = alpha + %" PRIu64
                 " (not a valid bound in general: docs/collectives.md)\n",
                 (gi->total_flits + 5) / 6 + gi->height);

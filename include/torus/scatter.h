@@ -47,7 +47,8 @@ long tn_scatter_order_time(const struct tn_ctree *t, const int *len, int head,
 /* All-port scatter on the torus from root over the six arc-disjoint trees
  * of tn_six_trees(): messages assigned to trees by LPT (longest
  * stream first, each to the tree whose FDF completion grows least), then
- * improved by moving messages off the latest tree while that helps; FDF
+ * improved by moves and swaps of messages between trees while the
+ * completions, sorted latest first, get lexicographically smaller; FDF
  * per tree. out->lower is the bound of docs/collectives.md. */
 int tn_scatter_allport(const struct tn_topo *t, int root, const int *len,
                        int head, struct tn_scatter *out);
@@ -56,7 +57,10 @@ int tn_scatter_allport(const struct tn_topo *t, int root, const int *len,
  * max_delta ceil(F(delta)/P) + delta, max_k S_k + 1), D_i = Lee
  * distance, S_k = the k + 1 shortest of the k P + 1 longest packets (one
  * port sends k + 1 of them), F(delta) =
- * flits to nodes at Lee distance >= delta, P = root ports. */
+ * flits to nodes at Lee distance >= delta, P = root ports; and 1 + the
+ * least room per port into which the packets pack (a bounded search:
+ * if it stops, the room it was trying, all smaller ones proved too
+ * small). */
 long tn_scatter_allport_lower(const struct tn_topo *t, int root, const int *len,
                               int head);
 

@@ -432,11 +432,40 @@ static void test_allport(void)
        6, cases);
 }
 
+/* The bin-packing part of the bound, on the bench's skewed lengths:
+ * 4x4x4, root 0, 32 flits to every node v = 5 mod 17 (4 of them), 1 to
+ * the others, head 1: packets of 33 and 2. Below T = 44 a port holds 42:
+ * a port with a 33 then at most 4 more (41), one without 21, so six ports
+ * hold 4 x 4 + 2 x 21 = 58 < 59 short packets. The other terms give 43. */
+static void test_packing_bound(void)
+{
+    struct tn_topo t;
+    tn_topo_init(&t, 4, 4, 4);
+    int len[64];
+    for (int v = 0; v < 64; v++)
+        len[v] = v % 17 == 5 ? 32 : 1;
+    struct tn_scatter s;
+    int rc = tn_scatter_allport(&t, 0, len, 1, &s);
+    is(rc == 0 ? s.lower : -1, 44, "4x4x4 skewed lengths: the lower bound counts the packing "
+                                   "of whole packets into 6 ports (44, not 43)");
+    is(rc == 0 ? s.time : -1, 44, "the six trees reach it: the moves and swaps between trees "
+                                  "find the assignment (LPT alone gives 45)");
+    tn_scatter_free(&s);
+    /* equal packets: the packing is the whole-packet count (11 of 63 on
+     * one port, T >= 11 n + 1) and the search agrees */
+    for (int v = 0; v < 64; v++)
+        len[v] = 3;
+    rc = tn_scatter_allport(&t, 0, len, 1, &s);
+    is(rc == 0 ? s.lower : -1, 11 * 4 + 1, "4x4x4 equal lengths: bound 11 packets x 4 + 1");
+    tn_scatter_free(&s);
+}
+
 int main(void)
 {
     test_not_tree();
     test_fdf_bruteforce();
     test_six_trees();
     test_allport();
+    test_packing_bound();
     return tap_done();
 }
