@@ -76,7 +76,14 @@ static void set_lower(struct tn_gather *g, const int *depth)
 
 static int check_opts(const struct tn_ga_opts *o)
 {
-    return o->head < 0 || o->react < 0 ? TN_EINVAL : 0;
+    return o->head < 0 || o->react < 0 || o->value_flits < 0 ? TN_EINVAL : 0;
+}
+
+/* Flits of a control message of kind k: a token is one, the others carry
+ * a value. */
+static long ctl_flits(const struct tn_ga_opts *o, int k)
+{
+    return k == TN_GA_TOKEN ? 1 : 1 + o->value_flits;
 }
 
 int tn_gather_shoulder_tap(int n, const int *len, const struct tn_ga_opts *o,
@@ -114,13 +121,13 @@ int tn_gather_shoulder_tap(int n, const int *len, const struct tn_ga_opts *o,
     /* p0 presents the first wake-up call in cycle 0. 'free_at' is the
      * first root-ejection cycle not yet promised to a nearer node: the
      * value a call carries. */
-    long w = 1, free_at = 0;
+    long C = ctl_flits(o, TN_GA_CALL), w = C, free_at = 0;
     add_ctl(g, 0, 1, 0, TN_GA_CALL, free_at);
     for (int i = 1; i <= last; i++) {
         long e, call = -1;
         if (i < last) {
             call = w + o->react; /* the call first, then own data */
-            e = call + 1;
+            e = call + C;
         } else {
             e = w + o->react;
         }
@@ -133,7 +140,7 @@ int tn_gather_shoulder_tap(int n, const int *len, const struct tn_ga_opts *o,
         }
         if (call >= 0) {
             add_ctl(g, i, i + 1, call, TN_GA_CALL, free_at);
-            w = call + 1;
+            w = call + C;
         }
     }
     g->time = free_at;
@@ -188,11 +195,13 @@ static void certify(struct cert_ctx *x, int p)
             x->tmp[b - 1] = s;
         }
     int ns = 0;
-    long react = x->o->react, b3 = 0, N = g->flits[p];
+    long react = x->o->react, C = ctl_flits(x->o, TN_GA_ORDER), b3 = 0, N = g->flits[p];
     for (int k = 0; k < m; k++) {
         int q = x->tmp[k];
         x->slot[q] = k;
-        x->seg[ns].r = isroot ? k + 1 + g->lag[q] : react + k + 2 + g->lag[q];
+        /* q's order from C k, ejected by C k + C; its stream follows lag[q]
+         * later, one hop up unless p is the root */
+        x->seg[ns].r = C * k + C + g->lag[q] + (isroot ? 0 : react + 1);
         x->seg[ns].who = q;
         x->seg[ns].len = (int)g->stream[q];
         ns++;
@@ -201,7 +210,7 @@ static void certify(struct cert_ctx *x, int p)
             b3 = x->b3[q];
     }
     if (!isroot && g->flits[p]) {
-        x->seg[ns].r = react + m + 1;
+        x->seg[ns].r = react + C * m + 1;
         x->seg[ns].who = -1; /* sorts first among equal releases */
         x->seg[ns].len = g->flits[p];
         ns++;
@@ -219,7 +228,7 @@ static void certify(struct cert_ctx *x, int p)
     }
     g->stream[p] = N;
     g->lag[p] = N ? c : -1;
-    x->b3[p] = N ? (isroot ? m + b3 : react + m + 1 + b3) : 0;
+    x->b3[p] = N ? (isroot ? C * m + b3 : react + C * m + 1 + b3) : 0;
 }
 
 /* Phases 1-2 for the subtree of p, whose token p ejects in cycle tau:
@@ -233,9 +242,9 @@ static long poll(struct cert_ctx *x, int p, long tau, int depth)
     for (int i = t->child_off[p]; i < t->child_off[p + 1]; i++) {
         int q = t->child[i];
         add_ctl(x->g, p, q, at, TN_GA_TOKEN, 0);
-        long cq = poll(x, q, at + 1, depth + 1);
+        long cq = poll(x, q, at + ctl_flits(x->o, TN_GA_TOKEN), depth + 1);
         add_ctl(x->g, q, p, cq, TN_GA_CERT, x->g->lag[q]);
-        at = cq + 1 + x->o->react;
+        at = cq + ctl_flits(x->o, TN_GA_CERT) + x->o->react;
     }
     int k = 0;
     while ((1 << k) < deg)
@@ -303,9 +312,9 @@ int tn_gather_certificates(const struct tn_ctree *t, const int *len,
                     continue;
                 /* q's stream on arc q->p; at the root that is ejection */
                 S[q] = p == t->root ? base + x.off[q] : S[p] + x.off[q] - 1;
-                long c = first_order + x.slot[q];
+                long C = ctl_flits(o, TN_GA_ORDER), c = first_order + C * x.slot[q];
                 add_ctl(g, p, q, c, TN_GA_ORDER, S[q]);
-                recv[q] = c + 1;
+                recv[q] = c + C;
             }
         }
     }

@@ -13,6 +13,11 @@
 #include "tn_error.h"
 #include "tree.h"
 
+/* Words of a gather control packet's value on the device (after its
+ * head): the certificate's lag, the order's start; a token is a head
+ * alone. */
+#define GATHER_VALUE_WORDS 1
+
 static int setup(struct tn_sched **s, const struct tn_topo *t, const struct tn_sg_opts *o,
                  enum tn_coll coll, const char *algo, int **len)
 {
@@ -162,6 +167,59 @@ out_free:
     return rc;
 }
 
+/* The gather's control messages of kinds in [k0, k1] as control packets
+ * (a head, and the value word but for a token) in round r, started at
+ * their model cycle minus t0; *need: the round's cycles (start + hops +
+ * flits) so far. */
+static int add_control(struct tn_sched *s, uint32_t r, const struct tn_gather *g, int k0, int k1,
+                       long t0, uint64_t *need)
+{
+    for (int i = 0; i < g->nctl; i++) {
+        const struct tn_ga_ctl *c = &g->ctl[i];
+        if (c->kind < k0 || c->kind > k1)
+            continue;
+        uint32_t w = (uint32_t)c->value, nw = c->kind == TN_GA_TOKEN ? 0 : GATHER_VALUE_WORDS;
+        uint64_t at = (uint64_t)(c->cycle - t0);
+        if (!tn_sched_add_relay_words(s, r, (uint32_t)c->from, (uint32_t)c->to, &w, nw,
+                                      (uint32_t)at))
+            return TN_ENOMEM;
+        if (at + 1 + 1 + nw > *need)
+            *need = at + 1 + 1 + nw;
+    }
+    return 0;
+}
+
+/* The certificate gather as two relay rounds: tokens and certificates
+ * (phases 1-2, from cycle 0), then orders and data (phases 3-4, from
+ * t_sync, overlapping as in the algorithm); info's per-round closed
+ * forms from the algorithm's own timing. */
+static int gather_rounds(struct tn_sched *s, const struct tn_gather *g, const struct tn_ctree *tr,
+                         const struct tn_sg_opts *o, struct tn_sg_info *info)
+{
+    uint64_t need0 = 0, need1 = 0;
+    int rc = add_control(s, 0, g, TN_GA_TOKEN, TN_GA_CERT, 0, &need0);
+    if (rc || (rc = tn_sched_add_round(s)) < 0 ||
+        (rc = add_control(s, 1, g, TN_GA_ORDER, TN_GA_ORDER, g->t_sync, &need1)))
+        return rc;
+    for (int v = 0; v < g->n; v++) {
+        if (g->start[v] < 0 || v == (int)o->root)
+            continue;
+        uint32_t m = (uint32_t)v;
+        uint64_t at = (uint64_t)(g->start[v] - g->t_sync);
+        if (!tn_sched_add_relay(s, 1, m, o->root, 0, 1, &m, 1, (uint32_t)at))
+            return TN_ENOMEM;
+        if (at + (uint64_t)tr->depth[v] + (uint64_t)g->flits[v] > need1)
+            need1 = at + (uint64_t)tr->depth[v] + (uint64_t)g->flits[v];
+        info->messages++;
+        info->total_flits += (uint64_t)g->flits[v];
+        if ((unsigned)tr->depth[v] > info->height)
+            info->height = (unsigned)tr->depth[v];
+    }
+    info->sync_round = o->alpha + need0;
+    info->data_round = o->alpha + need1;
+    return 0;
+}
+
 int tn_gather_build(struct tn_sched **out, const struct tn_topo *t, const struct tn_sg_opts *o,
                     struct tn_sg_info *info)
 {
@@ -190,34 +248,16 @@ int tn_gather_build(struct tn_sched **out, const struct tn_topo *t, const struct
     }
     if ((rc = tn_ctree_from_parent(&tr, N, parent)))
         goto out_free;
-    struct tn_ga_opts go = {1, o->react};
-    if ((rc = tn_gather_certificates(&tr, len, &go, &g)))
+    struct tn_ga_opts go = {1, o->react, GATHER_VALUE_WORDS};
+    if ((rc = tn_gather_certificates(&tr, len, &go, &g)) ||
+        (rc = gather_rounds(s, &g, &tr, o, info)))
         goto out_free;
-    long s0 = -1;
-    for (int v = 0; v < N; v++)
-        if (g.start[v] >= 0 && (s0 < 0 || g.start[v] < s0))
-            s0 = g.start[v];
-    for (int v = 0; v < N; v++) {
-        if (g.start[v] < 0 || v == (int)o->root)
-            continue;
-        uint32_t m = (uint32_t)v;
-        if (!tn_sched_add_relay(s, 0, m, o->root, 0, 1, &m, 1, (uint32_t)(g.start[v] - s0))) {
-            rc = TN_ENOMEM;
-            goto out_free;
-        }
-        info->messages++;
-        info->total_flits += (uint64_t)g.flits[v];
-        if ((unsigned)tr.depth[v] > info->height)
-            info->height = (unsigned)tr.depth[v];
-    }
     info->time = g.time > 0 ? (uint64_t)g.time : 0;
     info->t_sync = (uint64_t)g.t_sync;
     info->first = (uint64_t)g.first;
-    info->dispatch0 = s0 > 0 ? (uint64_t)s0 : 0;
     info->lower = (uint64_t)g.lower;
     info->bound = (uint64_t)g.bound;
-    /* the device runs the data phase from the first dispatch on */
-    info->formula = o->alpha + (info->time > info->dispatch0 ? info->time - info->dispatch0 : 0);
+    info->formula = info->sync_round + info->data_round;
     if ((rc = tn_sched_layout(s)))
         goto out_free;
     *out = s;

@@ -4,7 +4,8 @@
  * the destination's coordinates (x | y << 4 | z << 8, routed by DOR) or,
  * for a stream along a six tree, also 1 + the tree << 12 and the detour
  * flag << 15 (tn_tree_hop; docs/hardware.md "Route"), followed by the
- * words of its messages, the last flagged tail.
+ * words of its messages (a control packet: its words), the last flagged
+ * tail.
  *
  * Memory: packets are staged at their source above the message layout
  * (from word mem_base on; the image writes their words and MEM flags), so a
@@ -15,7 +16,8 @@
  *
  * Lanes, as the hardware allocates them: the packets of a source that
  * follow each other without a gap (each starts the cycle after the
- * previous one's tail) share one inject descriptor (a chain); a
+ * previous one's tail) share one inject descriptor (a chain), and a lane
+ * sends several chains of a round one after the other; a
  * destination's packets take the lowest relay eject lane free when their
  * head arrives (a lane is free from the cycle after its holder's tail;
  * heads of one cycle in input-port order), and each lane's descriptor
@@ -176,10 +178,10 @@ static unsigned free_gap(const struct tn_plan *p, uint64_t top, bool (*clash)(co
     return 0; /* nothing avoids it: tn_plan_bank_check says where */
 }
 
-/* A source's chains: the staging areas are read by one lane each from
- * cycle alpha - 1 + start on. */
+/* A source's chains (packets back to back, one inject descriptor each):
+ * chain c's staging area is read from cycle alpha - 1 + start[c] on. */
 struct chains {
-    uint64_t base[TN_NDIRS + 1], start[TN_NDIRS + 1], len[TN_NDIRS + 1];
+    uint64_t *base, *start, *len;
     unsigned n, cur;
     uint64_t mask;
 };
@@ -210,54 +212,84 @@ static int add_stage(struct relay *rl, uint32_t v, uint32_t r, const struct pkt 
     return 0;
 }
 
-/* Injection of source v (packets [a, b) by start): back-to-back packets
- * share a lane (one chain, one descriptor); each chain is staged where its
- * lane's reads use other banks than the chains running beside it. */
+/* The chains of source v's packets [a, b) (by start): a packet that
+ * starts the cycle after a chain's last flit continues it, else it opens
+ * a chain on the lowest lane whose chains have ended (a lane works
+ * through its descriptors in order). Sets each packet's lane, *chain_of
+ * its chain (from 0) and ch's starts and lengths; TN_ECAPACITY when more
+ * chains than lanes run at once. */
+static int assign_chains(struct relay *rl, uint32_t r, uint32_t a, uint32_t b, struct chains *ch,
+                         unsigned *lane_of, uint32_t *chain_of)
+{
+    const struct tn_plan *p = rl->p;
+    uint64_t lane_end[TN_NDIRS + 1] = {0};
+    for (uint32_t k = a; k < b; k++) {
+        const struct pkt *q = &rl->pk[k];
+        unsigned c = 0, l = 0;
+        while (c < ch->n && ch->start[c] + ch->len[c] != q->start)
+            c++;
+        if (c == ch->n) {
+            while (l < p->par.lanes && lane_end[l] > q->start)
+                l++;
+            if (l == p->par.lanes)
+                return tn_errf(rl->err, rl->errlen, TN_ECAPACITY,
+                               "round %u: node %u injects more than %u chains of relay packets "
+                               "at once (the device has %u lane%s)", r + 1, q->src,
+                               p->par.lanes, p->par.lanes, p->par.lanes == 1 ? "" : "s");
+            ch->start[c] = q->start;
+            ch->len[c] = 0;
+            lane_of[c] = l;
+            ch->n++;
+        }
+        ch->len[c] += q->flits;
+        lane_end[lane_of[c]] = ch->start[c] + ch->len[c];
+        rl->pk[k].lane = lane_of[c];
+        chain_of[k - a] = c;
+    }
+    return 0;
+}
+
+/* Injection of source v (packets [a, b) by start): one inject descriptor
+ * per chain; each chain is staged where its lane's reads use other banks
+ * than the chains running beside it. */
 static int inject_chains(struct relay *rl, uint32_t r, uint32_t a, uint32_t b)
 {
     struct tn_plan *p = rl->p;
     struct tn_plan_round *pr = &p->rounds[r];
-    uint32_t v = rl->pk[a].src;
-    struct chains ch = {.mask = p->par.banks - 1};
-    uint64_t end[TN_NDIRS + 1];
-    for (uint32_t k = a; k < b; k++) {
-        unsigned l = 0;
-        while (l < ch.n && end[l] != rl->pk[k].start)
-            l++;
-        if (l == ch.n) {
-            if (ch.n >= p->par.lanes)
-                return tn_errf(rl->err, rl->errlen, TN_ECAPACITY,
-                               "round %u: node %u injects more than %u chains of relay packets "
-                               "(the device has %u lane%s)", r + 1, v, p->par.lanes, p->par.lanes,
-                               p->par.lanes == 1 ? "" : "s");
-            ch.start[ch.n++] = p->par.alpha + rl->pk[k].start;  /* reads: one cycle earlier */
-        }
-        rl->pk[k].lane = l;
-        end[l] = rl->pk[k].start + rl->pk[k].flits;
-        ch.len[l] += rl->pk[k].flits;
-    }
-    for (unsigned l = 0; l < ch.n; l++) {
-        ch.cur = l;
+    uint32_t v = rl->pk[a].src, np = b - a;
+    struct chains ch = {malloc(np * sizeof *ch.base), malloc(np * sizeof *ch.start),
+                        malloc(np * sizeof *ch.len), 0, 0, p->par.banks - 1};
+    unsigned *lane_of = malloc(np * sizeof *lane_of);
+    uint32_t *chain_of = malloc(np * sizeof *chain_of);
+    int rc = ch.base && ch.start && ch.len && lane_of && chain_of
+                 ? assign_chains(rl, r, a, b, &ch, lane_of, chain_of) : TN_ENOMEM;
+    for (unsigned c = 0; c < ch.n && !rc; c++) {
+        ch.start[c] += p->par.alpha; /* its reads: from alpha - 1 + start */
+        ch.cur = c;
         rl->top[v] += free_gap(p, rl->top[v], chain_clash, &ch);
-        ch.base[l] = rl->top[v];
+        ch.base[c] = rl->top[v];
         struct tn_inject *in = &pr->inj[pr->ninj++];
-        *in = (struct tn_inject){v, (uint8_t)l, 0, (uint32_t)rl->top[v], 0, UINT32_MAX, 1};
-        for (uint32_t k = a; k < b; k++) {
-            if (rl->pk[k].lane != l)
+        *in = (struct tn_inject){v, (uint8_t)lane_of[c], 0, (uint32_t)rl->top[v], 0, UINT32_MAX, 1};
+        for (uint32_t k = a; k < b && !rc; k++) {
+            if (chain_of[k - a] != c)
                 continue;
             if (in->circuit == UINT32_MAX) {
                 in->circuit = rl->pk[k].idx;
                 in->start = (uint32_t)rl->pk[k].start;
             }
             in->len += (uint32_t)rl->pk[k].flits;
-            if (add_stage(rl, v, r, &rl->pk[k]))
-                return TN_ENOMEM;
+            rc = add_stage(rl, v, r, &rl->pk[k]);
         }
-        if (rl->top[v] > UINT32_MAX)
-            return tn_errf(rl->err, rl->errlen, TN_ECAPACITY,
-                           "node %u needs more than 2^32 words", v);
+        if (!rc && rl->top[v] > UINT32_MAX)
+            rc = tn_errf(rl->err, rl->errlen, TN_ECAPACITY, "node %u needs more than 2^32 words",
+                         v);
     }
-    return 0;
+    free(ch.base);
+    free(ch.start);
+    free(ch.len);
+    free(lane_of);
+    free(chain_of);
+    return rc;
 }
 
 /* A destination's relay eject lanes: packets [a, b) in arrival order with
@@ -413,6 +445,11 @@ uint32_t tn_plan_stage_words(const struct tn_plan *p, uint32_t i, uint64_t seed,
         flags[0] = 1;
     }
     w = 1;
+    for (uint32_t j = 0; j < x->nwords; j++, w++)
+        if (w < cap) {
+            data[w] = p->par.width < 32 ? x->words[j] & ((1u << p->par.width) - 1) : x->words[j];
+            flags[w] = 0;
+        }
     for (uint32_t j = 0; j < x->stream->n; j++) {
         uint32_t m = tn_blk_get(x->stream, j), len = tn_msg_len(s, m);
         for (uint32_t k = 0; k < len; k++, w++)

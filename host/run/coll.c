@@ -236,13 +236,41 @@ static json_t *perm_json(const struct tn_coll_built *b, const struct tn_run_resu
 static void sg_formula(FILE *f, const struct tn_coll_built *b, const struct tn_run_result *res)
 {
     (void)res;
-    fprintf(f, "cycles formula      %" PRIu64 "  (alpha + T, T = %" PRIu64 " from the %s "
-            "algorithm's own timing)\n", b->formula.cycles, b->x.sg.formula - b->alpha,
-            b->coll == TN_SCATTER ? "FDF" : "certificate");
+    if (b->coll == TN_GATHER)
+        fprintf(f, "cycles formula      %" PRIu64 "  (two rounds, %" PRIu64 " + %" PRIu64
+                ", from the certificate algorithm's own timing)\n", b->formula.cycles,
+                b->x.sg.sync_round, b->x.sg.data_round);
+    else
+        fprintf(f, "cycles formula      %" PRIu64 "  (alpha + T, T = %" PRIu64 " from the FDF "
+                "algorithm's own timing)\n", b->formula.cycles, b->x.sg.formula - b->alpha);
 }
 
-/* The optimum or bounds of the algorithm; for the gather, its modelled
- * synchronisation phases beside the (measured) data phase. */
+/* One of the gather's two rounds: measured (when run), model, closed form. */
+static void gather_round(FILE *f, const char *what, unsigned r, uint64_t formula,
+                         const struct tn_run_result *res)
+{
+    fprintf(f, "%-20sround %u (%s): ", r ? "phases 3-4" : "phases 1-2", r + 1, what);
+    if (res)
+        fprintf(f, "measured %" PRIu64 ", model %" PRIu64 ", ", res->round_meas[r],
+                res->round_model[r]);
+    fprintf(f, "closed form %" PRIu64 " cycles\n", formula);
+}
+
+/* The certificate gather's phases, each a relay round of real packets. */
+static void gather_text(FILE *f, const struct tn_sg_info *gi, const struct tn_run_result *res)
+{
+    gather_round(f, "tokens, certificates", 0, gi->sync_round, res);
+    gather_round(f, "orders and data", 1, gi->data_round, res);
+    fprintf(f, "algorithm           the root's first order at t_sync %" PRIu64
+            ", its first data flit %" PRIu64 " later, the last at T %" PRIu64
+            " (tokens a head alone; certificates and orders a head and a value word)\n",
+            gi->t_sync, gi->first - gi->t_sync, gi->time);
+    fprintf(f, "bounds              lower max(b, M) %" PRIu64 " <= T <= %" PRIu64
+            " (Theorem 3: t_sync + b3 + M); on the device the root's reaction to the last "
+            "certificate is the switch between the rounds\n", gi->lower, gi->bound);
+}
+
+/* The optimum or bounds of the algorithm; for the gather, its phases. */
 static void sg_text(FILE *f, const struct tn_coll_built *b, const struct tn_run_result *res)
 {
     const struct tn_sg_info *gi = &b->x.sg;
@@ -267,19 +295,7 @@ static void sg_text(FILE *f, const struct tn_coll_built *b, const struct tn_run_
                 " (not a valid bound in general: docs/collectives.md)\n",
                 (gi->total_flits + 5) / 6 + gi->height);
     } else {
-        fprintf(f, "synchronisation     modelled, not run: token and certificates %" PRIu64
-                " cycles, orders until the first data flit %" PRIu64 " cycles\n",
-                gi->t_sync, gi->first - gi->t_sync);
-        if (res)
-            fprintf(f, "data phase          from dispatch %" PRIu64 ": measured %" PRIu64
-                    " cycles, gap-free at the root; gather total (modelled sync + measured "
-                    "data) %" PRIu64 "\n", gi->dispatch0, res->measured,
-                    gi->dispatch0 + res->measured - alpha);
-        else
-            fprintf(f, "data phase          from dispatch %" PRIu64 ", gather total %" PRIu64
-                    " (the algorithm's timing)\n", gi->dispatch0, gi->time);
-        fprintf(f, "bounds              lower max(b, M) %" PRIu64 " <= total <= %" PRIu64
-                " (Theorem 3: t_sync + b3 + M)\n", gi->lower, gi->bound);
+        gather_text(f, gi, res);
     }
 }
 
@@ -287,14 +303,15 @@ static json_t *sg_json(const struct tn_coll_built *b, const struct tn_run_result
 {
     (void)res;
     const struct tn_sg_info *gi = &b->x.sg;
-    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s, s:I, s:I, s:I}",
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s, s:I, s:I, s:I, s:I}",
                      "messages", (json_int_t)gi->messages, "flits", (json_int_t)gi->total_flits,
                      "height", (json_int_t)gi->height, "time", (json_int_t)gi->time,
                      "optimum", (json_int_t)gi->optimum, "lower", (json_int_t)gi->lower,
                      "bound", (json_int_t)gi->bound, "sixtree", (json_int_t)gi->sixtree,
                      "dortree", (json_int_t)gi->dortree, "tree", gi->six ? "six" : "dor",
                      "t_sync", (json_int_t)gi->t_sync, "first", (json_int_t)gi->first,
-                     "dispatch0", (json_int_t)gi->dispatch0);
+                     "sync_round", (json_int_t)gi->sync_round, "data_round",
+                     (json_int_t)gi->data_round);
 }
 
 /* Transfers per step of the liquid schedule: #(X)/Lambda(X). */

@@ -112,11 +112,12 @@ static json_t *msg_array(const uint32_t *msgs, uint32_t n, const struct tn_blk *
 
 static json_t *relay_json(const struct tn_relay *x)
 {
-    json_t *m = msg_array(x->msgs, x->nmsgs, x->stream);
+    json_t *m = x->words ? msg_array(x->words, x->nwords, NULL)
+                         : msg_array(x->msgs, x->nmsgs, x->stream);
     if (!m)
         return NULL;
     json_t *o = json_pack("{sIsIsIso}", "src", (json_int_t)x->src, "dst", (json_int_t)x->dst,
-                          "start", (json_int_t)x->start, "messages", m);
+                          "start", (json_int_t)x->start, x->words ? "words" : "messages", m);
     if (o && x->tree && json_object_set_new(o, "tree", json_string(tn_dir_name(x->tree - 1)))) {
         json_decref(o);
         return NULL;
@@ -549,10 +550,10 @@ static int load_circuit(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *
 
 static int load_relay(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *o)
 {
-    static const char *const keys[] = {"src", "dst", "start", "tree", "messages", NULL};
+    static const char *const keys[] = {"src", "dst", "start", "tree", "messages", "words", NULL};
     uint32_t last = s->topo.n - 1;
     uint64_t src, dst, start = 0;
-    json_t *msgs, *tree;
+    json_t *msgs, *words, *tree;
     int rc, dir = -1;
     if (!json_is_object(o))
         return ierr(x, "a relay stream must be an object");
@@ -561,16 +562,22 @@ static int load_relay(struct ictx *x, struct tn_sched *s, uint32_t r, json_t *o)
         (rc = uint_member(x, o, "dst", false, 0, last, "node", &dst)) ||
         (rc = uint_member(x, o, "start", true, 0, 0xFFFFFF, "start offset", &start)) ||
         (rc = member(x, o, "tree", true, &tree)) ||
-        (rc = member(x, o, "messages", false, &msgs)))
+        (rc = member(x, o, "messages", true, &msgs)) || (rc = member(x, o, "words", true, &words)))
         return rc;
     if (tree && (!json_is_string(tree) || (dir = tn_dir_parse(json_string_value(tree))) < 0))
         return ierr(x, "tree must name the six tree by its first arc: X+, X-, Y+, Y-, Z+ or Z-");
+    if (!msgs == !words)
+        return ierr(x, "a relay stream carries either messages or words (a control packet)");
     uint32_t n = 0;
-    uint32_t *mv = u32_member(x, s, msgs, "messages", tn_sched_nids(s) - 1, "message id", &n, &rc);
+    uint32_t *v = msgs ? u32_member(x, s, msgs, "messages", tn_sched_nids(s) - 1, "message id",
+                                    &n, &rc)
+                       : u32_member(x, s, words, "words", UINT32_MAX, "word", &n, &rc);
     if (rc)
         return rc;
-    struct tn_relay *rl = tn_sched_add_relay(s, r, (uint32_t)src, (uint32_t)dst, 0, 0, mv, n,
-                                             (uint32_t)start);
+    struct tn_relay *rl =
+        msgs ? tn_sched_add_relay(s, r, (uint32_t)src, (uint32_t)dst, 0, 0, v, n, (uint32_t)start)
+             : tn_sched_add_relay_words(s, r, (uint32_t)src, (uint32_t)dst, v, n,
+                                        (uint32_t)start);
     if (!rl)
         return TN_ENOMEM;
     rl->tree = (uint8_t)(dir + 1);

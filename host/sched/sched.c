@@ -199,6 +199,19 @@ struct tn_relay *tn_sched_add_relay(struct tn_sched *s, uint32_t r, uint32_t src
     return x;
 }
 
+struct tn_relay *tn_sched_add_relay_words(struct tn_sched *s, uint32_t r, uint32_t src,
+                                          uint32_t dst, const uint32_t *words, uint32_t nwords,
+                                          uint32_t start)
+{
+    struct tn_relay *x = tn_sched_add_relay(s, r, src, dst, 0, 0, NULL, 0, start);
+    if (!x || !(x->words = tn_sched_alloc(s, (nwords ? nwords : 1) * sizeof *words)))
+        return NULL;
+    if (nwords)
+        memcpy(x->words, words, nwords * sizeof *words);
+    x->nwords = nwords;
+    return x;
+}
+
 /* ---- ropes ---- */
 
 uint32_t tn_blk_get(const struct tn_blk *b, uint32_t i)
@@ -872,6 +885,8 @@ uint64_t tn_relay_flits(const struct tn_sched *s, const struct tn_relay *x)
 {
     if (!x->stream)
         return 0;
+    if (x->words)
+        return 1 + (uint64_t)x->nwords;
     uint64_t n = 0;
     for (uint32_t i = 0; i < x->stream->n; i++)
         n += tn_msg_len(s, tn_blk_get(x->stream, i));
@@ -991,6 +1006,14 @@ static int place_relay(struct tn_sched *s, uint32_t r, struct tn_relay *x, struc
     *cycles = 0;
     if (x->src >= N || x->dst >= N || x->src == x->dst)
         return 0;
+    if (x->words) {
+        /* a control packet: nothing joins dst's memory */
+        if (!(x->stream = blk_new(s, TN_BLK_LEAF, 0)))
+            return TN_ENOMEM;
+        x->stream->u.ids = NULL;
+        *cycles = (uint64_t)x->start + tn_relay_path(&s->topo, x, NULL, 0) + tn_relay_flits(s, x);
+        return 0;
+    }
     struct msgref ref = {&x->moff, &x->mcnt, x->msgs, x->nmsgs, NULL, NULL, NULL,
                          &x->stream, &x->msg_bad, &x->msg_noncontig, NULL, NULL};
     if (resolve_msgs(s, r, s->st->mem[(size_t)r * N + x->src], x->src, &ref))

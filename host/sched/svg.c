@@ -18,6 +18,7 @@
 #define KEY_W 54.0            /* a legend entry */
 #define KEY_MAX 48            /* legend entries listed (then "and N more") */
 #define HEAD UINT32_MAX       /* the message of a relay head flit */
+#define WORDS (UINT32_MAX - 1) /* the message of a control packet's words */
 
 /* One message of one stream on one link: cycles [t0, t0 + n). */
 struct seg {
@@ -49,7 +50,7 @@ static int add(struct segs *v, struct seg x)
 /* The stream's messages on arc from cycle t on, message by message (a
  * relay packet's head flit first). */
 static int add_stream(struct segs *v, const struct tn_sched *s, const struct tn_blk *stream,
-                      struct seg x, bool relay)
+                      struct seg x, bool relay, uint32_t words)
 {
     int rc = 0;
     if (relay) {
@@ -57,6 +58,12 @@ static int add_stream(struct segs *v, const struct tn_sched *s, const struct tn_
         x.n = 1;
         rc = add(v, x);
         x.t0++;
+    }
+    if (words && rc == 0) {
+        x.msg = WORDS;
+        x.n = words;
+        rc = add(v, x);
+        x.t0 += words;
     }
     for (uint32_t i = 0; i < stream->n && rc == 0; i++) {
         x.msg = tn_blk_get(stream, i);
@@ -100,7 +107,7 @@ static uint64_t collect(const struct tn_sched *s, unsigned alpha, struct segs *v
             for (uint32_t a = 0; a < c->narcs && *rc == 0; a++) {
                 struct seg x = {c->arcs[a].node * TN_NDIRS + c->arcs[a].dir,
                                 T + alpha + c->start + depth[a], 0, 0, r, i, 0};
-                *rc = add_stream(v, s, c->stream, x, false);
+                *rc = add_stream(v, s, c->stream, x, false, 0);
                 if (c->start + depth[a] + n > need)
                     need = c->start + depth[a] + n;
             }
@@ -114,7 +121,7 @@ static uint64_t collect(const struct tn_sched *s, unsigned alpha, struct segs *v
             for (unsigned h = 0; h < d && *rc == 0; h++) {
                 struct seg g = {route[h].node * TN_NDIRS + route[h].dir,
                                 T + alpha + x->start + h + 1, 0, 0, r, i, 1};
-                *rc = add_stream(v, s, x->stream, g, true);
+                *rc = add_stream(v, s, x->stream, g, true, x->nwords);
             }
             if (x->start + d + n > need)
                 need = x->start + d + n;
@@ -239,7 +246,7 @@ static void draw_legend(FILE *f, const struct frame *fr, const uint32_t *msg, si
     double y = TOP + ROW_H * fr->nrows + AXIS_H + 14;
     unsigned per = (unsigned)((fr->W - 10) / KEY_W);
     fprintf(f, "<text x=\"10\" y=\"%.1f\">messages (colour per message id%s):</text>\n", y,
-            relay ? "; grey: a relay packet's head flit" : "");
+            relay ? "; grey: a relay packet's head flit, dark grey: a control packet's words" : "");
     size_t shown = nmsg < KEY_MAX ? nmsg : KEY_MAX;
     for (size_t i = 0; i < shown; i++) {
         double x = 10 + KEY_W * (double)(i % per), yy = y + 6 + ROW_H * (double)(i / per);
@@ -267,7 +274,7 @@ static size_t select_rows(const struct tn_topo *t, const struct tn_svg_opts *o, 
             row[v->v[i].arc] = 0;
             v->v[kept++] = v->v[i];
             *relay |= v->v[i].msg == HEAD;
-            if (v->v[i].msg != HEAD)
+            if (v->v[i].msg < WORDS)
                 msg[n++] = v->v[i].msg;
         }
     v->n = kept;
@@ -296,6 +303,10 @@ static void draw_bands(FILE *f, const struct frame *fr, const struct segs *v, co
         if (b->msg == HEAD)
             fprintf(f, "fill=\"#999\"><title>round %u relay %u, head flit, cycle %llu</title>"
                        "</rect>\n", b->round + 1, b->idx, (unsigned long long)b->t0);
+        else if (b->msg == WORDS)
+            fprintf(f, "fill=\"#444\"><title>round %u relay %u, control words, cycles "
+                       "%llu..%llu</title></rect>\n", b->round + 1, b->idx,
+                    (unsigned long long)b->t0, (unsigned long long)(b->t0 + b->n - 1));
         else
             fprintf(f, "fill=\"hsl(%u,70%%,55%%)\"><title>round %u %s %u, message %u, cycles "
                        "%llu..%llu</title></rect>\n", hue(b->msg), b->round + 1,

@@ -766,7 +766,7 @@ static int verify_relay(struct vctx *vx, uint32_t r, uint32_t i)
             ? add_viol(rep, vx->max, TN_V_CONTIG, R, I, -1, x->src,
                        "relay stream %u: messages not contiguous in node %u's memory", i,
                        x->src)
-        : (!x->stream || x->stream->n == 0)
+        : (!x->stream || (x->stream->n == 0 && !x->words))
             ? add_viol(rep, vx->max, TN_V_EMPTY, R, I, -1, x->src,
                        "relay stream %u carries no messages", i)
             : 0)
@@ -804,9 +804,10 @@ static int verify_relay(struct vctx *vx, uint32_t r, uint32_t i)
     return 0;
 }
 
-/* The round's relay lanes: one inject lane sends packets back to back (a
- * chain: each starts the cycle after the previous ends); a relay eject
- * lane holds a packet from head to tail (lowest free lane first). */
+/* The round's relay lanes: an inject lane sends its chains (packets back
+ * to back) one after the other, a relay eject lane holds a packet from
+ * head to tail (lowest free lane first): a lane is free again once its
+ * last packet has ended. */
 static void count_relay_lanes(struct vctx *vx)
 {
     struct rlane *rl = vx->rl;
@@ -817,7 +818,7 @@ static void count_relay_lanes(struct vctx *vx)
         unsigned nl = 0;
         for (b = a; b < n && rl[b].node == rl[a].node && rl[b].ej == rl[a].ej; b++) {
             unsigned l = 0;
-            while (l < nl && (rl[b].ej ? end[l] > rl[b].lo : end[l] != rl[b].lo))
+            while (l < nl && end[l] > rl[b].lo)
                 l++;
             if (l == nl && nl < 64)
                 nl++;

@@ -9,7 +9,11 @@
  * one arc; a node reacts to a control flit ejected in cycle e from cycle
  * e + react on. Single-port: a node presents at most one flit per cycle
  * (control or own data) and ejects at most one per cycle. A non-null
- * message of l flits is a stream of l + head flits. */
+ * message of l flits is a stream of l + head flits. With value_flits = V
+ * > 0 a control message that carries a value (call, certificate, order)
+ * is 1 + V flits, a token 1 (on the device: a head and a value word, V =
+ * 1, or a head alone): presented from cycle c, its last flit ejected in
+ * c + its flits, reacted to from then + react. */
 #ifndef TN_GATHER_H
 #define TN_GATHER_H
 
@@ -27,6 +31,7 @@ struct tn_ga_ctl {
 struct tn_ga_opts {
     int head;  /* head flits per non-null message (relay mode: 1) */
     int react; /* cycles from ejecting a control flit to reacting (>= 0) */
+    int value_flits; /* flits a control message's value adds (0: the paper's one flit) */
 };
 
 struct tn_gather {

@@ -103,6 +103,11 @@ struct tn_relay {
     uint8_t tree;             /* 0: DOR; 1..6: six tree 0..5 from src */
     uint32_t moff, mcnt;
     uint32_t *msgs, nmsgs;
+    /* A control packet (words != NULL, tn_sched_add_relay_words): the
+     * head is followed by these nwords words (their low W bits) instead
+     * of messages, and nothing joins dst's memory (the gather's tokens,
+     * certificates and orders, include/torus/sg.h). */
+    uint32_t *words, nwords;
     struct tn_blk *stream;
     int32_t msg_bad;
     bool msg_noncontig;
@@ -183,6 +188,11 @@ struct tn_circuit *tn_sched_add_circuit(struct tn_sched *s, uint32_t r,
 struct tn_relay *tn_sched_add_relay(struct tn_sched *s, uint32_t r, uint32_t src, uint32_t dst,
                                     uint32_t moff, uint32_t mcnt, const uint32_t *msgs,
                                     uint32_t nmsgs, uint32_t start);
+/* Append a control packet to round r: a head and the nwords words
+ * (copied; 0 words: a head alone), no message. NULL when out of memory. */
+struct tn_relay *tn_sched_add_relay_words(struct tn_sched *s, uint32_t r, uint32_t src,
+                                          uint32_t dst, const uint32_t *words, uint32_t nwords,
+                                          uint32_t start);
 /* Per message lengths (copied; n must be tn_coll_nids entries): 0,
  * TN_EINVAL or TN_ENOMEM. */
 int tn_sched_set_lengths(struct tn_sched *s, const uint32_t *len, uint32_t n);
@@ -192,7 +202,8 @@ static inline uint32_t tn_msg_len(const struct tn_sched *s, uint32_t m)
     return s->msg_len ? s->msg_len[m] : s->msg_flits;
 }
 /* Flits of a relay packet: 1 head + the lengths of its messages (0 when
- * all of them are null: nothing is sent). */
+ * all of them are null: nothing is sent), or 1 + nwords for a control
+ * packet. */
 uint64_t tn_relay_flits(const struct tn_sched *s, const struct tn_relay *x);
 /* A relay stream's route (DOR or its tree; DOR for a tree out of 1..6,
  * which the verifier refuses): writes at most cap arcs (arcs may be NULL

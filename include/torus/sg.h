@@ -36,9 +36,9 @@ struct tn_sg_info {
     uint32_t messages;        /* non-null messages */
     uint64_t total_flits;     /* M: payload flits + one head per packet */
     unsigned height;          /* depth of the farthest non-null node */
-    /* Data phase on the device: alpha + T (one relay round, offsets from
-     * the first dispatch); T from the algorithm's own timing, independent
-     * of the plan and the model. */
+    /* Cycles on the device, from the algorithm's own timing (independent
+     * of the plan and the model): scatter alpha + T (one relay round);
+     * gather sync_round + data_round. */
     uint64_t formula;
     uint64_t time;            /* T: the algorithm's completion time */
     uint64_t optimum;         /* scatter 1-port: FDF = optimum (Theorem 1) */
@@ -49,9 +49,13 @@ struct tn_sg_info {
                                * (0 when a dimension has fewer than 2 nodes) */
     uint64_t dortree;         /* all-port scatter, FDF per DOR subtree */
     bool six;                 /* the schedule uses the six trees */
-    /* gather synchronisation (modelled, not run): token and certificates
-     * (t_sync), then orders until the first data flit (first - t_sync) */
-    uint64_t t_sync, first, dispatch0;
+    /* gather: the algorithm's phases (tokens a head alone, certificates
+     * and orders a head and a value word): tokens and certificates until the root's first
+     * order (t_sync), orders until the first data flit at the root
+     * (first - t_sync); on the device two relay rounds, their closed forms
+     * alpha + the last packet's start + hops + flits: sync_round (tokens
+     * and certificates) and data_round (orders and data, from t_sync) */
+    uint64_t t_sync, first, sync_round, data_round;
 };
 
 int tn_scatter_build(struct tn_sched **out, const struct tn_topo *t, const struct tn_sg_opts *o,

@@ -153,7 +153,7 @@ static void scatter_gather(void)
                (double)s.time / s.lower, t1 - t0);
         tn_scatter_free(&s);
         struct tn_gather g;
-        struct tn_ga_opts o = {1, 0};
+        struct tn_ga_opts o = {1, 0, 0};
         t0 = now();
         tn_gather_certificates(&t, len, &o, &g);
         t1 = now();

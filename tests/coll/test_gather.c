@@ -123,9 +123,12 @@ static int grid_mark(struct grid *g, int r, long c)
 }
 
 /* Returns the number of violations; *gapfree tells whether the root's
- * data ejections are one contiguous run ending at g->time - 1. */
+ * data ejections are one contiguous run ending at g->time - 1. A control
+ * message is a flit, and vf more if it carries a value (all but tokens):
+ * it holds its sender's lane, its arc and its receiver's ejection for
+ * that many cycles and is acted on after the last. */
 static int check_gather(const struct tn_gather *g, const int *len, int head,
-                        int react, int certificates, int *gapfree)
+                        int react, int vf, int certificates, int *gapfree)
 {
     int n = g->n, bad = 0, root = 0;
     for (int v = 0; v < n; v++)
@@ -133,8 +136,8 @@ static int check_gather(const struct tn_gather *g, const int *len, int head,
             root = v;
     long hz = g->time + 2;
     for (int i = 0; i < g->nctl; i++)
-        if (g->ctl[i].cycle + 3 > hz)
-            hz = g->ctl[i].cycle + 3;
+        if (g->ctl[i].cycle + vf + 3 > hz)
+            hz = g->ctl[i].cycle + vf + 3;
     struct grid arcs = {2 * n, hz, calloc((size_t)2 * n * hz, 1)};
     struct grid lane = {n, hz, calloc((size_t)n * hz, 1)};
     struct grid ej = {n, hz, calloc((size_t)n * hz, 1)};
@@ -152,19 +155,23 @@ static int check_gather(const struct tn_gather *g, const int *len, int head,
             bad++;
             continue;
         }
-        bad += grid_mark(&arcs, a, c->cycle + 1);
-        bad += grid_mark(&lane, c->from, c->cycle);
-        bad += grid_mark(&ej, c->to, c->cycle + 1);
+        int ctl = c->kind == TN_GA_TOKEN ? 1 : 1 + vf;
+        for (int f = 0; f < ctl; f++) {
+            bad += grid_mark(&arcs, a, c->cycle + 1 + f);
+            bad += grid_mark(&lane, c->from, c->cycle + f);
+            bad += grid_mark(&ej, c->to, c->cycle + 1 + f);
+        }
+        long got = c->cycle + ctl; /* its last flit ejected */
         if (c->kind == TN_GA_CALL || c->kind == TN_GA_ORDER) {
             if (trig[c->to] >= 0)
                 bad++; /* told twice */
-            trig[c->to] = c->cycle + 1;
+            trig[c->to] = got;
         } else if (c->kind == TN_GA_TOKEN) {
-            token[c->to] = c->cycle + 1;
+            token[c->to] = got;
         } else {
             ncert[c->to]++;
-            if (c->cycle + 1 > certs[c->to])
-                certs[c->to] = c->cycle + 1;
+            if (got > certs[c->to])
+                certs[c->to] = got;
         }
     }
     /* causality of control flits */
@@ -234,7 +241,7 @@ static void test_shoulder_tap(void)
         int allnon = rnd(4) == 0;
         for (int i = 0; i < np; i++)
             len[i] = allnon ? 1 + rnd(4) : (rnd(3) == 0 ? 0 : 1 + rnd(4));
-        struct tn_ga_opts o = {head, react};
+        struct tn_ga_opts o = {head, react, 0};
         struct tn_gather g;
         if (tn_gather_shoulder_tap(np, len, &o, &g)) {
             continue;
@@ -243,7 +250,7 @@ static void test_shoulder_tap(void)
         long bf = brute_path(np, g.flits, react, g.time + 1);
         opt += bf == g.time;
         int gf;
-        clean += check_gather(&g, len, head, react, 0, &gf) == 0;
+        clean += check_gather(&g, len, head, react, 0, 0, &gf) == 0;
         lower_ok += g.lower <= g.time;
         /* does some non-NRF/gapped schedule cost more? (discrimination) */
         strict += g.time > g.lower;
@@ -267,8 +274,9 @@ static void test_shoulder_tap(void)
                    "to do: %d instances)", strict);
 }
 
-/* Independent phase-3 bound b3 (orders broadcast down the active tree). */
-static long b3_of(const int *parent, int n, const long *stream, int p, int react,
+/* Independent phase-3 bound b3 (orders of ctl flits broadcast down the
+ * active tree). */
+static long b3_of(const int *parent, int n, const long *stream, int p, int react, int ctl,
                   int root)
 {
     long best = 0;
@@ -276,11 +284,11 @@ static long b3_of(const int *parent, int n, const long *stream, int p, int react
     for (int q = 0; q < n; q++)
         if (parent[q] == p && stream[q] > 0) {
             m++;
-            long b = b3_of(parent, n, stream, q, react, root);
+            long b = b3_of(parent, n, stream, q, react, ctl, root);
             if (b > best)
                 best = b;
         }
-    return p == root ? m + best : react + m + 1 + best;
+    return p == root ? ctl * m + best : react + ctl * m + 1 + best;
 }
 
 static long subtree_flits(const int *parent, int n, const int *flits, int p,
@@ -300,28 +308,28 @@ static void test_certificates(void)
         vs_path = 0, paths = 0;
     for (int tr = 0; tr < trials; tr++) {
         int n = 2 + rnd(30), parent[64], len[64], head = rnd(2);
-        int react = rnd(3) == 0, ispath = rnd(5) == 0;
+        int react = rnd(3) == 0, ispath = rnd(5) == 0, vf = rnd(3);
         for (int v = 0; v < n; v++) {
             parent[v] = v == 0 ? -1 : ispath ? v - 1 : rnd(v);
             len[v] = rnd(3) == 0 ? 0 : 1 + rnd(8);
         }
         struct tn_ctree t;
         struct tn_gather g;
-        struct tn_ga_opts o = {head, react};
+        struct tn_ga_opts o = {head, react, vf};
         if (tn_ctree_from_parent(&t, n, parent) ||
             tn_gather_certificates(&t, len, &o, &g))
             continue;
         int gf;
-        clean += check_gather(&g, len, head, react, 1, &gf) == 0;
+        clean += check_gather(&g, len, head, react, vf, 1, &gf) == 0;
         gap += gf;
         long stream[64];
         subtree_flits(parent, n, g.flits, 0, stream);
-        long b3 = stream[0] ? b3_of(parent, n, stream, 0, react, 0) : 0;
+        long b3 = stream[0] ? b3_of(parent, n, stream, 0, react, 1 + vf, 0) : 0;
         long ub = stream[0] ? g.t_sync + b3 + stream[0] : 0;
         within += g.time <= ub && g.bound == ub;
         above += g.time >= g.lower;
         bnd += g.time == (stream[0] ? g.first + stream[0] : 0);
-        if (ispath) {
+        if (ispath && vf == 0) {
             struct tn_gather s;
             paths++;
             if (!tn_gather_shoulder_tap(n, len, &o, &s)) {
@@ -333,8 +341,8 @@ static void test_certificates(void)
         tn_ctree_free(&t);
     }
     is(clean, trials, "certificate gather passes the independent checker on "
-                      "%d random trees (arcs, lanes, ejection, token/"
-                      "certificate/order causality)", trials);
+                      "%d random trees, values of 0 to 2 flits beside a control message's "
+                      "one (arcs, lanes, ejection, token/certificate/order causality)", trials);
     is(gap, trials, "certificate gather arrives gap-free at the root");
     is(bnd, trials, "completion = first arrival + M (phase 4 is M cycles)");
     is(within, trials, "completion <= t_sync + b3 + M (Theorem 3 form, b3 "
@@ -357,7 +365,7 @@ static void test_torus_tree(void)
         len[v] = rnd(4) ? 1 + rnd(16) : 0;
     struct tn_ctree t;
     struct tn_gather g;
-    struct tn_ga_opts o = {1, 0};
+    struct tn_ga_opts o = {1, 0, 0};
     int rc = tn_ctree_from_topo(&t, c.n, par);
     int bfs = 1;
     for (int v = 0; v < n && !rc; v++)
@@ -365,7 +373,7 @@ static void test_torus_tree(void)
     ok(!rc && bfs, "7x7x7 DOR tree is a BFS tree (depth = Lee distance)");
     rc = rc ? rc : tn_gather_certificates(&t, len, &o, &g);
     int gf = 0;
-    ok(!rc && check_gather(&g, len, 1, 0, 1, &gf) == 0 && gf &&
+    ok(!rc && check_gather(&g, len, 1, 0, 0, 1, &gf) == 0 && gf &&
            g.time >= g.lower && g.time <= g.bound,
        "7x7x7 certificate gather: clean, gap-free, sync %ld + lag %ld + M "
        "%ld = %ld (lower %ld, bound %ld)",

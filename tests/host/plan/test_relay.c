@@ -251,8 +251,52 @@ static void six_tree_checks(void)
     tn_sched_free(s);
 }
 
+/* A control packet (relay stream of words): staged as the head and its
+ * words, delivered with their CRC, nothing joins the destination's memory. */
+static void control_packet_checks(void)
+{
+    struct tn_topo t;
+    tn_topo_parse(&t, "5");
+    struct tn_sched *s = NULL;
+    uint32_t len[5] = {0, 0, 0, 0, 0}, words[2] = {0xABCD, 0x12345};
+    tn_sched_new(&s, &t, TN_GATHER, "control", 1, 1, 1, 0);
+    tn_sched_set_lengths(s, len, 5);
+    tn_sched_add_round(s);
+    struct tn_relay *x = tn_sched_add_relay_words(s, 0, 1, 3, words, 2, 2);
+    struct tn_report rep;
+    ok(x && tn_verify(s, NULL, &rep) == 0 && tn_relay_flits(s, x) == 3,
+       "a control packet of two words verifies: 3 flits, nothing to deliver");
+    tn_report_free(&rep);
+    struct tn_plan_params par = {.lanes = 1, .mem_depth = 4096, .width = 16, .alpha = 1};
+    struct tn_plan *p = NULL;
+    char err[128] = "";
+    uint32_t data[4] = {0};
+    uint8_t fl[4] = {0};
+    is(tn_plan_lower(&p, s, &par, err, sizeof err), 0, "it lowers %s", err);
+    ok(p && p->nstage == 1 && tn_plan_stage_words(p, 0, 1, data, fl, 4) == 3 &&
+           data[0] == 3 && data[1] == 0xABCD && data[2] == (0x12345 & 0xFFFF) && fl[0] == 1 &&
+           fl[1] == 0 && fl[2] == 2,
+       "staged as head (x = 3), then the words cut to W = 16 bits, the last flagged tail");
+    struct tn_model_out m;
+    if (p && tn_model_run(p, 1, TN_ENGINE_CYCLE, &m) == 0) {
+        uint32_t crc = (uint32_t)crc32(0, NULL, 0);
+        for (int k = 0; k < 3; k++) {
+            unsigned char b[2] = {(unsigned char)data[k], (unsigned char)(data[k] >> 8)};
+            crc = (uint32_t)crc32(crc, b, 2);
+        }
+        const struct tn_stat *e = stat_of(&m, 3);
+        ok(m.errors == 0 && e && e->count == 3 && e->crc == crc && e->first == 1 + 2 + 2,
+           "model: node 3 receives the 3 flits from cycle alpha + 2 + 2 hops, CRC of head "
+           "and words");
+        tn_model_free(&m);
+    }
+    tn_plan_free(p);
+    tn_sched_free(s);
+}
+
 int main(void)
 {
+    control_packet_checks();
     scatter_checks("3x3x3", 1, TN_SG_DOR, 4, 1);
     scatter_checks("4x4x4", 1, TN_SG_DOR, 3, 2);
     scatter_checks("5x3x2", 1, TN_SG_DOR, 6, 0);
@@ -337,12 +381,28 @@ int main(void)
             continue;
         }
         is(tn_model_run(p, 3, TN_ENGINE_AUTO, &m), 0, "gather model runs");
-        const struct tn_stat *e = stat_of(&m, root);
-        ok(m.nstats == 1 && e && e->count == M && e->last - e->first + 1 == M && e->err == 0,
-           "gather %s: the root's one relay lane receives all %llu flits gap-free", gdims[gi_],
-           (unsigned long long)M);
-        is(m.total, g.formula, "gather %s: model total = alpha + certificate data phase",
-           gdims[gi_]);
+        /* round 1: a token (a head alone) and a certificate (a head and
+         * the value) per tree edge, round 2: an order (head and value) per
+         * edge (no null message here) and the data */
+        const struct tn_stat *e = NULL;
+        uint64_t ctl[2] = {0, 0}, errs = 0;
+        for (uint32_t i = 0; i < m.nstats; i++) {
+            const struct tn_stat *x = &m.stats[i];
+            errs += x->err != 0;
+            if (x->round == 1 && x->node == root)
+                e = x;
+            else if (x->round < 2)
+                ctl[x->round] += x->count;
+        }
+        ok(e && e->count == M && e->last - e->first + 1 == M && errs == 0,
+           "gather %s: in round 2 the root's one relay lane receives all %llu data flits "
+           "gap-free", gdims[gi_], (unsigned long long)M);
+        ok(ctl[0] == 3 * (t.n - 1) && ctl[1] == 2 * (t.n - 1),
+           "gather %s: round 1 carries a token and a certificate per tree edge (%llu flits), "
+           "round 2 an order per edge (%llu)", gdims[gi_], (unsigned long long)ctl[0],
+           (unsigned long long)ctl[1]);
+        is(m.total, g.formula, "gather %s: model total = the certificate algorithm's two "
+           "rounds", gdims[gi_]);
         ok(g.lower <= g.time && g.time <= g.bound,
            "gather %s: lower %llu <= T %llu <= Theorem 3 bound %llu", gdims[gi_],
            (unsigned long long)g.lower, (unsigned long long)g.time, (unsigned long long)g.bound);
@@ -440,16 +500,35 @@ int main(void)
                m.relay_total[TN_RELAY_DROP] == 0, "model counters: no collision, nothing dropped");
         tn_model_free(&m);
         tn_plan_free(p);
-        /* lanes: A and B from the same source, not back to back: two
-         * chains, one lane is too few */
+        /* lanes: A and B from the same source, overlapping: two chains
+         * at once, one lane is too few */
         s->rounds[0].relay[1].src = 0;
         s->rounds[0].relay[1].msgs[0] = 0;
-        s->rounds[0].relay[1].start = 9;
+        s->rounds[0].relay[1].start = 2;
         s->rounds[0].duration = 0;
         tn_sched_changed(s);
         par.lanes = 1;
         is(tn_plan_lower(&p, s, &par, err, sizeof err), TN_ECAPACITY,
-           "two chains at one source on one lane refused: %s", err);
+           "two chains at once at one source on one lane refused: %s", err);
+        /* B after A's tail (A sends in [4, 8)) with a gap: two chains, one
+         * after the other on the lane, two inject descriptors */
+        s->rounds[0].relay[1].start = 9;
+        s->rounds[0].duration = 0;
+        tn_sched_changed(s);
+        is(tn_plan_lower(&p, s, &par, err, sizeof err), 0,
+           "two chains one after the other share one lane %s", err);
+        ok(p && p->rounds[0].ninj == 2 && p->rounds[0].inj[0].lane == 0 &&
+               p->rounds[0].inj[1].lane == 0 && p->rounds[0].inj[1].start == 9,
+           "two inject descriptors on lane 0, the second from cycle 9");
+        if (p && tn_model_run(p, 1, TN_ENGINE_CYCLE, &m) == 0) {
+            const struct tn_stat *a2 = stat_of(&m, 2), *b3 = stat_of(&m, 3);
+            ok(m.errors == 0 && a2 && a2->count == 4 && b3 && b3->count == 4 &&
+                   b3->first == 1 + 9 + 2,
+               "model: both packets sent by the one lane, delivered whole, B (two hops) from "
+               "cycle 12");
+            tn_model_free(&m);
+        }
+        tn_plan_free(p);
         s->rounds[0].relay[1].start = 4; /* back to back with A: one chain */
         s->rounds[0].relay[0].start = 0;
         s->rounds[0].duration = 0;

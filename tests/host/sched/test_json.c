@@ -10,6 +10,7 @@
 #include "model.h"
 #include "plan.h"
 #include "sched.h"
+#include "sg.h"
 #include "tap.h"
 #include "tn_error.h"
 #include "verify.h"
@@ -171,6 +172,54 @@ static void test_nul_after_number(void)
        "an error after a NUL behind a number is located: %s", err);
 }
 
+/* Control packets (relay streams of words, the gather's tokens,
+ * certificates and orders): the JSON carries their words, a packet with
+ * both messages and words is refused. */
+static void test_control_packets(void)
+{
+    struct tn_topo t;
+    tn_topo_parse(&t, "3x3x3");
+    uint32_t len[27];
+    for (uint32_t v = 0; v < 27; v++)
+        len[v] = v % 5;
+    struct tn_sg_opts o = {0, 1, TN_SG_DOR, len, 1, 0};
+    struct tn_sg_info gi;
+    struct tn_sched *s = NULL, *s2 = NULL;
+    char err[300] = "";
+    if (!ok(tn_gather_build(&s, &t, &o, &gi) == 0, "gather 3x3x3 builds"))
+        return;
+    size_t l1, l2;
+    char *j1 = dump(s, &l1), *j2 = NULL;
+    int rc = j1 ? tn_sched_parse_json(&s2, j1, l1, err, sizeof err) : TN_ENOMEM;
+    ok(rc == 0 && strstr(j1, "\"words\":["), "the gather's control packets export as words "
+                                              "and import (%s)", err);
+    if (rc == 0) {
+        j2 = dump(s2, &l2);
+        const struct tn_relay *x = &s2->rounds[0].relay[0], *y = &s2->rounds[1].relay[0];
+        ok(j2 && l1 == l2 && memcmp(j1, j2, l1) == 0 && x->words && x->nwords == 0 &&
+               tn_relay_flits(s2, x) == 1 && y->words && y->nwords == 1 &&
+               tn_relay_flits(s2, y) == 2,
+           "control packets: export -> import -> export identical; the first token a head "
+           "alone, the first order a head and its word");
+        struct tn_report r1, r2;
+        tn_verify(s, NULL, &r1);
+        ok(tn_verify(s2, NULL, &r2) == 0 && r2.cost.cycles == r1.cost.cycles,
+           "the imported gather verifies with the same cost (%llu cycles)",
+           (unsigned long long)r2.cost.cycles);
+        tn_report_free(&r1);
+        tn_report_free(&r2);
+        tn_sched_free(s2);
+    }
+    free(j1);
+    free(j2);
+    tn_sched_free(s);
+    static const char both[] = HEAD "  {\"circuits\": [], \"relays\": [{\"src\":0,\"dst\":1,"
+                               "\"messages\":[0],\"words\":[7]}]}\n ]}\n";
+    is(tn_sched_parse_json(&s, both, strlen(both), err, sizeof err), TN_EPARSE,
+       "a relay stream with both messages and words refused");
+    ok(strstr(err, "either messages or words") != NULL, "%s", err);
+}
+
 int main(void)
 {
     roundtrip("7x7x7", TN_GOSSIP, "dp", 1);
@@ -242,6 +291,7 @@ int main(void)
     is(tn_sched_parse_json(&s, badrel, strlen(badrel), err, sizeof err), TN_EPARSE,
        "relay with a string destination refused");
     ok(strstr(err, "rounds[0].relays[0].dst: node must be an integer") != NULL, "%s", err);
+    test_control_packets();
 
     /* mutation robustness: a valid schedule with characters replaced or
      * dropped either fails to parse with a position, or loads and then
