@@ -66,11 +66,12 @@ $(E2E_DIR)/bench_a2a: tests/e2e/bench_a2a.sh $(E2E_TORUSCTL) \
 
 BENCHES += $(E2E_DIR)/bench_a2a
 
-# Scatter and gather (issue 5): one relay round on the 3x3x3 models; the
-# six-tree scatter also on 7x7x7 (issue 18).
+# Scatter and gather (issue 5): relay rounds on the 3x3x3 models; the
+# six-tree scatter and both gathers also on 7x7x7 (issue 18), shoulder-tap
+# on 6x1x1.
 $(E2E_DIR)/scatter_gather.t: tests/e2e/scatter_gather.sh $(E2E_TORUSCTL) \
                              $(BUILD)/sim/libtnsim_3x3x3.so $(BUILD)/sim/libtnsim_3x3x3_l1.so \
-                             $(BUILD)/sim/libtnsim_7x7x7.so
+                             $(BUILD)/sim/libtnsim_7x7x7.so $(BUILD)/sim/libtnsim_6x1x1.so
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec tests/e2e/scatter_gather.sh %s\n' $(E2E_TORUSCTL) >$@
 	chmod +x $@

@@ -15,7 +15,7 @@ _torusctl() {
     fi
     case $prev in
         --algo)
-            mapfile -t COMPREPLY < <(compgen -W "auto dp dp-long ring split-ring class-ring dim tree liquid round-robin" -- "$cur")
+            mapfile -t COMPREPLY < <(compgen -W "auto dp dp-long ring split-ring class-ring dim tree liquid round-robin certificates shoulder-tap" -- "$cur")
             return ;;
         --backend)
             mapfile -t COMPREPLY < <(compgen -W "sim usb serial" -- "$cur")

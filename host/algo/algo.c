@@ -780,12 +780,13 @@ static const char *const gossip_names[] = {"dp", "dp-long", "ring", "split-ring"
                                             NULL};
 static const char *const bcast_names[] = {"dp", "dim", "tree", NULL};
 static const char *const a2a_names[] = {"liquid", "round-robin", NULL};
+static const char *const gather_names[] = {"certificates", "shoulder-tap", NULL};
 static const char *const no_names[] = {NULL};
 
 const char *const *tn_algo_names(enum tn_coll coll)
 {
     return coll == TN_GOSSIP ? gossip_names : coll == TN_BROADCAST ? bcast_names
-         : coll == TN_ALLTOALL ? a2a_names : no_names;
+         : coll == TN_ALLTOALL ? a2a_names : coll == TN_GATHER ? gather_names : no_names;
 }
 
 bool tn_algo_applies(enum tn_coll coll, const char *name, const struct tn_topo *t,

@@ -220,10 +220,87 @@ static int gather_rounds(struct tn_sched *s, const struct tn_gather *g, const st
     return 0;
 }
 
+/* Shoulder-tap's calls and data packets on the path (nodes path[0..np),
+ * path[0] the root) as one relay round from cycle 0. */
+static int shoulder_tap_round(struct tn_sched *s, const struct tn_gather *g, const int *path,
+                              struct tn_sg_info *info)
+{
+    uint64_t need = 0;
+    for (int i = 0; i < g->nctl; i++) {
+        const struct tn_ga_ctl *c = &g->ctl[i];
+        uint32_t w = (uint32_t)c->value;
+        if (!tn_sched_add_relay_words(s, 0, (uint32_t)path[c->from], (uint32_t)path[c->to], &w,
+                                      GATHER_VALUE_WORDS, (uint32_t)c->cycle))
+            return TN_ENOMEM;
+    }
+    for (int j = 1; j < g->n; j++) {
+        uint32_t m = (uint32_t)path[j];
+        if (g->start[j] < 0)
+            continue;
+        if (!tn_sched_add_relay(s, 0, m, (uint32_t)path[0], 0, 1, &m, 1, (uint32_t)g->start[j]))
+            return TN_ENOMEM;
+        if ((uint64_t)(g->start[j] + j + g->flits[j]) > need)
+            need = (uint64_t)(g->start[j] + j + g->flits[j]);
+        info->messages++;
+        info->total_flits += (uint64_t)g->flits[j];
+        info->height = (unsigned)j;
+    }
+    info->data_round = s->alpha + need;
+    return 0;
+}
+
+/* Shoulder-tap on the path of the root and the nodes after it in X+
+ * whose DOR routes run X- to it (sg.h): the other messages are null. */
+static int shoulder_tap_build(struct tn_sched **out, const struct tn_topo *t,
+                              const struct tn_sg_opts *o, struct tn_sg_info *info)
+{
+    int np = (int)(t->dim[0] - 1) / 2 + 1, *path = malloc(sizeof(int) * (size_t)np);
+    int *plen = malloc(sizeof(int) * (size_t)np), *len = NULL, rc = TN_ENOMEM;
+    uint32_t *keep = calloc(t->n, sizeof *keep);
+    struct tn_sched *s = NULL;
+    struct tn_gather g;
+    memset(&g, 0, sizeof g);
+    if (!path || !plen || !keep)
+        goto out_free;
+    unsigned c[3];
+    tn_coords(t, o->root, c);
+    for (int j = 0; j < np; j++) {
+        path[j] = (int)tn_node_id(t, (c[0] + (unsigned)j) % t->dim[0], c[1], c[2]);
+        keep[path[j]] = j ? o->len[path[j]] : 0;
+        plen[j] = (int)keep[path[j]];
+    }
+    struct tn_sg_opts po = *o;
+    po.len = keep;
+    struct tn_ga_opts go = {1, o->react, GATHER_VALUE_WORDS};
+    rc = np < 2 ? TN_EINVAL : setup(&s, t, &po, TN_GATHER, "shoulder-tap", &len);
+    if (rc || (rc = tn_gather_shoulder_tap(np, plen, &go, &g)) ||
+        (rc = shoulder_tap_round(s, &g, path, info)) || (rc = tn_sched_layout(s)))
+        goto out_free;
+    info->time = g.time > 0 ? (uint64_t)g.time : 0;
+    info->first = g.first > 0 ? (uint64_t)g.first : 0;
+    info->lower = (uint64_t)g.lower;
+    info->optimum = info->time; /* Theorem 2 */
+    info->formula = info->data_round;
+    info->shoulder_tap = true;
+    info->path_nodes = (unsigned)np - 1;
+    *out = s;
+    s = NULL;
+out_free:
+    tn_gather_free(&g);
+    tn_sched_free(s);
+    free(path);
+    free(plen);
+    free(keep);
+    free(len);
+    return rc;
+}
+
 int tn_gather_build(struct tn_sched **out, const struct tn_topo *t, const struct tn_sg_opts *o,
                     struct tn_sg_info *info)
 {
     memset(info, 0, sizeof *info);
+    if (o->shoulder_tap)
+        return shoulder_tap_build(out, t, o, info);
     struct tn_sched *s = NULL;
     int *len = NULL;
     int rc = setup(&s, t, o, TN_GATHER, "certificates", &len);

@@ -22,8 +22,16 @@ static int build_sg(const struct tn_coll_req *r, const struct tn_topo *t, struct
     if (t->n > 1 && (t->dim[0] > 15 || t->dim[1] > 15 || t->dim[2] > 15))
         return tn_errf(err, errlen, TN_ENOTSUP,
                     "relay heads carry 4-bit coordinates: dims up to 15");
+    bool tap = b->coll == TN_GATHER && r->algo && strcmp(r->algo, "shoulder-tap") == 0;
     if (b->coll == TN_GATHER)
         b->ports = 1;
+    if (b->coll == TN_GATHER && r->algo && !tap && strcmp(r->algo, "certificates") != 0)
+        return tn_errf(err, errlen, TN_EINVAL, "bad --algo '%s' for gather: use certificates "
+                       "(the DOR tree) or shoulder-tap (the path along X from the root)",
+                       r->algo);
+    if (tap && t->dim[0] < 3)
+        return tn_errf(err, errlen, TN_EINVAL, "shoulder-tap runs on the path of the root and "
+                       "the nodes after it in X+ whose routes run X- to it: it needs DIM_X >= 3");
     if (r->sg_tree == TN_SG_SIX && (b->coll == TN_GATHER || b->ports != 6))
         return tn_errf(err, errlen, TN_EINVAL, "the six trees are for the all-port scatter "
                        "(--ports 6)%s", b->coll == TN_GATHER ? "; the gather runs on the DOR tree"
@@ -35,7 +43,7 @@ static int build_sg(const struct tn_coll_req *r, const struct tn_topo *t, struct
         memcpy(len, r->lengths, t->n * sizeof *len);
     else
         tn_lengths_fill(len, t->n, r->msg_flits, r->random_lengths, r->seed);
-    struct tn_sg_opts so = {r->root, b->ports, r->sg_tree, len, b->alpha, 0};
+    struct tn_sg_opts so = {r->root, b->ports, r->sg_tree, len, b->alpha, 0, tap};
     int rc = b->coll == TN_SCATTER ? tn_scatter_build(&b->s, t, &so, &b->x.sg)
                                    : tn_gather_build(&b->s, t, &so, &b->x.sg);
     free(len);
@@ -46,7 +54,7 @@ static int build_sg(const struct tn_coll_req *r, const struct tn_topo *t, struct
         return tn_errf(err, errlen, rc, "cannot build the %s: %s", tn_coll_name(b->coll),
                     tn_strerror(rc));
     b->formula.cycles = b->x.sg.formula;
-    b->formula.rounds = 1;
+    b->formula.rounds = b->s->nrounds;
     return 0;
 }
 
@@ -236,7 +244,10 @@ static json_t *perm_json(const struct tn_coll_built *b, const struct tn_run_resu
 static void sg_formula(FILE *f, const struct tn_coll_built *b, const struct tn_run_result *res)
 {
     (void)res;
-    if (b->coll == TN_GATHER)
+    if (b->coll == TN_GATHER && b->x.sg.shoulder_tap)
+        fprintf(f, "cycles formula      %" PRIu64 "  (alpha + T, T = %" PRIu64 " from "
+                "shoulder-tap's own timing)\n", b->formula.cycles, b->x.sg.time);
+    else if (b->coll == TN_GATHER)
         fprintf(f, "cycles formula      %" PRIu64 "  (two rounds, %" PRIu64 " + %" PRIu64
                 ", from the certificate algorithm's own timing)\n", b->formula.cycles,
                 b->x.sg.sync_round, b->x.sg.data_round);
@@ -246,21 +257,32 @@ static void sg_formula(FILE *f, const struct tn_coll_built *b, const struct tn_r
 }
 
 /* One of the gather's two rounds: measured (when run), model, closed form. */
-static void gather_round(FILE *f, const char *what, unsigned r, uint64_t formula,
-                         const struct tn_run_result *res)
+static void gather_round(FILE *f, const char *phases, const char *what, unsigned r,
+                         uint64_t formula, const struct tn_run_result *res)
 {
-    fprintf(f, "%-20sround %u (%s): ", r ? "phases 3-4" : "phases 1-2", r + 1, what);
+    fprintf(f, "%-20sround %u (%s): ", phases, r + 1, what);
     if (res)
         fprintf(f, "measured %" PRIu64 ", model %" PRIu64 ", ", res->round_meas[r],
                 res->round_model[r]);
     fprintf(f, "closed form %" PRIu64 " cycles\n", formula);
 }
 
-/* The certificate gather's phases, each a relay round of real packets. */
+/* The gather's phases, each a relay round of real packets. */
 static void gather_text(FILE *f, const struct tn_sg_info *gi, const struct tn_run_result *res)
 {
-    gather_round(f, "tokens, certificates", 0, gi->sync_round, res);
-    gather_round(f, "orders and data", 1, gi->data_round, res);
+    if (gi->shoulder_tap) {
+        fprintf(f, "path                the root and the %u nodes after it in X+ (their DOR "
+                "routes run X- to it); the other nodes' messages are left out\n",
+                gi->path_nodes);
+        gather_round(f, "phases", "calls and data", 0, gi->data_round, res);
+        fprintf(f, "algorithm           shoulder-tap: the first data flit at the root in cycle "
+                "%" PRIu64 ", the last at T %" PRIu64 ", optimal among woken schedules "
+                "(Theorem 2; calls a head and a value word)\n", gi->first, gi->time);
+        fprintf(f, "bounds              lower max(b, M) %" PRIu64 " <= T\n", gi->lower);
+        return;
+    }
+    gather_round(f, "phases 1-2", "tokens, certificates", 0, gi->sync_round, res);
+    gather_round(f, "phases 3-4", "orders and data", 1, gi->data_round, res);
     fprintf(f, "algorithm           the root's first order at t_sync %" PRIu64
             ", its first data flit %" PRIu64 " later, the last at T %" PRIu64
             " (tokens a head alone; certificates and orders a head and a value word)\n",
@@ -303,7 +325,8 @@ static json_t *sg_json(const struct tn_coll_built *b, const struct tn_run_result
 {
     (void)res;
     const struct tn_sg_info *gi = &b->x.sg;
-    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s, s:I, s:I, s:I, s:I}",
+    return json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s, s:I, s:I, s:I, s:I, "
+                     "s:b, s:I}",
                      "messages", (json_int_t)gi->messages, "flits", (json_int_t)gi->total_flits,
                      "height", (json_int_t)gi->height, "time", (json_int_t)gi->time,
                      "optimum", (json_int_t)gi->optimum, "lower", (json_int_t)gi->lower,
@@ -311,7 +334,8 @@ static json_t *sg_json(const struct tn_coll_built *b, const struct tn_run_result
                      "dortree", (json_int_t)gi->dortree, "tree", gi->six ? "six" : "dor",
                      "t_sync", (json_int_t)gi->t_sync, "first", (json_int_t)gi->first,
                      "sync_round", (json_int_t)gi->sync_round, "data_round",
-                     (json_int_t)gi->data_round);
+                     (json_int_t)gi->data_round, "shoulder_tap", gi->shoulder_tap,
+                     "path_nodes", (json_int_t)gi->path_nodes);
 }
 
 /* Transfers per step of the liquid schedule: #(X)/Lambda(X). */
@@ -444,8 +468,8 @@ static const struct entry entries[] = {
      NULL, a2a_text, a2a_json},
     {TN_SCATTER, "msg-flits ports root tree lengths random-lengths",
      "msg-flits ports root tree random-lengths seed", build_sg, sg_formula, sg_text, sg_json},
-    {TN_GATHER, "msg-flits root tree lengths random-lengths",
-     "msg-flits root random-lengths seed", build_sg, sg_formula, sg_text, sg_json},
+    {TN_GATHER, "msg-flits algo root tree lengths random-lengths",
+     "msg-flits algo root random-lengths seed", build_sg, sg_formula, sg_text, sg_json},
     {TN_P2P, "msg-flits root switching distance packet-flits sweep", NULL, build_p2p,
      p2p_formula, NULL, p2p_json},
     {TN_PERM, "msg-flits time switching permutation", NULL, build_perm, perm_formula,

@@ -30,6 +30,10 @@ struct tn_sg_opts {
     const uint32_t *len;      /* N payload lengths in flits */
     unsigned alpha;
     int react;                /* gather: cycles from a control flit to the reaction */
+    bool shoulder_tap;        /* gather: shoulder-tap (Theorem 2) on the path of the
+                               * root and the (DIM_X - 1) / 2 nodes after it in X+,
+                               * whose DOR routes run X- to the root; the other
+                               * nodes' messages are left out (null) */
 };
 
 struct tn_sg_info {
@@ -41,7 +45,8 @@ struct tn_sg_info {
      * gather sync_round + data_round. */
     uint64_t formula;
     uint64_t time;            /* T: the algorithm's completion time */
-    uint64_t optimum;         /* scatter 1-port: FDF = optimum (Theorem 1) */
+    uint64_t optimum;         /* scatter 1-port: FDF = optimum (Theorem 1); gather
+                               * shoulder-tap: T (Theorem 2) */
     uint64_t lower;           /* scatter: Proposition 1 / all-port bound;
                                * gather: max(b, M) style lower bound */
     uint64_t bound;           /* gather: Theorem 3 upper bound t_sync + b3 + M */
@@ -56,6 +61,10 @@ struct tn_sg_info {
      * alpha + the last packet's start + hops + flits: sync_round (tokens
      * and certificates) and data_round (orders and data, from t_sync) */
     uint64_t t_sync, first, sync_round, data_round;
+    /* gather by shoulder-tap: one round (data_round) of calls and data on
+     * the path of the root and path_nodes more */
+    bool shoulder_tap;
+    unsigned path_nodes;
 };
 
 int tn_scatter_build(struct tn_sched **out, const struct tn_topo *t, const struct tn_sg_opts *o,

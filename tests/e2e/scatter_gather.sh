@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End to end: scatter and gather as one relay round of head-routed packets
+# End to end: scatter and gather as relay rounds of head-routed packets
 # on the simulated 3x3x3 torus (the routers route heads by DOR or along
 # the six arc-disjoint trees, hold the path until the tail). Oracles: the
 # single-port FDF scatter equals its closed form max_k (S_k + d_k) +
@@ -8,8 +8,10 @@
 # also on 7x7x7) is at least the all-port lower bound; the gather runs its
 # phases as two relay rounds of real packets (tokens and certificates;
 # orders and data), each equal to the certificate algorithm's timing, and
-# the whole gather lies between max(b, M) and Theorem 3's bound; measured
-# = model everywhere and every CRC matches. TAP output.
+# the whole gather lies between max(b, M) and Theorem 3's bound;
+# shoulder-tap on the path along X from the root (6x1x1, 7x7x7) runs its
+# calls and data in one round, alpha + T; measured = model everywhere and
+# every CRC matches. TAP output.
 # Usage: tests/e2e/scatter_gather.sh TORUSCTL
 set -u
 T=${1:?usage: scatter_gather.sh TORUSCTL}
@@ -126,6 +128,27 @@ for root in 0 22; do
         "$([ "$(field .gather.lower "$f")" -le "$total" ] &&
            [ "$total" -le $(( $(field .gather.bound "$f") + 2 * alpha )) ]; echo $?)"
 done
+
+# Shoulder-tap (Theorem 2) on the path along X from the root: calls and data in one round.
+for dims in 6x1x1 7x7x7; do
+    run "st-$dims" gather --algo shoulder-tap --dims "$dims" --msg-flits 4 --random-lengths --seed 3
+    f="$tmp/st-$dims.json"
+    check "shoulder-tap on $dims: exit 0, one round, measured = model = alpha + T, every CRC, lower <= T" \
+        "$([ "$(cat "$tmp/st-$dims.rc")" = 0 ] && same3 "$f" && [ "$(field .rounds "$f")" = 1 ] &&
+           [ "$(field .data_ok "$f")" = true ] &&
+           [ "$(field .cycles_formula "$f")" = $((alpha + $(field .gather.time "$f"))) ] &&
+           [ "$(field .gather.lower "$f")" -le "$(field .gather.time "$f")" ]; echo $?)"
+done
+check "shoulder-tap on 6x1x1 gathers the path's 2 messages, 7x7x7's 3 (the other nodes' are left out)" \
+    "$([ "$(field .gather.messages "$tmp/st-6x1x1.json")" -le 2 ] &&
+       [ "$(field .gather.messages "$tmp/st-7x7x7.json")" -le 3 ] &&
+       [ "$(field .gather.messages "$tmp/st-7x7x7.json")" -ge 1 ]; echo $?)"
+"$T" schedule gather --algo shoulder-tap --dims 2x3x2 >/dev/null 2>"$tmp/st2.err"
+check "shoulder-tap with DIM_X < 3 exits 1 saying it needs DIM_X >= 3" \
+    "$([ $? = 1 ] && grep -q 'DIM_X >= 3' "$tmp/st2.err"; echo $?)"
+"$T" schedule gather --algo fastest --dims 3x3x3 >/dev/null 2>"$tmp/sta.err"
+check "gather --algo other than certificates or shoulder-tap exits 1 naming both" \
+    "$([ $? = 1 ] && grep -q 'use certificates .* or shoulder-tap' "$tmp/sta.err"; echo $?)"
 
 run ga-l1 gather --dims 3x3x3 --lanes 1 --msg-flits 3 --random-lengths --seed 2
 check "gather on the LANES=1 model: exit 0, measured = model = certificate timing" \

@@ -479,7 +479,7 @@ static void test_relay(void)
     uint32_t len[27];
     for (uint32_t v = 0; v < 27; v++)
         len[v] = v % 3 + 1;
-    struct tn_sg_opts so = {0, 1, TN_SG_DOR, len, 1, 0};
+    struct tn_sg_opts so = {0, 1, TN_SG_DOR, len, 1, 0, false};
     struct tn_sg_info si;
     struct tn_sched *s;
     if (tn_scatter_build(&s, &t, &so, &si) != 0) {

@@ -336,7 +336,7 @@ static void run_sg(const char *dims, enum tn_coll coll, unsigned ports, uint32_t
         len[u] = L == 0  ? (u * 7 + 3) % 6
                  : seed ? tn_payload(seed, 0xFFFFFFFFu, u, 32) % (L + 1)
                         : L;
-    struct tn_sg_opts o = {root, ports, TN_SG_DOR, len, 1, 0};
+    struct tn_sg_opts o = {root, ports, TN_SG_DOR, len, 1, 0, false};
     struct tn_sg_info info;
     struct tn_sched *s = NULL;
     int rc = coll == TN_SCATTER ? tn_scatter_build(&s, &t, &o, &info)

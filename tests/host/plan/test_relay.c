@@ -105,7 +105,7 @@ static void scatter_checks(const char *dims, unsigned ports, enum tn_sg_tree tre
     uint32_t *len = calloc(N, sizeof *len);
     for (uint32_t v = 0; v < N; v++)
         len[v] = rnd(lmax + 1);
-    struct tn_sg_opts o = {root, ports, tree, len, alpha, 0};
+    struct tn_sg_opts o = {root, ports, tree, len, alpha, 0, false};
     struct tn_sg_info gi;
     struct tn_sched *s = NULL;
     is(tn_scatter_build(&s, &t, &o, &gi), 0, "scatter %s ports %u built", dims, ports);
@@ -201,7 +201,7 @@ static void six_tree_checks(void)
     for (int v = 0; v < 27; v++)
         len[v] = 2;
     tn_topo_parse(&t, "3x3x3");
-    struct tn_sg_opts o = {0, 6, TN_SG_SIX, len, 1, 0};
+    struct tn_sg_opts o = {0, 6, TN_SG_SIX, len, 1, 0, false};
     struct tn_sg_info gi;
     struct tn_sched *s = NULL, *s2 = NULL;
     if (!ok(tn_scatter_build(&s, &t, &o, &gi) == 0 && gi.six, "3x3x3 six-tree scatter built"))
@@ -326,7 +326,7 @@ int main(void)
         }
         if (k == 0)
             continue;
-        struct tn_sg_opts o = {root, 1, TN_SG_DOR, len, 1, 0};
+        struct tn_sg_opts o = {root, 1, TN_SG_DOR, len, 1, 0, false};
         struct tn_sg_info gi;
         struct tn_sched *s = NULL;
         struct tn_plan *p = NULL;
@@ -361,7 +361,7 @@ int main(void)
             if (v != root)
                 M += len[v] + 1;
         }
-        struct tn_sg_opts o = {root, 1, TN_SG_DOR, len, 1, 0};
+        struct tn_sg_opts o = {root, 1, TN_SG_DOR, len, 1, 0, false};
         struct tn_sg_info g;
         struct tn_sched *s = NULL;
         struct tn_plan *p = NULL;
@@ -590,7 +590,7 @@ int main(void)
         uint32_t len[27];
         for (int v = 0; v < 27; v++)
             len[v] = (uint32_t)(v % 4);
-        struct tn_sg_opts o = {4, 1, TN_SG_DOR, len, 1, 0};
+        struct tn_sg_opts o = {4, 1, TN_SG_DOR, len, 1, 0, false};
         struct tn_sg_info g;
         struct tn_sched *s = NULL, *s2 = NULL;
         tn_scatter_build(&s, &t, &o, &g);

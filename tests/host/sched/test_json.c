@@ -182,7 +182,7 @@ static void test_control_packets(void)
     uint32_t len[27];
     for (uint32_t v = 0; v < 27; v++)
         len[v] = v % 5;
-    struct tn_sg_opts o = {0, 1, TN_SG_DOR, len, 1, 0};
+    struct tn_sg_opts o = {0, 1, TN_SG_DOR, len, 1, 0, false};
     struct tn_sg_info gi;
     struct tn_sched *s = NULL, *s2 = NULL;
     char err[300] = "";
