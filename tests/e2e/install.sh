@@ -81,6 +81,8 @@ check "completion: 'torusctl r' offers run and routing" \
     "$([ "$(complete_words "$P/bin/torusctl" r | sort | tr '\n' ' ')" = "routing run " ]; echo $?)"
 check "completion: 'torusctl run --du' offers --dump (read from run --help)" \
     "$([ "$(complete_words "$P/bin/torusctl" run --du)" = --dump ]; echo $?)"
-check "completion: 'torusctl run gossip --algo c' offers class-ring" \
-    "$([ "$(complete_words "$P/bin/torusctl" run gossip --algo c)" = class-ring ]; echo $?)"
+check "completion: 'torusctl run gossip --algo cl' offers class-ring" \
+    "$([ "$(complete_words "$P/bin/torusctl" run gossip --algo cl)" = class-ring ]; echo $?)"
+check "completion: 'torusctl run gather --algo sh' offers shoulder-tap" \
+    "$([ "$(complete_words "$P/bin/torusctl" run gather --algo sh)" = shoulder-tap ]; echo $?)"
 done_tap
