@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Step classes of the all-port torus all-to-all on a k x k x k cube, k
- * odd (include/torus/traffic.h, docs/collectives.md "Step classes"). */
+/* Step classes of the all-port torus all-to-all on a k x k x k cube
+ * (include/torus/traffic.h, docs/collectives.md "Step classes"). */
 #include "traffic.h"
 
 #include <stdint.h>
@@ -23,15 +23,20 @@
 struct cls {
     int k, nv;            /* ring size; offsets 0..nv-1 */
     int ncell;            /* 6 k quotient links, one bit each */
-    uint64_t all;         /* every link */
+    uint64_t need;        /* the bottlenecks: every class covers them once
+                             (every link when k is odd, the + links when
+                             k is even), the other links at most once */
+    int pair;             /* k odd: classes are closed under inversion */
     uint64_t *mask;       /* mask[v k + c]: links of transfer (c, v) */
-    int *neg;             /* neg[v]: the offset -v */
-    int *len;             /* |v|_1 */
+    int *neg;             /* neg[v]: the offset paired with v: -v when
+                             pair, else v itself */
+    int *len;             /* bottleneck links of v (|v|_1 when k odd) */
     unsigned char *used;  /* the offset is in a class */
     uint64_t rng;
     uint64_t *om;         /* the class being built, mirror t: links of the
                              pair (c, v), (t - c, -v); 0 if they overlap or
-                             v is not the pair's representative (v < -v) */
+                             v is not the pair's representative (v < -v);
+                             without pairs the links of (c, v) */
     int nclass;           /* classes of a schedule of Lambda steps */
     int head;             /* classes below it are built greedily, the
                              rest by backtracking across classes */
@@ -55,8 +60,7 @@ static void cls_shuffle(struct cls *s, int *a, int m)
 }
 
 /* Pairs (c, v) of unused offsets that cover link 'cell' and fit beside
- * 'covered', written to opt[] (NULL: only counted); returns their
- * number. */
+ * 'covered', written to opt[]; returns their number. */
 static int cls_options(const struct cls *s, uint64_t covered, int cell, int *opt)
 {
     uint64_t bit = 1ULL << cell;
@@ -67,13 +71,35 @@ static int cls_options(const struct cls *s, uint64_t covered, int cell, int *opt
         for (int c = 0; c < s->k; c++) {
             uint64_t w = s->om[v * s->k + c];
             if ((w & bit) && !(w & covered)) {
-                if (opt)
-                    opt[m] = v * s->k + c;
+                opt[m] = v * s->k + c;
                 m++;
             }
         }
     }
     return m;
+}
+
+/* The bottleneck link not in 'covered' with the fewest fitting pairs
+ * (the first of them on ties); -1 when one has none. */
+static int cls_fewest(const struct cls *s, uint64_t covered)
+{
+    int cnt[64] = {0}, best = -1;
+    for (int v = 0; v < s->nv; v++) {
+        if (s->used[v])
+            continue;
+        for (int c = 0; c < s->k; c++) {
+            uint64_t w = s->om[v * s->k + c];
+            for (w = w & covered ? 0 : w & s->need; w; w &= w - 1)
+                cnt[__builtin_ctzll(w)]++;
+        }
+    }
+    for (int cell = 0; cell < s->ncell; cell++)
+        if (!((covered | ~s->need) >> cell & 1) && (best < 0 || cnt[cell] < cnt[best])) {
+            best = cell;
+            if (!cnt[cell])
+                return -1;
+        }
+    return best;
 }
 
 /* Longest pairs first (they have the fewest ways to fit later), ties in
@@ -91,15 +117,37 @@ static void cls_order(struct cls *s, int *opt, int m)
 
 static int cls_build(struct cls *s, int g, int *opt);
 
+/* Links of the transfer (t - c, -v) paired with (c, v) under mirror t. */
+static uint64_t cls_mate(const struct cls *s, int v, int c, int t)
+{
+    return s->mask[s->neg[v] * s->k + ((t - c) % s->k + s->k) % s->k];
+}
+
+/* Links of class g's members (both transfers of each pair). */
+static uint64_t cls_links(const struct cls *s, int g)
+{
+    int k = s->k, t = s->mirror[g];
+    const int *pick = s->pick + g * s->ncell;
+    uint64_t w = 0;
+    for (int i = 0; i < s->npick[g]; i++) {
+        int v = pick[i] / k, c = pick[i] % k;
+        w |= s->mask[pick[i]];
+        if (s->pair)
+            w |= cls_mate(s, v, c, t);
+    }
+    return w;
+}
+
 /* The pairs' links for mirror t (the class is closed under the
- * inversion x -> -x followed by the shift of cosets by t). */
+ * inversion x -> -x followed by the shift of cosets by t); without pairs
+ * each transfer's own links. */
 static void cls_mirror(struct cls *s, int t)
 {
     int k = s->k;
     for (int v = 0; v < s->nv; v++)
         for (int c = 0; c < k; c++) {
-            uint64_t a = s->mask[v * k + c], b = s->mask[s->neg[v] * k + ((t - c) % k + k) % k];
-            s->om[v * k + c] = v < s->neg[v] && !(a & b) ? a | b : 0;
+            uint64_t a = s->mask[v * k + c], b = cls_mate(s, v, c, t);
+            s->om[v * k + c] = !s->pair ? a : v < s->neg[v] && !(a & b) ? a | b : 0;
         }
 }
 
@@ -113,7 +161,8 @@ static void cls_steps(const struct cls *s, int g, int *qstep)
         int v = pick[i] / k, c = pick[i] % k;
         for (int sh = 0; sh < k; sh++) {
             qstep[(c + sh) % k * s->nv + v] = g * k + sh;
-            qstep[((t - c + sh) % k + k) % k * s->nv + s->neg[v]] = g * k + sh;
+            if (s->pair)
+                qstep[((t - c + sh) % k + k) % k * s->nv + s->neg[v]] = g * k + sh;
         }
     }
 }
@@ -129,33 +178,26 @@ static int cls_done(struct cls *s, int g, int *opt)
     if (g < s->head || cls_build(s, g + 1, opt))
         return 1;
     s->nodes = nodes;
-    for (int i = 0; i < s->npick[g]; i++)
+    /* without pairs neg[v] = v, which the cover frees itself */
+    for (int i = 0; i < s->npick[g] && s->pair; i++)
         s->used[s->neg[pick[i] / s->k]] = 0;
     cls_mirror(s, s->mirror[g]);
     return 0;
 }
 
-/* Exact cover of every link by pairs for class g, depth-first on the
- * link with the fewest options. 1 found, 0 not (or out of nodes). opt[]
- * holds each depth's options in turn. */
+/* Exact cover of the bottleneck links by pairs (the other links at most
+ * once) for class g, depth-first on the link with the fewest options. 1
+ * found, 0 not (or out of nodes). opt[] holds each depth's options in
+ * turn. */
 static int cls_cover(struct cls *s, int g, uint64_t covered, int *opt)
 {
-    if (covered == s->all)
+    if ((covered & s->need) == s->need)
         return cls_done(s, g, opt);
     if (++s->nodes > CLASS_NODES)
         return 0;
-    int best = -1, bm = 0;
-    for (int cell = 0; cell < s->ncell; cell++) {
-        if (covered >> cell & 1)
-            continue;
-        int m = cls_options(s, covered, cell, NULL);
-        if (best < 0 || m < bm) {
-            best = cell;
-            bm = m;
-            if (m == 0)
-                return 0;
-        }
-    }
+    int best = cls_fewest(s, covered);
+    if (best < 0)
+        return 0;
     int m = cls_options(s, covered, best, opt), *pick = s->pick + g * s->ncell;
     cls_order(s, opt, m);
     for (int i = 0; i < m; i++) {
@@ -174,11 +216,11 @@ static int cls_cover(struct cls *s, int g, uint64_t covered, int *opt)
  * classes after it). 1 when built. */
 static int cls_class(struct cls *s, int g, int *opt)
 {
-    int mirrors[64];
-    for (int i = 0; i < s->k; i++)
+    int mirrors[64], nm = s->pair ? s->k : 1;
+    for (int i = 0; i < nm; i++)
         mirrors[i] = i;
-    cls_shuffle(s, mirrors, s->k);
-    for (int i = 0; i < s->k; i++) {
+    cls_shuffle(s, mirrors, nm);
+    for (int i = 0; i < nm; i++) {
         s->mirror[g] = mirrors[i];
         cls_mirror(s, mirrors[i]);
         s->npick[g] = 0;
@@ -259,6 +301,40 @@ static int cls_search(struct cls *s, struct cls_saved *b, int *opt, double secon
     return built;
 }
 
+/* Offset v (on no bottleneck) into the first class (0..built-1) and
+ * coset where its links are free (links[g]: class g's links). */
+static void cls_put(struct cls *s, uint64_t *links, int built, int v)
+{
+    for (int g = 0; g < built; g++)
+        for (int c = 0; c < s->k; c++) {
+            uint64_t m = s->mask[v * s->k + c];
+            if (!(m & links[g])) {
+                links[g] |= m;
+                s->pick[g * s->ncell + s->npick[g]++] = v * s->k + c;
+                s->used[v] = 1;
+                return;
+            }
+        }
+}
+
+/* The offsets on no bottleneck (k even: those with no + arc; none when
+ * k is odd) into the links the classes leave free, longest first, first
+ * fit; any left over go to the residue. 0 or TN_ENOMEM. */
+static int cls_place(struct cls *s, int built)
+{
+    uint64_t *links = malloc(sizeof *links * (size_t)(built ? built : 1));
+    if (!links)
+        return TN_ENOMEM;
+    for (int g = 0; g < built; g++)
+        links[g] = cls_links(s, g);
+    for (int l = s->ncell; l > 0; l--)
+        for (int v = 0; v < s->nv; v++)
+            if (!s->used[v] && !s->len[v] && __builtin_popcountll(s->mask[v * s->k]) == l)
+                cls_put(s, links, built, v);
+    free(links);
+    return 0;
+}
+
 /* The transfers of offsets in no class, scheduled by the liquid search
  * after step 'base'. Returns the residue's length (0 when empty) or a
  * negative TN_E*. */
@@ -300,32 +376,51 @@ static int cls_neg(const struct tn_topo *c, int v)
     return (int)tn_node_id(c, (k - x[0]) % k, (k - x[1]) % k, (k - x[2]) % k) - 1;
 }
 
+/* The bottleneck links (load Lambda) as a mask; 0 when out of memory. */
+static uint64_t cls_need(const struct tn_traffic *q)
+{
+    int *load = malloc(sizeof(int) * (size_t)q->nlinks);
+    uint64_t need = 0;
+    if (!load)
+        return 0;
+    int lambda = tn_traffic_load(q, NULL, load);
+    for (int l = 0; l < q->nlinks; l++)
+        if (load[l] == lambda)
+            need |= 1ULL << l;
+    free(load);
+    return need;
+}
+
 static int cls_init(struct cls *s, const struct tn_traffic *q, const struct tn_topo *c)
 {
-    int k = (int)c->dim[0], total = 0;
+    int k = (int)c->dim[0], total = 0, nneed = 0;
     memset(s, 0, sizeof *s);
     s->k = k;
     s->nv = q->nx / k;
     s->ncell = q->nlinks;
-    s->all = s->ncell == 64 ? ~0ULL : (1ULL << s->ncell) - 1;
+    s->pair = k % 2;
+    s->need = cls_need(q);
     s->mask = calloc((size_t)q->nx, sizeof *s->mask);
     s->om = calloc((size_t)q->nx, sizeof *s->om);
     s->neg = malloc(sizeof(int) * (size_t)s->nv);
-    s->len = malloc(sizeof(int) * (size_t)s->nv);
+    s->len = calloc((size_t)s->nv, sizeof(int));
     s->used = malloc((size_t)s->nv);
-    if (!s->mask || !s->om || !s->neg || !s->len || !s->used)
+    if (!s->need || !s->mask || !s->om || !s->neg || !s->len || !s->used)
         return TN_ENOMEM;
     for (int x = 0; x < q->nx; x++) {
         int v = x % s->nv, cs = x / s->nv;
-        for (int j = q->off[x]; j < q->off[x + 1]; j++)
+        for (int j = q->off[x]; j < q->off[x + 1]; j++) {
             s->mask[v * k + cs] |= 1ULL << q->link[j];
-        s->len[v] = q->off[x + 1] - q->off[x];
+            s->len[v] += cs == 0 && (s->need >> q->link[j] & 1);
+        }
     }
     for (int v = 0; v < s->nv; v++) {
-        s->neg[v] = cls_neg(c, v);
+        s->neg[v] = s->pair ? cls_neg(c, v) : v;
         total += s->len[v];
     }
-    s->nclass = total / s->ncell;
+    for (int l = 0; l < s->ncell; l++)
+        nneed += (int)(s->need >> l & 1);
+    s->nclass = total / nneed;
     s->head = s->nclass > CLASS_TAIL ? s->nclass - CLASS_TAIL : 0;
     s->pick = malloc(sizeof(int) * (size_t)s->ncell * (size_t)s->nclass);
     s->npick = malloc(sizeof(int) * (size_t)s->nclass);
@@ -349,14 +444,15 @@ int tn_traffic_torus_classes(const struct tn_traffic *q, const struct tn_topo *c
                              double seconds, int *qstep)
 {
     int k = (int)c->dim[0], n = (int)c->n;
-    if (k % 2 == 0 || c->dim[1] != c->dim[0] || c->dim[2] != c->dim[0] ||
+    if (c->dim[1] != c->dim[0] || c->dim[2] != c->dim[0] ||
         q->nlinks != 6 * k || q->nlinks > 64 || q->nx != k * (n - 1))
         return TN_ENOTSUP;
     struct cls s;
     struct cls_saved b;
     int rc = cls_init(&s, q, c);
     /* options of every depth: at most ncell / 2 per class (a pair covers
-     * two links or more), CLASS_TAIL + 1 classes nested */
+     * two links or more; without pairs, k even, the bottlenecks are the
+     * 3k + links), CLASS_TAIL + 1 classes nested */
     size_t depth = (size_t)(s.ncell / 2 + 1) * (CLASS_TAIL + 1);
     int *opt = malloc(sizeof(int) * depth * (size_t)q->nx);
     b.pick = malloc(sizeof(int) * (size_t)s.ncell * (size_t)s.nclass);
@@ -370,9 +466,11 @@ int tn_traffic_torus_classes(const struct tn_traffic *q, const struct tn_topo *c
     double bound = seconds > 0 ? seconds : 10;
     s.rng = seed;
     int built = cls_search(&s, &b, opt, bound / 2);
-    for (int g = 0; g < built; g++)
+    rc = cls_place(&s, built);
+    for (int g = 0; g < built && !rc; g++)
         cls_steps(&s, g, qstep);
-    rc = cls_residue(&s, q, built * k, seed, bound / 2, qstep);
+    if (!rc)
+        rc = cls_residue(&s, q, built * k, seed, bound / 2, qstep);
     if (rc >= 0)
         rc += built * k;
 out:

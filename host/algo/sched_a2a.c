@@ -34,9 +34,9 @@ static void keep(const struct tn_traffic *tr, const int *cand, int n, const char
     info->exhausted = exhausted;
 }
 
-/* On the quotient by translations (cubes): the step classes (all-port,
- * odd k), then the liquid search on the quotient if still above
- * Lambda; each lifted to the full traffic. */
+/* On the quotient by translations (cubes): the step classes (all-port),
+ * then the liquid search on the quotient if still above Lambda; each
+ * lifted to the full traffic. */
 static int quotient(const struct tn_traffic *tr, const struct tn_topo *c, enum tn_port_model pm,
                     const struct tn_a2a_opts *o, double bound, int lambda, int *cand, int *best,
                     int *step, struct tn_a2a_info *info)

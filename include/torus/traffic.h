@@ -97,23 +97,28 @@ int tn_traffic_torus_product(const struct tn_traffic *t, const struct tn_topo *c
 int tn_traffic_torus_quotient(struct tn_traffic *q, const struct tn_topo *c,
                               enum tn_port_model pm, enum tn_tie tie);
 /* Step classes of the all-port quotient q (tn_traffic_torus_quotient,
- * TN_PORT_ALL) of a k x k x k torus, k = 2h + 1 odd and at most 9: every
- * DOR path is unique, every quotient link has the same load Lambda =
- * k^2 h (h + 1) / 2 (294 on 7x7x7), so each step of a schedule of Lambda
- * steps uses all 6k quotient links once.
+ * TN_PORT_ALL, + ties on even rings) of a k x k x k torus, k <= 10 (6k
+ * quotient links in a 64-bit mask). Lambda = k^2 h (h + 1) / 2 with
+ * h = floor(k / 2) (294 on 7x7x7, 640 on 8x8x8); the bottlenecks (load
+ * Lambda) are every link when k is odd and the 3k + links when k is even
+ * (the - links carry less), so each step of a schedule of Lambda steps
+ * uses every bottleneck once.
  * Shifting a step by +1 in z moves every coset by one, so a "class" (a
  * set of offsets v with a start coset c_v whose quotient transfers
- * (c_v, v) cover every link once) gives k steps, its k shifts; Lambda / k
- * classes holding every offset once are a schedule of Lambda steps.
- * Each class is also closed under the inversion x -> -x (then a shift t
- * of the cosets): it is built from pairs (c, v), (t - c, -v). Classes
- * are exact covers of the links (depth-first, the link with the fewest
- * pairs first), built greedily and improved by dropping a few random
+ * (c_v, v) cover every bottleneck once and the other links at most once)
+ * gives k steps, its k shifts; Lambda / k classes holding every offset
+ * once are a schedule of Lambda steps. For odd k each class is also
+ * closed under the inversion x -> -x (then a shift t of the cosets): it
+ * is built from pairs (c, v), (t - c, -v); for even k there is no such
+ * symmetry and the offsets on no bottleneck (those with no + part) go
+ * into the links the classes leave free, longest first. Classes are
+ * exact covers of the bottlenecks (depth-first, the link with the fewest
+ * options first), built greedily and improved by dropping a few random
  * classes and building again (large-neighbourhood search, seeded, for
  * half of 'seconds'); offsets left in no class are scheduled by the
  * liquid search after the classes. Writes qstep[] and returns its number
- * of steps (Lambda when every class was built), TN_ENOTSUP (not an odd
- * cube, single-port) or TN_ENOMEM. */
+ * of steps (Lambda when every offset is in a class), TN_ENOTSUP (not a
+ * cube, k > 10, single-port) or TN_ENOMEM. */
 int tn_traffic_torus_classes(const struct tn_traffic *q, const struct tn_topo *c, unsigned seed,
                              double seconds, int *qstep);
 /* Lifts a quotient schedule to the full traffic t (from

@@ -61,7 +61,7 @@ static int liquid_row(const char *name, const char *port, const char *via,
     return n;
 }
 
-/* The step classes on the all-port quotient q of the odd cube c, lifted
+/* The step classes on the all-port quotient q of the cube c, lifted
  * to t and checked there; a row in the search table's columns. */
 static void classes_row(const char *name, const struct tn_traffic *t,
                         const struct tn_traffic *q, const struct tn_topo *c,
@@ -84,13 +84,15 @@ static void classes_row(const char *name, const struct tn_traffic *t,
     free(load);
 }
 
+/* The rows of the k x k x k torus; bound_single 0: the all-port quotient
+ * rows only (a full traffic too large for the search). */
 static void torus_rows(int k, double bound_single, double bound_all)
 {
     struct tn_topo c;
     char name[32];
     tn_topo_init(&c, (unsigned)k, (unsigned)k, (unsigned)k);
     snprintf(name, sizeof(name), "%dx%dx%d", k, k, k);
-    for (int pm = 0; pm < 2; pm++) {
+    for (int pm = bound_single > 0 ? 0 : 1; pm < 2; pm++) {
         const char *port = pm ? "all" : "single";
         double b = pm ? bound_all : bound_single;
         struct tn_traffic t, q;
@@ -100,9 +102,10 @@ static void torus_rows(int k, double bound_single, double bound_all)
         int ns = tn_traffic_torus_product(&t, &c, TN_TIE_PLUS, seed);
         if (ns > 0 && pm == TN_PORT_SINGLE) /* a single-port construction */
             liquid_row(name, port, "product", &t, NULL, &c, b, seed, ns, nrr);
-        liquid_row(name, port, "full", &t, NULL, &c, b, NULL, 0, nrr);
+        if (bound_single > 0)
+            liquid_row(name, port, "full", &t, NULL, &c, b, NULL, 0, nrr);
         if (!tn_traffic_torus_quotient(&q, &c, pm, TN_TIE_PLUS)) {
-            if (pm == TN_PORT_ALL && k % 2 == 1)
+            if (pm == TN_PORT_ALL)
                 classes_row(name, &t, &q, &c, b, nrr);
             liquid_row(name, port, "quotient", &t, &q, &c,
                        pm && k == 7 ? 2 * b : b, NULL, 0, nrr);
@@ -181,7 +184,7 @@ int main(int argc, char **argv)
            " via: full traffic, its\nquotient by the translations (a,b,a+b)"
            " (lifted and checked on the full traffic),\nor the ring-Latin-"
            "square product schedule as the start; classes: the step classes\n"
-           "on the quotient (odd cubes, all-port, seed 1); rr = round-robin\n");
+           "on the quotient (cubes, all-port, seed 1); rr = round-robin\n");
     printf("%-8s %-6s %-8s %8s %6s %6s %6s %8s %-14s %7s %6s %s\n", "traffic",
            "port", "via", "xfers", "Lambda", "rr", "steps", "gap", "how",
            "sec", "bound", "check");
@@ -197,6 +200,7 @@ int main(int argc, char **argv)
     torus_rows(4, 10 * scale, 10 * scale);
     torus_rows(5, 10 * scale, 10 * scale);
     torus_rows(7, 20 * scale, 25 * scale);
+    torus_rows(8, 0, 10 * scale);
     scatter_gather();
     return 0;
 }
