@@ -170,7 +170,9 @@ out_free:
 /* The gather's control messages of kinds in [k0, k1] as control packets
  * (a head, and the value word but for a token) in round r, started at
  * their model cycle minus t0; *need: the round's cycles (start + hops +
- * flits) so far. */
+ * flits) so far. The words: a certificate's lag (all ones for an empty
+ * subtree, lag -1), an order's cycle for the receiver's stream on its
+ * up-arc, counted like the round's starts (minus t0); W bits of them. */
 static int add_control(struct tn_sched *s, uint32_t r, const struct tn_gather *g, int k0, int k1,
                        long t0, uint64_t *need)
 {
@@ -178,7 +180,8 @@ static int add_control(struct tn_sched *s, uint32_t r, const struct tn_gather *g
         const struct tn_ga_ctl *c = &g->ctl[i];
         if (c->kind < k0 || c->kind > k1)
             continue;
-        uint32_t w = (uint32_t)c->value, nw = c->kind == TN_GA_TOKEN ? 0 : GATHER_VALUE_WORDS;
+        uint32_t nw = c->kind == TN_GA_TOKEN ? 0 : GATHER_VALUE_WORDS;
+        uint32_t w = (uint32_t)(c->kind == TN_GA_ORDER ? c->value - t0 : c->value);
         uint64_t at = (uint64_t)(c->cycle - t0);
         if (!tn_sched_add_relay_words(s, r, (uint32_t)c->from, (uint32_t)c->to, &w, nw,
                                       (uint32_t)at))
@@ -260,8 +263,10 @@ static int shoulder_tap_build(struct tn_sched **out, const struct tn_topo *t,
     struct tn_sched *s = NULL;
     struct tn_gather g;
     memset(&g, 0, sizeof g);
-    if (!path || !plen || !keep)
+    if (!path || !plen || !keep || o->root >= t->n) {
+        rc = o->root >= t->n ? TN_EINVAL : TN_ENOMEM;
         goto out_free;
+    }
     unsigned c[3];
     tn_coords(t, o->root, c);
     for (int j = 0; j < np; j++) {

@@ -271,9 +271,9 @@ static void gather_round(FILE *f, const char *phases, const char *what, unsigned
 static void gather_text(FILE *f, const struct tn_sg_info *gi, const struct tn_run_result *res)
 {
     if (gi->shoulder_tap) {
-        fprintf(f, "path                the root and the %u nodes after it in X+ (their DOR "
-                "routes run X- to it); the other nodes' messages are left out\n",
-                gi->path_nodes);
+        fprintf(f, "path                the root and the %u node%s after it in X+ (DOR routes "
+                "X- to it); the other nodes' messages are left out\n", gi->path_nodes,
+                gi->path_nodes == 1 ? "" : "s");
         gather_round(f, "phases", "calls and data", 0, gi->data_round, res);
         fprintf(f, "algorithm           shoulder-tap: the first data flit at the root in cycle "
                 "%" PRIu64 ", the last at T %" PRIu64 ", optimal among woken schedules "
@@ -299,7 +299,11 @@ static void sg_text(FILE *f, const struct tn_coll_built *b, const struct tn_run_
     unsigned alpha = b->alpha;
     fprintf(f, "messages            %u non-null, %" PRIu64 " flits with heads, farthest %u hops\n",
             gi->messages, gi->total_flits, gi->height);
-    if (gi->messages == 0) {
+    if (gi->messages == 0 && b->coll == TN_GATHER && !gi->shoulder_tap) {
+        fprintf(f, "                    every message is null: nothing to gather, but the root "
+                "polls every node all the same\n");
+        gather_round(f, "phases 1-2", "tokens, certificates", 0, gi->sync_round, res);
+    } else if (gi->messages == 0) {
         fprintf(f, "                    every message is null: nothing to %s, the run is the "
                 "round switch alone\n", tn_coll_name(b->coll));
     } else if (b->coll == TN_SCATTER && b->ports == 1) {

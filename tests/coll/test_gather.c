@@ -332,7 +332,7 @@ static void test_certificates(void)
         within += g.time <= ub && g.bound == ub;
         above += g.time >= g.lower;
         bnd += g.time == (stream[0] ? g.first + stream[0] : 0);
-        if (ispath && vf == 0) {
+        if (ispath) {
             struct tn_gather s;
             paths++;
             if (!tn_gather_shoulder_tap(n, len, &o, &s)) {

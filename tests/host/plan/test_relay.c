@@ -412,6 +412,20 @@ int main(void)
         free(len);
     }
 
+    /* shoulder-tap through the library: a root outside the torus is
+     * refused before anything is built (the CLI checks it too) */
+    {
+        struct tn_topo t;
+        tn_topo_parse(&t, "3x3x3");
+        uint32_t len[27] = {0};
+        struct tn_sg_opts o = {27, 1, TN_SG_DOR, len, 1, 0, true};
+        struct tn_sg_info g;
+        struct tn_sched *s = NULL;
+        is(tn_gather_build(&s, &t, &o, &g), TN_EINVAL,
+           "shoulder-tap with root 27 on 3x3x3 refused (TN_EINVAL)");
+        ok(s == NULL, "and nothing built");
+    }
+
     /* A collision: A 0 -> 2 and B 1 -> 3 on a 5-ring, both from offset 0.
      * B's head takes node 1's X+ in cycle alpha; A's head reaches node 1
      * one cycle later and finds it held: dropped with its packet. */
