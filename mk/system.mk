@@ -59,7 +59,7 @@ $(E2E_DIR)/alltoall.t: tests/e2e/alltoall.sh $(E2E_TORUSCTL) \
 TESTS_E2E += $(E2E_DIR)/alltoall.t
 
 $(E2E_DIR)/bench_a2a: tests/e2e/bench_a2a.sh $(E2E_TORUSCTL) \
-                      $(foreach m,3x3x3 4x4x4 5x5x5 7x7x7,$(BUILD)/sim/libtnsim_$(m).so)
+                      $(foreach m,3x3x3 4x4x4 5x5x5 7x7x7 8x8x8,$(BUILD)/sim/libtnsim_$(m).so)
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec tests/e2e/bench_a2a.sh %s\n' $(E2E_TORUSCTL) >$@
 	chmod +x $@

@@ -2,11 +2,13 @@
 # Benchmark: personalised all-to-all on the simulated torus, liquid schedule
 # against round-robin, measured cycles (every step one circuit round) next
 # to the model, the closed form, Lambda and the throughputs, on the 3x3x3,
-# 4x4x4, 5x5x5 and 7x7x7 models (1024-round tables; single-port traffic
-# runs on the LANES=6 model: a single-port schedule uses one lane per
-# node). 7x7x7 all-port: the step classes' 294 = Lambda steps at L = 1 and
-# at L = 5, the longest that fits 4096 words a node; its round-robin
-# (1644 rounds) does not fit the round table.
+# 4x4x4, 5x5x5, 7x7x7 and 8x8x8 models (1024-round tables; single-port
+# traffic runs on the LANES=6 model: a single-port schedule uses one lane
+# per node). 7x7x7 all-port: the step classes' 294 = Lambda steps at L = 1
+# and at L = 5, the longest that fits 4096 words a node; 8x8x8: 640 =
+# Lambda steps at L = 1 (about 2 min, most of it reading back 261,632
+# records); their round-robins (1644, 3158 rounds) do not fit the round
+# table.
 # Usage: tests/e2e/bench_a2a.sh TORUSCTL
 set -u
 T=${1:?usage: bench_a2a.sh TORUSCTL}
@@ -53,6 +55,7 @@ for sch in liquid round-robin; do
 done
 row 7x7x7 6 liquid 1
 row 7x7x7 6 liquid 5
+row 8x8x8 6 liquid 1
 echo "lower = Lambda (alpha + 1 + L), the bound for one step per round; ratio = measured / lower;"
 echo "sched s = building the schedule (the liquid search), wall s = the whole command"
 echo "thr = flits delivered per cycle; liquid = #(X)/Lambda(X) transfers per step"
