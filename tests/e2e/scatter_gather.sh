@@ -152,6 +152,14 @@ check "shoulder-tap with DIM_X < 3 exits 1 saying it needs DIM_X >= 3" \
 check "gather --algo other than certificates or shoulder-tap exits 1 naming both" \
     "$([ $? = 1 ] && grep -q 'use certificates .* or shoulder-tap' "$tmp/sta.err"; echo $?)"
 
+# The gather's schedule file: control packets as words, run from the file.
+"$T" schedule gather --dims 3x3x3 --msg-flits 2 --json "$tmp/gs.json" >/dev/null 2>&1
+run gs-file --schedule "$tmp/gs.json"
+check "a gather's JSON holds its control packets as words (26 tokens of none, 52 certificates and orders of one) and runs from the file: measured = model" \
+    "$([ "$(jq '[.rounds[].relays[] | select(has("words")) | .words | length] | (map(select(. == 0)) | length), (map(select(. == 1)) | length)' "$tmp/gs.json" | tr '\n' ' ')" = "26 52 " ] &&
+       [ "$(cat "$tmp/gs-file.rc")" = 0 ] && [ "$(field .data_ok "$tmp/gs-file.json")" = true ] &&
+       [ "$(field .cycles_measured "$tmp/gs-file.json")" = "$(field .cycles_model "$tmp/gs-file.json")" ]; echo $?)"
+
 run ga-l1 gather --dims 3x3x3 --lanes 1 --msg-flits 3 --random-lengths --seed 2
 check "gather on the LANES=1 model: exit 0, measured = model = certificate timing" \
     "$([ "$(cat "$tmp/ga-l1.rc")" = 0 ] && same3 "$tmp/ga-l1.json"; echo $?)"
