@@ -21,12 +21,32 @@ static int steps_of(const int *step, int nx)
     return n;
 }
 
+/* The sum over the n steps of their longest transfer (links): beside the
+ * steps, what a schedule costs on the device, a step a round of alpha +
+ * longest path + L cycles; -1 when out of memory. */
+static long path_sum(const struct tn_traffic *tr, const int *step, int n)
+{
+    long *longest = calloc((size_t)n, sizeof *longest), sum = 0;
+    if (!longest)
+        return -1;
+    for (int i = 0; i < tr->nx; i++)
+        if (tr->off[i + 1] - tr->off[i] > longest[step[i]])
+            longest[step[i]] = tr->off[i + 1] - tr->off[i];
+    for (int s = 0; s < n; s++)
+        sum += longest[s];
+    free(longest);
+    return sum;
+}
+
 /* Keeps cand[] (n steps, from the stage 'via') as the schedule when the
- * verifier accepts it and it is shorter than the best so far. */
+ * verifier accepts it and it is shorter than the best so far, or as short
+ * with shorter paths. */
 static void keep(const struct tn_traffic *tr, const int *cand, int n, const char *via,
                  int exhausted, int *best, int *step, struct tn_a2a_info *info)
 {
-    if (n <= 0 || (*best && n >= *best) || tn_traffic_check(tr, cand, n, 0) != 0)
+    if (n <= 0 || (*best && n > *best) ||
+        (*best == n && path_sum(tr, cand, n) >= path_sum(tr, step, n)) ||
+        tn_traffic_check(tr, cand, n, 0) != 0)
         return;
     *best = n;
     memcpy(step, cand, sizeof(int) * (size_t)tr->nx);
@@ -35,8 +55,10 @@ static void keep(const struct tn_traffic *tr, const int *cand, int n, const char
 }
 
 /* On the quotient by translations (cubes): the step classes (all-port),
- * then the liquid search on the quotient if still above Lambda; each
- * lifted to the full traffic. */
+ * then the liquid search on the quotient, with its share of the bound if
+ * still above Lambda, else a twentieth of it for a liquid schedule with
+ * shorter paths (4x4x4: 300 cycles at L = 1 against the classes' 312);
+ * each lifted to the full traffic. */
 static int quotient(const struct tn_traffic *tr, const struct tn_topo *c, enum tn_port_model pm,
                     const struct tn_a2a_opts *o, double bound, int lambda, int *cand, int *best,
                     int *step, struct tn_a2a_info *info)
@@ -58,11 +80,11 @@ static int quotient(const struct tn_traffic *tr, const struct tn_topo *c, enum t
         if (n > 0 && tn_traffic_torus_lift(tr, c, sq, cand) == 0)
             keep(tr, cand, n, "classes", n == lambda, best, step, info);
     }
-    if (*best == 0 || *best > lambda) {
+    {
         struct tn_liquid_opts lo;
         struct tn_liquid_stats st;
         tn_liquid_defaults(&lo);
-        lo.seconds = bound / 2;
+        lo.seconds = *best == lambda ? bound / 20 : bound / 2;
         lo.seed = o->seed;
         int n = tn_liquid_search(&q, &lo, sq, &st);
         if (n > 0 && tn_traffic_torus_lift(tr, c, sq, cand) == 0)

@@ -132,7 +132,11 @@ t "schedule alltoall --algo dp: exit 1, the two names" 1 - "use liquid or round-
     "$T" schedule alltoall --dims 3x3x3 --algo dp
 t "schedule alltoall: bad --time" 1 - "bad --time '-1'" -- "$T" schedule alltoall --time -1
 t "schedule alltoall 3x3x3: liquid, 9 steps = Lambda" 0 - - -- "$T" schedule alltoall --dims 3x3x3
-cond "alltoall 3x3x3 output names 9 steps via the step classes" grep -q "^schedule            9 steps via classes (gap to Lambda 0.00%, liquid)" "$tmp/out"
+cond "alltoall 3x3x3: of two liquid schedules the one with shorter paths (the quotient search's, 39 cycles; the classes' 42)" \
+    grep -q "^schedule            9 steps via quotient (gap to Lambda 0.00%, liquid)" "$tmp/out"
+cond "... predicted 39 cycles at alpha 1" grep -q "^predicted cycles 39 at alpha 1" "$tmp/out"
+t "schedule alltoall 5x5x5: liquid, 75 steps = Lambda" 0 - - -- "$T" schedule alltoall --dims 5x5x5
+cond "alltoall 5x5x5 output names 75 steps via the step classes" grep -q "^schedule            75 steps via classes (gap to Lambda 0.00%, liquid)" "$tmp/out"
 t "schedule scatter: dims above 15 refused (4-bit head coordinates)" 1 - "dims up to 15" -- \
     "$T" schedule scatter --dims 16x1x1
 t "schedule gather 3x3x3 verifies" 0 - - -- "$T" schedule gather --dims 3x3x3 --msg-flits 2
