@@ -13,6 +13,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "gather.h"
 #include "model.h"
 #include "plan.h"
 #include "sched.h"
@@ -251,6 +252,48 @@ static void six_tree_checks(void)
     tn_sched_free(s);
 }
 
+/* The model's eject records of a certificate gather against the algorithm's
+ * own control cycles (gather.c, value_flits 1, on the DOR in-tree as
+ * sched_sg.c builds it): every non-root node's round-1 record starts with
+ * its token (alpha + cycle + 1 hop), its round-2 record is its order
+ * (t1 + alpha + cycle - t_sync + 1, t1 the round's first cycle: records
+ * count from T0); returns the nodes that differ. */
+static int gather_control_mismatches(const struct tn_topo *t, uint32_t root, const uint32_t *len,
+                                     const struct tn_model_out *m, unsigned alpha, uint64_t t1)
+{
+    int n = (int)t->n, bad = 0, *parent = malloc(sizeof(int) * t->n), *ilen = malloc(sizeof(int) * t->n);
+    for (uint32_t v = 0; v < t->n; v++) {
+        struct tn_arc first;
+        parent[v] = tn_dor_path(t, v, root, &first, 1) ? (int)tn_neighbor(t, v, first.dir) : -1;
+        ilen[v] = v == root ? 0 : (int)len[v];
+    }
+    struct tn_ctree tr;
+    struct tn_gather g;
+    struct tn_ga_opts go = {1, 0, 1};
+    if (tn_ctree_from_parent(&tr, n, parent) || tn_gather_certificates(&tr, ilen, &go, &g)) {
+        free(parent);
+        free(ilen);
+        return n;
+    }
+    for (int i = 0; i < g.nctl; i++) {
+        const struct tn_ga_ctl *c = &g.ctl[i];
+        if (c->kind != TN_GA_TOKEN && c->kind != TN_GA_ORDER)
+            continue;
+        uint32_t r = c->kind == TN_GA_ORDER;
+        uint64_t want = (r ? t1 : 0) + alpha + (uint64_t)(c->cycle - (r ? g.t_sync : 0)) + 1;
+        const struct tn_stat *e = NULL;
+        for (uint32_t k = 0; k < m->nstats && !e; k++)
+            if (m->stats[k].round == r && m->stats[k].node == (uint32_t)c->to)
+                e = &m->stats[k];
+        bad += !e || e->first != want;
+    }
+    tn_gather_free(&g);
+    tn_ctree_free(&tr);
+    free(parent);
+    free(ilen);
+    return bad;
+}
+
 /* A control packet (relay stream of words): staged as the head and its
  * words, delivered with their CRC, nothing joins the destination's memory. */
 static void control_packet_checks(void)
@@ -403,6 +446,9 @@ int main(void)
            (unsigned long long)ctl[1]);
         is(m.total, g.formula, "gather %s: model total = the certificate algorithm's two "
            "rounds", gdims[gi_]);
+        is(gather_control_mismatches(&t, root, len, &m, par.alpha, p->rounds[1].t0), 0,
+           "gather %s: every node's token (round 1) and order (round 2) arrive in the model "
+           "when the certificate algorithm sends them, + 1 hop", gdims[gi_]);
         ok(g.lower <= g.time && g.time <= g.bound,
            "gather %s: lower %llu <= T %llu <= Theorem 3 bound %llu", gdims[gi_],
            (unsigned long long)g.lower, (unsigned long long)g.time, (unsigned long long)g.bound);
