@@ -192,6 +192,24 @@ static int add_control(struct tn_sched *s, uint32_t r, const struct tn_gather *g
     return 0;
 }
 
+/* Node src's message as a relay packet of flits to the root, hops away,
+ * in round r from start; counted in info and in *need (the round's
+ * cycles so far). */
+static int add_data(struct tn_sched *s, uint32_t r, uint32_t src, uint32_t root, uint64_t start,
+                    unsigned hops, int flits, uint64_t *need, struct tn_sg_info *info)
+{
+    uint32_t m = src;
+    if (!tn_sched_add_relay(s, r, src, root, 0, 1, &m, 1, (uint32_t)start))
+        return TN_ENOMEM;
+    if (start + hops + (uint64_t)flits > *need)
+        *need = start + hops + (uint64_t)flits;
+    info->messages++;
+    info->total_flits += (uint64_t)flits;
+    if (hops > info->height)
+        info->height = hops;
+    return 0;
+}
+
 /* The certificate gather as two relay rounds: tokens and certificates
  * (phases 1-2, from cycle 0), then orders and data (phases 3-4, from
  * t_sync, overlapping as in the algorithm); info's per-round closed
@@ -204,23 +222,13 @@ static int gather_rounds(struct tn_sched *s, const struct tn_gather *g, const st
     if (rc || (rc = tn_sched_add_round(s)) < 0 ||
         (rc = add_control(s, 1, g, TN_GA_ORDER, TN_GA_ORDER, g->t_sync, &need1)))
         return rc;
-    for (int v = 0; v < g->n; v++) {
-        if (g->start[v] < 0 || v == (int)o->root)
-            continue;
-        uint32_t m = (uint32_t)v;
-        uint64_t at = (uint64_t)(g->start[v] - g->t_sync);
-        if (!tn_sched_add_relay(s, 1, m, o->root, 0, 1, &m, 1, (uint32_t)at))
-            return TN_ENOMEM;
-        if (at + (uint64_t)tr->depth[v] + (uint64_t)g->flits[v] > need1)
-            need1 = at + (uint64_t)tr->depth[v] + (uint64_t)g->flits[v];
-        info->messages++;
-        info->total_flits += (uint64_t)g->flits[v];
-        if ((unsigned)tr->depth[v] > info->height)
-            info->height = (unsigned)tr->depth[v];
-    }
+    for (int v = 0; v < g->n && !rc; v++)
+        if (g->start[v] >= 0 && v != (int)o->root)
+            rc = add_data(s, 1, (uint32_t)v, o->root, (uint64_t)(g->start[v] - g->t_sync),
+                          (unsigned)tr->depth[v], g->flits[v], &need1, info);
     info->sync_round = o->alpha + need0;
     info->data_round = o->alpha + need1;
-    return 0;
+    return rc;
 }
 
 /* Shoulder-tap's calls and data packets on the path (nodes path[0..np),
@@ -236,20 +244,13 @@ static int shoulder_tap_round(struct tn_sched *s, const struct tn_gather *g, con
                                       GATHER_VALUE_WORDS, (uint32_t)c->cycle))
             return TN_ENOMEM;
     }
-    for (int j = 1; j < g->n; j++) {
-        uint32_t m = (uint32_t)path[j];
-        if (g->start[j] < 0)
-            continue;
-        if (!tn_sched_add_relay(s, 0, m, (uint32_t)path[0], 0, 1, &m, 1, (uint32_t)g->start[j]))
-            return TN_ENOMEM;
-        if ((uint64_t)(g->start[j] + j + g->flits[j]) > need)
-            need = (uint64_t)(g->start[j] + j + g->flits[j]);
-        info->messages++;
-        info->total_flits += (uint64_t)g->flits[j];
-        info->height = (unsigned)j;
-    }
+    int rc = 0;
+    for (int j = 1; j < g->n && !rc; j++)
+        if (g->start[j] >= 0)
+            rc = add_data(s, 0, (uint32_t)path[j], (uint32_t)path[0], (uint64_t)g->start[j],
+                          (unsigned)j, g->flits[j], &need, info);
     info->data_round = s->alpha + need;
-    return 0;
+    return rc;
 }
 
 /* Shoulder-tap on the path of the root and the nodes after it in X+
