@@ -130,9 +130,15 @@ int tn_scatter_build(struct tn_sched **out, const struct tn_topo *t, const struc
         if ((uint64_t)sc[g].time > info->dortree)
             info->dortree = (uint64_t)sc[g].time;
     if (o->ports != 1) {
-        info->lower = (uint64_t)tn_scatter_allport_lower(t, (int)o->root, len, 1);
         if (all_dims && (rc = tn_scatter_allport(t, (int)o->root, len, 1, &six)))
             goto out_free;
+        /* the six trees' builder has computed the bound already */
+        long lower = all_dims ? six.lower : tn_scatter_allport_lower(t, (int)o->root, len, 1);
+        if (lower < 0) {
+            rc = TN_ENOMEM;
+            goto out_free;
+        }
+        info->lower = (uint64_t)lower;
         info->sixtree = all_dims ? (uint64_t)six.time : 0;
         info->six = all_dims && (o->tree == TN_SG_SIX ||
                                  (o->tree == TN_SG_AUTO && info->sixtree < info->dortree));

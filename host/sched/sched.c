@@ -941,6 +941,7 @@ static struct tn_blk *initial_memory(struct tn_sched *s, uint32_t v, struct tn_b
 /* Scratch of the layout of a round: the stream that arrives at each
  * (node, input port) and the nodes that receive anything. */
 struct layout {
+    struct tn_blk *empty; /* the empty memory (a control packet's stream) */
     struct tn_blk **slot; /* N * TN_NDIRS */
     uint32_t *touched, ntouched;
     uint8_t *mark;        /* N: v is in touched */
@@ -1007,20 +1008,16 @@ static int place_relay(struct tn_sched *s, uint32_t r, struct tn_relay *x, struc
     if (x->src >= N || x->dst >= N || x->src == x->dst)
         return 0;
     if (x->words) {
-        /* a control packet: nothing joins dst's memory */
-        if (!(x->stream = blk_new(s, TN_BLK_LEAF, 0)))
+        x->stream = l->empty; /* a control packet: nothing joins dst's memory */
+    } else {
+        struct msgref ref = {&x->moff, &x->mcnt, x->msgs, x->nmsgs, NULL, NULL, NULL,
+                             &x->stream, &x->msg_bad, &x->msg_noncontig, NULL, NULL};
+        if (resolve_msgs(s, r, s->st->mem[(size_t)r * N + x->src], x->src, &ref))
             return TN_ENOMEM;
-        x->stream->u.ids = NULL;
-        *cycles = (uint64_t)x->start + tn_relay_path(&s->topo, x, NULL, 0) + tn_relay_flits(s, x);
-        return 0;
+        if (!x->stream)
+            return 0;
+        touch(l, x->dst);
     }
-    struct msgref ref = {&x->moff, &x->mcnt, x->msgs, x->nmsgs, NULL, NULL, NULL,
-                         &x->stream, &x->msg_bad, &x->msg_noncontig, NULL, NULL};
-    if (resolve_msgs(s, r, s->st->mem[(size_t)r * N + x->src], x->src, &ref))
-        return TN_ENOMEM;
-    if (!x->stream)
-        return 0;
-    touch(l, x->dst);
     *cycles = (uint64_t)x->start + tn_relay_path(&s->topo, x, NULL, 0) + tn_relay_flits(s, x);
     return 0;
 }
@@ -1161,12 +1158,12 @@ int tn_sched_layout(struct tn_sched *s)
         .touched = malloc(((size_t)N > s->parts ? N : s->parts) * sizeof *l.touched),
         .mark = calloc(N, 1),
     };
-    struct tn_blk *empty = NULL;
-    if (!s->st->mem || !l.slot || !l.touched || !l.mark || !(empty = blk_new(s, TN_BLK_LEAF, 0)))
+    if (!s->st->mem || !l.slot || !l.touched || !l.mark ||
+        !(l.empty = blk_new(s, TN_BLK_LEAF, 0)))
         goto out_free;
-    empty->u.ids = NULL;
+    l.empty->u.ids = NULL;
     for (uint32_t v = 0; v < N; v++)
-        if (!(s->st->mem[v] = initial_memory(s, v, empty, l.touched)))
+        if (!(s->st->mem[v] = initial_memory(s, v, l.empty, l.touched)))
             goto out_free;
     rc = 0;
     for (uint32_t r = 0; r < s->nrounds && !rc; r++)
