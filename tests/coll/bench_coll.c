@@ -184,7 +184,9 @@ int main(int argc, char **argv)
            " via: full traffic, its\nquotient by the translations (a,b,a+b)"
            " (lifted and checked on the full traffic),\nor the ring-Latin-"
            "square product schedule as the start; classes: the step classes\n"
-           "on the quotient (cubes, all-port, seed 1); rr = round-robin\n");
+           "on the quotient (cubes, all-port, seed 1); rr = round-robin\n"
+           "goal (issue 18): the all-port cubes' gap <= 1.00 %% (Lambda), in < 60 s on one "
+           "core\n");
     printf("%-8s %-6s %-8s %8s %6s %6s %6s %8s %-14s %7s %6s %s\n", "traffic",
            "port", "via", "xfers", "Lambda", "rr", "steps", "gap", "how",
            "sec", "bound", "check");

@@ -14,9 +14,9 @@ set -u
 T=${1:?usage: bench_a2a.sh TORUSCTL}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf '%-6s %-5s %-11s %2s %9s %6s %6s %9s %9s %9s %9s %6s %10s %10s %8s %8s %s\n' dims ports \
-    schedule L transfers Lambda steps measured model formula lower ratio 'thr meas' 'thr liquid' \
-    'sched s' 'wall s' verdict
+printf '%-6s %-5s %-11s %2s %9s %6s %6s %9s %9s %9s %9s %6s %10s %10s %8s %8s %-7s %s\n' dims \
+    ports schedule L transfers Lambda steps measured model formula lower ratio 'thr meas' \
+    'thr liquid' 'sched s' 'wall s' verdict goal
 row() {
     local dims=$1 ports=$2 sch=$3 L=$4 f=$tmp/$1-$2-$3-$4.json
     local t0
@@ -34,10 +34,12 @@ row() {
         .alltoall.transfers, .alltoall.lambda, .alltoall.steps, .cycles_measured,
         .cycles_model, .cycles_formula, .alltoall.step_bound, .alltoall.throughput_measured,
         .alltoall.throughput_liquid, .wall_s.schedule, $w,
-        (if .data_ok and .cycles_ok then "ok" else "MISMATCH" end)] | @tsv' "$f" |
+        (if .data_ok and .cycles_ok then "ok" else "MISMATCH" end),
+        (if .alltoall.kind == "round-robin" or .algorithm == "round-robin" then "- (baseline)"
+         else "steps <= 1.01 Lambda (issue 18)" end)] | @tsv' "$f" |
         awk -F'\t' -v p="$ports" '{ r = $11 > 0 ? sprintf("%.3f", $8 / $11) : "-"
-                     printf "%-6s %-5s %-11s %2s %9s %6s %6s %9s %9s %9s %9s %6s %10.3f %10.3f %8.2f %8.1f %s\n",
-                     $1,p,$3,$4,$5,$6,$7,$8,$9,$10,$11,r,$12,$13,$14,$15/1000,$16}'
+                     printf "%-6s %-5s %-11s %2s %9s %6s %6s %9s %9s %9s %9s %6s %10.3f %10.3f %8.2f %8.1f %-7s %s\n",
+                     $1,p,$3,$4,$5,$6,$7,$8,$9,$10,$11,r,$12,$13,$14,$15/1000,$16,$17}'
 }
 for ports in 6 1; do
     for sch in liquid round-robin; do

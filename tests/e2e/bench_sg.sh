@@ -13,9 +13,9 @@ set -u
 T=${1:?usage: bench_sg.sh TORUSCTL}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf '%-7s %-6s %-5s %-4s %-12s %6s %9s %9s %9s %9s %9s %9s %9s %6s %7s %7s %7s %s\n' what dims \
-    ports tree lengths flits measured model formula optimum total lower bound ratio sync sched_s \
-    wall_s verdict
+printf '%-7s %-6s %-5s %-4s %-12s %6s %9s %9s %9s %9s %9s %9s %9s %6s %7s %7s %7s %-7s %s\n' \
+    what dims ports tree lengths flits measured model formula optimum total lower bound ratio sync \
+    sched_s wall_s verdict goal
 # scatter: total = measured; optimum (1 port, Theorem 1); lower = alpha +
 # Proposition 1 or the all-port bound; bound = the six-tree schedule (6tr).
 # gather: total = measured (both rounds), sync = its first round (tokens
@@ -60,10 +60,14 @@ row() { # coll dims ports tree lengths [gather algorithm]
          (if $c == "gather" and ($g.shoulder_tap | not) then $g.bound else "-" end),
          (if $c == "gather" and ($g.shoulder_tap | not) then .per_round[0].measured else "-" end),
          .wall_s.schedule, $w,
-         (if .data_ok and .cycles_ok then "ok" else "MISMATCH" end)] | @tsv' "$f" |
+         (if .data_ok and .cycles_ok then "ok" else "MISMATCH" end),
+         (if ($c == "scatter" and $p == "1") or $g.shoulder_tap then "= optimum"
+          elif $c == "scatter" and $g.tree == "six" then "ratio <= 1.02 (issue 18)"
+          elif $c == "gather" then "lower <= total <= bound + 2 alpha + 1"
+          else "- (comparison)" end)] | @tsv' "$f" |
         awk -F'\t' '{ lo = $12; r = lo > 0 ? sprintf("%.3f", $11 / lo) : "-"
-                     printf "%-7s %-6s %-5s %-4s %-12s %6s %9s %9s %9s %9s %9s %9s %9s %6s %7s %7.3f %7.1f %s\n",
-                     $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,r,$14,$15,$16/1000,$17}'
+                     printf "%-7s %-6s %-5s %-4s %-12s %6s %9s %9s %9s %9s %9s %9s %9s %6s %7s %7.3f %7.1f %-7s %s\n",
+                     $1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,r,$14,$15,$16/1000,$17,$18}'
 }
 row scatter 7x7x7 1 - 1
 row scatter 7x7x7 1 - 8r
