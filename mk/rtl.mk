@@ -45,7 +45,7 @@ RTL_TEST_CFLAGS = $(TN_CFLAGS) $(SAN_FLAGS)
 RTL_NET_MODELS := 3x3x3 3x3x3_l1 7x7x7 6x1x1 4x4x1_l1 2x3x2
 RTL_NET_ARGS_7x7x7 := 2 0x7777 120 4
 RTL_NET_ARGS_DEFAULT := 4 0x1234
-# Relay packets (interval tables, DOR), circuit rounds between relay rounds,
+# Relay packets (DOR) in two relay rounds, circuit rounds between them,
 # collisions (args: seed, packet attempts per round).
 RTL_RELAY_MODELS := 3x3x3 3x3x3_l1 6x1x1 4x4x1_l1 2x3x2
 RTL_RELAY_ARGS_DEFAULT := 0x5eed

@@ -73,12 +73,12 @@ synth() { # arch top
 }
 
 log2() { awk -v v="$1" 'BEGIN { n = 0; while (2 ^ n < v) n++; print n }'; } # ceil
-# the node's derived widths (tn_plane.v): AW, RW, DW, BB, LBW
+# the node's derived widths (tn_plane.v): AW, RW, DW, BB
 node_params() { # W LANES RELAY ROUNDS MEM_DEPTH
     local aw rw bb
     aw=$(log2 "$5") rw=$(log2 "$4") bb=$(log2 "$2")
     echo "-set DIM_X 7 -set DIM_Y 7 -set DIM_Z 7 -set W $1 -set LANES $2 -set RELAY $3 \
-        -set AW $aw -set RW $rw -set DW $(( aw + 2 < 16 ? aw + 2 : 16 )) -set BB $bb -set LBW 9"
+        -set AW $aw -set RW $rw -set DW $(( aw + 2 < 16 ? aw + 2 : 16 )) -set BB $bb"
 }
 
 one() { # name arch top chparams

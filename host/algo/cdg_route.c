@@ -513,7 +513,7 @@ int tn_interval_stretch_walk(const struct tn_topo *t, struct tn_stretch *st)
     return stretch(t, st, true);
 }
 
-/* The hardware's interval compare: LO <= HI holds LO..HI, LO > HI is
+/* The cyclic interval compare: LO <= HI holds LO..HI, LO > HI is
  * cyclic (LO..max and 0..HI). */
 static bool interval_holds(unsigned lo, unsigned hi, unsigned label)
 {

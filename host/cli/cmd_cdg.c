@@ -23,7 +23,7 @@ static void help(FILE *f)
         "                    virtual channels per link as the lecture's R'_d: going\n"
         "                    -, class 1 up to the wrap link; going +, class 0 up to it),\n"
         "                    interval (1-interval tables of a DFS spanning tree from\n"
-        "                    node 0, for the hardware's interval mode), updown\n"
+        "                    node 0), updown\n"
         "                    (up*/down* on the CorrectOrient orientation of a BFS\n"
         "                    tree from node 0)\n"
         "  --json[=FILE]     the result as JSON (channels, dependencies, acyclic,\n"

@@ -21,7 +21,7 @@ static void help(FILE *f)
     fprintf(f,
         "usage: torusctl dump --node N [options]\n"
         "Print what node N holds: status flags and error counters, the collision\n"
-        "latch, each loaded round's output selects and relay mode, every lane's\n"
+        "latch, each loaded round's output selects, every lane's\n"
         "inject and eject descriptor list with the eject records, and with --mem\n"
         "its flit memory.\n\n"
         "  --node N          node id (x + X*(y + Y*z))\n"
@@ -192,12 +192,12 @@ static void print_status(const struct node_dump *nd)
 static void print_rounds(const struct node_dump *nd)
 {
     char b[16];
-    printf("round settings (outputs X+ X- Y+ Y- Z+ Z-, relay mode):\n");
+    printf("round settings (outputs X+ X- Y+ Y- Z+ Z-):\n");
     for (uint32_t r = 0; r < nd->nrounds; r++) {
         printf("  round %u:", r + 1);
         for (unsigned o = 0; o < 6; o++)
             printf(" %s", sel_name(TN_CFG_SEL_OF(nd->cfg[r], o), b, sizeof b));
-        printf(", %s\n", nd->cfg[r] & TN_CFG_MODE_DOR ? "dor" : "intervals");
+        printf("\n");
     }
 }
 
@@ -327,9 +327,7 @@ static json_t *node_json(const struct node_dump *nd, const struct tn_info *in)
         for (unsigned o = 0; o < 6; o++)
             json_array_append_new(sel, json_string(sel_name(TN_CFG_SEL_OF(nd->cfg[r], o), b,
                                                             sizeof b)));
-        json_array_append_new(rounds, json_pack("{s:o, s:s}", "outputs", sel, "mode",
-                                                nd->cfg[r] & TN_CFG_MODE_DOR ? "dor"
-                                                                             : "intervals"));
+        json_array_append_new(rounds, json_pack("{s:o}", "outputs", sel));
     }
     for (unsigned l = 0; l < in->lanes; l++)
         json_array_append_new(lanes, lane_json(nd, in, l));

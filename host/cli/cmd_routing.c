@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* torusctl routing: interval routing depth on the torus. DFS-tree interval
- * routing (tables for the hardware's interval mode; the host does not
- * program them) against minimal routing (stretch), and whether cyclic
- * 1-interval tables give minimal routing on each ring (with a C copy of the
- * router's compare). */
+ * routing against minimal routing (stretch), and whether cyclic 1-interval
+ * tables give minimal routing on each ring (an analysis: the router routes
+ * by coordinates, DOR or the six trees). */
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -33,11 +32,11 @@ static void help(FILE *f)
         TN_CMD_JSON_HELP
         "  --help            this text\n"
         "Reports the stretch of 1-interval routing on a DFS spanning tree from node 0\n"
-        "(tables for the hardware's interval mode) against minimal (Lee distance)\n"
+        "against minimal (Lee distance)\n"
         "routing over every ordered pair, and checks that cyclic 1-interval tables per\n"
         "dimension (output + holds the next floor(k/2) coordinates, - the rest) route\n"
-        "every pair of each ring minimally with a C copy of the router's interval\n"
-        "compare (LO > HI wraps; the RTL itself is not run).\n"
+        "every pair of each ring minimally with the cyclic interval compare\n"
+        "(LO > HI wraps).\n"
         "docs/deadlock.md, \"Interval routing depth\".\n"
         "exit codes: 0 ok, 1 usage error\n", TN_CDG_ROUTED_MAX);
 }

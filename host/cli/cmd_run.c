@@ -307,7 +307,7 @@ static int judge_fault(const struct tn_plan *p, const struct tn_info *info, uint
                        const struct tn_model_out *mo, const struct tn_run_result *res,
                        const struct tn_link_fault *f, uint8_t *reach, struct fault_outcome *o)
 {
-    bool relay = p->rounds[o->round].mode == TN_MODE_DOR;
+    bool relay = p->rounds[o->round].mode == TN_MODE_RELAY;
     o->reached = relay ? 0 : tn_link_fault_reach(p, f, reach, mo->nstats);
     o->detected = !res->data_ok || !res->cycles_ok || res->err_nodes > 0 || (res->status & 8);
     o->located = relay || o->reached > 0;
@@ -338,7 +338,7 @@ static void print_link_fault(const struct tn_plan *p, const struct tn_info *info
     bool passes = false;
     for (size_t i = 0; i < ntg && !passes; i++)
         passes = tg[i].node == f->node && tg[i].dir == f->dir && tg[i].cycle == f->cycle;
-    bool relay = p->rounds[o->round].mode == TN_MODE_DOR;
+    bool relay = p->rounds[o->round].mode == TN_MODE_RELAY;
     if (judge_fault(p, info, seed, mo, res, f, reach, o) != 0)
         o->located = false;
     tn_link_fault_format(f, name, sizeof name);

@@ -284,7 +284,7 @@ static int check_round(const struct tn_plan *p, const struct tn_info *dev, uint3
                        "round %u lasts %llu cycles; the device's %u-bit round table holds at "
                        "most %llu: %s", r + 1, (unsigned long long)pr->duration, dev->dw,
                        (unsigned long long)dlim, fix);
-    if ((pr->mode & TN_MODE_DOR) && (rc = check_relay(dev, r, err, errlen)) != 0)
+    if ((pr->mode & TN_MODE_RELAY) && (rc = check_relay(dev, r, err, errlen)) != 0)
         return rc;
     for (uint32_t i = 0; i < pr->ninj && rc == 0; i++) {
         const struct tn_inject *in = &pr->inj[i];
@@ -388,10 +388,10 @@ static int burst_copy(struct tn_image *img, uint32_t addr, const uint32_t *words
     return 0;
 }
 
-/* The CFG word of node v in round pr: its output selects and the mode. */
+/* The CFG word of node v in round pr: its output selects. */
 static uint32_t cfg_word(const struct tn_plan_round *pr, uint32_t v)
 {
-    uint32_t w = (pr->mode & TN_MODE_DOR) ? TN_CFG_MODE_DOR : 0;
+    uint32_t w = 0;
     for (unsigned o = 0; o < 6; o++)
         w |= TN_CFG_SEL(o, pr->xbar[(size_t)v * 12 + o] & 0xFu);
     return w;
@@ -422,17 +422,15 @@ static int burst_differences(struct tn_image *img, uint32_t addr, const uint32_t
     return 0;
 }
 
-/* Round settings: one broadcast burst gives every node each round's mode
- * and no selects (so no setting of an earlier load survives); then each
- * node gets the words that differ. */
+/* Round settings: one broadcast burst gives every node each round with
+ * no selects (so no setting of an earlier load survives); then each node
+ * gets the words that differ. */
 static int compile_cfg(struct tn_image *img, const struct tn_plan *p)
 {
     uint32_t nr = p->nrounds;
-    uint32_t *base = malloc((nr ? nr : 1) * sizeof *base);
+    uint32_t *base = calloc(nr ? nr : 1, sizeof *base);
     uint32_t *row = malloc((nr ? nr : 1) * sizeof *row);
     int rc = base == NULL || row == NULL ? TN_ENOMEM : 0;
-    for (uint32_t r = 0; r < nr && rc == 0; r++)
-        base[r] = p->rounds[r].mode & TN_MODE_DOR ? TN_CFG_MODE_DOR : 0;
     if (rc == 0 && nr > 0)
         rc = burst_copy(img, TN_ADDR_NODE(TN_NODE_ALL, TN_REGION_CFG, 0), base, nr);
     for (uint32_t v = 0; v < p->topo.n && rc == 0 && nr > 0; v++) {

@@ -156,7 +156,7 @@ static int collect_packets(struct relay *rl, uint32_t r)
         if (x->start + q->d + flits > need)
             need = x->start + q->d + flits;
     }
-    pr->mode = TN_MODE_DOR;
+    pr->mode = TN_MODE_RELAY;
     pr->duration = rl->p->par.alpha + need;
     struct tn_inject *ni = realloc(pr->inj, ((size_t)pr->ninj + rl->np + 1) * sizeof *ni);
     if (ni)

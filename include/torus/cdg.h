@@ -20,9 +20,9 @@
  *   class 0 while the wrap link k-1 -> 0 is ahead, class 1 otherwise (decr
  *   channels in decreasing, incr channels in increasing order);
  * - interval: 1-interval routing on the DFS labelling of a spanning tree
- *   rooted at node 0 (tables for the hardware's interval mode, which the
- *   host does not program: a child link holds its subtree's labels, the
- *   parent link the cyclic complement);
+ *   rooted at node 0 (a child link holds its subtree's labels, the parent
+ *   link the cyclic complement; an analysis: the router has no interval
+ *   mode, docs/hardware.md "Relay mode");
  * - updown: up* / down* on the orientation of CorrectOrient (BFS tree
  *   from node 0; an edge points to the smaller depth, on equal depths to
  *   the smaller node id); per destination the shortest legal route, ties
@@ -130,8 +130,7 @@ void tn_cdg_channel_name(const struct tn_cdg *g, uint32_t c, char *buf, unsigned
 /* The network drawn with the cycle's channels in red: 0 or TN_EIO. */
 int tn_cdg_svg_save(const struct tn_cdg *g, const char *path);
 
-/* Interval routing depth: DFS-tree interval routing (the hardware's interval
- * mode) on the torus t against minimal routing over every ordered pair: 0,
+/* Interval routing depth: DFS-tree interval routing on the torus t against minimal routing over every ordered pair: 0,
  * TN_ENOTSUP (more than TN_CDG_ROUTED_MAX nodes) or TN_ENOMEM. */
 struct tn_stretch {
     uint64_t pairs, routed, minimal_pairs; /* minimal_pairs: routed in Lee distance hops */
@@ -141,7 +140,7 @@ struct tn_stretch {
 int tn_interval_stretch(const struct tn_topo *t, struct tn_stretch *st);
 /* Cyclic 1-interval tables on a ring of k nodes labelled by coordinate
  * (output + holds the next floor(k/2) labels, - the rest), routed with the
- * hardware's interval compare (a C copy of the router's, not the RTL): the
+ * cyclic interval compare (LO > HI wraps): the
  * number of ordered pairs not routed in the ring distance (0: the tables
  * are minimal). */
 unsigned tn_ring_interval_check(unsigned k);

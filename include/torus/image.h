@@ -33,10 +33,9 @@
 #define TN_MEM_TAIL (1u << 31)
 
 /* CFG word of a round: the 4-bit source select of output o (0..5, values
- * TN_SEL_* of plan.h) at bits 4o+3:4o, the relay routing mode at bit 24. */
+ * TN_SEL_* of plan.h) at bits 4o+3:4o. */
 #define TN_CFG_SEL(o, sel) ((uint32_t)(sel) << (4 * (o)))
 #define TN_CFG_SEL_OF(w, o) ((unsigned)((w) >> (4 * (o))) & 0xFu)
-#define TN_CFG_MODE_DOR (1u << 24)
 
 /* Inject and eject descriptors: two words per list entry; a write of word 1
  * commits the entry with word 0 taken from the bus's last write data, so

@@ -29,7 +29,7 @@ struct tn_plan_params {
 #define TN_SEL_PORT(p) (8 + (p))
 #define TN_SEL_RELAY 15           /* allocated by head flits (relay mode) */
 #define TN_PORT_RELAY 0xFF        /* tn_eject.port of a relay eject lane */
-#define TN_MODE_DOR 1u            /* round config field 6: relay routing by DOR */
+#define TN_MODE_RELAY 1u          /* a relay round (heads routed by DOR or a six tree) */
 
 /* One inject descriptor: flit k (k < len) reads word addr + k in
  * round-relative cycle alpha - 1 + start + k and is on the lane in
@@ -70,7 +70,7 @@ struct tn_plan_round {
     uint64_t duration;        /* D_r */
     uint8_t *xbar;            /* per node 12 bytes: out_sel[0..5] (field
                                * 0..5), ej_src[0..5] (field 8..13) */
-    uint8_t mode;             /* field 6 (TN_MODE_DOR in relay rounds) */
+    uint8_t mode;             /* TN_MODE_RELAY in relay rounds, else 0 */
     uint32_t ninj, nej;
     struct tn_inject *inj;    /* sorted by node, lane, start */
     struct tn_eject *ej;      /* sorted by node, lane */

@@ -17,10 +17,9 @@ module tn_node #(
     parameter RW    = 10,     // round and list index bits
     parameter DW    = 14,     // round-relative cycle bits
     parameter BB    = 3,      // log2 of the flit memory banks
-    parameter LBW   = 5,      // interval routing label bits
     parameter FW    = W + 3,  // flit width on links
     parameter FS    = (FW <= 32) ? 32 : 64,    // a flit's slot on the link buses (tn_router)
-    parameter CFW   = 24 + RELAY,              // round settings {mode, output selects}
+    parameter CFW   = 24,                      // round settings: the outputs' selects
     parameter IEW   = 2 + RW + DW + 2 * AW + 1, // inject entry
     parameter EEW   = 2 + 3 + 2 * AW + 1,      // eject descriptor
     parameter RCW   = 4 + 3 + AW + 1 + 2 * DW + 32 // eject record
@@ -106,7 +105,6 @@ module tn_node #(
     reg [5:0]           orel_q;
     reg [LANES*SIW-1:0] esrc_q;
     reg [LANES-1:0]     erel_q;
-    reg                 dor_q;        // relay routing by DOR
     reg [5:0]           rin_q;        // link inputs no circuit uses
     reg [LANES-1:0]     iused_q;      // inject lanes a circuit output uses
     wire [EEW*LANES-1:0] edesc;       // the eject lanes' descriptors of the new round
@@ -150,7 +148,6 @@ module tn_node #(
                     if (s == ko[3:0] + 4'd8)
                         rin_q[ko] <= 1'b0;
             end
-            dor_q <= cfg_nx[CFW-1];
             aro_q <= round_i;
         end
         if (nrst_i) begin
@@ -164,23 +161,6 @@ module tn_node #(
     end
     /* verilator lint_on BLKSEQ */
     wire ron = |orel_q || |erel_q;    // a relay round
-
-    // ---- routing tables (relay; region 6) ----
-    reg [6*LBW-1:0] lo_q, hi_q;
-    reg [5:0]       ien_q;
-    reg [LBW-1:0]   label_q;
-    always @(posedge nclk_i)
-        if (RELAY != 0 && nb_w_i && nb_rg_i == 4'd6)
-            for (ko = 0; ko < 6; ko = ko + 1) begin
-                if (nb_off_i == ko[15:0])
-                    lo_q[LBW*ko +: LBW] <= nb_wdata_i[LBW-1:0];
-                if (nb_off_i == ko[15:0] + 16'd8)
-                    hi_q[LBW*ko +: LBW] <= nb_wdata_i[LBW-1:0];
-                if (nb_off_i == 16'd16)
-                    ien_q <= nb_wdata_i[5:0];
-                if (nb_off_i == 16'd17)
-                    label_q <= nb_wdata_i[LBW-1:0];
-            end
 
     // ---- record reads (bus clock): every lane reads its record of the
     // round (one read enable for the node, so that a simulator tests it once
@@ -280,12 +260,11 @@ module tn_node #(
     wire [2:0] coll_tgt;
     wire       coll;
     tn_router #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
-                .RELAY(RELAY), .LBW(LBW), .SIW(SIW), .FS(FS)) u_router (
+                .RELAY(RELAY), .SIW(SIW), .FS(FS)) u_router (
         .clk_i(nclk_i), .rst_i(nrst_i), .sw_i(sw_i),
         .lin_i(lin_i), .lout_o(lout_o), .lany_o(lany_o), .inj_i(inj), .inj_relay_i(irelay), .ej_o(ej),
         .osrc_i(osrc_q), .orel_i(orel_q), .esrc_i(esrc_q), .erel_i(erel_q),
-        .dor_i(dor_q), .rin_i(rin_q), .iused_i(iused_q), .ron_i(ron), .lo_i(lo_q),
-        .hi_i(hi_q), .ien_i(ien_q), .label_i(label_q), .coord_i(coord_i),
+        .rin_i(rin_q), .iused_i(iused_q), .ron_i(ron), .coord_i(coord_i),
         .ncoll_o(ncoll), .nunrt_o(nunrt), .ndrop_o(ndrop),
         .coll_o(coll), .coll_port_o(coll_port), .coll_tgt_o(coll_tgt));
 
@@ -346,16 +325,6 @@ module tn_node #(
                     end
                     4'd5:       nb_rdata_o <= st_rd;
                     4'd6: begin
-                        for (ko = 0; ko < 6; ko = ko + 1) begin
-                            if (RELAY != 0 && roff_q == {2'd0, ko[2:0]})
-                                nb_rdata_o <= {{(32 - LBW){1'b0}}, lo_q[LBW*ko +: LBW]};
-                            if (RELAY != 0 && roff_q == {2'd1, ko[2:0]})
-                                nb_rdata_o <= {{(32 - LBW){1'b0}}, hi_q[LBW*ko +: LBW]};
-                        end
-                        if (RELAY != 0 && roff_q == 5'd16)
-                            nb_rdata_o <= {26'd0, ien_q};
-                        if (RELAY != 0 && roff_q == 5'd17)
-                            nb_rdata_o <= {{(32 - LBW){1'b0}}, label_q};
                         if (roff_q == 5'd18)
                             nb_rdata_o <= {12'd0, coord_i[11:8], 4'd0, coord_i[7:4], 4'd0, coord_i[3:0]};
                         if (roff_q == 5'd19)

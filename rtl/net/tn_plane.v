@@ -63,14 +63,12 @@ module tn_plane #(
     /* verilator hier_block */
     // widths derived from the parameters (as in tn_torus)
     localparam P   = DIM_X * DIM_Y;                 // nodes in the plane
-    localparam N   = P * DIM_Z;                     // nodes in the torus
     localparam AW  = $clog2(MEM_DEPTH);              // flit memory address bits
     localparam RW  = $clog2(ROUNDS);                 // round and list index bits
     localparam DW  = (AW + 2 < 16) ? AW + 2 : 16;   // round-relative cycle bits
     localparam BB  = $clog2(LANES);                  // log2 of the flit memory banks
-    localparam LBW = ($clog2(N) > 0) ? $clog2(N) : 1; // interval routing label bits
     localparam FW  = W + 3;                         // flit width
-    localparam CFW = 24 + RELAY;                    // round settings {mode, output selects}
+    localparam CFW = 24;                            // round settings: the outputs' selects
     localparam IEW = 2 + RW + DW + 2 * AW + 1;      // inject entry
     localparam EEW = 2 + 3 + 2 * AW + 1;            // eject descriptor
 
@@ -268,7 +266,7 @@ module tn_plane #(
                 assign zout_o[K*2*FW + FW +: FW] = fk[K] ? lout[K][5*FS +: FW] ^ lflt[5*FS +: FW]
                                                            : lout[K][5*FS +: FW];
                 tn_node #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
-                          .RELAY(RELAY), .AW(AW), .RW(RW), .DW(DW), .BB(BB), .LBW(LBW)) u_node (
+                          .RELAY(RELAY), .AW(AW), .RW(RW), .DW(DW), .BB(BB)) u_node (
                     .nclk_i(nclk_i), .nrst_i(nrst_i), .id_i(nid_q[K]), .coord_i(nco_q[K]),
                     .run_i(run_q), .sw_i(sw_q), .fin_i(fin_q), .prep_i(prep_q), .clr_i(clr_q),
                     .round_i(round_q), .rcyc_i(rcyc_q), .ts_i(ts), .epoch_i(epoch_q),

@@ -17,7 +17,6 @@ module tn_router #(
     parameter W     = 16,       // flit data width
     parameter LANES = 6,        // inject and eject lanes
     parameter RELAY = 1,        // 1: relay (head-routed) hardware; 0: circuits only
-    parameter LBW   = 5,        // interval routing label bits
     parameter SIW   = 4,        // source index bits: 2**SIW >= 7 + LANES
     parameter FW    = W + 3,    // flit: {valid, head, tail, data}
     parameter FS    = (FW <= 32) ? 32 : 64, // a flit's slot
@@ -40,14 +39,9 @@ module tn_router #(
     input  wire [5:0]          orel_i,      // output o is relay
     input  wire [LANES*SIW-1:0] esrc_i,     // eject lane l's circuit source
     input  wire [LANES-1:0]    erel_i,      // eject lane l is relay
-    input  wire                dor_i,       // relay routing by DOR
     input  wire [5:0]          rin_i,       // link input p not used by a circuit
     input  wire [LANES-1:0]    iused_i,     // inject lane l selected by a circuit output
     input  wire                ron_i,       // some output or eject lane is relay
-    input  wire [6*LBW-1:0]    lo_i,        // interval tables
-    input  wire [6*LBW-1:0]    hi_i,
-    input  wire [5:0]          ien_i,
-    input  wire [LBW-1:0]      label_i,
     input  wire [11:0]         coord_i,     // {z, y, x}
     output reg  [3:0]          ncoll_o,     // heads dropped on a busy output this cycle
     output reg  [3:0]          nunrt_o,     // heads dropped for lack of a route
@@ -132,40 +126,20 @@ module tn_router #(
     endfunction
 
     // The routing decision for a head with data d: 0..5 an output, 6 this
-    // node, 7 no route (docs/hardware.md, "Route").
-    function [2:0] route(input [W-1:0] d, input dor, input [6*LBW-1:0] lo, input [6*LBW-1:0] hi,
-                         input [5:0] ien, input [LBW-1:0] label, input [11:0] coord,
-                         input [11:0] up, input [11:0] dn);
+    // node, 7 no route (docs/hardware.md, "Route"): along six tree
+    // d[14:12] - 1 (7: none), or by DOR with d[14:12] = 0.
+    function [2:0] route(input [W-1:0] d, input [11:0] coord, input [11:0] up, input [11:0] dn);
         /* verilator lint_off UNUSEDSIGNAL */ // the head's data above W is 0
         reg [31:0]    dd;
         /* verilator lint_on UNUSEDSIGNAL */
-        reg [LBW-1:0] lab, l0, h0;
         reg [4:0]     hops;
-        reg           done;
-        integer       fo, fk;
+        integer       fk;
         begin
             route = 3'd7;
             dd = 32'd0;
             dd[W-1:0] = d;
-            lab = dd[LBW-1:0];
-            done = 1'b0;
-            if (!dor) begin
-                if (lab == label) begin
-                    route = 3'd6;
-                end else begin
-                    for (fo = 0; fo < 6; fo = fo + 1) begin
-                        l0 = lo[LBW*fo +: LBW];
-                        h0 = hi[LBW*fo +: LBW];
-                        if (!done && ien[fo] && ((l0 <= h0) ? (lab >= l0 && lab <= h0)
-                                                            : (lab >= l0 || lab <= h0))) begin
-                            route = fo[2:0];
-                            done = 1'b1;
-                        end
-                    end
-                end
-            end else if ({1'b0, dd[3:0]} < DX && {1'b0, dd[7:4]} < DY && {1'b0, dd[11:8]} < DZ &&
-                         dd[14:12] != 3'd0) begin
-                // along six tree dd[14:12] - 1 (7: none)
+            if ({1'b0, dd[3:0]} < DX && {1'b0, dd[7:4]} < DY && {1'b0, dd[11:8]} < DZ &&
+                dd[14:12] != 3'd0) begin
                 if (dd[14:12] != 3'd7)
                     route = tree_route(dd[11:0], dd[14:12] - 3'd1, dd[15], coord, up, dn);
             end else if ({1'b0, dd[3:0]} < DX && {1'b0, dd[7:4]} < DY && {1'b0, dd[11:8]} < DZ) begin
@@ -242,7 +216,7 @@ module tn_router #(
             for (i = 0; i < NIN; i = i + 1) begin
                 f = src[i];
                 if (isrel[i] && f[W+2] && f[W+1] && !claimed[i]) begin
-                    t = route(f[W-1:0], dor_i, lo_i, hi_i, ien_i, label_i, coord_i, cup, cdn);
+                    t = route(f[W-1:0], coord_i, cup, cdn);
                     if (t < 3'd6 && !orel_i[t]) begin
                         nunrt_o = nunrt_o + 4'd1;
                     end else if (t < 3'd6 && busy_d[t]) begin
@@ -416,8 +390,7 @@ module tn_router #(
         f_xrt = 1'b0;
         for (fi = 0; fi < NIN; fi = fi + 1) begin
             f_x    = src[fi];
-            f_xt   = route(f_x[W-1:0], dor_i, lo_i, hi_i, ien_i, label_i, coord_i,
-                           nbr(coord_i, 1'b0), nbr(coord_i, 1'b1));
+            f_xt   = route(f_x[W-1:0], coord_i, nbr(coord_i, 1'b0), nbr(coord_i, 1'b1));
             f_xnew = ron && isrel[fi] && f_x[W+2] && f_x[W+1] &&
                      f_paths(fi[SIW-1:0], busy_q, own_q, ebusy_q, eown_q) == 4'd0;
             f_xrt  = (f_xt < 3'd6 && orel_i[f_xt]) || (f_xt == 3'd6 && |erel_i);
@@ -433,8 +406,7 @@ module tn_router #(
     wire [SIW-1:0] f_own = own_q[fo*SIW +: SIW];
     // fs has a new head: a relay source without a held path, a relay round
     wire           f_new = ron && isrel[fs] && f_src[W+2] && f_src[W+1] && f_held == 4'd0;
-    wire [2:0]     f_t   = route(f_src[W-1:0], dor_i, lo_i, hi_i, ien_i, label_i, coord_i,
-                                 nbr(coord_i, 1'b0), nbr(coord_i, 1'b1));
+    wire [2:0]     f_t   = route(f_src[W-1:0], coord_i, nbr(coord_i, 1'b0), nbr(coord_i, 1'b1));
     // its route exists: a relay output of this round, or a relay eject lane
     wire           f_rt  = (f_t < 3'd6 && orel_i[f_t]) || (f_t == 3'd6 && |erel_i);
     // an output carries the flit of its one selected source: the owner of

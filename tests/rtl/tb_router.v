@@ -3,9 +3,9 @@
 // tb_router: testbench of one router (rtl/net/tn_router.v) alone, Icarus.
 // Random rounds (a switch every few dozen cycles) give the router random
 // settings as tn_node derives them from a CFG word and the eject
-// descriptors (circuit sources, relay outputs and eject lanes, DOR or
-// interval routing with random tables; DOR heads also along the six
-// trees when W >= 16) and random traffic: random flits on
+// descriptors (circuit sources, relay outputs and eject lanes; heads
+// routed by DOR, and along the six trees when W >= 16) and random
+// traffic: random flits on
 // circuit sources, well-formed packets (head .. tail) with routable and
 // unroutable destinations on relay sources. Every cycle, every output, eject
 // lane and event count is compared with the bench's own model of
@@ -28,7 +28,6 @@ module tb_router;
     parameter CYCLES = 10000;  // cycles of random traffic
     parameter SEED   = 1;
     localparam N    = DIM_X * DIM_Y * DIM_Z;
-    localparam LBW  = ($clog2(N) > 0) ? $clog2(N) : 1;
     localparam SIW  = (LANES > 1) ? 4 : 3;
     localparam FW   = W + 3;
     localparam NIN  = 6 + LANES;
@@ -47,12 +46,9 @@ module tb_router;
     reg  [5:0]           orel = 0;
     reg  [LANES*SIW-1:0] esrc = {LANES{NONE}};
     reg  [LANES-1:0]     erel = 0;
-    reg                  dor = 0, ron = 0;
+    reg                  ron = 0;
     reg  [5:0]           rin = 6'h3F;
     reg  [LANES-1:0]     iused = 0;
-    reg  [6*LBW-1:0]     lo = 0, hi = 0;
-    reg  [5:0]           ien = 0;
-    reg  [LBW-1:0]       label = 0;
     reg  [11:0]          coord = 0;
     wire [3:0]           ncoll, nunrt, ndrop, cport;
     wire [2:0]           ctgt;
@@ -84,12 +80,11 @@ module tb_router;
                 slot_pad_ok = 1'b0;
 
     tn_router #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES), .RELAY(RELAY),
-                .LBW(LBW), .SIW(SIW)) dut (
+                .SIW(SIW)) dut (
         .clk_i(clk), .rst_i(rst), .sw_i(sw),
         .lin_i(lin_s), .lout_o(lout_s), .lany_o(lany), .inj_i(inj_s), .inj_relay_i(irel), .ej_o(ej_s),
-        .osrc_i(osrc), .orel_i(orel), .esrc_i(esrc), .erel_i(erel), .dor_i(dor), .rin_i(rin),
-        .iused_i(iused), .ron_i(ron), .lo_i(lo), .hi_i(hi), .ien_i(ien), .label_i(label),
-        .coord_i(coord), .ncoll_o(ncoll), .nunrt_o(nunrt), .ndrop_o(ndrop),
+        .osrc_i(osrc), .orel_i(orel), .esrc_i(esrc), .erel_i(erel), .rin_i(rin),
+        .iused_i(iused), .ron_i(ron), .coord_i(coord), .ncoll_o(ncoll), .nunrt_o(nunrt), .ndrop_o(ndrop),
         .coll_o(coll), .coll_port_o(cport), .coll_tgt_o(ctgt));
 
     `include "tb_tap.vh"
@@ -138,45 +133,28 @@ module tb_router;
     // the routed output of a head: 0..5, 6 this node, 7 none
     function [2:0] mroute(input [W-1:0] d);
         reg [31:0] dd;
-        integer    x, y, z, o, f, k;
-        reg        found;
+        integer    x, y, z, f;
         begin
             dd = 0;
             dd[W-1:0] = d;
             mroute = 7;
-            if (!dor) begin
-                if (dd[LBW-1:0] == label)
+            x = dd[3:0]; y = dd[7:4]; z = dd[11:8];
+            // a head along a six tree: 1 + its tree in bits 12-14 (W >= 16)
+            if (x < DIM_X && y < DIM_Y && z < DIM_Z && dd[14:12] != 0) begin
+                if (dd[14:12] != 7)
+                    mroute = mtree(dd[14:12] - 1, dd[15], x, y, z);
+            end else if (x < DIM_X && y < DIM_Y && z < DIM_Z) begin
+                if (x != coord[3:0]) begin
+                    f = fdist(coord[3:0], x, DIM_X);
+                    mroute = (2 * f <= DIM_X) ? 0 : 1;
+                end else if (y != coord[7:4]) begin
+                    f = fdist(coord[7:4], y, DIM_Y);
+                    mroute = (2 * f <= DIM_Y) ? 2 : 3;
+                end else if (z != coord[11:8]) begin
+                    f = fdist(coord[11:8], z, DIM_Z);
+                    mroute = (2 * f <= DIM_Z) ? 4 : 5;
+                end else
                     mroute = 6;
-                else begin
-                    found = 0;
-                    for (o = 0; o < 6; o = o + 1)
-                        if (!found && ien[o] &&
-                            ((lo[o*LBW +: LBW] <= hi[o*LBW +: LBW])
-                                 ? (dd[LBW-1:0] >= lo[o*LBW +: LBW] && dd[LBW-1:0] <= hi[o*LBW +: LBW])
-                                 : (dd[LBW-1:0] >= lo[o*LBW +: LBW] || dd[LBW-1:0] <= hi[o*LBW +: LBW]))) begin
-                            mroute = o;
-                            found = 1;
-                        end
-                end
-            end else begin
-                x = dd[3:0]; y = dd[7:4]; z = dd[11:8];
-                // a head along a six tree: 1 + its tree in bits 12-14 (W >= 16)
-                if (x < DIM_X && y < DIM_Y && z < DIM_Z && dd[14:12] != 0) begin
-                    if (dd[14:12] != 7)
-                        mroute = mtree(dd[14:12] - 1, dd[15], x, y, z);
-                end else if (x < DIM_X && y < DIM_Y && z < DIM_Z) begin
-                    if (x != coord[3:0]) begin
-                        f = fdist(coord[3:0], x, DIM_X);
-                        mroute = (2 * f <= DIM_X) ? 0 : 1;
-                    end else if (y != coord[7:4]) begin
-                        f = fdist(coord[7:4], y, DIM_Y);
-                        mroute = (2 * f <= DIM_Y) ? 2 : 3;
-                    end else if (z != coord[11:8]) begin
-                        f = fdist(coord[11:8], z, DIM_Z);
-                        mroute = (2 * f <= DIM_Z) ? 4 : 5;
-                    end else
-                        mroute = 6;
-                end
             end
         end
     endfunction
@@ -235,7 +213,7 @@ module tb_router;
                         end else if (t < 6) begin
                             nbusy[t] = 1; nown[t] = i;
                             cov_alloc = cov_alloc + 1;
-                            if (dor && W >= 16 && f[14:12] != 0) cov_tree = cov_tree + 1;
+                            if (W >= 16 && f[14:12] != 0) cov_tree = cov_tree + 1;
                             if (freed_q[t]) cov_reuse = cov_reuse + 1;
                         end else if (t == 6 && erel == 0)
                             xunrt = xunrt + 1;
@@ -318,24 +296,20 @@ module tb_router;
     // per relay source: flits left of the current packet (0: idle)
     integer left [0:NIN-1];
     reg [W-1:0] rdata;
-    // a head's destination: another node's coordinates or label, this
-    // node, or something unroutable
+    // a head's destination: another node's coordinates, this node, or
+    // something unroutable
     function [W-1:0] dest;
         input integer dummy;
         integer x, y, z, c;
         begin
             c = rnd(10);
             dest = 0;
-            if (dor) begin
-                x = rnd(DIM_X); y = rnd(DIM_Y); z = rnd(DIM_Z);
-                if (c == 0) x = DIM_X + rnd(16 - DIM_X);     // beyond the torus
-                if (c == 1) begin x = coord[3:0]; y = coord[7:4]; z = coord[11:8]; end
-                // bits 12-15: DOR (0), along a six tree (1..6, bit 15 the
-                // detour flag) or unroutable (7); bits above are not looked at
-                dest = x | (y << 4) | (z << 8) | ($random(seed) << 12);
-            end else
-                // bits above the label are not looked at
-                dest = ((c == 1) ? label : rnd(1 << LBW)) | ($random(seed) << LBW);
+            x = rnd(DIM_X); y = rnd(DIM_Y); z = rnd(DIM_Z);
+            if (c == 0) x = DIM_X + rnd(16 - DIM_X);     // beyond the torus
+            if (c == 1) begin x = coord[3:0]; y = coord[7:4]; z = coord[11:8]; end
+            // bits 12-15: DOR (0), along a six tree (1..6, bit 15 the
+            // detour flag) or unroutable (7); bits above are not looked at
+            dest = x | (y << 4) | (z << 8) | ($random(seed) << 12);
         end
     endfunction
     task new_flits;
@@ -400,13 +374,6 @@ module tb_router;
                 for (o = 0; o < 6; o = o + 1) if (sel[o] == 1 + ko) iused[ko] = 1;
             end
             ron = (orel != 0) || (erel != 0);
-            dor = rnd(2);
-            for (o = 0; o < 6; o = o + 1) begin
-                lo[o*LBW +: LBW] = rnd(1 << LBW);
-                hi[o*LBW +: LBW] = rnd(1 << LBW);
-            end
-            ien = $random(seed);
-            label = rnd(1 << LBW);
             coord = rnd(DIM_X) | (rnd(DIM_Y) << 4) | (rnd(DIM_Z) << 8);
             for (l = 0; l < LANES; l = l + 1)
                 irel[l] = RELAY && !iused[l] && rnd(2);

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Relay-mode test: head-routed packets through a BFS spanning tree's
- * 1-interval routing tables (DFS labels) and by dimension-order routing,
- * circuit rounds back to back with relay rounds (tight durations on both
- * sides of every switch), then a deliberate collision on a held link, a
+/* Relay-mode test: head-routed packets by dimension-order routing in two
+ * relay rounds, circuit rounds back to back with them (tight durations on
+ * both sides of every switch), then a deliberate collision on a held link, a
  * tie of two heads for the relay eject lanes (lowest input first) and an
- * unroutable head. The test computes paths itself (tree paths from parent
- * pointers, DOR paths from docs/hardware.md's rule), schedules packets so
+ * unroutable head. The test computes paths itself (DOR paths from
+ * docs/hardware.md's rule), schedules packets so
  * that no two hold one link or one relay eject lane at once (back-to-back
  * reuse allowed: a path is released by the tail), lets a destination
  * gather several packets into one relay eject lane, and predicts every
@@ -24,9 +23,6 @@
 
 static struct simlib L;
 static uint64_t rng = 0xC0FFEE1234ULL;
-static int parent[MAXN], pdir[MAXN], depth[MAXN], label[MAXN], size_[MAXN];
-static unsigned order[MAXN];
-static uint32_t hi_of[MAXN][6], lo_of[MAXN][6], en_of[MAXN];
 
 struct pkt {
     unsigned round, src, dst, s, n, hops, addr;
@@ -45,98 +41,6 @@ static unsigned ngather;         /* destinations that gather 2+ packets */
 static unsigned rnd(unsigned k)
 {
     return k ? sl_rand(&rng) % k : 0;
-}
-
-static void bfs_tree(void)
-{
-    static unsigned q[MAXN], stk[MAXN];
-    unsigned qh = 0, qt = 0;
-    for (unsigned i = 0; i < L.n; i++)
-        parent[i] = -2;
-    parent[0] = -1;
-    depth[0] = 0;
-    q[qt++] = 0;
-    while (qh < qt) {
-        unsigned v = q[qh++];
-        for (int d = 0; d < 6; d++) {
-            if (!sl_dir_ok(&L, d))
-                continue;
-            unsigned w = sl_nbr(&L, v, d);
-            if (parent[w] != -2)
-                continue;
-            parent[w] = (int)v;
-            pdir[w] = d ^ 1; /* w reaches its parent in the opposite direction */
-            depth[w] = depth[v] + 1;
-            q[qt++] = w;
-        }
-    }
-    /* DFS preorder labels (children in direction order of their arcs) */
-    unsigned sp = 0, next = 0;
-    stk[sp++] = 0;
-    while (sp) {
-        unsigned v = stk[--sp];
-        label[v] = (int)next;
-        order[next++] = v;
-        for (int d = 5; d >= 0; d--) {
-            if (!sl_dir_ok(&L, d))
-                continue;
-            unsigned w = sl_nbr(&L, v, d);
-            if (parent[w] == (int)v && pdir[w] == (d ^ 1))
-                stk[sp++] = w;
-        }
-    }
-    for (unsigned i = 0; i < L.n; i++)
-        size_[i] = 1;
-    for (int k = (int)L.n - 1; k > 0; k--) {
-        unsigned v = order[k];
-        size_[parent[v]] += size_[v];
-    }
-    /* intervals: child arcs get the child's subtree, the parent arc the rest (cyclic) */
-    for (unsigned v = 0; v < L.n; v++) {
-        en_of[v] = 0;
-        for (int d = 0; d < 6; d++) {
-            lo_of[v][d] = hi_of[v][d] = 0;
-            if (!sl_dir_ok(&L, d))
-                continue;
-            unsigned w = sl_nbr(&L, v, d);
-            if (parent[w] == (int)v && pdir[w] == (d ^ 1)) {
-                lo_of[v][d] = (uint32_t)label[w];
-                hi_of[v][d] = (uint32_t)(label[w] + size_[w] - 1);
-                en_of[v] |= 1u << d;
-            }
-        }
-        if (parent[v] >= 0) {
-            lo_of[v][pdir[v]] = (uint32_t)((label[v] + size_[v]) % (int)L.n);
-            hi_of[v][pdir[v]] = (uint32_t)((label[v] + (int)L.n - 1) % (int)L.n);
-            en_of[v] |= 1u << pdir[v];
-        }
-    }
-}
-
-/* Tree path src -> dst via the lowest common ancestor. */
-static unsigned tree_path(unsigned src, unsigned dst, unsigned *node, int *dir)
-{
-    unsigned up[MAXH], nu = 0, down[MAXH], nd = 0;
-    unsigned a = src, b = dst;
-    while (depth[a] > depth[b] && nu < MAXH) { up[nu++] = a; a = (unsigned)parent[a]; }
-    while (depth[b] > depth[a] && nd < MAXH) { down[nd++] = b; b = (unsigned)parent[b]; }
-    while (a != b && nu < MAXH - 1 && nd < MAXH - 1) {
-        up[nu++] = a; a = (unsigned)parent[a];
-        down[nd++] = b; b = (unsigned)parent[b];
-    }
-    if (nu + nd >= MAXH)
-        return MAXH;
-    unsigned h = 0;
-    node[0] = src;
-    for (unsigned i = 0; i < nu; i++) {
-        dir[h] = pdir[up[i]];
-        node[++h] = (unsigned)parent[up[i]];
-    }
-    for (unsigned i = nd; i-- > 0;) {
-        dir[h] = pdir[down[i]] ^ 1;
-        node[++h] = down[i];
-    }
-    return h;
 }
 
 /* DOR: X, then Y, then Z; + if the forward distance is at most k/2. */
@@ -160,10 +64,9 @@ static unsigned dor_path(unsigned src, unsigned dst, unsigned *node, int *dir)
     return h;
 }
 
-static uint32_t head_of(unsigned dst, int dor)
+static uint32_t head_of(unsigned dst)
 {
-    return dor ? sl_coord(&L, dst, 0) | sl_coord(&L, dst, 1) << 4 | sl_coord(&L, dst, 2) << 8
-               : (uint32_t)label[dst];
+    return sl_coord(&L, dst, 0) | sl_coord(&L, dst, 1) << 4 | sl_coord(&L, dst, 2) << 8;
 }
 
 static void fill(struct pkt *p, uint32_t head)
@@ -177,7 +80,7 @@ static void fill(struct pkt *p, uint32_t head)
  * every link and the destination's relay eject lane are free. Times are
  * receiver cycles relative to T_r + alpha: flit k of a packet at offset s
  * is on the lane in s + k and on link i's receiver in s + i + 1 + k. */
-static int add_pkt(unsigned r, unsigned src, unsigned dst, int dor)
+static int add_pkt(unsigned r, unsigned src, unsigned dst)
 {
     if (np >= MAXP || src == dst || npk_src[src] >= 2 || npk_dst[dst] >= 3)
         return -1;
@@ -186,7 +89,7 @@ static int add_pkt(unsigned r, unsigned src, unsigned dst, int dor)
     p->src = src;
     p->dst = dst;
     p->n = 2 + rnd(MAXLEN - 2);
-    p->hops = dor ? dor_path(src, dst, p->node, p->dir) : tree_path(src, dst, p->node, p->dir);
+    p->hops = dor_path(src, dst, p->node, p->dir);
     if (p->hops >= MAXH)
         return -1;
     for (unsigned s = 0; s < 40; s++) {
@@ -212,7 +115,7 @@ static int add_pkt(unsigned r, unsigned src, unsigned dst, int dor)
         npk_src[src]++;
         if (++npk_dst[dst] == 2)
             ngather++;
-        fill(p, head_of(dst, dor));
+        fill(p, head_of(dst));
         np++;
         return 0;
     }
@@ -322,14 +225,13 @@ int main(int argc, char **argv)
     unsigned *idx = calloc(L.n, sizeof(unsigned));
     if (!busy_link || !busy_ej || !busy_inj || !memtop || !npk_src || !npk_dst || !idx)
         return 2;
-    bfs_tree();
     for (unsigned v = 0; v < L.n; v++)
         memtop[v] = 16;
 
-    /* Rounds: 0 circuit, 1 relay by intervals, 2 circuit, 3 relay by DOR,
+    /* Rounds: 0 circuit, 1 relay, 2 circuit, 3 relay,
      * 4 a collision on a held link, 5 a tie for the relay eject lanes and
      * an unroutable head. */
-    enum { C0, RI, C2, RD, COL, TIE, NR };
+    enum { C0, R1, C2, R3, COL, TIE, NR };
     unsigned dur[NR], first_of[NR + 1];
     uint32_t relay_cfg = 0;
     for (int d = 0; d < 6; d++)
@@ -338,14 +240,6 @@ int main(int argc, char **argv)
 
     sl_wr(&L, A_GLOB(G_CTRL), CTRL_CLEAR);
     sl_clear_tables(&L, NR);
-    for (unsigned v = 0; v < L.n; v++) {
-        for (int d = 0; d < 6; d++) {
-            sl_wr(&L, A_NODE(v, RG_RT, RT_LO(d)), lo_of[v][d]);
-            sl_wr(&L, A_NODE(v, RG_RT, RT_HI(d)), hi_of[v][d]);
-        }
-        sl_wr(&L, A_NODE(v, RG_RT, RT_EN), en_of[v]);
-        sl_wr(&L, A_NODE(v, RG_RT, RT_LABEL), (uint32_t)label[v]);
-    }
 
     /* Relay rounds: random packets; circuit rounds: every node streams to
      * its neighbour in one direction (the first existing one, then the last). */
@@ -356,7 +250,7 @@ int main(int argc, char **argv)
                 cdir[0] = d;
             cdir[1] = d;
         }
-    for (unsigned r = C0; r <= RD; r++) {
+    for (unsigned r = C0; r <= R3; r++) {
         first_of[r] = np;
         reset_round();
         unsigned need = 0;
@@ -394,13 +288,13 @@ int main(int argc, char **argv)
             }
         } else {
             for (unsigned t = 0; t < (attempts ? attempts : 3 * L.n); t++)
-                add_pkt(r, rnd(L.n), rnd(L.n), r == RD);
+                add_pkt(r, rnd(L.n), rnd(L.n));
             for (unsigned i = first_of[r]; i < np; i++)
                 if (P[i].s + P[i].hops + P[i].n > need)
                     need = P[i].s + P[i].hops + P[i].n;
-            sl_wr(&L, A_BCAST(RG_CFG, r), relay_cfg | (r == RD ? CFG_DOR : 0));
+            sl_wr(&L, A_BCAST(RG_CFG, r), relay_cfg);
             unsigned x0 = nx;
-            plan_ejections(first_of[r], np, 0, r == RD ? "DOR" : "interval routing");
+            plan_ejections(first_of[r], np, 0, r == R1 ? "relay round 1" : "relay round 3");
             for (unsigned k = x0; k < nx; k++)
                 sl_ej(&L, X[k].node, 0, r, 0, 1, X[k].n, X[k].addr);
             load_injects(first_of[r], np, idx);
@@ -422,7 +316,7 @@ int main(int argc, char **argv)
         if (a == b || a == c || b == c)
             continue;
         struct pkt *pa = &P[np], *pb = &P[np + 1];
-        unsigned ha = tree_path(a, c, pa->node, pa->dir), hb = tree_path(b, c, pb->node, pb->dir);
+        unsigned ha = dor_path(a, c, pa->node, pa->dir), hb = dor_path(b, c, pb->node, pb->dir);
         int ia = -1, ib = -1;
         for (unsigned j = 0; j < hb && ib < 0; j++)
             for (unsigned i = 0; i < ha; i++)
@@ -441,15 +335,15 @@ int main(int argc, char **argv)
         A->n = 8; B->n = 5;
         A->s = ib > ia ? 0 : (unsigned)(ia - ib);
         B->s = A->s + (unsigned)ia + 3 - (unsigned)ib;
-        fill(A, head_of(c, 0));
-        fill(B, head_of(c, 0));
+        fill(A, head_of(c));
+        fill(B, head_of(c));
         coll_node = B->node[ib];
         coll_port = ib == 0 ? 8 : (unsigned)B->dir[ib - 1];
         coll_tgt = (unsigned)B->dir[ib];
         np += 2;
         dur[COL] = L.alpha + A->s + A->hops + A->n + 2;
     }
-    ok(A != NULL, "found two tree paths that share a link for the collision round");
+    ok(A != NULL, "found two DOR paths that share a link for the collision round");
     if (!A) {
         free(idx);
         return tap_done();
@@ -493,8 +387,8 @@ int main(int argc, char **argv)
         PX->src = ux; PY->src = uy; PX->dst = PY->dst = q;
         PX->s = PY->s = 0; PX->hops = PY->hops = 1;
         PX->n = 4; PY->n = 6;
-        fill(PX, head_of(q, 0));
-        fill(PY, head_of(q, 0));
+        fill(PX, head_of(q));
+        fill(PY, head_of(q));
         sl_cfg(&L, ux, TIE, CFG_SEL(0, SEL_LANE(0)));
         sl_cfg(&L, uy, TIE, CFG_SEL(2, SEL_LANE(0)));
         for (unsigned j = 0; j < 2; j++) {
@@ -535,7 +429,7 @@ int main(int argc, char **argv)
     for (unsigned f = 0; f < PU->n; f++)
         sl_wr(&L, A_NODE(un, RG_MEM, PU->addr + f), PU->data[f]);
     sl_inj(&L, un, 0, idx[un]++, TIE, 0, PU->n, PU->addr, 1);
-    sl_cfg(&L, un, TIE, relay_cfg | CFG_DOR);
+    sl_cfg(&L, un, TIE, relay_cfg);
     dur[TIE] = L.alpha + 1 + 6 + 1;
     first_of[NR] = np;
 
@@ -583,8 +477,8 @@ int main(int argc, char **argv)
             ok(good, "%s: record and stored words as modelled", e->what);
     }
     is(bad[C0] + bad[C2], 0, "%u circuit streams before and after relay rounds: exact cycles, count, CRC, data", cnt[C0] + cnt[C2]);
-    is(bad[RI], 0, "interval routing: %u relay eject lanes: predicted cycles, count, CRC, data", cnt[RI]);
-    is(bad[RD], 0, "DOR: %u relay eject lanes: predicted cycles, count, CRC, data", cnt[RD]);
+    is(bad[R1], 0, "relay round 1: %u relay eject lanes: predicted cycles, count, CRC, data", cnt[R1]);
+    is(bad[R3], 0, "relay round 3: %u relay eject lanes: predicted cycles, count, CRC, data", cnt[R3]);
     is(badmem, 0, "relayed and circuit streams stored whole (head and tail flags included)");
 
     is(sl_rd(&L, A_NODE(coll_node, RG_ST, ST_COLL)), 1, "collision counted once at node %u", coll_node);

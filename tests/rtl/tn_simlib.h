@@ -92,10 +92,6 @@ enum {
 #define FL_CONFLICT 0x80u
 
 /* routing registers (region 6) */
-#define RT_LO(o) (o)
-#define RT_HI(o) (8 + (o))
-#define RT_EN 16
-#define RT_LABEL 17
 #define RT_COORD 18
 #define RT_ID 19
 
@@ -103,13 +99,12 @@ enum {
 #define MEM_HEAD (1u << 30)
 #define MEM_TAIL (1u << 31)
 
-/* CFG word: output o's select at bits 4o+3:4o, mode bit 24 */
+/* CFG word: output o's select at bits 4o+3:4o */
 #define SEL_OFF 0u
 #define SEL_LANE(l) (1u + (unsigned)(l))
 #define SEL_PORT(p) (8u + (unsigned)(p))
 #define SEL_RELAY 15u
 #define CFG_SEL(o, sel) ((uint32_t)(sel) << (4 * (o)))
-#define CFG_DOR (1u << 24)
 
 /* eject record error bits */
 #define REC_OVERRUN 1u

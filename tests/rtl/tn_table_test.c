@@ -53,7 +53,7 @@ int main(int argc, char **argv)
     unsigned rounds_t[16] = {0, 1, 2, R / 2, R - 2, R - 1};
     for (unsigned i = 6; i < 16; i++)
         rounds_t[i] = rnd(R);
-    uint32_t cmask = 0x00FFFFFFu | (L.relay ? CFG_DOR : 0);
+    uint32_t cmask = 0x00FFFFFFu;
     unsigned nn = N < 64 ? N : 64;
     for (unsigned v = 0; v < nn; v++)
         for (unsigned i = 0; i < 16; i++)
@@ -187,24 +187,6 @@ int main(int argc, char **argv)
     is(bad, 0, "MEM: a broadcast write reaches every node");
 
     /* ROUTE */
-    if (L.relay) {
-        unsigned lbw = sl_log2(N) ? sl_log2(N) : 1;
-        uint32_t lm = (1u << lbw) - 1, rt[20];
-        for (unsigned o = 0; o < 6; o++) {
-            sl_wr(&L, A_NODE(tv, RG_RT, RT_LO(o)), rt[o] = sl_rand(&rng));
-            sl_wr(&L, A_NODE(tv, RG_RT, RT_HI(o)), rt[8 + o] = sl_rand(&rng));
-        }
-        sl_wr(&L, A_NODE(tv, RG_RT, RT_EN), rt[16] = sl_rand(&rng));
-        sl_wr(&L, A_NODE(tv, RG_RT, RT_LABEL), rt[17] = sl_rand(&rng));
-        bad = 0;
-        for (unsigned o = 0; o < 6; o++) {
-            bad += sl_rd(&L, A_NODE(tv, RG_RT, RT_LO(o))) != (rt[o] & lm);
-            bad += sl_rd(&L, A_NODE(tv, RG_RT, RT_HI(o))) != (rt[8 + o] & lm);
-        }
-        bad += sl_rd(&L, A_NODE(tv, RG_RT, RT_EN)) != (rt[16] & 0x3F);
-        bad += sl_rd(&L, A_NODE(tv, RG_RT, RT_LABEL)) != (rt[17] & lm);
-        is(bad, 0, "ROUTE: LO, HI (%u-bit labels), enable mask, own label read back", lbw);
-    }
     bad = 0;
     for (unsigned v = 0; v < N; v++) {
         uint32_t co = sl_coord(&L, v, 0) | sl_coord(&L, v, 1) << 8 | sl_coord(&L, v, 2) << 16;

@@ -140,7 +140,7 @@ static void scatter_checks(const char *dims, unsigned ports, enum tn_sg_tree tre
             nonnull++;
         }
     uint64_t injected = 0;
-    bool inj_ok = pr->mode == TN_MODE_DOR;
+    bool inj_ok = pr->mode == TN_MODE_RELAY;
     for (uint32_t i = 0; i < pr->ninj; i++) {
         inj_ok &= pr->inj[i].node == root && pr->inj[i].relay && pr->inj[i].lane < ports;
         injected += pr->inj[i].len;
