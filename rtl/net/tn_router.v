@@ -72,9 +72,25 @@ module tn_router #(
     endgenerate
     wire any = |srcv;                   // a flit on some source
 
-    // Distance in the + direction from coordinate a to b on a ring of size n.
-    function [4:0] fwd(input [3:0] a, input [3:0] b, input [4:0] n);
-        fwd = ({1'b0, b} >= {1'b0, a}) ? ({1'b0, b} - {1'b0, a}) : ({1'b0, b} + n - {1'b0, a});
+    // DOR's direction on a ring of size n from coordinate c: + to the
+    // coordinates at most n / 2 steps ahead (a tie on an even ring goes +).
+    // They are c + 1 .. t1 (t1 = c + n / 2) and, when t1 wraps (w), also
+    // 0 .. t2 (t2 = t1 - n). halfway(c, n) = {w, t2, t1} is a node's
+    // constant, taken once per cycle of a relay round (as nbr below), so
+    // that each source compares instead of subtracting.
+    function [9:0] halfway(input [3:0] c, input [4:0] n);
+        reg [4:0] t1;
+        begin
+            t1 = {1'b0, c} + {1'b0, n[4:1]};
+            halfway = {t1 >= n, t1[3:0] - n[3:0], t1};
+        end
+    endfunction
+    function goes_plus(input [3:0] v, input [3:0] c, input [9:0] hw);
+        goes_plus = (v > c) ? ({1'b0, v} <= hw[4:0]) : (hw[9] && v <= hw[8:5]);
+    endfunction
+    // halfway of the three dimensions of c ({z, y, x})
+    function [29:0] halfways(input [11:0] c);
+        halfways = {halfway(c[11:8], DZ), halfway(c[7:4], DY), halfway(c[3:0], DX)};
     endfunction
 
     // A coordinate one step on along a ring of size n (+, or - with minus).
@@ -127,13 +143,12 @@ module tn_router #(
 
     // The routing decision for a head with data d: 0..5 an output, 6 this
     // node, 7 no route (docs/hardware.md, "Route"): along six tree
-    // d[14:12] - 1 (7: none), or by DOR with d[14:12] = 0.
-    function [2:0] route(input [W-1:0] d, input [11:0] coord, input [11:0] up, input [11:0] dn);
+    // d[14:12] - 1 (7: none), or by DOR with d[14:12] = 0 (hw: halfways).
+    function [2:0] route(input [W-1:0] d, input [11:0] coord, input [11:0] up, input [11:0] dn,
+                         input [29:0] hw);
         /* verilator lint_off UNUSEDSIGNAL */ // the head's data above W is 0
         reg [31:0]    dd;
         /* verilator lint_on UNUSEDSIGNAL */
-        reg [4:0]     hops;
-        integer       fk;
         begin
             route = 3'd7;
             dd = 32'd0;
@@ -143,21 +158,15 @@ module tn_router #(
                 if (dd[14:12] != 3'd7)
                     route = tree_route(dd[11:0], dd[14:12] - 3'd1, dd[15], coord, up, dn);
             end else if ({1'b0, dd[3:0]} < DX && {1'b0, dd[7:4]} < DY && {1'b0, dd[11:8]} < DZ) begin
-                route = 3'd6;
-                // Z, then Y, then X: the lowest dimension that differs wins.
-                for (fk = 2; fk >= 0; fk = fk - 1) begin
-                    case (fk)
-                        0:       hops = fwd(coord[3:0], dd[3:0], DX);
-                        1:       hops = fwd(coord[7:4], dd[7:4], DY);
-                        default: hops = fwd(coord[11:8], dd[11:8], DZ);
-                    endcase
-                    if (hops != 5'd0)
-                        case (fk)
-                            0:       route = ({hops, 1'b0} <= {1'b0, DX}) ? 3'd0 : 3'd1;
-                            1:       route = ({hops, 1'b0} <= {1'b0, DY}) ? 3'd2 : 3'd3;
-                            default: route = ({hops, 1'b0} <= {1'b0, DZ}) ? 3'd4 : 3'd5;
-                        endcase
-                end
+                // X, then Y, then Z: the first dimension that differs.
+                if (dd[3:0] != coord[3:0])
+                    route = goes_plus(dd[3:0], coord[3:0], hw[9:0]) ? 3'd0 : 3'd1;
+                else if (dd[7:4] != coord[7:4])
+                    route = goes_plus(dd[7:4], coord[7:4], hw[19:10]) ? 3'd2 : 3'd3;
+                else if (dd[11:8] != coord[11:8])
+                    route = goes_plus(dd[11:8], coord[11:8], hw[29:20]) ? 3'd4 : 3'd5;
+                else
+                    route = 3'd6;
             end
         end
     endfunction
@@ -179,6 +188,7 @@ module tn_router #(
     reg [FW-1:0]  f;
     reg [2:0]     t;
     reg [11:0]    cup, cdn;            // the neighbours' coordinates (nbr)
+    reg [29:0]    chw;                 // halfways(coord_i)
     reg           found;
     integer       o, l, i;
 
@@ -199,12 +209,14 @@ module tn_router #(
         found   = 1'b0;
         cup     = 12'd0;
         cdn     = 12'd0;
+        chw     = 30'd0;
         o       = 0;
         l       = 0;
         i       = 0;
         if (ron) begin
             cup = nbr(coord_i, 1'b0);
             cdn = nbr(coord_i, 1'b1);
+            chw = halfways(coord_i);
             // Sources already carried by a held path.
             for (o = 0; o < 6; o = o + 1)
                 if (busy_q[o])
@@ -216,7 +228,7 @@ module tn_router #(
             for (i = 0; i < NIN; i = i + 1) begin
                 f = src[i];
                 if (isrel[i] && f[W+2] && f[W+1] && !claimed[i]) begin
-                    t = route(f[W-1:0], coord_i, cup, cdn);
+                    t = route(f[W-1:0], coord_i, cup, cdn, chw);
                     if (t < 3'd6 && !orel_i[t]) begin
                         nunrt_o = nunrt_o + 4'd1;
                     end else if (t < 3'd6 && busy_d[t]) begin
@@ -390,7 +402,8 @@ module tn_router #(
         f_xrt = 1'b0;
         for (fi = 0; fi < NIN; fi = fi + 1) begin
             f_x    = src[fi];
-            f_xt   = route(f_x[W-1:0], coord_i, nbr(coord_i, 1'b0), nbr(coord_i, 1'b1));
+            f_xt   = route(f_x[W-1:0], coord_i, nbr(coord_i, 1'b0), nbr(coord_i, 1'b1),
+                           halfways(coord_i));
             f_xnew = ron && isrel[fi] && f_x[W+2] && f_x[W+1] &&
                      f_paths(fi[SIW-1:0], busy_q, own_q, ebusy_q, eown_q) == 4'd0;
             f_xrt  = (f_xt < 3'd6 && orel_i[f_xt]) || (f_xt == 3'd6 && |erel_i);
@@ -406,7 +419,8 @@ module tn_router #(
     wire [SIW-1:0] f_own = own_q[fo*SIW +: SIW];
     // fs has a new head: a relay source without a held path, a relay round
     wire           f_new = ron && isrel[fs] && f_src[W+2] && f_src[W+1] && f_held == 4'd0;
-    wire [2:0]     f_t   = route(f_src[W-1:0], coord_i, nbr(coord_i, 1'b0), nbr(coord_i, 1'b1));
+    wire [2:0]     f_t   = route(f_src[W-1:0], coord_i, nbr(coord_i, 1'b0), nbr(coord_i, 1'b1),
+                                 halfways(coord_i));
     // its route exists: a relay output of this round, or a relay eject lane
     wire           f_rt  = (f_t < 3'd6 && orel_i[f_t]) || (f_t == 3'd6 && |erel_i);
     // an output carries the flit of its one selected source: the owner of
