@@ -189,10 +189,38 @@ module tn_router #(
     reg [2:0]     t;
     reg [11:0]    cup, cdn;            // the neighbours' coordinates (nbr)
     reg [29:0]    chw;                 // halfways(coord_i)
-    reg           found;
+    reg [3*NIN-1:0] tgt;               // each new head's route
+    reg [NIN-1:0] rqo, rqe, unr;       // new heads for a relay output, an eject lane, unroutable
+    reg [NIN-1:0] hit, win, lost;      // heads for one output; heads that got a path; the others
     integer       o, l, i;
 
-    // The allocation of this cycle's relay heads (relay rounds only).
+    // The lowest set bit of a source vector, and the index of a one-hot one.
+    function [NIN-1:0] lowest(input [NIN-1:0] v);
+        lowest = v & (~v + {{(NIN-1){1'b0}}, 1'b1});
+    endfunction
+    function [SIW-1:0] index_of(input [NIN-1:0] onehot);
+        integer k;
+        begin
+            index_of = {SIW{1'b0}};
+            for (k = 0; k < NIN; k = k + 1)
+                if (onehot[k])
+                    index_of = index_of | k[SIW-1:0];
+        end
+    endfunction
+    function [3:0] count(input [NIN-1:0] v);
+        integer k;
+        begin
+            count = 4'd0;
+            for (k = 0; k < NIN; k = k + 1)
+                count = count + {3'd0, v[k]};
+        end
+    endfunction
+
+    // The allocation of this cycle's relay heads (relay rounds only): each
+    // relay output goes to the lowest source with a new head for it, if
+    // not held; the relay eject lanes that are free go, lowest first, to the
+    // new heads for this node, lowest source first. A new head that gets
+    // nothing is a collision; the first of them (lowest source) is reported.
     always @* begin
         busy_d  = busy_q;
         own_d   = own_q;
@@ -206,10 +234,16 @@ module tn_router #(
         claimed = {NIN{1'b0}};
         f       = {FW{1'b0}};
         t       = 3'd0;
-        found   = 1'b0;
         cup     = 12'd0;
         cdn     = 12'd0;
         chw     = 30'd0;
+        tgt     = {3*NIN{1'b0}};
+        rqo     = {NIN{1'b0}};
+        rqe     = {NIN{1'b0}};
+        unr     = {NIN{1'b0}};
+        hit     = {NIN{1'b0}};
+        win     = {NIN{1'b0}};
+        lost    = {NIN{1'b0}};
         o       = 0;
         l       = 0;
         i       = 0;
@@ -224,50 +258,48 @@ module tn_router #(
             for (l = 0; l < LANES; l = l + 1)
                 if (ebusy_q[l])
                     claimed = claimed | ({{(NIN-1){1'b0}}, 1'b1} << eown_q[l*SIW +: SIW]);
-            // New heads, lowest source first.
+            // New heads and their routes.
             for (i = 0; i < NIN; i = i + 1) begin
                 f = src[i];
                 if (isrel[i] && f[W+2] && f[W+1] && !claimed[i]) begin
                     t = route(f[W-1:0], coord_i, cup, cdn, chw);
-                    if (t < 3'd6 && !orel_i[t]) begin
-                        nunrt_o = nunrt_o + 4'd1;
-                    end else if (t < 3'd6 && busy_d[t]) begin
-                        ncoll_o = ncoll_o + 4'd1;
-                        if (!coll_o) begin
-                            coll_o = 1'b1;
-                            coll_port_o = (i < 6) ? i[3:0] : i[3:0] + 4'd2;
-                            coll_tgt_o = t;
-                        end
-                    end else if (t < 3'd6) begin
-                        // (constant indices: Yosys' proc stays fast)
-                        for (o = 0; o < 6; o = o + 1)
-                            if (t == o[2:0]) begin
-                                busy_d[o] = 1'b1;
-                                own_d[o*SIW +: SIW] = i[SIW-1:0];
-                            end
-                    end else if (t == 3'd6 && !(|erel_i)) begin
-                        nunrt_o = nunrt_o + 4'd1;
-                    end else if (t == 3'd6) begin
-                        found = 1'b0;
-                        for (l = 0; l < LANES; l = l + 1)
-                            if (erel_i[l] && !ebusy_d[l] && !found) begin
-                                found = 1'b1;
-                                ebusy_d[l] = 1'b1;
-                                eown_d[l*SIW +: SIW] = i[SIW-1:0];
-                            end
-                        if (!found) begin
-                            ncoll_o = ncoll_o + 4'd1;
-                            if (!coll_o) begin
-                                coll_o = 1'b1;
-                                coll_port_o = (i < 6) ? i[3:0] : i[3:0] + 4'd2;
-                                coll_tgt_o = 3'd6;
-                            end
-                        end
-                    end else begin
-                        nunrt_o = nunrt_o + 4'd1;
-                    end
+                    tgt[3*i +: 3] = t;
+                    if (t < 3'd6 && orel_i[t])
+                        rqo[i] = 1'b1;
+                    else if (t == 3'd6 && |erel_i)
+                        rqe[i] = 1'b1;
+                    else
+                        unr[i] = 1'b1;
                 end
             end
+            if (|rqo || |rqe) begin
+                for (o = 0; o < 6; o = o + 1) begin
+                    for (i = 0; i < NIN; i = i + 1)
+                        hit[i] = rqo[i] && tgt[3*i +: 3] == o[2:0];
+                    if (!busy_q[o] && |hit) begin
+                        busy_d[o] = 1'b1;
+                        own_d[o*SIW +: SIW] = index_of(lowest(hit));
+                        win = win | lowest(hit);
+                    end
+                end
+                hit = rqe;
+                for (l = 0; l < LANES; l = l + 1)
+                    if (erel_i[l] && !ebusy_q[l] && |hit) begin
+                        ebusy_d[l] = 1'b1;
+                        eown_d[l*SIW +: SIW] = index_of(lowest(hit));
+                        win = win | lowest(hit);
+                        hit = hit & ~lowest(hit);
+                    end
+                lost = (rqo | rqe) & ~win;
+                ncoll_o = count(lost);
+                if (|lost) begin
+                    coll_o = 1'b1;
+                    i = index_of(lowest(lost));
+                    coll_port_o = (i < 6) ? i[3:0] : i[3:0] + 4'd2;
+                    coll_tgt_o = tgt[3*i +: 3];
+                end
+            end
+            nunrt_o = count(unr);
         end
     end
 
