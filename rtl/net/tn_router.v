@@ -192,6 +192,7 @@ module tn_router #(
     reg [3*NIN-1:0] tgt;               // each new head's route
     reg [NIN-1:0] rqo, rqe, unr;       // new heads for a relay output, an eject lane, unroutable
     reg [NIN-1:0] hit, win, lost;      // heads for one output; heads that got a path; the others
+    reg [SIW-1:0] lost1;               // the first of the others
     integer       o, l, i;
 
     // The lowest set bit of a source vector, and the index of a one-hot one.
@@ -244,6 +245,7 @@ module tn_router #(
         hit     = {NIN{1'b0}};
         win     = {NIN{1'b0}};
         lost    = {NIN{1'b0}};
+        lost1   = {SIW{1'b0}};
         o       = 0;
         l       = 0;
         i       = 0;
@@ -294,9 +296,9 @@ module tn_router #(
                 ncoll_o = count(lost);
                 if (|lost) begin
                     coll_o = 1'b1;
-                    i = index_of(lowest(lost));
-                    coll_port_o = (i < 6) ? i[3:0] : i[3:0] + 4'd2;
-                    coll_tgt_o = tgt[3*i +: 3];
+                    lost1 = index_of(lowest(lost));
+                    coll_port_o = lost1 + (({1'b0, lost1} < 6) ? 4'd0 : 4'd2);
+                    coll_tgt_o = tgt[3*lost1 +: 3];
                 end
             end
             nunrt_o = count(unr);
