@@ -42,19 +42,34 @@ static void trace_dump(struct tn_sim *s, uint64_t t)
 #endif
 }
 
+/* Present the front of the byte queue to the bridge (valid 0 when it is
+ * empty): true if the inputs changed. */
+static bool present_byte(struct tn_sim *s)
+{
+    Vtn_sim_top *t = s->top;
+    bool valid = !s->in.empty();
+    uint8_t data = valid ? s->in.front() : 0;
+    if (t->byte_in_valid_i == valid && t->byte_in_data_i == data)
+        return false;
+    t->byte_in_valid_i = valid;
+    t->byte_in_data_i = data;
+    return true;
+}
+
 /* One bus clock, a network clock with it when the network has work (and
  * of the planes, the ones with work), and the table clock of the planes
  * whose table ports have work (all always, free running, as on a board):
- * inputs were set by the caller; rising edges, then falling. The bridge's byte input is fed from the queue (one byte per
- * cycle at most) and its output collected, always ready. */
+ * inputs were set by the caller; rising edges, then falling. The bridge's
+ * byte input is fed from the queue (one byte per cycle at most) and its
+ * output collected, always ready. The next byte goes in with the falling
+ * edge (the design samples it at the rising one), so a stream of bytes
+ * costs no evaluation of its own; bytes queued between two calls are
+ * presented before the rising edge. */
 static void tick(struct tn_sim *s)
 {
     Vtn_sim_top *t = s->top;
-    if (!s->in.empty() || t->byte_in_valid_i) {
-        t->byte_in_valid_i = !s->in.empty();
-        t->byte_in_data_i = s->in.empty() ? 0 : s->in.front();
+    if (present_byte(s))
         t->eval();
-    }
     bool in_fire = t->byte_in_valid_i && t->byte_in_ready_o;
     bool out_fire = t->byte_out_valid_o;
     uint8_t out_byte = t->byte_out_data_o;
@@ -67,6 +82,11 @@ static void tick(struct tn_sim *s)
     t->pclk_i = planes;
     t->eval();
     trace_dump(s, 2 * s->cycles + 1);
+    if (in_fire)
+        s->in.pop_front();
+    if (out_fire)
+        s->out.push_back(out_byte);
+    present_byte(s);
     t->bclk_i = 0;
     t->tclk_i = 0;
     t->nclk_i = 0;
@@ -77,10 +97,6 @@ static void tick(struct tn_sim *s)
     for (unsigned z = 0; z < TN_DIM_Z; z++)
         s->plane_cycles[z] += (planes >> z) & 1u;
     trace_dump(s, 2 * s->cycles);
-    if (in_fire)
-        s->in.pop_front();
-    if (out_fire)
-        s->out.push_back(out_byte);
 }
 
 extern "C" {
