@@ -25,7 +25,7 @@
 #define TN_REGION_EJ 3              /* eject descriptor tables, by round (tn_list_off) */
 #define TN_REGION_REC 4             /* eject records (tn_rec_off) */
 #define TN_REGION_STATUS 5          /* node status (enum tn_node_status) */
-#define TN_REGION_ROUTE 6           /* relay routing tables */
+#define TN_REGION_ROUTE 6           /* the node's coordinates (18) and id (19) */
 #define TN_REGION_FAULT 7           /* link fault injection (PARAMS bit 17) */
 
 /* MEM word: data in bits W-1:0, then the flags relay routing reads. */
