@@ -33,7 +33,7 @@ HOST_TESTS     := $(basename $(notdir $(HOST_TEST_SRC)))
 HOST_TEST_BINS := $(HOST_TESTS:%=$(HOST_DIR)/%) $(HOST_TESTS:%=$(HOST_DIR)/san/%)
 
 TESTS_HOST += $(HOST_TEST_BINS) $(HOST_DIR)/test_cli
-BENCHES    += $(HOST_DIR)/bench_host
+BENCHES    += $(HOST_DIR)/bench_host $(HOST_DIR)/bench_banks
 
 .PHONY: host
 host: $(HOST_LIB) $(TORUSCTL)
@@ -78,6 +78,8 @@ endef
 $(foreach t,$(HOST_TEST_SRC),$(eval $(call HOST_TEST_RULES,$(t))))
 
 $(HOST_DIR)/bench_host: $(HOST_DIR)/obj/tests/host/bench_host.o $(HOST_LIB)
+	$(CC) -o $@ $< $(HOST_LIB) $(HOST_LIBS)
+$(HOST_DIR)/bench_banks: $(HOST_DIR)/obj/tests/host/bench_banks.o $(HOST_LIB)
 	$(CC) -o $@ $< $(HOST_LIB) $(HOST_LIBS)
 
 # CLI behaviour and golden tests: a wrapper that runs the script on the

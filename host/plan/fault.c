@@ -148,7 +148,7 @@ static void add_target(void *ctx, uint32_t round, uint64_t c, uint32_t node, int
 int tn_link_fault_targets(const struct tn_plan *p, struct tn_link_fault **out, size_t *n)
 {
     struct target_list tl = {p, NULL, 0, 0, 0};
-    struct tn_model_probe probe = {add_target, &tl};
+    struct tn_model_probe probe = {.on_flit = add_target, .ctx = &tl};
     int rc = tn_model_probe_links(p, 1, &probe);
     if (rc == 0)
         rc = tl.rc;

@@ -119,10 +119,11 @@ static int chains_init(struct lane_chains *ch, const struct tn_plan *p, uint32_t
 
 /* Every lane's flit of cycle c (a descriptor starts when the cycle reaches
  * its start and cuts the one before). */
-static void chains_step(struct lane_chains *ch, const struct tn_plan *p,
-                        const struct tn_plan_round *pr, uint64_t c, const uint32_t *mem,
-                        uint64_t cap, struct flit *lane)
+static void chains_step(struct lane_chains *ch, const struct tn_plan *p, uint32_t r, uint64_t c,
+                        const uint32_t *mem, uint64_t cap, struct flit *lane,
+                        const struct tn_model_probe *probe)
 {
+    const struct tn_plan_round *pr = &p->rounds[r];
     for (uint32_t g = 0; g < ch->n; g++) {
         uint32_t i = ch->cur[g];
         while (i + 1 < ch->first[g + 1] && c >= (uint64_t)p->par.alpha + pr->inj[i + 1].start)
@@ -134,6 +135,8 @@ static void chains_step(struct lane_chains *ch, const struct tn_plan *p,
         l->valid = !in->relay && c >= s0 && c < s0 + ch->sent[i] && a < cap;
         if (l->valid)
             l->data = mem[in->node * cap + a];
+        if (l->valid && probe && probe->on_mem)
+            probe->on_mem(probe->ctx, r, pr->t0 + c, in->node, in->lane, 0, a);
     }
 }
 
@@ -189,9 +192,9 @@ static int cycle_sim_init(struct cycle_sim *m, uint64_t seed)
 
 /* Every circuit eject descriptor of round pr (records st) stores what is
  * on its input link in cycle c. */
-static void eject_cycle(struct cycle_sim *m, const struct tn_plan_round *pr, struct tn_stat *st,
-                        uint64_t c)
+static void eject_cycle(struct cycle_sim *m, uint32_t r, struct tn_stat *st, uint64_t c)
 {
+    const struct tn_plan_round *pr = &m->p->rounds[r];
     for (uint32_t i = 0; i < pr->nej; i++) {
         const struct tn_eject *e = &pr->ej[i];
         if (e->port == TN_PORT_RELAY)
@@ -205,9 +208,11 @@ static void eject_cycle(struct cycle_sim *m, const struct tn_plan_round *pr, str
         s->last = pr->t0 + c;
         s->crc = crc_flit(s->crc, f->data, m->nb);
         uint64_t a = (uint64_t)e->addr + s->count;
-        if (a < m->cap && (!m->p->par.mem_depth || a < m->p->par.mem_depth))
+        if (a < m->cap && (!m->p->par.mem_depth || a < m->p->par.mem_depth)) {
             m->mem[e->node * m->cap + a] = f->data;
-        else
+            if (m->probe && m->probe->on_mem)
+                m->probe->on_mem(m->probe->ctx, r, pr->t0 + c, e->node, e->lane, 1, a);
+        } else
             s->err |= 4;
         s->count++;
     }
@@ -231,7 +236,7 @@ static void links_cycle(struct cycle_sim *m, uint32_t r, uint64_t c)
             *f = m->lane[v * TN_NDIRS + (sel - TN_SEL_LANE(0))];
         else
             f->valid = 0;
-        if (m->probe && f->valid)
+        if (m->probe && m->probe->on_flit && f->valid)
             m->probe->on_flit(m->probe->ctx, r, c, v, dir);
         if (fault && fault->round == r && fault->c == c && fault->node == v && fault->dir == dir) {
             f->data ^= fault->data;
@@ -259,9 +264,9 @@ static int cycle_round(struct cycle_sim *m, uint32_t r, struct tn_stat *st)
     }
     for (uint64_t c = 0; c < pr->duration; c++) {
         /* eject what is on the input links in cycle c */
-        eject_cycle(m, pr, st, c);
+        eject_cycle(m, r, st, c);
         /* inject lanes present flit k in cycle alpha + start + k */
-        chains_step(&m->ch, p, pr, c, m->mem, m->cap, m->lane);
+        chains_step(&m->ch, p, r, c, m->mem, m->cap, m->lane, m->probe);
         /* links move one hop */
         links_cycle(m, r, c);
     }

@@ -298,7 +298,7 @@ static void node_cycle(struct relay_sim *m, uint32_t r, uint32_t k0, uint32_t v,
             m->out->relay_ev[3 * (size_t)v + TN_RELAY_DROP]++;
         if (*h >= 0 && *h < TN_NDIRS) {
             uint32_t w = tn_neighbor(t, v, *h);
-            if (m->probe)
+            if (m->probe && m->probe->on_flit)
                 m->probe->on_flit(m->probe->ctx, r, c, v, *h);
             m->nxt[w * TN_NDIRS + *h] = faulty(m->fault, r, c, v, *h, f);
         } else if (*h >= 6) {

@@ -47,11 +47,17 @@ void tn_model_free(struct tn_model_out *out);
 /* Every flit that a router output sends, in circuit and relay rounds:
  * on_flit(ctx, round, c, node, dir) for the flit that output dir of node
  * sends in round-relative cycle c (it is on the link, in the receiver's
- * input, in cycle c + 1). Runs the cycle engine: 0, TN_ENOMEM or
- * TN_ECAPACITY. */
+ * input, in cycle c + 1). Every flit memory word that a circuit round's
+ * lanes use: on_mem(ctx, round, t, node, lane, write, addr), a word read
+ * for inject lane `lane` whose flit is on the lane in cycle t (relative
+ * to T0; the read is a cycle earlier), or written by eject lane `lane`
+ * from its input in cycle t; addr is physical. Either may be NULL. Runs
+ * the cycle engine: 0, TN_ENOMEM or TN_ECAPACITY. */
 struct tn_model_probe {
     void (*on_flit)(void *ctx, uint32_t round, uint64_t c, uint32_t node, int dir);
     void *ctx;
+    void (*on_mem)(void *ctx, uint32_t round, uint64_t t, uint32_t node, unsigned lane, int write,
+                   uint64_t addr);
 };
 int tn_model_probe_links(const struct tn_plan *p, uint64_t seed, const struct tn_model_probe *probe);
 

@@ -10,7 +10,9 @@
  * writes from the model's arrival cycles, bank by bank and cycle by
  * cycle), tn_plan_bank_check agrees with that oracle on perturbed plans,
  * placements that cannot avoid a conflict are refused naming node, round
- * and lanes, and chains (cut by the lane's next descriptor) are modelled. */
+ * and lanes, and chains (cut by the lane's next descriptor) are modelled.
+ * The model's memory probe (make bench's bench_banks) sees every word the
+ * circuit rounds read and write. */
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -195,6 +197,57 @@ static bool check_agrees(const struct tn_plan *p, const struct tn_model_out *m, 
            c.write == h.write && c.cycle == h.cycle;
 }
 
+/* The model's memory probe: words read and written in circuit rounds. */
+struct mem_count {
+    uint64_t reads, writes, late;  /* late: a write outside its record's first..last */
+    const struct tn_plan *p;
+    const struct tn_model_out *m;
+};
+
+static void count_mem(void *ctx, uint32_t round, uint64_t t, uint32_t node, unsigned lane,
+                      int write, uint64_t addr)
+{
+    struct mem_count *mc = ctx;
+    (void)addr;
+    if (!write) {
+        mc->reads++;
+        return;
+    }
+    mc->writes++;
+    const struct tn_plan_round *pr = &mc->p->rounds[round];
+    uint32_t k = 0;
+    for (uint32_t r = 0; r < round; r++)
+        k += mc->p->rounds[r].nej;
+    for (uint32_t i = 0; i < pr->nej; i++)
+        if (pr->ej[i].node == node && pr->ej[i].lane == lane &&
+            (t < mc->m->stats[k + i].first || t > mc->m->stats[k + i].last))
+            mc->late++;
+}
+
+/* The probe sees every word the circuit rounds' lanes read (the flits
+ * their descriptors send) and write (the flits their records count), each
+ * written within its record's first..last cycles. */
+static void probe_mem_agrees(const struct tn_plan *p, const struct tn_model_out *m,
+                             const char *what)
+{
+    uint64_t reads = 0, writes = 0;
+    for (uint32_t r = 0, k = 0; r < p->nrounds; k += p->rounds[r].nej, r++) {
+        const struct tn_plan_round *pr = &p->rounds[r];
+        for (uint32_t i = 0; i < pr->ninj; i++)
+            reads += pr->inj[i].relay ? 0 : sent_of(p, pr, i);
+        for (uint32_t i = 0; i < pr->nej; i++)
+            writes += pr->ej[i].port == TN_PORT_RELAY ? 0 : m->stats[k + i].count;
+    }
+    struct mem_count mc = {0, 0, 0, p, m};
+    struct tn_model_probe probe = {.ctx = &mc, .on_mem = count_mem};
+    int rc = tn_model_probe_links(p, 1, &probe);
+    ok(rc == 0 && mc.reads == reads && mc.writes == writes && mc.late == 0,
+       "%s: the memory probe sees %llu reads and %llu writes (descriptors: %llu, records: %llu), "
+       "%llu outside their records' cycles", what, (unsigned long long)mc.reads,
+       (unsigned long long)mc.writes, (unsigned long long)reads, (unsigned long long)writes,
+       (unsigned long long)mc.late);
+}
+
 /* Lower s at (lanes, banks) and prove the plan: plan check clean, no bank
  * conflict by the oracle, both engines agree, the total is want; every
  * statistic as predicted from the schedule when predict. */
@@ -230,6 +283,8 @@ static void prove(struct tn_sched *s, const char *what, unsigned lanes, unsigned
         diag("round %u node %u %s cycle %llu", h.round, h.node, h.write ? "writes" : "reads",
              (unsigned long long)h.cycle);
     is(a.total, want, "%s alpha=%u: model total equals the closed form", what, alpha);
+    if (ra == 0)
+        probe_mem_agrees(p, &a, what);
     if (predict)
         ok(a.errors == 0 && predict_ok(s, p, &a, seed, width),
            "%s: every statistic equals the prediction from the schedule", what);
