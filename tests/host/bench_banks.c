@@ -98,7 +98,104 @@ static int relate(struct uf *u, uint32_t x, uint32_t y, unsigned d)
 
 struct tally {
     uint64_t equations, conflicts, shared, nodes_bad;
+    uint64_t rename_bad, rename_open;  /* per round only: see rename_node */
 };
+
+/* A used sigma of one node: its index there ((round * 2 + kind) * LANES
+ * + lane), its component and its offset to the component's root. */
+struct member {
+    uint32_t idx, root;
+    uint8_t off;
+};
+
+static int by_root(const void *a, const void *b)
+{
+    const struct member *x = a, *y = b;
+    return x->root != y->root ? (x->root < y->root ? -1 : 1) : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+#define RENAME_STEPS 1000000L
+
+/* With a fixed rotator (physical lane l owns bank (l + t) mod BANKS, no
+ * setting) and the host free to rename lanes in every round: the sigmas
+ * of a component may all be turned by one c, and then every round's used
+ * lanes of a kind need distinct residues below LANES (each one is a
+ * physical lane). A depth-first search over the node's components of
+ * two or more used sigmas (a lone one takes any free lane): 0 if some
+ * turning works, 1 if none does, 2 if RENAME_STEPS ran out. */
+static int rename_node(struct uf *u, const uint8_t *used, uint32_t v, uint32_t R)
+{
+    uint32_t n = R * 2 * LANES, base = v * n, m = 0;
+    struct member *mb = malloc(n * sizeof *mb);
+    uint32_t *cs = malloc((n + 1) * sizeof *cs);    /* component starts in mb */
+    uint8_t *occ = calloc(R * 2, 1), *turn = calloc(n + 1, 1);
+    if (!mb || !cs || !occ || !turn) {
+        free(mb), free(cs), free(occ), free(turn);
+        return 2;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (used[base + i]) {
+            unsigned o;
+            uint32_t r = find(u, base + i, &o);
+            mb[m++] = (struct member){i, r, (uint8_t)o};
+        }
+    qsort(mb, m, sizeof *mb, by_root);
+    uint32_t nc = 0;
+    for (uint32_t i = 0, j; i < m; i = j) {
+        for (j = i; j < m && mb[j].root == mb[i].root; j++)
+            ;
+        if (j - i >= 2)
+            cs[nc++] = i;
+        cs[nc] = j;  /* the end of the last one kept, overwritten by the next start */
+        if (j - i < 2)
+            continue;
+    }
+    /* component k: mb[cs[k] .. end(k)), end(k) = the first index after
+     * cs[k] with another root */
+    long steps = RENAME_STEPS;
+    int k = 0, res = 0;
+    while (k >= 0 && k < (int)nc) {
+        if (--steps < 0) {
+            res = 2;
+            break;
+        }
+        uint32_t a = cs[k], e = a;
+        while (e < m && mb[e].root == mb[a].root)
+            e++;
+        if (turn[k] > 0) {  /* undo the previous turning of k */
+            for (uint32_t i = a; i < e; i++)
+                occ[mb[i].idx / LANES] &= (uint8_t)~(1u << ((mb[i].off + turn[k] - 1) % BANKS));
+        }
+        bool placed = false;
+        while (!placed && turn[k] < BANKS) {
+            unsigned c = turn[k]++;
+            uint32_t i = a;
+            for (; i < e; i++) {
+                unsigned rsd = (mb[i].off + c) % BANKS;
+                uint8_t *o = &occ[mb[i].idx / LANES];
+                if (rsd >= LANES || (*o >> rsd & 1))
+                    break;
+                *o |= (uint8_t)(1u << rsd);
+            }
+            if (i == e) {
+                placed = true;
+                break;
+            }
+            for (uint32_t q = a; q < i; q++)
+                occ[mb[q].idx / LANES] &= (uint8_t)~(1u << ((mb[q].off + c) % BANKS));
+        }
+        if (placed) {
+            k++;
+        } else {
+            turn[k] = 0;
+            k--;
+        }
+    }
+    if (res == 0 && k < 0)
+        res = 1;
+    free(mb), free(cs), free(occ), free(turn);
+    return res;
+}
 
 /* A word's last writer, or its first reader while nobody wrote it. */
 struct word_owner {
@@ -121,12 +218,12 @@ static int analyse(const struct probe_log *g, const struct tn_plan *p, int per_r
     uint64_t cap = p->mem_max ? p->mem_max : 1;
     struct uf u = {malloc(nv * sizeof *u.up), malloc(nv)};
     struct word_owner *w = calloc((size_t)(N * cap), sizeof *w);
-    uint8_t *bad = calloc(N, 1);
+    uint8_t *bad = calloc(N, 1), *used = calloc(nv, 1);
     /* per node and kind: the round each lane last worked in, plus one */
     uint32_t *last = calloc((size_t)N * 2 * LANES, sizeof *last);
     uint8_t *co = calloc((size_t)N * R * 2 * LANES * LANES, 1);
-    if (!u.up || !u.off || !w || !bad || !last || !co) {
-        free(u.up), free(u.off), free(w), free(bad), free(last), free(co);
+    if (!u.up || !u.off || !w || !bad || !used || !last || !co) {
+        free(u.up), free(u.off), free(w), free(bad), free(used), free(last), free(co);
         return TN_ENOMEM;
     }
     for (size_t x = 0; x < nv; x++)
@@ -136,6 +233,7 @@ static int analyse(const struct probe_log *g, const struct tn_plan *p, int per_r
         const struct access *a = &g->a[i];
         uint32_t x = var_of(a, per_round, p->nrounds), *lr = &last[(a->node * 2 + a->write) * LANES];
         uint32_t cr = per_round ? a->round : 0;
+        used[x] = 1;
         lr[a->lane] = a->round + 1;
         for (unsigned k = 0; k < LANES; k++)
             if (k != a->lane && lr[k] == a->round + 1)
@@ -171,9 +269,13 @@ static int analyse(const struct probe_log *g, const struct tn_plan *p, int per_r
                             bad[v] = 1;
                         }
                     }
-    for (uint32_t v = 0; v < N; v++)
+    for (uint32_t v = 0; v < N; v++) {
         out->nodes_bad += bad[v];
-    free(u.up), free(u.off), free(w), free(bad), free(last), free(co);
+        int rn = per_round ? rename_node(&u, used, v, R) : 0;
+        out->rename_bad += rn == 1;
+        out->rename_open += rn == 2;
+    }
+    free(u.up), free(u.off), free(w), free(bad), free(used), free(last), free(co);
     return 0;
 }
 
@@ -201,11 +303,14 @@ static void row(const char *dims, const char *what, const struct tn_coll_req *re
         if (rc == 0)
             rc = analyse(&g, p, 1, &perround);
         if (rc == 0)
-            printf("| %-7s | %-26s | %9zu | %9llu | %5llu / %-5llu %4llu | %5llu / %-5llu %4llu |\n",
+            printf("| %-7s | %-26s | %9zu | %9llu | %5llu / %-5llu %4llu | %5llu / %-5llu %4llu "
+                   "| %4llu / %-4llu |\n",
                    dims, what, g.n, (unsigned long long)fixed.equations,
                    (unsigned long long)fixed.conflicts, (unsigned long long)fixed.shared,
                    (unsigned long long)fixed.nodes_bad, (unsigned long long)perround.conflicts,
-                   (unsigned long long)perround.shared, (unsigned long long)perround.nodes_bad);
+                   (unsigned long long)perround.shared, (unsigned long long)perround.nodes_bad,
+                   (unsigned long long)perround.rename_bad,
+                   (unsigned long long)perround.rename_open);
         tn_plan_free(p);
         tn_coll_built_free(&b);
     }
@@ -219,8 +324,9 @@ int main(void)
     printf("Rotating flit memory banks (lane x owns bank sigma(x) + t mod %u): can the "
            "tests' schedules meet it?\n", BANKS);
     printf("| dims    | schedule                   | accesses  | equations | sigma per lane: "
-           "conflicts / shared, nodes | per lane and round |\n");
-    printf("|---|---|---|---|---|---|\n");
+           "conflicts / shared, nodes | per lane and round | fixed rotator, lanes renamed "
+           "per round: nodes without / undecided |\n");
+    printf("|---|---|---|---|---|---|---|\n");
     static const char *gossips[] = {"dp", "dp-long", "class-ring", "split-ring"};
     static const char *dims[] = {"3x3x3", "4x4x4", "7x7x7"};
     for (unsigned d = 0; d < 3; d++) {
