@@ -38,6 +38,14 @@ static long path_sum(const struct tn_traffic *tr, const int *step, int n)
     return sum;
 }
 
+/* Whether cand (n steps, as many as the best so far in step) has shorter
+ * paths; not when that cannot be computed (out of memory). */
+static int shorter_paths(const struct tn_traffic *tr, const int *cand, const int *step, int n)
+{
+    long c = path_sum(tr, cand, n), s = path_sum(tr, step, n);
+    return c >= 0 && s >= 0 && c < s;
+}
+
 /* Keeps cand[] (n steps, from the stage 'via') as the schedule when the
  * verifier accepts it and it is shorter than the best so far, or as short
  * with shorter paths. */
@@ -45,7 +53,7 @@ static void keep(const struct tn_traffic *tr, const int *cand, int n, const char
                  int exhausted, int *best, int *step, struct tn_a2a_info *info)
 {
     if (n <= 0 || (*best && n > *best) ||
-        (*best == n && path_sum(tr, cand, n) >= path_sum(tr, step, n)) ||
+        (*best == n && !shorter_paths(tr, cand, step, n)) ||
         tn_traffic_check(tr, cand, n, 0) != 0)
         return;
     *best = n;
