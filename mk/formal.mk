@@ -12,7 +12,8 @@
 # that each proof takes seconds; the properties do not depend on them),
 # FORMAL_DEPTH_NAME (steps), FORMAL_COVER_DEPTH_NAME (steps of cover mode,
 # if they differ), FORMAL_MODES_NAME (default: all three),
-# FORMAL_GATES_NAME (1: the model lowered to gates, scripts/formal.sh).
+# FORMAL_GATES_NAME (1: the model lowered to gates), FORMAL_MEMMAP_NAME (1:
+# its memories mapped to registers; scripts/formal.sh).
 # make test runs every proof and mode (tests/rtl/tn_formal_test.sh). A mode's
 # .ok file holds its summary line.
 
@@ -37,7 +38,7 @@ FORMAL_SRC_slip_dec := rtl/bridge/tn_slip_dec.v rtl/bridge/tn_formal_stream.vh
 FORMAL_SET_slip_dec := IDLE_TIMEOUT=5
 $(foreach p,$(FORMAL_BRIDGE),$(eval FORMAL_MODES_$(p) := bmc prove))
 
-# The network: router (W 4, two lanes, a 3x3x3 node's routes), NI lanes,
+# The network: router (W 4, two lanes, a 3x3x3 node's routes), the NI,
 # sequencer, and the bridge's command engine.
 FORMAL_TOP_router   := tn_router
 FORMAL_SRC_router   := rtl/net/tn_router.v rtl/lib/tn_formal_reset.vh
@@ -46,16 +47,12 @@ FORMAL_DEPTH_router := 2
 FORMAL_COVER_DEPTH_router := 5
 FORMAL_GATES_router := 1
 
-FORMAL_NI_SET := W=4 AW=3 RW=2 DW=3
-FORMAL_TOP_inject   := tn_inject
-FORMAL_SRC_inject   := rtl/ni/tn_inject.v rtl/lib/tn_ram.v rtl/lib/tn_formal_reset.vh
-FORMAL_SET_inject   := $(FORMAL_NI_SET)
-FORMAL_DEPTH_inject := 8
-
-FORMAL_TOP_eject    := tn_eject
-FORMAL_SRC_eject    := rtl/ni/tn_eject.v rtl/lib/tn_ram.v rtl/lib/tn_formal_reset.vh
-FORMAL_SET_eject    := $(FORMAL_NI_SET)
-FORMAL_DEPTH_eject  := 6
+FORMAL_TOP_ni       := tn_ni
+FORMAL_SRC_ni       := rtl/ni/tn_ni.v rtl/lib/tn_formal_reset.vh
+FORMAL_SET_ni       := W=4 LANES=1 AW=3 RW=2 DW=3 BB=0 SIW=3
+FORMAL_DEPTH_ni     := 8
+FORMAL_MEMMAP_ni    := 1
+FORMAL_GATES_ni     := 1
 
 FORMAL_TOP_seq      := tn_seq
 FORMAL_SRC_seq      := rtl/net/tn_seq.v rtl/lib/tn_ram.v rtl/lib/tn_formal_reset.vh
@@ -69,7 +66,7 @@ FORMAL_SET_engine   := MAX_WORDS=4 RESET_CYCLES=2
 FORMAL_DEPTH_engine := 16
 FORMAL_GATES_engine := 1
 
-FORMAL_PROOFS := router inject eject seq engine $(FORMAL_BRIDGE)
+FORMAL_PROOFS := router ni seq engine $(FORMAL_BRIDGE)
 
 # (sources that are headers are dependencies, not read_verilog arguments)
 define formal_proof
@@ -77,7 +74,7 @@ FORMAL_DEPTH_$(1) ?= 16
 FORMAL_COVER_DEPTH_$(1) ?= $$(FORMAL_DEPTH_$(1))
 FORMAL_MODES_$(1) ?= $(FORMAL_ALL_MODES)
 $(FORMAL_DIR)/$(1).smt2: $(FORMAL_SRC_$(1)) scripts/formal.sh mk/formal.mk
-	@FORMAL_GATES=$(FORMAL_GATES_$(1)) scripts/formal.sh smt2 $$@ $(FORMAL_TOP_$(1)) "$(FORMAL_SET_$(1))" $(filter %.v,$(FORMAL_SRC_$(1)))
+	@FORMAL_GATES=$(FORMAL_GATES_$(1)) FORMAL_MEMMAP=$(FORMAL_MEMMAP_$(1)) scripts/formal.sh smt2 $$@ $(FORMAL_TOP_$(1)) "$(FORMAL_SET_$(1))" $(filter %.v,$(FORMAL_SRC_$(1)))
 $(FORMAL_DIR)/$(1).%.ok: $(FORMAL_DIR)/$(1).smt2
 	@scripts/formal.sh $$* $$< $$(if $$(filter cover,$$*),$$(FORMAL_COVER_DEPTH_$(1)),$$(FORMAL_DEPTH_$(1))) >$$@.tmp
 	@cat $$@.tmp && mv $$@.tmp $$@

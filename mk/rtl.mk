@@ -96,7 +96,7 @@ RTL_TB_TORUS := X2_W8_L1:DIM_X=2,W=8,LANES=1,MEM_DEPTH=16,ROUNDS=2,RELAY=0 \
 # each bench's modules
 RTL_TB_SEQ_SRC := rtl/net/tn_seq.v rtl/lib/tn_ram.v
 RTL_TB_ROUTER_SRC := rtl/net/tn_router.v
-RTL_TB_LANES_SRC := rtl/ni/tn_inject.v rtl/ni/tn_eject.v rtl/ni/tn_flitmem.v rtl/lib/tn_ram.v
+RTL_TB_LANES_SRC := rtl/ni/tn_ni.v
 RTL_TB_TORUS_SRC := $(RTL_NET_SRC)
 
 # $(call rtl_tb,<bench>,<grid>,<sources>): compile each grid point, write the runner.

@@ -3,7 +3,7 @@
 
 # The network: torus top, sequencer, nodes (router, lanes, flit memory).
 RTL_NET_SRC := rtl/net/tn_torus.v rtl/net/tn_seq.v rtl/net/tn_plane.v rtl/net/tn_node.v rtl/net/tn_router.v \
-	rtl/net/tn_status.v rtl/ni/tn_inject.v rtl/ni/tn_eject.v rtl/ni/tn_flitmem.v \
+	rtl/net/tn_status.v rtl/ni/tn_ni.v \
 	rtl/lib/tn_ram.v
 # The host bridge (SLIP frames over a byte stream) and the UART.
 RTL_BRIDGE_SRC := $(addprefix rtl/bridge/,tn_crc16.v tn_slip_dec.v tn_slip_enc.v \

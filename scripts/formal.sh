@@ -4,7 +4,10 @@
 # Usage: scripts/formal.sh smt2 OUT.smt2 TOP "P=V ..." SOURCE...
 #            elaborate TOP (its parameters set) to an SMT-LIB 2 model;
 #            FORMAL_GATES=1 lowers it to AND gates first (for wide mux
-#            trees that z3 handles slowly as words: the router)
+#            trees that z3 handles slowly as words: the router);
+#            FORMAL_MEMMAP=1 maps its memories to registers first (a
+#            table read several times in a row, as the NI's CRC nibble
+#            table, is otherwise one cell in a loop with itself)
 #        scripts/formal.sh bmc|prove|cover OUT.smt2 DEPTH
 #            bmc:   no assertion fails in the first DEPTH cycles after reset
 #            prove: temporal induction of DEPTH steps (with bmc: for ever)
@@ -31,8 +34,11 @@ if [ "$mode" = smt2 ]; then
         ch="$ch chparam -set ${s%%=*} ${s#*=} $top;"
     done
     gates=""
+    if [ "${FORMAL_MEMMAP:-0}" = 1 ]; then
+        gates="memory_map; opt -fast;"
+    fi
     if [ "${FORMAL_GATES:-0}" = 1 ]; then
-        gates="techmap; opt -fast; abc -g AND; opt_clean;"
+        gates="$gates techmap; opt -fast; abc -g AND; opt_clean;"
     fi
     mkdir -p "$(dirname "$smt")"
     "${YOSYS:-yosys}" -q -l "${smt%.smt2}.yosys.log" -p "read_verilog -formal -DFORMAL -I$(dirname "$1") -Irtl/lib $*;$ch

@@ -8,11 +8,12 @@
 // (no_rw_check): callers never do it. The write is a blocking assignment:
 // with no such read, it means the same as a non-blocking one, and the
 // simulator then keeps no shadow copy of each write (docs/NOTES.md,
-// "Simulation cost"). The write takes two enables, tested one inside the
-// other: wsel_i, shared by a group of RAMs written from one bus (a node's
-// tables), and we_i, this RAM's own. Verilator merges the group's outer
-// tests into one, so a node the bus does not address costs one branch per
-// bus cycle, not one per RAM; synthesis sees one enable, wsel_i && we_i.
+// "Simulation cost"). Each port takes two enables, tested one inside the
+// other: a group's (wsel_i, rsel_i: shared by RAMs used together, e.g. a
+// node's tables, or a node's lanes' lists while it runs) and this RAM's own
+// (we_i, re_i). Verilator merges the group's outer tests into one, so an
+// idle group costs one branch per cycle, not one per RAM; synthesis sees
+// one enable, the AND of the two.
 module tn_ram #(
     parameter DW = 16, // word width
     parameter AW = 8   // address bits: 2**AW words
@@ -23,9 +24,10 @@ module tn_ram #(
     input  wire [AW-1:0] waddr_i,
     input  wire [DW-1:0] wdata_i,
     input  wire          rclk_i,
-    input  wire          re_i,    // 0: rdata_o keeps its word
+    input  wire          rsel_i,  // the RAM's group is read (1: a RAM of its own)
+    input  wire          re_i,    // this RAM is read (with rsel_i); else rdata_o keeps its word
     input  wire [AW-1:0] raddr_i,
-    output reg  [DW-1:0] rdata_o  // mem[raddr_i] of the last edge with re_i
+    output reg  [DW-1:0] rdata_o  // mem[raddr_i] of the last edge with rsel_i && re_i
 );
     (* no_rw_check *) reg [DW-1:0] mem [0:(1 << AW) - 1];
 
@@ -37,6 +39,7 @@ module tn_ram #(
     /* verilator lint_on BLKSEQ */
 
     always @(posedge rclk_i)
-        if (re_i)
-            rdata_o <= mem[raddr_i];
+        if (rsel_i)
+            if (re_i)
+                rdata_o <= mem[raddr_i];
 endmodule

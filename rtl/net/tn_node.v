@@ -21,8 +21,7 @@ module tn_node #(
     parameter FS    = (FW <= 32) ? 32 : 64,    // a flit's slot on the link buses (tn_router)
     parameter CFW   = 24,                      // round settings: the outputs' selects
     parameter IEW   = 2 + RW + DW + 2 * AW + 1, // inject entry
-    parameter EEW   = 2 + 3 + 2 * AW + 1,      // eject descriptor
-    parameter RCW   = 4 + 3 + AW + 1 + 2 * DW + 32 // eject record
+    parameter EEW   = 2 + 3 + 2 * AW + 1       // eject descriptor
 ) (
     input  wire            nclk_i,
     input  wire            nrst_i,
@@ -68,7 +67,7 @@ module tn_node #(
     /* verilator lint_off UNUSEDSIGNAL */ // the lane, round and word bits are used
     input  wire [15:0]     rr_off_i,
     /* verilator lint_on UNUSEDSIGNAL */
-    output reg  [31:0]     rr_data_o, // (combinational: the lanes' word registers)
+    output wire [31:0]     rr_data_o, // (the network interface's word register)
     output wire            err_o      // a status flag is set
 );
     localparam MW  = W + 2;           // memory word {head, tail, data}
@@ -93,21 +92,19 @@ module tn_node #(
     wire [CFW-1:0] cfg_nx;            // the next round's settings (read ahead)
     tn_ram #(.DW(CFW), .AW(RW)) u_cfg (
         .wclk_i(bclk_i), .wsel_i(tw_i), .we_i(tw_kind_i[0]), .waddr_i(tw_idx_i), .wdata_i(tw_cfg_i),
-        .rclk_i(nclk_i), .re_i((nb_r_i && nb_cfg) || prep_i || sw_i),
+        .rclk_i(nclk_i), .rsel_i(1'b1), .re_i((nb_r_i && nb_cfg) || prep_i || sw_i),
         .raddr_i((nb_r_i && nb_cfg) ? nb_off_i[RW-1:0] : prep_i ? {RW{1'b0}} : round_i + 1'b1),
         .rdata_o(cfg_nx));
 
-    // The active settings, as the router takes them: per output and eject
-    // lane a source index (0..5 input link, 6 + l inject lane l, NONE) and
-    // a relay flag, and what they imply; loaded at a switch from the
-    // round's selects (0 off, 1 + l inject lane l, 8 + p input p, 15 relay).
+    // The active settings of the outputs, as the router takes them: per
+    // output a source index (0..5 input link, 6 + l inject lane l, NONE) and
+    // a relay flag, and what they imply; loaded at a switch from the round's
+    // selects (0 off, 1 + l inject lane l, 8 + p input p, 15 relay). The
+    // eject lanes' are the network interface's (from their descriptors).
     reg [6*SIW-1:0]     osrc_q;
     reg [5:0]           orel_q;
-    reg [LANES*SIW-1:0] esrc_q;
-    reg [LANES-1:0]     erel_q;
-    reg [5:0]           rin_q;        // link inputs no circuit uses
+    reg [5:0]           ouse_q;       // link inputs a circuit output uses
     reg [LANES-1:0]     iused_q;      // inject lanes a circuit output uses
-    wire [EEW*LANES-1:0] edesc;       // the eject lanes' descriptors of the new round
     reg [3:0]           s;
     /* verilator lint_off UNUSEDSIGNAL */ // 6 + l < 2**SIW
     reg [3:0]           t;
@@ -119,141 +116,61 @@ module tn_node #(
     /* verilator lint_off BLKSEQ */
     always @(posedge nclk_i) begin
         if (sw_i) begin
-            rin_q   <= 6'h3F;
+            ouse_q  <= 6'd0;
             iused_q <= {LANES{1'b0}};
-            for (o = 0; o < 6 + LANES; o = o + 1) begin
-                // the select: an output's, or an eject lane's from its
-                // descriptor {valid, relay, port, ...}
-                if (o < 6)
-                    s = cfg_nx[4*o +: 4];
-                else if (!edesc[(o-5)*EEW-1])
-                    s = 4'd0;
-                else if (edesc[(o-5)*EEW-2])
-                    s = 4'd15;
-                else
-                    s = {1'b1, edesc[(o-6)*EEW+2*AW+1 +: 3]};
+            for (o = 0; o < 6; o = o + 1) begin
+                s = cfg_nx[4*o +: 4];
                 t = s + 4'd5;         // 1 + l -> 6 + l
-                if (o < 6) begin
-                    osrc_q[o*SIW +: SIW] <= (s >= 4'd8 && s <= 4'd13) ? {{(SIW - 3){1'b0}}, s[2:0]}
-                                          : (s >= 4'd1 && s <= NL4) ? t[SIW-1:0] : NONE;
-                    orel_q[o] <= RELAY != 0 && s == 4'd15;
-                    for (ko = 0; ko < LANES; ko = ko + 1)
-                        if (s == ko[3:0] + 4'd1)
-                            iused_q[ko] <= 1'b1;
-                end else begin
-                    esrc_q[(o-6)*SIW +: SIW] <= (s >= 4'd8 && s <= 4'd13) ? {{(SIW - 3){1'b0}}, s[2:0]} : NONE;
-                    erel_q[o-6] <= RELAY != 0 && s == 4'd15;
-                end
+                osrc_q[o*SIW +: SIW] <= (s >= 4'd8 && s <= 4'd13) ? {{(SIW - 3){1'b0}}, s[2:0]}
+                                      : (s >= 4'd1 && s <= NL4) ? t[SIW-1:0] : NONE;
+                orel_q[o] <= RELAY != 0 && s == 4'd15;
+                for (ko = 0; ko < LANES; ko = ko + 1)
+                    if (s == ko[3:0] + 4'd1)
+                        iused_q[ko] <= 1'b1;
                 for (ko = 0; ko < 6; ko = ko + 1)
                     if (s == ko[3:0] + 4'd8)
-                        rin_q[ko] <= 1'b0;
+                        ouse_q[ko] <= 1'b1;
             end
             aro_q <= round_i;
         end
         if (nrst_i) begin
             osrc_q  <= {6{NONE}};
             orel_q  <= 6'd0;
-            esrc_q  <= {LANES{NONE}};
-            erel_q  <= {LANES{1'b0}};
-            rin_q   <= 6'h3F;
+            ouse_q  <= 6'd0;
             iused_q <= {LANES{1'b0}};
         end
     end
     /* verilator lint_on BLKSEQ */
-    wire ron = |orel_q || |erel_q;    // a relay round
 
-    // ---- record reads (bus clock): every lane reads its record of the
-    // round (one read enable for the node, so that a simulator tests it once
-    // for all lanes); in the cycle after, each lane's word register takes the
-    // addressed word, 0 in the lanes not addressed (gen_lane), computed only
-    // for a read; rr_data_o is their OR ----
-    wire [2:0]           rr_lane = rr_off_i[RW+4:RW+2];
-    reg                  rrp_q;       // a record was read last cycle
-    wire [32*LANES-1:0]  rrw;         // each lane's word register
-    integer              rk;
-    always @(posedge bclk_i)
-        rrp_q <= rr_i;
-    always @* begin
-        rr_data_o = 32'd0;
-        for (rk = 0; rk < LANES; rk = rk + 1)
-            rr_data_o = rr_data_o | rrw[32*rk +: 32];
-    end
-    // word w of a record: {epoch, errors, count}, {last, first}, CRC
-    function [31:0] rec_word(input [RCW-1:0] rc, input [1:0] w);
-        case (w)
-            2'd0:    rec_word = {rc[RCW-1 -: 4], 9'd0, rc[RCW-5 -: 3], {(15 - AW){1'b0}},
-                                 rc[2*DW+32 +: AW + 1]};
-            2'd1:    rec_word = {{(16 - DW){1'b0}}, rc[DW+32 +: DW], {(16 - DW){1'b0}}, rc[32 +: DW]};
-            2'd2:    rec_word = rc[31:0];
-            default: rec_word = 32'd0;
-        endcase
-    endfunction
-
-    // ---- flit memory and lanes ----
-    wire [LANES-1:0]    mrd, mrok, mwr;
-    // (one slot per lane: docs/NOTES.md, "Simulation cost")
-    wire [LANES*32-1:0] mraddr, mwaddr, mwdata;
+    // ---- network interface: lanes, flit memory, lane tables, records ----
+    wire [LANES*FS-1:0]  inj;
+    wire [LANES-1:0]     irelay, erel;
     /* verilator lint_off UNUSEDSIGNAL */ // the slots' unused bits
-    wire [LANES*32-1:0] mrdata;
-    wire [LANES*FS-1:0] ej;
+    wire [LANES*FS-1:0]  ej;
     /* verilator lint_on UNUSEDSIGNAL */
-    wire [MW-1:0]       mbrd;
-    wire [3:0]          nconf;
-    tn_flitmem #(.W(W), .LANES(LANES), .AW(AW), .BB(BB)) u_mem (
-        .clk_i(nclk_i),
-        .rd_i(mrd), .raddr_i(mraddr), .rdata_o(mrdata), .rok_o(mrok),
-        .wr_i(mwr), .waddr_i(mwaddr), .wdata_i(mwdata),
-        .bre_i(nb_r_i && nb_mem), .bwe_i(nb_w_i && nb_mem), .baddr_i(nb_off_i[AW-1:0]),
-        .bwdata_i({nb_wdata_i[30], nb_wdata_i[31], nb_wdata_i[W-1:0]}), .brdata_o(mbrd),
-        .nconf_o(nconf));
-
-    wire [LANES*FS-1:0] inj;
-    wire [LANES-1:0]    irelay, ibounds, eovr, eshort, ebounds;
-    wire [IEW-1:0]      ient [0:LANES-1];  // the inject lanes' list entries read
-    wire [EEW-1:0]      edsc [0:LANES-1];  // the eject lanes' descriptors read
-    genvar g;
-    generate
-        for (g = 0; g < LANES; g = g + 1) begin : gen_lane
-            wire [RCW-1:0] rec;       // the lane's record read (tn_eject)
-            reg  [31:0]    rw_q;      // its addressed word, or 0
-            tn_inject #(.W(W), .AW(AW), .RW(RW), .DW(DW)) u_inj (
-                .bclk_i(bclk_i), .lsel_i(tw_i), .lw_i(tw_kind_i[1] && tw_lane_i == g),
-                .lw_idx_i(tw_idx_i), .lw_row_i(tw_inj_i),
-                .nclk_i(nclk_i), .nrst_i(nrst_i), .run_i(run_i), .sw_i(sw_i), .prep_i(prep_i),
-                .round_i(round_i), .rcyc_i(rcyc_i),
-                .lr_i(nb_r_i && nb_rg_i == 4'd2 && nb_lst && nb_lane == g), .lr_idx_i(nb_off_i[RW:1]),
-                .entry_o(ient[g]),
-                .mrd_o(mrd[g]), .maddr_o(mraddr[g*32 +: AW]), .mdata_i(mrdata[g*32 +: MW]),
-                .mok_i(mrok[g]), .flit_o(inj[g*FS +: FW]), .relay_o(irelay[g]),
-                .bounds_o(ibounds[g]));
-            tn_eject #(.W(W), .AW(AW), .RW(RW), .DW(DW)) u_ej (
-                .bclk_i(bclk_i), .lsel_i(tw_i), .lw_i(tw_kind_i[2] && tw_lane_i == g),
-                .lw_idx_i(tw_idx_i), .lw_row_i(tw_ej_i),
-                .rr_i(rr_i), .rr_idx_i(rr_off_i[RW+1:2]), .rec_o(rec),
-                .nclk_i(nclk_i), .nrst_i(nrst_i), .run_i(run_i), .sw_i(sw_i), .fin_i(fin_i),
-                .prep_i(prep_i), .round_i(round_i), .ts_i(ts_i), .epoch_i(epoch_i),
-                .lr_i(nb_r_i && nb_rg_i == 4'd3 && nb_lst && nb_lane == g), .lr_idx_i(nb_off_i[RW:1]),
-                .desc_o(edsc[g]), .flit_i(ej[g*FS +: FW]),
-                .mwr_o(mwr[g]), .mwaddr_o(mwaddr[g*32 +: AW]), .mwdata_o(mwdata[g*32 +: MW]),
-                .overrun_o(eovr[g]), .short_o(eshort[g]), .bounds_o(ebounds[g]));
-            assign edesc[g*EEW +: EEW] = edsc[g];
-            // the lane's word of a record read (a whole wire per lane: the
-            // simulator then copies no record per bus cycle)
-            always @(posedge bclk_i)
-                if (rrp_q)
-                    rw_q <= (rr_lane == g) ? rec_word(rec, rr_off_i[1:0]) : 32'd0;
-            assign rrw[32*g +: 32] = rw_q;
-            // the slots' unused bits
-            assign mraddr[g*32+AW +: 32-AW] = {(32 - AW){1'b0}};
-            assign mwaddr[g*32+AW +: 32-AW] = {(32 - AW){1'b0}};
-            if (FW < FS) begin : gen_fpad
-                assign inj[g*FS+FW +: FS-FW] = {(FS - FW){1'b0}};
-            end
-            if (MW < 32) begin : gen_mpad
-                assign mwdata[g*32+MW +: 32-MW] = {(32 - MW){1'b0}};
-            end
-        end
-    endgenerate
+    wire [LANES*SIW-1:0] esrc;
+    wire [5:0]           euse;
+    wire [3:0]           nev, nconf;
+    wire [31:0]          tr_data;
+    wire [MW-1:0]        mbrd;
+    wire                 ejany;
+    tn_ni #(.W(W), .LANES(LANES), .RELAY(RELAY), .AW(AW), .RW(RW), .DW(DW), .BB(BB), .SIW(SIW),
+            .FS(FS)) u_ni (
+        .bclk_i(bclk_i), .tw_i(tw_i),
+        .iw_i(tw_kind_i[1] ? {{(LANES-1){1'b0}}, 1'b1} << tw_lane_i : {LANES{1'b0}}),
+        .ew_i(tw_kind_i[2] ? {{(LANES-1){1'b0}}, 1'b1} << tw_lane_i : {LANES{1'b0}}),
+        .tw_idx_i(tw_idx_i), .tw_inj_i(tw_inj_i), .tw_ej_i(tw_ej_i),
+        .rr_i(rr_i), .rr_lane_i(rr_off_i[RW+4:RW+2]), .rr_idx_i(rr_off_i[RW+1:2]), .rr_word_i(rr_off_i[1:0]),
+        .rr_data_o(rr_data_o),
+        .nclk_i(nclk_i), .nrst_i(nrst_i), .run_i(run_i), .sw_i(sw_i), .fin_i(fin_i), .prep_i(prep_i),
+        .round_i(round_i), .rcyc_i(rcyc_i), .ts_i(ts_i), .epoch_i(epoch_i),
+        .tr_i(nb_r_i && nb_lst), .tr_ej_i(nb_rg_i == 4'd3), .tr_lane_i(nb_lane),
+        .tr_idx_i(nb_off_i[RW:1]), .tr_word_i(nb_off_i[0]), .tr_data_o(tr_data),
+        .mre_i(nb_r_i && nb_mem), .mwe_i(nb_w_i && nb_mem), .maddr_i(nb_off_i[AW-1:0]),
+        .mwdata_i({nb_wdata_i[30], nb_wdata_i[31], nb_wdata_i[W-1:0]}), .mrdata_o(mbrd),
+        .inj_o(inj), .irel_o(irelay), .ej_i(ej), .ejany_i(ejany),
+        .esrc_o(esrc), .erel_o(erel), .euse_o(euse), .ev_o(nev), .nconf_o(nconf));
+    wire ron = |orel_q || |erel;      // a relay round
 
     // ---- router ----
     wire [3:0] ncoll, nunrt, ndrop, coll_port;
@@ -263,16 +180,16 @@ module tn_node #(
                 .RELAY(RELAY), .SIW(SIW), .FS(FS)) u_router (
         .clk_i(nclk_i), .rst_i(nrst_i), .sw_i(sw_i),
         .lin_i(lin_i), .lout_o(lout_o), .lany_o(lany_o), .inj_i(inj), .inj_relay_i(irelay), .ej_o(ej),
-        .osrc_i(osrc_q), .orel_i(orel_q), .esrc_i(esrc_q), .erel_i(erel_q),
-        .rin_i(rin_q), .iused_i(iused_q), .ron_i(ron), .coord_i(coord_i),
+        .ejany_o(ejany), .osrc_i(osrc_q), .orel_i(orel_q), .esrc_i(esrc), .erel_i(erel),
+        .rin_i(~(ouse_q | euse)), .iused_i(iused_q), .ron_i(ron), .coord_i(coord_i),
         .ncoll_o(ncoll), .nunrt_o(nunrt), .ndrop_o(ndrop),
         .coll_o(coll), .coll_port_o(coll_port), .coll_tgt_o(coll_tgt));
 
     // ---- status ----
     wire [31:0] st_rd;
-    tn_status #(.LANES(LANES), .RW(RW)) u_status (
+    tn_status #(.RW(RW)) u_status (
         .clk_i(nclk_i), .rst_i(nrst_i), .clr_i(clr_i), .around_i(aro_q),
-        .overrun_i(eovr), .short_i(eshort), .ebounds_i(ebounds), .ibounds_i(ibounds),
+        .ev_i(nev),
         .ncoll_i(ncoll), .nunrt_i(nunrt), .ndrop_i(ndrop), .nconf_i(nconf),
         .coll_i(coll), .coll_port_i(coll_port), .coll_tgt_i(coll_tgt),
         .we_i(nb_w_i && nb_rg_i == 4'd5), .re_i(nb_r_i && nb_rg_i == 4'd5), .addr_i(nb_off_i[3:0]),
@@ -283,18 +200,12 @@ module tn_node #(
     reg       rd_q;                   // a read of this node was requested last cycle
     reg [3:0] rg_q;
     reg [4:0] roff_q;                 // offset bits that pick a register
-    reg [2:0] rlane_q;
-    reg       rword_q, rok_q;         // word of a list entry; the offset is mapped
-    reg [IEW-1:0] ie;                 // temporaries of the block below
-    reg [EEW-1:0] ed;
-    /* verilator lint_off BLKSEQ */
+    reg       rok_q;                  // the offset is mapped
     always @(posedge nclk_i) begin
         rd_q <= nb_r_i;
         if (nb_r_i) begin
             rg_q    <= nb_rg_i;
             roff_q  <= nb_off_i[4:0];
-            rlane_q <= nb_lane;
-            rword_q <= nb_off_i[0];
             rok_q   <= nb_mem || nb_cfg || nb_lst || nb_rg_i == 4'd5 ||
                        (nb_rg_i == 4'd6 && nb_off_i < 16'd32);
         end
@@ -306,23 +217,7 @@ module tn_node #(
                     4'd1:       nb_rdata_o <= {{(32 - CFW){1'b0}}, cfg_nx};
                     // entry words as written: {valid, relay, round, start},
                     // {length, address}; descriptors {valid, relay, port}
-                    4'd2: begin
-                        ie = {IEW{1'b0}};
-                        for (ko = 0; ko < LANES; ko = ko + 1)
-                            if (rlane_q == ko[2:0])
-                                ie = ient[ko];
-                        nb_rdata_o <= rword_q ? {{(15 - AW){1'b0}}, ie[AW +: AW + 1], {(16 - AW){1'b0}}, ie[0 +: AW]}
-                                              : {ie[IEW-1 -: 2], {(14 - RW){1'b0}}, ie[2*AW+1+DW +: RW],
-                                                 {(16 - DW){1'b0}}, ie[2*AW+1 +: DW]};
-                    end
-                    4'd3: begin
-                        ed = {EEW{1'b0}};
-                        for (ko = 0; ko < LANES; ko = ko + 1)
-                            if (rlane_q == ko[2:0])
-                                ed = edsc[ko];
-                        nb_rdata_o <= rword_q ? {{(15 - AW){1'b0}}, ed[AW +: AW + 1], {(16 - AW){1'b0}}, ed[0 +: AW]}
-                                              : {ed[EEW-1 -: 2], 27'd0, ed[2*AW+1 +: 3]};
-                    end
+                    4'd2, 4'd3: nb_rdata_o <= tr_data;
                     4'd5:       nb_rdata_o <= st_rd;
                     4'd6: begin
                         if (roff_q == 5'd18)
@@ -334,5 +229,4 @@ module tn_node #(
                 endcase
         end
     end
-    /* verilator lint_on BLKSEQ */
 endmodule

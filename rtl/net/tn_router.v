@@ -35,6 +35,7 @@ module tn_router #(
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire [LANES-1:0]    inj_relay_i, // inject lane l is head-routed
     output reg  [LANES*FS-1:0] ej_o,        // eject lanes (this cycle's flits)
+    output reg                 ejany_o,     // some eject lane has a flit
     input  wire [6*SIW-1:0]    osrc_i,      // output o's circuit source (NIN: none)
     input  wire [5:0]          orel_i,      // output o is relay
     input  wire [LANES*SIW-1:0] esrc_i,     // eject lane l's circuit source
@@ -314,6 +315,7 @@ module tn_router #(
         lout_o  = {6*FS{1'b0}};
         ej_o    = {LANES*FS{1'b0}};
         lany_o  = 1'b0;
+        ejany_o = 1'b0;
         ndrop_o = 4'd0;
         g = {FS{1'b0}};
         xo = 0;
@@ -328,6 +330,7 @@ module tn_router #(
             for (xl = 0; xl < LANES; xl = xl + 1) begin
                 g[FW-1:0] = src[ebusy_d[xl] ? eown_d[xl*SIW +: SIW] : esrc_i[xl*SIW +: SIW]];
                 ej_o[xl*FS +: FS] = g;
+                ejany_o = ejany_o | g[W+2];
             end
             if (ron) begin
                 // a body flit on a relay source that no held path carries

@@ -63,7 +63,7 @@ module tn_seq #(
     wire [DW-1:0] dur_nx;
     tn_ram #(.DW(DW), .AW(RW)) u_dur (
         .wclk_i(bclk_i), .wsel_i(1'b1), .we_i(dw_i), .waddr_i(dw_idx_i), .wdata_i(dw_data_i),
-        .rclk_i(nclk_i), .re_i(rdur || prep_q || sw_q),
+        .rclk_i(nclk_i), .rsel_i(1'b1), .re_i(rdur || prep_q || sw_q),
         .raddr_i(rdur ? nb_off_i[RW-1:0] : prep_q ? {RW{1'b0}} : round_q + 1'b1),
         .rdata_o(dur_nx));
     wire [DW-1:0] dl_nx = (dur_nx == 0) ? {DW{1'b0}} : dur_nx - 1'b1;  // D = 0 counts as 1

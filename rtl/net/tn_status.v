@@ -6,18 +6,14 @@
 // registered, then counted: flags and counters show an event one cycle
 // after it reaches this module. Counters are 16 bits and stop at 0xFFFF.
 module tn_status #(
-    parameter LANES = 6,  // inject and eject lanes
     parameter RW    = 4   // round index bits
 ) (
     input  wire             clk_i,
     input  wire             rst_i,
     input  wire             clr_i,       // clear everything (CTRL bit 2)
     input  wire [RW-1:0]    around_i,    // round of the active settings
-    // events
-    input  wire [LANES-1:0] overrun_i,
-    input  wire [LANES-1:0] short_i,
-    input  wire [LANES-1:0] ebounds_i,
-    input  wire [LANES-1:0] ibounds_i,
+    // events: some lane's {inject bounds, eject bounds, short, overrun}
+    input  wire [3:0]       ev_i,
     input  wire [3:0]       ncoll_i,
     input  wire [3:0]       nunrt_i,
     input  wire [3:0]       ndrop_i,
@@ -44,7 +40,7 @@ module tn_status #(
     reg        c1_q;
     reg [2:0]  ctgt_q;
     reg [RW-1:0] cround_q;
-    wire ev = |{overrun_i, short_i, ebounds_i, ibounds_i, ncoll_i, nunrt_i, ndrop_i, nconf_i};
+    wire ev = |{ev_i, ncoll_i, nunrt_i, ndrop_i, nconf_i};
 
     assign err_o = |flags_q;
 
@@ -58,8 +54,7 @@ module tn_status #(
     always @(posedge clk_i) begin
         ev_q <= ev;
         if (ev) begin
-            flags_q  <= flags_q | {nconf_i != 0, ndrop_i != 0, nunrt_i != 0, ncoll_i != 0,
-                                   |ibounds_i, |ebounds_i, |short_i, |overrun_i};
+            flags_q  <= flags_q | {nconf_i != 0, ndrop_i != 0, nunrt_i != 0, ncoll_i != 0, ev_i};
             ncoll_q  <= ncoll_i;
             nunrt_q  <= nunrt_i;
             ndrop_q  <= ndrop_i;

@@ -1,0 +1,738 @@
+`default_nettype none
+// SPDX-License-Identifier: MIT
+// tn_ni: a node's network interface: LANES inject lanes, LANES eject lanes,
+// the flit memory between them (2**BB block-RAM banks) and the lanes'
+// tables (inject lists, eject descriptors: written on the bus clock, read
+// on the network clock) and eject records (written on the network clock,
+// read on the bus clock). docs/hardware.md describes what each part does;
+// docs/timing.md when.
+// - Inject lane: the entry at its list position is in its RAM's output
+//   register; it starts when the node is in its round and the round-
+//   relative cycle equals its start s: word k is read in T_r + s + k, its
+//   flit is on the lane in T_r + 1 + s + k. A start reads the next entry
+//   (a chain of entries sends one gap-free stream); the next switch, the
+//   lane's next start or the end of the run cuts a stream.
+// - Eject lane: the next round's descriptor is in its RAM's output register
+//   and becomes active at the switch; the lane counts every flit from its
+//   source, stores the first n at a, a+1, ..., timestamps the first and
+//   the last (round-relative), keeps their CRC-32, and at the round's end
+//   files the record under the round (again for overrun flits after the
+//   run).
+// - Flit memory: word a in bank a mod 2**BB, row a / 2**BB; per bank and
+//   cycle one read and one write: the bus first, then the lowest lane that
+//   asks; a lane that finds its bank taken loses that access (counted).
+// The lanes are arrays in one module: their work is loops under a test of
+// their activity, so a simulator does nothing for an idle lane and packs
+// no per-lane signal into a vector (docs/NOTES.md, "Simulation cost").
+module tn_ni #(
+    parameter W     = 16,      // flit data width
+    parameter LANES = 6,       // inject and eject lanes
+    parameter RELAY = 1,       // 1: relay hardware (eject lanes may take relay packets)
+    parameter AW    = 12,      // flit memory address bits
+    parameter RW    = 10,      // round and list index bits
+    parameter DW    = 14,      // round-relative cycle bits
+    parameter BB    = 3,       // log2 of the flit memory banks
+    parameter SIW   = 4,       // the router's source index bits
+    parameter FW    = W + 3,   // flit: {valid, head, tail, data}
+    parameter FS    = (FW <= 32) ? 32 : 64,      // a flit's slot on the router's buses
+    parameter IEW   = 2 + RW + DW + 2 * AW + 1,  // inject entry {valid, relay, round, start, length, address}
+    parameter EEW   = 2 + 3 + 2 * AW + 1         // eject descriptor {valid, relay, port, length, address}
+) (
+    // ---- bus clock: table writes (tn_plane packs them), record reads ----
+    input  wire                bclk_i,
+    input  wire                tw_i,       // a table write for the node
+    input  wire [LANES-1:0]    iw_i,       // ... of lane l's inject list
+    input  wire [LANES-1:0]    ew_i,       // ... of lane l's eject descriptors
+    input  wire [RW-1:0]       tw_idx_i,   // list index, or round
+    input  wire [IEW-1:0]      tw_inj_i,
+    input  wire [EEW-1:0]      tw_ej_i,
+    input  wire                rr_i,       // read word rr_word_i of the record of lane rr_lane_i, round rr_idx_i
+    input  wire [2:0]          rr_lane_i,
+    input  wire [RW-1:0]       rr_idx_i,
+    input  wire [1:0]          rr_word_i,
+    output reg  [31:0]         rr_data_o,  // ... from two bus cycles after rr_i on
+    // ---- network clock ----
+    input  wire                nclk_i,
+    input  wire                nrst_i,
+    input  wire                run_i,      // the sequencer runs
+    input  wire                sw_i,       // a switch cycle
+    input  wire                fin_i,      // the previous cycle was a round's last
+    input  wire                prep_i,     // the cycle before a run's first switch
+    input  wire [RW-1:0]       round_i,
+    input  wire [DW-1:0]       rcyc_i,     // round-relative cycle
+    input  wire [DW-1:0]       ts_i,       // this cycle relative to the active eject descriptors' round
+    input  wire [3:0]          epoch_i,    // runs started, mod 16
+    // network-clock bus: a table entry word (between runs only; the next
+    // cycle), a flit memory word (read: the next cycle)
+    input  wire                tr_i,       // read word tr_word_i of ...
+    input  wire                tr_ej_i,    // ... lane tr_lane_i's eject descriptor (1) or list entry (0) tr_idx_i
+    input  wire [2:0]          tr_lane_i,
+    input  wire [RW-1:0]       tr_idx_i,
+    input  wire                tr_word_i,
+    output reg  [31:0]         tr_data_o,
+    input  wire                mre_i,
+    input  wire                mwe_i,
+    input  wire [AW-1:0]       maddr_i,
+    input  wire [W+1:0]        mwdata_i,   // {head, tail, data}
+    output reg  [W+1:0]        mrdata_o,
+    // ---- the router ----
+    output reg  [LANES*FS-1:0] inj_o,      // inject lane l's flit in slot l
+    output reg  [LANES-1:0]    irel_o,     // inject lane l's stream is head-routed
+    /* verilator lint_off UNUSEDSIGNAL */ // the slots' unused bits
+    input  wire [LANES*FS-1:0] ej_i,       // eject lane l's flit in slot l
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire                ejany_i,    // some eject lane has a flit
+    // the eject lanes' sources from each switch on: an input port or
+    // none (index NONE), relay; the input ports their circuits use
+    output reg  [LANES*SIW-1:0] esrc_o,
+    output reg  [LANES-1:0]    erel_o,
+    output reg  [5:0]          euse_o,
+    // ---- events (tn_status): this cycle's ----
+    output reg  [3:0]          ev_o,       // some lane: {inject bounds, eject bounds, short, overrun}
+    output reg  [3:0]          nconf_o     // lane accesses lost to bank conflicts
+);
+    localparam MW  = W + 2;                  // memory word {head, tail, data}
+    localparam NBK = 1 << BB;                // banks
+    localparam RA  = AW - BB;                // row bits
+    localparam BW  = (BB > 0) ? BB : 1;      // a bank index's width
+    localparam [BW-1:0] BMASK = NBK - 1;
+    localparam RCW = 4 + 3 + AW + 1 + 2 * DW + 32;  // a record {epoch, errors, count, last, first, CRC}
+    localparam ROUNDS = 1 << RW;
+    // fields of an inject entry and of an eject descriptor
+    localparam I_V = IEW - 1, I_REL = IEW - 2, I_RND = 2 * AW + 1 + DW, I_ST = 2 * AW + 1;
+    localparam E_V = EEW - 1, E_REL = EEW - 2, E_PORT = 2 * AW + 1;
+    localparam [3:0] NONE4 = 4'd6 + LANES[3:0];
+    localparam [SIW-1:0] NONE = NONE4[SIW-1:0];     // the router's "no source"
+    localparam NN = 2 * ((W + 7) / 8);       // CRC nibbles per flit, zero padded
+
+    // CRC-32 (reflected 0xEDB88320) of one nibble x: the table a nibble at
+    // a time reads (the XOR of the polynomial's shifts for x's bits)
+    (* rom_style = "logic" *) reg [31:0] crc_t [0:15];
+    initial begin
+        crc_t[0]  = 32'h00000000; crc_t[1]  = 32'h1DB71064; crc_t[2]  = 32'h3B6E20C8; crc_t[3]  = 32'h26D930AC;
+        crc_t[4]  = 32'h76DC4190; crc_t[5]  = 32'h6B6B51F4; crc_t[6]  = 32'h4DB26158; crc_t[7]  = 32'h5005713C;
+        crc_t[8]  = 32'hEDB88320; crc_t[9]  = 32'hF00F9344; crc_t[10] = 32'hD6D6A3E8; crc_t[11] = 32'hCB61B38C;
+        crc_t[12] = 32'h9B64C2B0; crc_t[13] = 32'h86D3D2D4; crc_t[14] = 32'hA00AE278; crc_t[15] = 32'hBDBDF21C;
+    end
+
+    // ==== state ====
+    // inject lanes
+    (* mem2reg *) reg [AW:0]   iadr_q [0:LANES-1];  // the next word (bit AW: beyond the memory)
+    (* mem2reg *) reg [AW:0]   irem_q [0:LANES-1];  // words left
+    (* mem2reg *) reg [BW-1:0] irb_q [0:LANES-1];   // the bank it read last cycle
+    reg [LANES-1:0] iact_q;                  // words left to read
+    reg [LANES-1:0] iok_q;                   // a word was read (and granted) last cycle
+    reg [LANES-1:0] irel_q;                  // the stream is head-routed
+    reg             iwrun_q;                 // the last cycle was part of a run (the lanes stop)
+    (* mem2reg *) reg [IEW-1:0] inx [0:LANES-1];   // the entry at each lane's position
+    // eject lanes
+    (* mem2reg *) reg [AW:0]   eadr_q [0:LANES-1];  // the next word (bit AW: beyond the memory)
+    (* mem2reg *) reg [AW:0]   erem_q [0:LANES-1];  // flits still expected
+    reg [LANES-1:0] eact_q;                  // a descriptor is active
+    (* mem2reg *) reg [EEW-1:0] enx [0:LANES-1];   // the next round's descriptor
+    // the memory banks' read words
+    (* mem2reg *) reg [MW-1:0] brd [0:NBK-1];
+
+    // ==== the inject lanes' flits (from registers only) ====
+    // The word read last cycle leaves now, unless this is a switch cycle or
+    // the run has ended.
+    reg [LANES*FS-1:0] t_inj;
+    reg [LANES-1:0]    t_irel;
+    integer            al;
+    always @* begin
+        t_inj  = {LANES*FS{1'b0}};
+        t_irel = {LANES{1'b0}};
+        if (|iok_q || |irel_q) begin
+            for (al = 0; al < LANES; al = al + 1)
+                if (iok_q[al])
+                    t_inj[al*FS +: FW] = {run_i && !sw_i, brd[irb_q[al]]};
+            t_irel = irel_q;
+        end
+        inj_o  = t_inj;
+        irel_o = t_irel;
+    end
+
+    // ==== this cycle's lane work, memory requests and bank grants ====
+    reg [LANES-1:0] start, more, ird, iok;   // inject: a start, a stream going on, a read, granted
+    reg [LANES-1:0] efv, elate;              // eject: a flit counted, one not stored (late)
+    reg [LANES-1:0] t_start, t_more, t_ird, t_iok, t_fv, t_late;
+    reg [NBK-1:0]   bre, bwe;                // bank b read, written
+    (* mem2reg *) reg [RA-1:0] bra [0:NBK-1];
+    (* mem2reg *) reg [RA-1:0] bwa [0:NBK-1];
+    (* mem2reg *) reg [MW-1:0] bwd [0:NBK-1];
+    reg [NBK-1:0]   t_bre, t_bwe;
+    reg [BW-1:0]    b;
+    reg [IEW-1:0]   e;
+    reg [AW-1:0]    ra;
+    reg [FW-1:0]    f;
+    reg [3:0]       t_nconf, t_ev;
+    integer         l, k;
+    always @* begin
+        t_start = {LANES{1'b0}};
+        t_more  = {LANES{1'b0}};
+        t_ird   = {LANES{1'b0}};
+        t_iok   = {LANES{1'b0}};
+        t_fv    = {LANES{1'b0}};
+        t_late  = {LANES{1'b0}};
+        t_bre   = {NBK{1'b0}};
+        t_bwe   = {NBK{1'b0}};
+        t_nconf = 4'd0;
+        t_ev    = 4'd0;
+        b = {BW{1'b0}};
+        e = {IEW{1'b0}};
+        ra = {AW{1'b0}};
+        f = {FW{1'b0}};
+        for (k = 0; k < NBK; k = k + 1) begin
+            bra[k] = {RA{1'b0}};
+            bwa[k] = {RA{1'b0}};
+            bwd[k] = {MW{1'b0}};
+        end
+        // reads: the bus first, then the inject lanes that read a word
+        if (mre_i) begin
+            b = maddr_i[BW-1:0] & BMASK;
+            t_bre[b] = 1'b1;
+            bra[b] = maddr_i[AW-1:BB];
+        end
+        if (run_i)
+            for (l = 0; l < LANES; l = l + 1) begin
+                e = inx[l];
+                t_start[l] = e[I_V] && e[I_RND +: RW] == round_i && e[I_ST +: DW] == rcyc_i;
+                t_more[l]  = iact_q[l] && !sw_i;
+                t_ird[l]   = t_start[l] ? e[AW +: AW + 1] != 0 : t_more[l] && !iadr_q[l][AW];
+                if (!t_start[l] && t_more[l] && iadr_q[l][AW])
+                    t_ev[3] = 1'b1;
+                if (t_ird[l]) begin
+                    ra = t_start[l] ? e[0 +: AW] : iadr_q[l][AW-1:0];
+                    b = ra[BW-1:0] & BMASK;
+                    if (t_bre[b]) begin
+                        t_nconf = t_nconf + 4'd1;
+                    end else begin
+                        t_bre[b] = 1'b1;
+                        bra[b] = ra[AW-1:BB];
+                        t_iok[l] = 1'b1;
+                    end
+                end
+            end
+        // writes: the bus first, then the eject lanes that store a flit
+        if (mwe_i) begin
+            b = maddr_i[BW-1:0] & BMASK;
+            t_bwe[b] = 1'b1;
+            bwa[b] = maddr_i[AW-1:BB];
+            bwd[b] = mwdata_i;
+        end
+        if (ejany_i || fin_i)
+            for (l = 0; l < LANES; l = l + 1) begin
+                f = ej_i[l*FS +: FW];
+                t_fv[l]   = f[W+2] && eact_q[l];
+                t_late[l] = !run_i || sw_i || erem_q[l] == 0;
+                if (t_fv[l] && t_late[l])
+                    t_ev[0] = 1'b1;
+                if (fin_i && eact_q[l] && erem_q[l] != 0)
+                    t_ev[1] = 1'b1;
+                if (t_fv[l] && !t_late[l] && eadr_q[l][AW])
+                    t_ev[2] = 1'b1;
+                if (t_fv[l] && !t_late[l] && !eadr_q[l][AW]) begin
+                    b = eadr_q[l][BW-1:0] & BMASK;
+                    if (t_bwe[b]) begin
+                        t_nconf = t_nconf + 4'd1;
+                    end else begin
+                        t_bwe[b] = 1'b1;
+                        bwa[b] = eadr_q[l][AW-1:BB];
+                        bwd[b] = f[W+1:0];
+                    end
+                end
+            end
+        start   = t_start;
+        more    = t_more;
+        ird     = t_ird;
+        iok     = t_iok;
+        efv     = t_fv;
+        elate   = t_late;
+        bre     = t_bre;
+        bwe     = t_bwe;
+        nconf_o = t_nconf;
+        ev_o    = t_ev;
+    end
+
+    // ==== the flit memory banks ====
+    // Each bank an array of its own in a generate block (no RAM module: a
+    // simulator then copies no RAM port per cycle), one write and one
+    // registered read per cycle, tested under one select for all banks;
+    // the form synthesis maps to block RAM (docs/hardware.md).
+    wire mact = mre_i || mwe_i || run_i;     // the banks are used (lanes store only in a run)
+    genvar gb;
+    generate
+        for (gb = 0; gb < NBK; gb = gb + 1) begin : gen_bank
+            (* no_rw_check *) reg [MW-1:0] mem [0:(1 << RA) - 1];
+            /* verilator lint_off BLKSEQ */
+            always @(posedge nclk_i)
+                if (mact) begin
+                    if (bwe[gb])
+                        mem[bwa[gb]] = bwd[gb];
+                end
+            /* verilator lint_on BLKSEQ */
+            always @(posedge nclk_i)
+                if (mact)
+                    if (bre[gb])
+                        brd[gb] <= mem[bra[gb]];
+        end
+    endgenerate
+    // the bus's word: the bank it read last cycle
+    reg          mrp_q;
+    reg [BW-1:0] mrb_q;
+    always @(posedge nclk_i) begin
+        mrp_q <= mre_i;
+        if (mre_i)
+            mrb_q <= maddr_i[BW-1:0] & BMASK;
+    end
+    always @* begin
+        mrdata_o = {MW{1'b0}};
+        if (mrp_q)
+            mrdata_o = brd[mrb_q];
+    end
+
+    // ==== inject lanes: lists and state ====
+    // A lane reads entry 0 in the prep cycle, its next entry at a start,
+    // and any entry for the bus (between runs).
+    wire ilr  = tr_i && !tr_ej_i;
+    wire ilrs = ilr || prep_i || run_i;       // the lists' read ports are used
+    genvar g;
+    generate
+        for (g = 0; g < LANES; g = g + 1) begin : gen_ilist
+            reg [IEW-1:0] mem [0:ROUNDS-1];
+            reg [RW-1:0]  ptr_q;               // the entry to fetch next
+            wire          lr = ilr && tr_lane_i == g;
+            /* verilator lint_off BLKSEQ */
+            always @(posedge bclk_i)
+                if (tw_i)
+                    if (iw_i[g])
+                        mem[tw_idx_i] = tw_inj_i;
+            /* verilator lint_on BLKSEQ */
+            always @(posedge nclk_i)
+                if (ilrs)
+                    if (lr || prep_i || start[g]) begin
+                        inx[g] <= mem[lr ? tr_idx_i : prep_i ? {RW{1'b0}} : ptr_q];
+                        ptr_q  <= prep_i ? {{(RW - 1){1'b0}}, 1'b1} : ptr_q + 1'b1;
+                    end
+        end
+    endgenerate
+
+    // Lane state changes only in a run and in the cycle after one (every
+    // lane stops). Array elements are written with blocking assignments:
+    // only this block reads them at the clock edge (the other readers are
+    // combinational), and a simulator then keeps no delayed copy of them.
+    reg [LANES-1:0] t_iact, t_irq;
+    reg [AW:0]      t_adr, t_rem;
+    integer         il;
+    /* verilator lint_off BLKSEQ */
+    always @(posedge nclk_i) begin
+        if (run_i || iwrun_q || nrst_i) begin
+            t_iact = iact_q;
+            t_irq  = irel_q;
+            for (il = 0; il < LANES; il = il + 1) begin
+                t_adr = iadr_q[il];
+                t_rem = irem_q[il];
+                if (ird[il])
+                    irb_q[il] = (start[il] ? inx[il][BW-1:0] : t_adr[BW-1:0]) & BMASK;
+                if (start[il]) begin
+                    t_iact[il] = inx[il][AW +: AW + 1] > 1;
+                    t_adr      = {1'b0, inx[il][0 +: AW]} + 1'b1;
+                    t_rem      = inx[il][AW +: AW + 1] - 1'b1;
+                    t_irq[il]  = inx[il][I_REL];
+                end else if (more[il]) begin
+                    t_iact[il] = t_rem != 1;
+                    t_adr      = t_adr + 1'b1;
+                    t_rem      = t_rem - 1'b1;
+                end else begin
+                    t_iact[il] = 1'b0;
+                    t_irq[il]  = 1'b0;
+                end
+                iadr_q[il] = t_adr;
+                irem_q[il] = t_rem;
+            end
+            iwrun_q <= run_i;
+            iact_q  <= t_iact;
+            irel_q  <= t_irq;
+            iok_q   <= iok;
+            if (nrst_i) begin
+                iwrun_q <= 1'b0;
+                iact_q  <= {LANES{1'b0}};
+                irel_q  <= {LANES{1'b0}};
+                iok_q   <= {LANES{1'b0}};
+            end
+        end
+    end
+    /* verilator lint_on BLKSEQ */
+
+    // ==== eject lanes: descriptors, state, records ====
+    wire elr  = tr_i && tr_ej_i;
+    wire elrs = elr || prep_i || sw_i;       // the descriptors' read ports are used
+    // the records read for the bus (bus clock)
+    (* mem2reg *) reg [RCW-1:0] rec [0:LANES-1];
+    generate
+        for (g = 0; g < LANES; g = g + 1) begin : gen_ej
+            reg [EEW-1:0] dmem [0:ROUNDS-1];
+            /* verilator lint_off BLKSEQ */
+            always @(posedge bclk_i)
+                if (tw_i)
+                    if (ew_i[g])
+                        dmem[tw_idx_i] = tw_ej_i;
+            /* verilator lint_on BLKSEQ */
+            wire lr = elr && tr_lane_i == g;
+            always @(posedge nclk_i)
+                if (elrs)
+                    if (lr || prep_i || sw_i)
+                        enx[g] <= dmem[lr ? tr_idx_i : prep_i ? {RW{1'b0}} : round_i + 1'b1];
+
+            // The lane's counters (read only here and in the record).
+            reg [AW:0]     cnt_q;             // flits counted
+            reg [DW-1:0]   first_q, last_q;
+            reg [31:0]     crc_q;
+            reg [2:0]      err_q;
+            reg [RW-1:0]   idx_q;             // the active descriptor's round
+            (* no_rw_check *) reg [RCW-1:0] rec_m [0:ROUNDS-1];
+            // This cycle's flit's effect on the record (blocking
+            // temporaries), computed only for a flit, a round's end or a
+            // switch; the record is written at a round's end, and for an
+            // overrun flit after the run. The lane's array elements are
+            // written with blocking assignments (as the inject lanes').
+            reg [AW:0]     cnt_d, adr_d, rem_d;
+            reg [DW-1:0]   first_d;
+            reg [31:0]     crc_d;
+            reg [2:0]      err_d;
+            reg [4*NN-1:0] d;
+            integer        n;
+            /* verilator lint_off BLKSEQ */
+            always @(posedge nclk_i) begin
+                if (efv[g] || fin_i || sw_i || nrst_i) begin
+                    cnt_d   = cnt_q;
+                    first_d = first_q;
+                    crc_d   = crc_q;
+                    err_d   = err_q;
+                    adr_d   = eadr_q[g];
+                    rem_d   = erem_q[g];
+                    d       = {4*NN{1'b0}};
+                    if (efv[g]) begin
+                        d[W-1:0] = ej_i[g*FS +: W];
+                        for (n = 0; n < NN; n = n + 1)
+                            crc_d = (crc_d >> 4) ^ crc_t[crc_d[3:0] ^ d[4*n +: 4]];
+                        if (cnt_q == 0)
+                            first_d = ts_i;
+                        cnt_d = cnt_q + 1'b1;
+                        if (elate[g])
+                            err_d[0] = 1'b1;
+                        else if (adr_d[AW])
+                            err_d[2] = 1'b1;
+                        if (!elate[g])
+                            rem_d = rem_d - 1'b1;
+                        adr_d = adr_d + 1'b1;
+                        cnt_q   <= cnt_d;
+                        first_q <= first_d;
+                        last_q  <= ts_i;
+                        crc_q   <= crc_d;
+                    end
+                    // (a flit in a round's end cycle is late: the flits
+                    // still expected are final)
+                    if (fin_i && eact_q[g] && rem_d != 0)
+                        err_d[1] = 1'b1;
+                    err_q <= err_d;
+                    if (eact_q[g] && (fin_i || (efv[g] && !run_i && !sw_i)))
+                        rec_m[idx_q] = {epoch_i, err_d, cnt_d, efv[g] ? ts_i : last_q, first_d, ~crc_d};
+                    if (sw_i) begin           // the new round's descriptor
+                        eact_q[g] <= enx[g][E_V];
+                        idx_q     <= round_i;
+                        adr_d     = {1'b0, enx[g][0 +: AW]};
+                        rem_d     = enx[g][AW +: AW + 1];
+                        cnt_q     <= {(AW + 1){1'b0}};
+                        first_q   <= {DW{1'b0}};
+                        last_q    <= {DW{1'b0}};
+                        crc_q     <= 32'hFFFFFFFF;
+                        err_q     <= 3'd0;
+                    end
+                    eadr_q[g] = adr_d;
+                    erem_q[g] = rem_d;
+                    if (nrst_i)
+                        eact_q[g] <= 1'b0;
+                end
+            end
+            /* verilator lint_on BLKSEQ */
+            always @(posedge bclk_i)
+                if (rr_i)
+                    rec[g] <= rec_m[rr_idx_i];
+`ifdef FORMAL
+            // ---- the eject lane's properties (make formal-ni; below) ----
+            // The active descriptor (address a, length n), the flits
+            // counted for it, the ones accepted (in the round, while fewer
+            // than n), their CRC (a bit at a time: the reference form of
+            // the nibble table).
+            reg [AW-1:0] f_a;
+            reg [AW:0]   f_n, f_cnt, f_acc;
+            reg [31:0]   f_crc;
+            wire         f_fv   = efv[g];
+            wire         f_late = !run_i || sw_i || f_acc == f_n;
+            wire [AW:0]  f_at   = {1'b0, f_a} + f_acc;   // the next accepted flit's word
+            wire [W-1:0] f_d    = ej_i[g*FS +: W];
+            always @(posedge nclk_i) begin
+                if (f_fv) begin
+                    f_cnt <= f_cnt + 1'b1;
+                    f_crc <= f_crc_flit(f_crc, f_d);
+                    if (!f_late)
+                        f_acc <= f_acc + 1'b1;
+                end
+                if (sw_i) begin
+                    f_a   <= enx[g][0 +: AW];
+                    f_n   <= enx[g][AW +: AW + 1];
+                    f_cnt <= {(AW + 1){1'b0}};
+                    f_acc <= {(AW + 1){1'b0}};
+                    f_crc <= 32'hFFFFFFFF;
+                end
+            end
+            // the record this cycle files, and where
+            wire          f_file = eact_q[g] && (fin_i || (f_fv && !run_i && !sw_i));
+            wire [RCW-1:0] f_rec = rec_m[idx_q];
+            always @* if (f_live) begin
+                // a flit is counted only with an active descriptor; it is
+                // not stored when late (beyond n, in a switch cycle, after
+                // the run) or beyond the memory
+                if (f_fv)
+                    assert(eact_q[g] && elate[g] == f_late);
+                // count and CRC follow the counted flits (invariants: address
+                // and flits still expected follow the accepted ones; after a
+                // late flit none is accepted until the next switch)
+                if (eact_q[g])
+                    assert(cnt_q == f_cnt && crc_q == f_crc && f_acc <= f_n && erem_q[g] == f_n - f_acc &&
+                           eadr_q[g] == {1'b0, f_a} + f_cnt &&
+                           (f_cnt == f_acc || f_acc == f_n || !run_i || sw_i));
+            end
+            always @(posedge nclk_i)
+                if (f_live && !$past(nrst_i)) begin
+                    // the record filed holds the count and the CRC of the
+                    // flits, under the descriptor's round
+                    if ($past(f_file) && !$past(sw_i))
+                        assert(f_rec[32 + 2*DW +: AW + 1] == f_cnt && f_rec[31:0] == ~f_crc);
+                    if ($past(f_file) && $past(sw_i))
+                        assert(rec_m[$past(idx_q)][32 + 2*DW +: AW + 1] ==
+                                   ($past(f_fv) ? $past(f_cnt) + 1'b1 : $past(f_cnt)) &&
+                               rec_m[$past(idx_q)][31:0] ==
+                                   ~($past(f_fv) ? f_crc_flit($past(f_crc), $past(f_d)) : $past(f_crc)));
+                end
+            always @(posedge nclk_i)
+                if (f_live && !$past(nrst_i)) begin
+                    cover(f_file && f_cnt == 2 && !sw_i);       // a record of two flits filed
+                    cover(f_fv && f_late && run_i && !sw_i);    // a flit beyond n
+                end
+`endif
+        end
+    endgenerate
+
+    // The eject lanes' sources, loaded at a switch from the new round's
+    // descriptors: the select {1, port} of a circuit lane, 15 of a relay
+    // lane (docs/hardware.md, "Relay ejection"), none of an idle one.
+    reg [LANES*SIW-1:0] t_esrc;
+    reg [LANES-1:0]     t_erel;
+    reg [5:0]           t_euse;
+    reg [3:0]           s;
+    integer             sl, sp;
+    /* verilator lint_off BLKSEQ */
+    always @(posedge nclk_i) begin
+        if (sw_i || nrst_i) begin
+            t_esrc = {LANES{NONE}};
+            t_erel = {LANES{1'b0}};
+            t_euse = 6'd0;
+            for (sl = 0; sl < LANES; sl = sl + 1) begin
+                s = !enx[sl][E_V] ? 4'd0 : enx[sl][E_REL] ? 4'd15 : {1'b1, enx[sl][E_PORT +: 3]};
+                if (s >= 4'd8 && s <= 4'd13)
+                    t_esrc[sl*SIW +: SIW] = {{(SIW - 3){1'b0}}, s[2:0]};
+                t_erel[sl] = RELAY != 0 && s == 4'd15;
+                for (sp = 0; sp < 6; sp = sp + 1)
+                    if (s == sp[3:0] + 4'd8)
+                        t_euse[sp] = 1'b1;
+            end
+            if (nrst_i) begin
+                t_esrc = {LANES{NONE}};
+                t_erel = {LANES{1'b0}};
+                t_euse = 6'd0;
+            end
+            esrc_o <= t_esrc;
+            erel_o <= t_erel;
+            euse_o <= t_euse;
+        end
+    end
+    /* verilator lint_on BLKSEQ */
+
+    // ==== the network-clock bus's table words: lane l's entry or
+    // descriptor read in the cycle before, as written ({valid, relay,
+    // round, start}, {length, address}; {valid, relay, port}, {length,
+    // address}) ====
+    reg       trp_q, tre_q, trw_q;
+    reg [2:0] trl_q;
+    always @(posedge nclk_i) begin
+        trp_q <= tr_i;
+        if (tr_i) begin
+            tre_q <= tr_ej_i;
+            trl_q <= tr_lane_i;
+            trw_q <= tr_word_i;
+        end
+    end
+    reg [IEW-1:0] te;
+    reg [EEW-1:0] td;
+    integer       tl;
+    always @* begin
+        tr_data_o = 32'd0;
+        te = {IEW{1'b0}};
+        td = {EEW{1'b0}};
+        if (trp_q) begin
+            for (tl = 0; tl < LANES; tl = tl + 1)
+                if (trl_q == tl[2:0]) begin
+                    te = inx[tl];
+                    td = enx[tl];
+                end
+            if (!tre_q)
+                tr_data_o = trw_q ? {{(15 - AW){1'b0}}, te[AW +: AW + 1], {(16 - AW){1'b0}}, te[0 +: AW]}
+                                  : {te[I_V], te[I_REL], {(14 - RW){1'b0}}, te[I_RND +: RW],
+                                     {(16 - DW){1'b0}}, te[I_ST +: DW]};
+            else
+                tr_data_o = trw_q ? {{(15 - AW){1'b0}}, td[AW +: AW + 1], {(16 - AW){1'b0}}, td[0 +: AW]}
+                                  : {td[E_V], td[E_REL], 27'd0, td[E_PORT +: 3]};
+        end
+    end
+
+    // ==== record words for the bus (bus clock): word w of a record:
+    // {epoch, errors, count}, {last, first}, CRC; the word of the lane
+    // asked for, registered in the cycle after its RAM read ====
+    reg           rrp_q;
+    reg [RCW-1:0] rc;
+    integer       rl;
+    /* verilator lint_off BLKSEQ */
+    always @(posedge bclk_i) begin
+        rrp_q <= rr_i;
+        if (rrp_q) begin
+            rc = {RCW{1'b0}};
+            for (rl = 0; rl < LANES; rl = rl + 1)
+                if (rr_lane_i == rl[2:0])
+                    rc = rec[rl];
+            case (rr_word_i)
+                2'd0:    rr_data_o <= {rc[RCW-1 -: 4], 9'd0, rc[RCW-5 -: 3], {(15 - AW){1'b0}},
+                                       rc[2*DW+32 +: AW + 1]};
+                2'd1:    rr_data_o <= {{(16 - DW){1'b0}}, rc[DW+32 +: DW], {(16 - DW){1'b0}}, rc[32 +: DW]};
+                2'd2:    rr_data_o <= rc[31:0];
+                default: rr_data_o <= 32'd0;
+            endcase
+        end
+    end
+    /* verilator lint_on BLKSEQ */
+`ifdef FORMAL
+    // ---- Properties (make formal-ni; docs/hardware.md, "Proved
+    // properties"), of lane 0 (proved with LANES = 1: the lanes are copies
+    // of one another; tests/rtl/tb_lanes.v checks several against a model,
+    // bank conflicts included). The tables' contents (bus writes), flits and
+    // the sequencer's signals are free inputs. Assumed of the environment
+    // (tn_seq, tn_node, the host): reset in the first cycle; a run starts
+    // with a switch, a switch is part of a run, prep comes between runs;
+    // tables are read and the flit memory is accessed through the bus only
+    // between runs; ejany_i says that an eject lane has a flit.
+    wire f_clk = nclk_i, f_rst = nrst_i;
+    `include "tn_formal_reset.vh"
+    reg f_run_q;
+    always @(posedge nclk_i)
+        f_run_q <= run_i;
+    always @* begin
+        if (f_past && !f_run_q && run_i)
+            assume(sw_i);
+        if (sw_i)
+            assume(run_i);
+        if (prep_i)
+            assume(!run_i);
+        if (run_i || prep_i)
+            assume(!tr_i && !mre_i && !mwe_i);
+        assume(ejany_i == ej_i[W+2]);
+    end
+
+    // CRC-32 of one flit, a bit at a time: its data as ceil(W/8) bytes,
+    // LSB first.
+    function [31:0] f_crc_flit(input [31:0] c, input [W-1:0] data);
+        reg [8*((W+7)/8)-1:0] fb;
+        integer fj;
+        begin
+            fb = {(8*((W+7)/8)){1'b0}};
+            fb[W-1:0] = data;
+            f_crc_flit = c;
+            for (fj = 0; fj < 8*((W+7)/8); fj = fj + 1)
+                f_crc_flit = (f_crc_flit >> 1) ^ (32'hEDB88320 & {32{f_crc_flit[0] ^ fb[fj]}});
+        end
+    endfunction
+
+    // Inject lane 0: the started entry (address, length), the words read
+    // for it, the address it reads now.
+    reg [AW-1:0] f_ia;
+    reg [AW:0]   f_in, f_ik;
+    wire [AW:0]  f_iat = {1'b0, f_ia} + f_ik;   // the next word
+    wire [AW-1:0] f_ira = start[0] ? inx[0][0 +: AW] : iadr_q[0][AW-1:0];
+    always @(posedge nclk_i)
+        if (start[0]) begin
+            f_ia <= inx[0][0 +: AW];
+            f_in <= inx[0][AW +: AW + 1];
+            f_ik <= 1'b1;
+        end else if (more[0]) begin
+            f_ik <= f_ik + 1'b1;
+        end
+    // Eject lane 0: its store this cycle (one bank, LANES = 1)
+    wire          f_ewr  = bwe[0] && !mwe_i;
+    wire [W+2:0]  f_ef   = ej_i[0 +: W + 3];
+
+    always @* if (f_live) begin
+        // words are read only while running, outside a switch cycle
+        if (ird[0])
+            assert(run_i && (start[0] || (iact_q[0] && !sw_i)));
+        // a stream reads its entry's words a, a+1, ..., a+n-1 in order:
+        // never beyond them, never beyond the memory
+        if (ird[0] && !start[0])
+            assert(f_ik < f_in && !f_iat[AW] && f_ira == f_iat[AW-1:0]);
+        // (invariants: the registers follow the started entry)
+        if (iact_q[0])
+            assert(f_ik < f_in && iadr_q[0] == f_iat && irem_q[0] == f_in - f_ik);
+        // the inject bounds event: a word beyond the memory skipped
+        assert(ev_o[3] == (!start[0] && more[0] && f_iat[AW]));
+        // a flit is stored only while a descriptor is active and the run
+        // in its round, to a + index for the first n accepted flits, never
+        // beyond the memory; every such flit is stored
+        if (f_ewr)
+            assert(efv[0] && run_i && !sw_i && !gen_ej[0].f_late && !gen_ej[0].f_at[AW] &&
+                   bwa[0] == gen_ej[0].f_at[AW-1:0] && bwd[0] == f_ef[W+1:0]);
+        if (efv[0] && !gen_ej[0].f_late && !gen_ej[0].f_at[AW])
+            assert(f_ewr);
+        // overrun: a flit beyond n, in a switch cycle or after the run;
+        // short: fewer than n at the round's end; bounds: an accepted flit
+        // at or beyond MEM_DEPTH
+        assert(ev_o[0] == (efv[0] && gen_ej[0].f_late));
+        assert(ev_o[1] == (fin_i && eact_q[0] && gen_ej[0].f_acc < gen_ej[0].f_n));
+        assert(ev_o[2] == (efv[0] && !gen_ej[0].f_late && gen_ej[0].f_at[AW]));
+    end
+    always @(posedge nclk_i)
+        if (f_live && !$past(nrst_i)) begin
+            // a flit is on the lane only for a word read in the last cycle
+            // (granted), while running and not in a switch cycle
+            if (inj_o[W+2])
+                assert($past(ird[0] && iok[0]) && run_i && !sw_i);
+            // the entry at a run's start is entry 0, at each start the next
+            if ($past(prep_i))
+                assert(gen_ilist[0].ptr_q == 1);
+            if ($past(start[0]))
+                assert(gen_ilist[0].ptr_q == $past(gen_ilist[0].ptr_q) + 1'b1);
+        end
+
+    // Each property is reachable.
+    always @(posedge nclk_i)
+        if (f_live && !$past(nrst_i)) begin
+            // a three-word stream read to its end
+            cover($past(more[0] && f_ik == 2 && f_in == 3) && !iact_q[0] && inj_o[W+2]);
+            // a word beyond the memory skipped; a chain (a start while a stream reads)
+            cover(ev_o[3]);
+            cover(start[0] && iact_q[0]);
+            // the last of three flits stored; one flit of more; an accepted flit beyond the memory
+            cover(f_ewr && gen_ej[0].f_acc == 2 && gen_ej[0].f_n == 3);
+            cover(ev_o[1] && gen_ej[0].f_acc == 1);
+            cover(ev_o[2]);
+        end
+`endif
+endmodule
