@@ -73,105 +73,6 @@ module tn_router #(
     endgenerate
     wire any = |srcv;                   // a flit on some source
 
-    // DOR's direction on a ring of size n from coordinate c: + to the
-    // coordinates at most n / 2 steps ahead (a tie on an even ring goes +).
-    // They are c + 1 .. t1 (t1 = c + n / 2) and, when t1 wraps (w), also
-    // 0 .. t2 (t2 = t1 - n). halfway(c, n) = {w, t2, t1} is a node's
-    // constant, taken once per cycle of a relay round (as nbr below), so
-    // that each source compares instead of subtracting.
-    function [9:0] halfway(input [3:0] c, input [4:0] n);
-        reg [4:0] t1;
-        begin
-            t1 = {1'b0, c} + {1'b0, n[4:1]};
-            halfway = {t1 >= n, t1[3:0] - n[3:0], t1};
-        end
-    endfunction
-    function goes_plus(input [3:0] v, input [3:0] c, input [9:0] hw);
-        goes_plus = (v > c) ? ({1'b0, v} <= hw[4:0]) : (hw[9] && v <= hw[8:5]);
-    endfunction
-    // halfway of the three dimensions of c ({z, y, x})
-    function [29:0] halfways(input [11:0] c);
-        halfways = {halfway(c[11:8], DZ), halfway(c[7:4], DY), halfway(c[3:0], DX)};
-    endfunction
-
-    // A coordinate one step on along a ring of size n (+, or - with minus).
-    function [3:0] step(input [3:0] c, input [4:0] n, input minus);
-        step = minus ? ((c == 4'd0) ? n[3:0] - 4'd1 : c - 4'd1)
-                     : (({1'b0, c} + 5'd1 == n) ? 4'd0 : c + 4'd1);
-    endfunction
-    // The neighbours' coordinates of c ({z, y, x}), + (minus 0) or - in
-    // every dimension (for the tree routes: taken once per cycle of a relay
-    // round, not per source, and not at all outside relay rounds: a wire
-    // would cost the simulator its computation in every cycle).
-    function [11:0] nbr(input [11:0] c, input minus);
-        nbr = {step(c[11:8], DZ, minus), step(c[7:4], DY, minus), step(c[3:0], DX, minus)};
-    endfunction
-    // Per dimension ({z, y, x}): two {z, y, x} words agree.
-    function [2:0] same(input [11:0] a, input [11:0] b);
-        same = {a[11:8] == b[11:8], a[7:4] == b[7:4], a[3:0] == b[3:0]};
-    endfunction
-
-    // The hop of a head along six tree tix (0..5: first dimension tix >> 1,
-    // direction + for even tix, - for odd) towards dst from here (coord;
-    // up, dn: its neighbours' coordinates): the dimensions in the cyclic
-    // order from the first, each until it matches the target; the target
-    // is dst, but with the detour flag and until the other two dimensions
-    // match, one step short in the first, where this node is there when
-    // its next coordinate in the tree's direction is dst's (host:
-    // tn_tree_hop).
-    function [2:0] tree_route(input [11:0] dst, input [2:0] tix, input detour, input [11:0] coord,
-                              input [11:0] up, input [11:0] dn);
-        reg [2:0] eq, nxeq, diff;
-        reg [1:0] fd, db, dc;
-        begin
-            fd = tix[2:1];
-            db = (fd == 2'd2) ? 2'd0 : fd + 2'd1;
-            dc = (db == 2'd2) ? 2'd0 : db + 2'd1;
-            eq = same(coord, dst);
-            nxeq = same(tix[0] ? dn : up, dst);
-            diff = ~eq;
-            if (detour && !(eq[db] && eq[dc]))
-                diff[fd] = !nxeq[fd];
-            tree_route = 3'd6;
-            if (diff[dc])
-                tree_route = {dc, tix[0]};
-            if (diff[db])
-                tree_route = {db, tix[0]};
-            if (diff[fd])
-                tree_route = {fd, tix[0]};
-        end
-    endfunction
-
-    // The routing decision for a head with data d: 0..5 an output, 6 this
-    // node, 7 no route (docs/hardware.md, "Route"): along six tree
-    // d[14:12] - 1 (7: none), or by DOR with d[14:12] = 0 (hw: halfways).
-    function [2:0] route(input [W-1:0] d, input [11:0] coord, input [11:0] up, input [11:0] dn,
-                         input [29:0] hw);
-        /* verilator lint_off UNUSEDSIGNAL */ // the head's data above W is 0
-        reg [31:0]    dd;
-        /* verilator lint_on UNUSEDSIGNAL */
-        begin
-            route = 3'd7;
-            dd = 32'd0;
-            dd[W-1:0] = d;
-            if ({1'b0, dd[3:0]} < DX && {1'b0, dd[7:4]} < DY && {1'b0, dd[11:8]} < DZ &&
-                dd[14:12] != 3'd0) begin
-                if (dd[14:12] != 3'd7)
-                    route = tree_route(dd[11:0], dd[14:12] - 3'd1, dd[15], coord, up, dn);
-            end else if ({1'b0, dd[3:0]} < DX && {1'b0, dd[7:4]} < DY && {1'b0, dd[11:8]} < DZ) begin
-                // X, then Y, then Z: the first dimension that differs.
-                if (dd[3:0] != coord[3:0])
-                    route = goes_plus(dd[3:0], coord[3:0], hw[9:0]) ? 3'd0 : 3'd1;
-                else if (dd[7:4] != coord[7:4])
-                    route = goes_plus(dd[7:4], coord[7:4], hw[19:10]) ? 3'd2 : 3'd3;
-                else if (dd[11:8] != coord[11:8])
-                    route = goes_plus(dd[11:8], coord[11:8], hw[29:20]) ? 3'd4 : 3'd5;
-                else
-                    route = 3'd6;
-            end
-        end
-    endfunction
-
     wire [LANES-1:0] irel = RELAY != 0 ? inj_relay_i : {LANES{1'b0}};
     wire [NIN-1:0]   isrel = {irel, rin_i};
     wire             ron = RELAY != 0 && (ron_i || |irel);
@@ -185,38 +86,36 @@ module tn_router #(
     (* fsm_encoding = "none" *) reg [LANES*SIW-1:0] eown_q;
     reg [LANES*SIW-1:0] eown_d;
 
+    // Routing (docs/hardware.md, "Route"), per dimension k (0 x, 1 y, 2 z,
+    // coordinates {z, y, x} of 4 bits): DOR goes + to the coordinates at
+    // most n / 2 steps ahead on a ring of size n (a tie on an even ring goes
+    // +): from c they are c + 1 .. h1 (h1 = c + n / 2) and, when h1 wraps
+    // (w), also 0 .. h2 (h2 = h1 - n), so each source compares instead of
+    // subtracting; a six-tree hop compares the destination with this node's
+    // and its neighbours' (one step + or -) coordinates. These per-node
+    // values are computed once per cycle of a relay round, not per source
+    // and not in other rounds. The block is written without Verilog
+    // functions: a simulator inlines a function with temporaries named per
+    // instance, and then no longer shares one copy of the node's code
+    // among the nodes (docs/NOTES.md, "Simulation cost").
+    localparam [14:0] DIMS = {DZ, DY, DX};  // the ring sizes, 5 bits each
     reg [NIN-1:0] claimed;
     reg [FW-1:0]  f;
-    reg [2:0]     t;
-    reg [11:0]    cup, cdn;            // the neighbours' coordinates (nbr)
-    reg [29:0]    chw;                 // halfways(coord_i)
-    reg [3*NIN-1:0] tgt;               // each new head's route
+    /* verilator lint_off UNUSEDSIGNAL */ // the head's bits above 15
+    reg [31:0]    dd;                  // a head's data, zero above W
+    /* verilator lint_on UNUSEDSIGNAL */
+    reg [2:0]     t, tix, eq, nxeq, diff;
+    reg [1:0]     fd, db, dc;          // a tree's dimensions in order
+    reg [3:0]     c, v;
+    reg [4:0]     n, h1;
+    reg           vok;
+    reg [11:0]    cup, cdn;            // the neighbours' coordinates, + and -
+    reg [29:0]    chw;                 // per dimension {w, h2, h1}
+    reg [3*NIN-1:0] tgt;               // each new head's route: 0..5 an output, 6 here, 7 none
     reg [NIN-1:0] rqo, rqe, unr;       // new heads for a relay output, an eject lane, unroutable
-    reg [NIN-1:0] hit, win, lost;      // heads for one output; heads that got a path; the others
-    reg [SIW-1:0] lost1;               // the first of the others
-    integer       o, l, i;
-
-    // The lowest set bit of a source vector, and the index of a one-hot one.
-    function [NIN-1:0] lowest(input [NIN-1:0] v);
-        lowest = v & (~v + {{(NIN-1){1'b0}}, 1'b1});
-    endfunction
-    function [SIW-1:0] index_of(input [NIN-1:0] onehot);
-        integer k;
-        begin
-            index_of = {SIW{1'b0}};
-            for (k = 0; k < NIN; k = k + 1)
-                if (onehot[k])
-                    index_of = index_of | k[SIW-1:0];
-        end
-    endfunction
-    function [3:0] count(input [NIN-1:0] v);
-        integer k;
-        begin
-            count = 4'd0;
-            for (k = 0; k < NIN; k = k + 1)
-                count = count + {3'd0, v[k]};
-        end
-    endfunction
+    reg [NIN-1:0] hit, low, win, lost; // heads for one output, its lowest; heads that got a path; the others
+    reg [SIW-1:0] idx;                 // the index of a one-hot source vector
+    integer       o, l, i, k;
 
     // The allocation of this cycle's relay heads (relay rounds only): each
     // relay output goes to the lowest source with a new head for it, if
@@ -235,7 +134,20 @@ module tn_router #(
         coll_tgt_o  = 3'd0;
         claimed = {NIN{1'b0}};
         f       = {FW{1'b0}};
+        dd      = 32'd0;
         t       = 3'd0;
+        tix     = 3'd0;
+        eq      = 3'd0;
+        nxeq    = 3'd0;
+        diff    = 3'd0;
+        fd      = 2'd0;
+        db      = 2'd0;
+        dc      = 2'd0;
+        c       = 4'd0;
+        v       = 4'd0;
+        n       = 5'd0;
+        h1      = 5'd0;
+        vok     = 1'b0;
         cup     = 12'd0;
         cdn     = 12'd0;
         chw     = 30'd0;
@@ -244,16 +156,23 @@ module tn_router #(
         rqe     = {NIN{1'b0}};
         unr     = {NIN{1'b0}};
         hit     = {NIN{1'b0}};
+        low     = {NIN{1'b0}};
         win     = {NIN{1'b0}};
         lost    = {NIN{1'b0}};
-        lost1   = {SIW{1'b0}};
+        idx     = {SIW{1'b0}};
         o       = 0;
         l       = 0;
         i       = 0;
+        k       = 0;
         if (ron) begin
-            cup = nbr(coord_i, 1'b0);
-            cdn = nbr(coord_i, 1'b1);
-            chw = halfways(coord_i);
+            for (k = 0; k < 3; k = k + 1) begin
+                n  = DIMS[5*k +: 5];
+                c  = coord_i[4*k +: 4];
+                cup[4*k +: 4] = ({1'b0, c} + 5'd1 == n) ? 4'd0 : c + 4'd1;
+                cdn[4*k +: 4] = (c == 4'd0) ? n[3:0] - 4'd1 : c - 4'd1;
+                h1 = {1'b0, c} + {1'b0, n[4:1]};
+                chw[10*k +: 10] = {h1 >= n, h1[3:0] - n[3:0], h1};
+            end
             // Sources already carried by a held path.
             for (o = 0; o < 6; o = o + 1)
                 if (busy_q[o])
@@ -261,11 +180,56 @@ module tn_router #(
             for (l = 0; l < LANES; l = l + 1)
                 if (ebusy_q[l])
                     claimed = claimed | ({{(NIN-1){1'b0}}, 1'b1} << eown_q[l*SIW +: SIW]);
-            // New heads and their routes.
+            // New heads and their routes: along six tree dd[14:12] - 1 (7:
+            // none), or by DOR with dd[14:12] = 0; 7 for coordinates
+            // beyond the torus.
             for (i = 0; i < NIN; i = i + 1) begin
                 f = src[i];
                 if (isrel[i] && f[W+2] && f[W+1] && !claimed[i]) begin
-                    t = route(f[W-1:0], coord_i, cup, cdn, chw);
+                    dd = 32'd0;
+                    dd[W-1:0] = f[W-1:0];
+                    vok = {1'b0, dd[3:0]} < DX && {1'b0, dd[7:4]} < DY && {1'b0, dd[11:8]} < DZ;
+                    t = 3'd7;
+                    if (vok && dd[14:12] != 3'd0) begin
+                        // The hop along tree tix (first dimension fd, +
+                        // for even tix): the dimensions in the cyclic
+                        // order fd, db, dc, each until it matches the
+                        // target; the target is the destination, but with
+                        // the detour flag and until the other two match,
+                        // one step short in fd, where this node is there
+                        // when its next coordinate in the tree's direction
+                        // is the destination's (host: tn_tree_hop).
+                        if (dd[14:12] != 3'd7) begin
+                            tix = dd[14:12] - 3'd1;
+                            fd = tix[2:1];
+                            db = (fd == 2'd2) ? 2'd0 : fd + 2'd1;
+                            dc = (db == 2'd2) ? 2'd0 : db + 2'd1;
+                            for (k = 0; k < 3; k = k + 1) begin
+                                eq[k]   = coord_i[4*k +: 4] == dd[4*k +: 4];
+                                nxeq[k] = (tix[0] ? cdn[4*k +: 4] : cup[4*k +: 4]) == dd[4*k +: 4];
+                            end
+                            diff = ~eq;
+                            if (dd[15] && !(eq[db] && eq[dc]))
+                                diff[fd] = !nxeq[fd];
+                            t = 3'd6;
+                            if (diff[dc])
+                                t = {dc, tix[0]};
+                            if (diff[db])
+                                t = {db, tix[0]};
+                            if (diff[fd])
+                                t = {fd, tix[0]};
+                        end
+                    end else if (vok) begin
+                        // X, then Y, then Z: the first dimension that differs
+                        t = 3'd6;
+                        for (k = 2; k >= 0; k = k - 1) begin
+                            v = dd[4*k +: 4];
+                            c = coord_i[4*k +: 4];
+                            if (v != c)
+                                t = {k[1:0], !((v > c) ? ({1'b0, v} <= chw[10*k +: 5])
+                                                       : (chw[10*k+9] && v <= chw[10*k+5 +: 4]))};
+                        end
+                    end
                     tgt[3*i +: 3] = t;
                     if (t < 3'd6 && orel_i[t])
                         rqo[i] = 1'b1;
@@ -279,30 +243,46 @@ module tn_router #(
                 for (o = 0; o < 6; o = o + 1) begin
                     for (i = 0; i < NIN; i = i + 1)
                         hit[i] = rqo[i] && tgt[3*i +: 3] == o[2:0];
+                    low = hit & (~hit + {{(NIN-1){1'b0}}, 1'b1});
+                    idx = {SIW{1'b0}};
+                    for (i = 0; i < NIN; i = i + 1)
+                        if (low[i])
+                            idx = i[SIW-1:0];
                     if (!busy_q[o] && |hit) begin
                         busy_d[o] = 1'b1;
-                        own_d[o*SIW +: SIW] = index_of(lowest(hit));
-                        win = win | lowest(hit);
+                        own_d[o*SIW +: SIW] = idx;
+                        win = win | low;
                     end
                 end
                 hit = rqe;
-                for (l = 0; l < LANES; l = l + 1)
+                for (l = 0; l < LANES; l = l + 1) begin
+                    low = hit & (~hit + {{(NIN-1){1'b0}}, 1'b1});
+                    idx = {SIW{1'b0}};
+                    for (i = 0; i < NIN; i = i + 1)
+                        if (low[i])
+                            idx = i[SIW-1:0];
                     if (erel_i[l] && !ebusy_q[l] && |hit) begin
                         ebusy_d[l] = 1'b1;
-                        eown_d[l*SIW +: SIW] = index_of(lowest(hit));
-                        win = win | lowest(hit);
-                        hit = hit & ~lowest(hit);
+                        eown_d[l*SIW +: SIW] = idx;
+                        win = win | low;
+                        hit = hit & ~low;
                     end
+                end
                 lost = (rqo | rqe) & ~win;
-                ncoll_o = count(lost);
+                for (i = 0; i < NIN; i = i + 1)
+                    ncoll_o = ncoll_o + {3'd0, lost[i]};
                 if (|lost) begin
                     coll_o = 1'b1;
-                    lost1 = index_of(lowest(lost));
-                    coll_port_o = lost1 + (({1'b0, lost1} < 6) ? 4'd0 : 4'd2);
-                    coll_tgt_o = tgt[3*lost1 +: 3];
+                    low = lost & (~lost + {{(NIN-1){1'b0}}, 1'b1});
+                    for (i = 0; i < NIN; i = i + 1)
+                        if (low[i])
+                            idx = i[SIW-1:0];
+                    coll_port_o = idx + (({1'b0, idx} < 6) ? 4'd0 : 4'd2);
+                    coll_tgt_o = tgt[3*idx +: 3];
                 end
             end
-            nunrt_o = count(unr);
+            for (i = 0; i < NIN; i = i + 1)
+                nunrt_o = nunrt_o + {3'd0, unr[i]};
         end
     end
 
@@ -439,8 +419,7 @@ module tn_router #(
         f_xrt = 1'b0;
         for (fi = 0; fi < NIN; fi = fi + 1) begin
             f_x    = src[fi];
-            f_xt   = route(f_x[W-1:0], coord_i, nbr(coord_i, 1'b0), nbr(coord_i, 1'b1),
-                           halfways(coord_i));
+            f_xt   = tgt[3*fi +: 3];        // (the route of a new head)
             f_xnew = ron && isrel[fi] && f_x[W+2] && f_x[W+1] &&
                      f_paths(fi[SIW-1:0], busy_q, own_q, ebusy_q, eown_q) == 4'd0;
             f_xrt  = (f_xt < 3'd6 && orel_i[f_xt]) || (f_xt == 3'd6 && |erel_i);
@@ -456,8 +435,7 @@ module tn_router #(
     wire [SIW-1:0] f_own = own_q[fo*SIW +: SIW];
     // fs has a new head: a relay source without a held path, a relay round
     wire           f_new = ron && isrel[fs] && f_src[W+2] && f_src[W+1] && f_held == 4'd0;
-    wire [2:0]     f_t   = route(f_src[W-1:0], coord_i, nbr(coord_i, 1'b0), nbr(coord_i, 1'b1),
-                                 halfways(coord_i));
+    wire [2:0]     f_t   = tgt[3*fs +: 3];  // its route (computed for a new head)
     // its route exists: a relay output of this round, or a relay eject lane
     wire           f_rt  = (f_t < 3'd6 && orel_i[f_t]) || (f_t == 3'd6 && |erel_i);
     // an output carries the flit of its one selected source: the owner of
