@@ -82,6 +82,12 @@ $(foreach p,$(RTL_PROGS),$(eval $(call rtl_prog_rule,$(word 1,$(subst :, ,$(p)))
 RTL_NET_TESTS := $(foreach p,$(RTL_PROGS),$(foreach m,$(RTL_$(word 2,$(subst :, ,$(p)))_MODELS),\
 	$(RTL_TEST_DIR)/$(word 1,$(subst :, ,$(p)))_$(m).t))
 
+# One copy of the node's code for all nodes of a plane (tests/rtl/tn_share_test.sh).
+RTL_SHARE_MODELS := 3x3x3 7x7x7
+$(RTL_TEST_DIR)/share_%.t: tests/rtl/tn_share_test.sh $(SIM_DIR)/libtnsim_%.so
+	$(call rtl_bind,tests/rtl/tn_share_test.sh,$(SIM_DIR)/obj_$*,)
+RTL_NET_TESTS += $(foreach m,$(RTL_SHARE_MODELS),$(RTL_TEST_DIR)/share_$(m).t)
+
 # Module bench grids: <label>:<parameters, comma separated> per point.
 RTL_TB_SEQ := R2:ROUNDS=2,DW=4,N=1 R16:ROUNDS=16,DW=6,N=27 R1024:ROUNDS=1024,DW=14,N=40
 RTL_TB_ROUTER := 333_L6_W16:DIM_X=3,DIM_Y=3,DIM_Z=3,W=16,LANES=6,RELAY=1 \
