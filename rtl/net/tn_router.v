@@ -222,10 +222,10 @@ module tn_router #(
                     end else if (vok) begin
                         // X, then Y, then Z: the first dimension that differs
                         t = 3'd6;
-                        for (k = 2; k >= 0; k = k - 1) begin
+                        for (k = 0; k < 3; k = k + 1) begin
                             v = dd[4*k +: 4];
                             c = coord_i[4*k +: 4];
-                            if (v != c)
+                            if (t == 3'd6 && v != c)
                                 t = {k[1:0], !((v > c) ? ({1'b0, v} <= chw[10*k +: 5])
                                                        : (chw[10*k+9] && v <= chw[10*k+5 +: 4]))};
                         end
@@ -245,9 +245,9 @@ module tn_router #(
                         hit[i] = rqo[i] && tgt[3*i +: 3] == o[2:0];
                     low = hit & (~hit + {{(NIN-1){1'b0}}, 1'b1});
                     idx = {SIW{1'b0}};
-                    for (i = 0; i < NIN; i = i + 1)
+                    for (i = 0; i < NIN; i = i + 1)  // (one-hot: an OR, not a priority chain)
                         if (low[i])
-                            idx = i[SIW-1:0];
+                            idx = idx | i[SIW-1:0];
                     if (!busy_q[o] && |hit) begin
                         busy_d[o] = 1'b1;
                         own_d[o*SIW +: SIW] = idx;
@@ -260,7 +260,7 @@ module tn_router #(
                     idx = {SIW{1'b0}};
                     for (i = 0; i < NIN; i = i + 1)
                         if (low[i])
-                            idx = i[SIW-1:0];
+                            idx = idx | i[SIW-1:0];
                     if (erel_i[l] && !ebusy_q[l] && |hit) begin
                         ebusy_d[l] = 1'b1;
                         eown_d[l*SIW +: SIW] = idx;
@@ -274,9 +274,10 @@ module tn_router #(
                 if (|lost) begin
                     coll_o = 1'b1;
                     low = lost & (~lost + {{(NIN-1){1'b0}}, 1'b1});
+                    idx = {SIW{1'b0}};
                     for (i = 0; i < NIN; i = i + 1)
                         if (low[i])
-                            idx = i[SIW-1:0];
+                            idx = idx | i[SIW-1:0];
                     coll_port_o = idx + (({1'b0, idx} < 6) ? 4'd0 : 4'd2);
                     coll_tgt_o = tgt[3*idx +: 3];
                 end
