@@ -11,8 +11,9 @@ SIM_MODELS ?= 3x3x3 3x3x3_l1 7x7x7
 SIM_DIR := $(BUILD)/sim
 # Compiler optimisation of the models' C++ (build time against speed).
 SIM_OPT ?= -O2
-# 1: FST waveform support compiled in (tn_sim_trace_open).
-SIM_TRACE ?= 1
+# FST waveform support (tn_sim_trace_open, torusctl --trace): 1 compiled in,
+# 0 not, auto in models of at most 64 nodes (sim/tn_sim_build.sh).
+SIM_TRACE ?= auto
 
 sim: $(foreach m,$(SIM_MODELS),$(SIM_DIR)/libtnsim_$(m).so)
 # Models and test programs reached only through pattern rules: keep them.
@@ -82,7 +83,7 @@ $(foreach p,$(RTL_PROGS),$(eval $(call rtl_prog_rule,$(word 1,$(subst :, ,$(p)))
 RTL_NET_TESTS := $(foreach p,$(RTL_PROGS),$(foreach m,$(RTL_$(word 2,$(subst :, ,$(p)))_MODELS),\
 	$(RTL_TEST_DIR)/$(word 1,$(subst :, ,$(p)))_$(m).t))
 
-# One copy of the node's code for all nodes of a plane (tests/rtl/tn_share_test.sh).
+# One copy of the node's code for all the nodes (tests/rtl/tn_share_test.sh).
 RTL_SHARE_MODELS := 3x3x3 7x7x7
 $(RTL_TEST_DIR)/share_%.t: tests/rtl/tn_share_test.sh $(SIM_DIR)/libtnsim_%.so
 	$(call rtl_bind,tests/rtl/tn_share_test.sh,$(SIM_DIR)/obj_$*,)

@@ -18,9 +18,12 @@ run-gossip: host $(BUILD)/sim/libtnsim_7x7x7.so
 	$(E2E_TORUSCTL) run gossip --algo dp
 	$(E2E_TORUSCTL) run gossip
 
-# Any geometry on request: make sim-model DIMS=5x5x5 (or 3x3x3_l1).
+# Any geometry on request: make sim-model DIMS=5x5x5 (or 3x3x3_l1); with
+# SIM_TRACE=1 (or 0) on the command line the model is rebuilt with (without)
+# waveform support, which models of more than 64 nodes lack by default.
 sim-model:
-	@test -n "$(DIMS)" || { echo "usage: make sim-model DIMS=XxYxZ[_l1][_rN]" >&2; exit 1; }
+	@test -n "$(DIMS)" || { echo "usage: make sim-model DIMS=XxYxZ[_l1] [SIM_TRACE=1]" >&2; exit 1; }
+	$(if $(filter command line,$(origin SIM_TRACE)),rm -f $(BUILD)/sim/libtnsim_$(DIMS).so)
 	$(MAKE) --no-print-directory $(BUILD)/sim/libtnsim_$(DIMS).so
 
 $(E2E_DIR)/gossip.t: tests/e2e/gossip.sh $(E2E_TORUSCTL) $(E2E_EMU) \
@@ -88,7 +91,7 @@ $(E2E_DIR)/faults.t: tests/e2e/faults.sh $(E2E_TORUSCTL) \
 TESTS_E2E += $(E2E_DIR)/faults.t
 
 # Ctrl-C during a run (issue 17): the 7x7x7 load is long enough to land in.
-$(E2E_DIR)/interrupt.t: tests/e2e/interrupt.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtnsim_7x7x7.so
+$(E2E_DIR)/interrupt.t: tests/e2e/interrupt.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtnsim_3x3x3.so
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec tests/e2e/interrupt.sh %s\n' $(E2E_TORUSCTL) >$@
 	chmod +x $@

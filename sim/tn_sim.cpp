@@ -257,7 +257,7 @@ int tn_sim_trace_open(struct tn_sim *s, const char *fst_path, uint64_t from_cycl
     (void)fst_path;
     (void)from_cycle;
     (void)to_cycle;
-    return -1;
+    return -2;
 #endif
 }
 
@@ -279,7 +279,12 @@ const char *tn_sim_build_info(void)
     return "dims=" TN_STR(TN_DIM_X) "x" TN_STR(TN_DIM_Y) "x" TN_STR(TN_DIM_Z)
            " W=" TN_STR(TN_W) " LANES=" TN_STR(TN_LANES)
            " MEM_DEPTH=" TN_STR(TN_MEM_DEPTH) " ROUNDS=" TN_STR(TN_ROUNDS)
-           " RELAY=" TN_STR(TN_RELAY);
+           " RELAY=" TN_STR(TN_RELAY)
+#if VM_TRACE
+           " TRACE=1";
+#else
+           " TRACE=0";
+#endif
 }
 
 } /* extern "C" */

@@ -2,7 +2,13 @@
 # Build one Verilated torus model as a shared object.
 # Usage: sim/tn_sim_build.sh <X>x<Y>x<Z>[_l<LANES>][_t<THREADS>] <out.so> <rtl sources...>
 # Environment: VERILATOR, CXX, VJOBS (parallel C++ jobs), SIM_OPT (C++ -O level),
-# SIM_TRACE (1: FST tracing compiled in), W, MEM_DEPTH, ROUNDS, RELAY.
+# SIM_TRACE (1: FST tracing compiled in; 0: not; auto, the default: in for
+# models of at most 64 nodes, whose builds it slows little, out of larger
+# ones, where it is most of the C++: 7x7x7 about 8.5 min to build instead of
+# 2 to 2.5), W, MEM_DEPTH, ROUNDS, RELAY.
+# The model is flat (one Verilated model of the whole top): the nodes share
+# one copy of the node's code (rtl/net/tn_node.v), the planes one of the
+# plane's (docs/NOTES.md, "Simulation cost").
 set -eu
 stem=$1 out=$2
 shift 2
@@ -20,17 +26,22 @@ IFS=x read -r X Y Z <<<"$dims"
 [ -n "${Z:-}" ] || { echo "tn_sim_build: bad dims $dims: use XxYxZ" >&2; exit 1; }
 W=${W:-16} MEM_DEPTH=${MEM_DEPTH:-4096} ROUNDS=${ROUNDS:-1024} RELAY=${RELAY:-1}
 VERILATOR=${VERILATOR:-verilator} CXX=${CXX:-c++} VJOBS=${VJOBS:-2}
-SIM_OPT=${SIM_OPT:--O2} SIM_TRACE=${SIM_TRACE:-1} VFLAGS=${VFLAGS:-}
+SIM_OPT=${SIM_OPT:--O2} SIM_TRACE=${SIM_TRACE:-auto} VFLAGS=${VFLAGS:-}
 here=$(cd "$(dirname "$0")" && pwd)
 mdir=$(dirname "$out")/obj_$stem
 mkdir -p "$mdir"
+case $SIM_TRACE in
+    auto) SIM_TRACE=$(( X * Y * Z <= 64 )) ;;
+    0|1) ;;
+    *) echo "tn_sim_build: SIM_TRACE=$SIM_TRACE: use 0, 1 or auto" >&2; exit 1 ;;
+esac
 trace=()
 [ "$SIM_TRACE" = 1 ] && trace=(--trace-fst)
 defs="-fPIC -DTN_DIM_X=$X -DTN_DIM_Y=$Y -DTN_DIM_Z=$Z -DTN_W=$W -DTN_LANES=$lanes"
 defs="$defs -DTN_MEM_DEPTH=$MEM_DEPTH -DTN_ROUNDS=$ROUNDS -DTN_RELAY=$RELAY"
 start=$(date +%s)
 "$VERILATOR" --cc --top-module tn_sim_top --prefix Vtn_sim_top -Mdir "$mdir" \
-    --hierarchical -Wno-fatal --x-assign fast --x-initial fast $VFLAGS "${trace[@]}" --threads "$threads" \
+    -Wno-fatal --x-assign fast --x-initial fast $VFLAGS "${trace[@]}" --threads "$threads" \
     -GDIM_X="$X" -GDIM_Y="$Y" -GDIM_Z="$Z" -GW="$W" -GLANES="$lanes" \
     -GMEM_DEPTH="$MEM_DEPTH" -GROUNDS="$ROUNDS" -GRELAY="$RELAY" \
     -CFLAGS "$defs" "$here/tn_sim.vlt" "$here/tn_sim_top.v" "$@" "$here/tn_sim.cpp"
@@ -44,10 +55,10 @@ globals=$("${mk[@]}" -f tn_globals.mk tn_globals | tail -1)
 objs=()
 for o in $globals; do objs+=("$mdir/$o"); done
 "$CXX" -shared -o "$out.tmp" "$mdir/tn_sim.o" "$mdir/Vtn_sim_top__ALL.a" \
-    "$mdir"/V*/lib*.a "${objs[@]}" -lz -pthread
+    "${objs[@]}" -lz -pthread
 mv "$out.tmp" "$out"
 secs=$(( $(date +%s) - start ))
 ccache_note=""
 [ -n "$objcache" ] && ccache_note=" (ccache on)"
-echo "$secs s${ccache_note}, $(date -u +%FT%TZ)" >"$out.buildtime"
+echo "$secs s${ccache_note}, trace $SIM_TRACE, $(date -u +%FT%TZ)" >"$out.buildtime"
 echo "tn_sim_build: $out built in $secs s" >&2

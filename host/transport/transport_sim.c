@@ -134,8 +134,16 @@ static int sim_open(struct tn_transport **out, const struct tn_transport_opts *o
         return TN_ENOMEM;
     }
     if (o->trace != NULL) {
-        if (t->api.trace_open(t->sim, o->trace, 0, UINT64_MAX) != 0) {
-            snprintf(err, errlen, "cannot open waveform file %s", o->trace);
+        int trc = t->api.trace_open(t->sim, o->trace, 0, UINT64_MAX);
+        if (trc != 0) {
+            if (trc == -2)
+                snprintf(err, errlen,
+                         "simulator model %s has no waveform support (models of more "
+                         "than 64 nodes are built without it): rebuild it with "
+                         "'make sim-model DIMS=%ux%ux%u%s SIM_TRACE=1'",
+                         path, o->dims[0], o->dims[1], o->dims[2], lanes);
+            else
+                snprintf(err, errlen, "cannot open waveform file %s", o->trace);
             t->api.destroy(t->sim);
             dlclose(t->dl);
             free(t);

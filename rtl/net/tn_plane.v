@@ -6,9 +6,9 @@
 // so are the X and Y links (at the sender); the Z links leave unregistered
 // and are registered by the plane they reach. So every hop has exactly one
 // register, and the nodes work from registers only. Every plane is the
-// same module (its z is an input): Verilator compiles it once for all
-// planes (a hierarchical block, sim/tn_sim_build.sh), and no node logic
-// depends on a plane input directly. It also packs table writes for its
+// same module (its z is an input): the simulator has one copy of its code
+// for all planes (sim/tn_sim_build.sh), and no node logic depends on a
+// plane input directly. It also packs table writes for its
 // nodes' RAMs and returns the addressed node's read data and record word.
 module tn_plane #(
     parameter DIM_X     = 3,    // torus size in X
@@ -60,7 +60,6 @@ module tn_plane #(
     output wire [DIM_X*DIM_Y-1:0]    err_o,     // node k has a status flag set
     output wire                      act_o      // a flit is on some link of the plane
 );
-    /* verilator hier_block */
     // widths derived from the parameters (as in tn_torus)
     localparam P   = DIM_X * DIM_Y;                 // nodes in the plane
     localparam AW  = $clog2(MEM_DEPTH);              // flit memory address bits

@@ -189,6 +189,17 @@ r=$?
 check "a missing simulator model exits 2 and says how to build it" \
     "$([ $r = 2 ] && grep -q 'make sim-model DIMS=5x5x5' "$tmp/nm.out"; echo $?)"
 
+# A model without waveform support (the 7x7x7, as built by default: models
+# of more than 64 nodes) refuses --trace before anything runs, saying how to
+# rebuild it, and leaves no waveform file.
+if grep -q 'trace 0' "$(dirname "$T")/sim/libtnsim_7x7x7.so.buildtime" 2>/dev/null; then
+    "$T" run gossip --algo dp --trace "$tmp/w.fst" >"$tmp/nt.out" 2>"$tmp/nt.err"
+    r=$?
+    check "--trace on the 7x7x7 model (no waveform support) exits 2, names the rebuild, no file" \
+        "$([ $r = 2 ] && grep -q "make sim-model DIMS=7x7x7 SIM_TRACE=1" "$tmp/nt.err" &&
+           [ ! -e "$tmp/w.fst" ] && [ ! -s "$tmp/nt.out" ]; echo $?)"
+fi
+
 # Usage errors exit 1 with a message; --help exits 0.
 "$T" run gossip --msg-flits 0 >/dev/null 2>"$tmp/u.err"
 check "a bad option value exits 1 with a message" \

@@ -26,18 +26,21 @@ fst_blocks() {
     [ "$off" = "$size" ]
 }
 
-# The 7x7x7 gossip at L = 8 loads 9,782 words: with the waveform on that
-# takes several seconds (scheduling 0.3 s), so SIGINT at 1.5 s lands in it.
-# (job control on: a script's background job would ignore SIGINT)
+# The 3x3x3 ring gossip at L = 128 with the waveform on (the 7x7x7 model
+# has none) takes about a second, most of it loading and reading back:
+# SIGINT goes 0.1 s after the waveform file appears, i.e. once the device is
+# open. (job control on: a script's background job would ignore SIGINT)
 set -m
-"$T" run gossip --algo dp --msg-flits 8 --trace "$tmp/w.fst" --json >"$tmp/out.json" 2>"$tmp/err" &
+"$T" run gossip --dims 3x3x3 --algo ring --msg-flits 128 --trace "$tmp/w.fst" --json \
+    >"$tmp/out.json" 2>"$tmp/err" &
 pid=$!
 set +m
-sleep 1.5
+for _ in $(seq 500); do [ -e "$tmp/w.fst" ] && break; sleep 0.01; done
+sleep 0.1
 kill -INT "$pid"
 wait "$pid"
 rc=$?
-check "SIGINT during the load: exit 130" "$([ "$rc" = 130 ]; echo $?)"
+check "SIGINT during the run: exit 130" "$([ "$rc" = 130 ]; echo $?)"
 check "... one line on stderr saying it was interrupted and the device closed" \
     "$([ "$(grep -vc '^loading words' "$tmp/err")" = 1 ] &&
        grep -q 'interrupted: the run stopped and the device is closed' "$tmp/err"; echo $?)"
