@@ -9,7 +9,7 @@
 // For the simulator, every data input is marked public_flat_rd (a comment
 // that only the Verilator tool reads): it then keeps the input as the
 // node's own variable instead of substituting the plane's wire for that
-// node, so that all nodes of a plane share one copy of the node's code
+// node, so that all nodes share one copy of the node's code
 // (the clocks stay shared, and the node has no Verilog functions, whose
 // temporaries are named per instance): on a 7x7x7, 5x the cycles per
 // second of a copy per node (instruction cache, branch prediction), and a
