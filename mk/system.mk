@@ -90,7 +90,7 @@ $(E2E_DIR)/faults.t: tests/e2e/faults.sh $(E2E_TORUSCTL) \
 
 TESTS_E2E += $(E2E_DIR)/faults.t
 
-# Ctrl-C during a run (issue 17): the 7x7x7 load is long enough to land in.
+# Ctrl-C during a run (issue 17): the 3x3x3 model, which has waveform support.
 $(E2E_DIR)/interrupt.t: tests/e2e/interrupt.sh $(E2E_TORUSCTL) $(BUILD)/sim/libtnsim_3x3x3.so
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec tests/e2e/interrupt.sh %s\n' $(E2E_TORUSCTL) >$@
