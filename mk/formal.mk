@@ -90,8 +90,14 @@ formal: $(foreach p,$(FORMAL_PROOFS),formal-$(p))
 formal-bridge: $(foreach p,$(FORMAL_BRIDGE),formal-$(p))
 .PRECIOUS: $(FORMAL_DIR)/%.smt2 $(FORMAL_DIR)/%.ok
 
-# make test: one TAP line per proof and mode.
-$(BUILD)/tests/rtl/formal.t: tests/rtl/tn_formal_test.sh mk/formal.mk
+# make test: one TAP line per proof and mode. The proofs run ahead, beside
+# the other builds of make test -j (as the lint, mk/rtl.mk); the test then
+# finds them done, or runs a failed one again for its message.
+.PHONY: formal-ahead
+formal-ahead:
+	-@$(MAKE) -s -k --no-print-directory \
+	    $(foreach p,$(FORMAL_PROOFS),$(foreach m,$(FORMAL_MODES_$(p)),formal-$(p)-$(m))) >/dev/null 2>&1
+$(BUILD)/tests/rtl/formal.t: tests/rtl/tn_formal_test.sh mk/formal.mk | formal-ahead
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec tests/rtl/tn_formal_test.sh "%s" %s %s\n' '$(MAKE)' '$(FORMAL_DIR)' \
 	    '$(foreach p,$(FORMAL_PROOFS),$(p):$(subst $(eval) ,+,$(FORMAL_MODES_$(p))))' >$@
