@@ -22,8 +22,9 @@
 //   cycle one read and one write: the bus first, then the lowest lane that
 //   asks; a lane that finds its bank taken loses that access (counted).
 // The lanes are arrays in one module: their work is loops under a test of
-// their activity, so a simulator does nothing for an idle lane and packs
-// no per-lane signal into a vector (docs/NOTES.md, "Simulation cost").
+// their activity, so a simulator does little for an idle lane and copies
+// no lane's output into a port vector of a lane instance (docs/NOTES.md,
+// "Simulation cost").
 module tn_ni #(
     parameter W     = 16,      // flit data width
     parameter LANES = 6,       // inject and eject lanes
@@ -703,7 +704,7 @@ module tn_ni #(
             assert(f_ewr);
         // overrun: a flit beyond n, in a switch cycle or after the run;
         // short: fewer than n at the round's end; bounds: an accepted flit
-        // at or beyond MEM_DEPTH
+        // at or beyond the memory (2**AW words)
         assert(ev_o[0] == (efv[0] && gen_ej[0].f_late));
         assert(ev_o[1] == (fin_i && eact_q[0] && gen_ej[0].f_acc < gen_ej[0].f_n));
         assert(ev_o[2] == (efv[0] && !gen_ej[0].f_late && gen_ej[0].f_at[AW]));
