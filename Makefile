@@ -21,7 +21,8 @@ CXX       ?= c++
 BUILD     ?= build
 # Parallel jobs for Verilator's C++ builds (the machine has 2 cores).
 VJOBS     ?= 2
-# Parallel jobs of make test's build (the tests themselves run one by one).
+# Parallel jobs of make test's build, and tests run at once (tests/run.sh -j;
+# those in TESTS_ALONE run afterwards, one at a time).
 TEST_JOBS ?= 2
 
 CCACHE := $(shell command -v ccache 2>/dev/null)
@@ -34,6 +35,9 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-
 TESTS_HOST :=
 TESTS_RTL  :=
 TESTS_E2E  :=
+# Tests that time wall-clock answers (timeouts, retries, signals): they run
+# with nothing beside them.
+TESTS_ALONE :=
 # Benchmarks print one table each.
 BENCHES    :=
 
@@ -59,17 +63,19 @@ run: $(DEPS_STAMP)
 test: $(DEPS_STAMP)
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) test-all
 
+RUN_TESTS = tests/run.sh -j $(TEST_JOBS) $(addprefix -a ,$(filter $(TESTS_ALONE),$^)) $^
+
 test-all: $(TESTS_HOST) $(TESTS_RTL) $(TESTS_E2E)
-	@tests/run.sh $^
+	@$(RUN_TESTS)
 
 test-host: $(TESTS_HOST)
-	@tests/run.sh $^
+	@$(RUN_TESTS)
 
 test-rtl: $(TESTS_RTL)
-	@tests/run.sh $^
+	@$(RUN_TESTS)
 
 test-e2e: $(TESTS_E2E)
-	@tests/run.sh $^
+	@$(RUN_TESTS)
 
 bench: $(BENCHES)
 	@set -e; for b in $^; do echo "== $$b"; $$b; done

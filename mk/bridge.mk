@@ -33,6 +33,7 @@ BRIDGE_DF_D       = -DTB_MAX_WORDS=256 -DTB_IDLE_TIMEOUT=3000 -DTB_RESET_CYCLES=
 BRIDGE_TESTS := $(BRIDGE_DIR)/test_proto $(BRIDGE_DIR)/test_proto_san \
                 $(BRIDGE_DIR)/tb_bridge $(BRIDGE_DIR)/tb_bridge_dflt $(BRIDGE_DIR)/tb_uart
 TESTS_HOST += $(BRIDGE_DIR)/test_proto $(BRIDGE_DIR)/test_proto_san
+TESTS_ALONE += $(BRIDGE_DIR)/test_proto $(BRIDGE_DIR)/test_proto_san
 TESTS_RTL  += $(BRIDGE_DIR)/tb_bridge $(BRIDGE_DIR)/tb_bridge_dflt $(BRIDGE_DIR)/tb_uart
 BENCHES    += $(BRIDGE_DIR)/bench_bridge $(BRIDGE_DIR)/bench_uart
 

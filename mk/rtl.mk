@@ -135,9 +135,9 @@ TESTS_RTL += $(RTL_TB_TESTS) $(RTL_NET_TESTS)
 # Only this part's tests.
 .PHONY: test-rtl-net test-rtl-tb
 test-rtl-net: $(RTL_TB_TESTS) $(RTL_NET_TESTS)
-	@tests/run.sh $^
+	@$(RUN_TESTS)
 test-rtl-tb: $(RTL_TB_TESTS)
-	@tests/run.sh $^
+	@$(RUN_TESTS)
 
 # ---- lint ----
 RTL_LINT_PARAMS := "" "-GLANES=1" "-GDIM_X=5 -GDIM_Y=1 -GDIM_Z=1 -GW=8" \

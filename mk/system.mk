@@ -97,6 +97,7 @@ $(E2E_DIR)/interrupt.t: tests/e2e/interrupt.sh $(E2E_TORUSCTL) $(BUILD)/sim/libt
 	chmod +x $@
 
 TESTS_E2E += $(E2E_DIR)/interrupt.t
+TESTS_ALONE += $(E2E_DIR)/interrupt.t
 
 # A board failing mid-load, mid-run, mid-readback (issue 17), through the
 # emulated FT2232H.
@@ -107,6 +108,7 @@ $(E2E_DIR)/device_failures.t: tests/e2e/device_failures.sh $(E2E_TORUSCTL) $(E2E
 	chmod +x $@
 
 TESTS_E2E += $(E2E_DIR)/device_failures.t
+TESTS_ALONE += $(E2E_DIR)/device_failures.t
 
 $(E2E_DIR)/bench_faults: tests/e2e/bench_faults.sh $(E2E_TORUSCTL) \
                          $(BUILD)/sim/libtnsim_3x3x3.so $(BUILD)/sim/libtnsim_7x7x7.so

@@ -65,13 +65,14 @@ USB_TESTS  := $(USB_BUILD)/test_usb_emu $(USB_BUILD)/test_usb_emu-san \
               $(USB_BUILD)/test_usb_proto $(USB_BUILD)/test_usb_proto-san \
               tests/usb/test_udev_rule.sh
 TESTS_HOST += $(USB_TESTS)
+TESTS_ALONE += $(filter-out %.sh,$(USB_TESTS))
 BENCHES    += $(USB_BUILD)/bench_usb
 
 .PHONY: usb test-usb install-udev
 usb: $(USB_BUILD)/ft_emu_run $(USB_BUILD)/bench_usb
 
 test-usb: $(USB_TESTS)
-	@tests/run.sh $^
+	@$(RUN_TESTS)
 
 # Lets non-root users open the boards (uaccess for the logged-in user,
 # group plugdev otherwise). Run as root: sudo make install-udev
