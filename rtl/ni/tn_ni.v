@@ -154,9 +154,11 @@ module tn_ni #(
     end
 
     // ==== this cycle's lane work, memory requests and bank grants ====
+    wire [BW-1:0]   mbank = maddr_i[BW-1:0] & BMASK;   // the bus's bank
     reg [LANES-1:0] start, more, ird, iok;   // inject: a start, a stream going on, a read, granted
     reg [LANES-1:0] efv, elate;              // eject: a flit counted, one not stored (late)
-    reg [LANES-1:0] t_start, t_more, t_ird, t_iok, t_fv, t_late;
+    reg [LANES-1:0] eovr, eshort, ebnd;      // ... its errors: overrun, short stream, memory bounds
+    reg [LANES-1:0] t_start, t_more, t_ird, t_iok, t_fv, t_late, t_ovr, t_short, t_bnd;
     reg [NBK-1:0]   bre, bwe;                // bank b read, written
     (* mem2reg *) reg [RA-1:0] bra [0:NBK-1];
     (* mem2reg *) reg [RA-1:0] bwa [0:NBK-1];
@@ -166,7 +168,8 @@ module tn_ni #(
     reg [IEW-1:0]   e;
     reg [AW-1:0]    ra;
     reg [FW-1:0]    f;
-    reg [3:0]       t_nconf, t_ev;
+    reg [3:0]       t_nconf;
+    reg             t_ibnd;                  // an inject word beyond the memory skipped
     integer         l, k;
     always @* begin
         t_start = {LANES{1'b0}};
@@ -175,10 +178,13 @@ module tn_ni #(
         t_iok   = {LANES{1'b0}};
         t_fv    = {LANES{1'b0}};
         t_late  = {LANES{1'b0}};
+        t_ovr   = {LANES{1'b0}};
+        t_short = {LANES{1'b0}};
+        t_bnd   = {LANES{1'b0}};
         t_bre   = {NBK{1'b0}};
         t_bwe   = {NBK{1'b0}};
         t_nconf = 4'd0;
-        t_ev    = 4'd0;
+        t_ibnd  = 1'b0;
         b = {BW{1'b0}};
         e = {IEW{1'b0}};
         ra = {AW{1'b0}};
@@ -190,7 +196,7 @@ module tn_ni #(
         end
         // reads: the bus first, then the inject lanes that read a word
         if (mre_i) begin
-            b = maddr_i[BW-1:0] & BMASK;
+            b = mbank;
             t_bre[b] = 1'b1;
             bra[b] = maddr_i[AW-1:BB];
         end
@@ -201,7 +207,7 @@ module tn_ni #(
                 t_more[l]  = iact_q[l] && !sw_i;
                 t_ird[l]   = t_start[l] ? e[AW +: AW + 1] != 0 : t_more[l] && !iadr_q[l][AW];
                 if (!t_start[l] && t_more[l] && iadr_q[l][AW])
-                    t_ev[3] = 1'b1;
+                    t_ibnd = 1'b1;
                 if (t_ird[l]) begin
                     ra = t_start[l] ? e[0 +: AW] : iadr_q[l][AW-1:0];
                     b = ra[BW-1:0] & BMASK;
@@ -216,7 +222,7 @@ module tn_ni #(
             end
         // writes: the bus first, then the eject lanes that store a flit
         if (mwe_i) begin
-            b = maddr_i[BW-1:0] & BMASK;
+            b = mbank;
             t_bwe[b] = 1'b1;
             bwa[b] = maddr_i[AW-1:BB];
             bwd[b] = mwdata_i;
@@ -226,12 +232,12 @@ module tn_ni #(
                 f = ej_i[l*FS +: FW];
                 t_fv[l]   = f[W+2] && eact_q[l];
                 t_late[l] = !run_i || sw_i || erem_q[l] == 0;
-                if (t_fv[l] && t_late[l])
-                    t_ev[0] = 1'b1;
-                if (fin_i && eact_q[l] && erem_q[l] != 0)
-                    t_ev[1] = 1'b1;
-                if (t_fv[l] && !t_late[l] && eadr_q[l][AW])
-                    t_ev[2] = 1'b1;
+                // (a flit in a round's end cycle is late: fin_i comes in a
+                // switch cycle or after the run, so the flits still
+                // expected are final)
+                t_ovr[l]   = t_fv[l] && t_late[l];
+                t_short[l] = fin_i && eact_q[l] && erem_q[l] != 0;
+                t_bnd[l]   = t_fv[l] && !t_late[l] && eadr_q[l][AW];
                 if (t_fv[l] && !t_late[l] && !eadr_q[l][AW]) begin
                     b = eadr_q[l][BW-1:0] & BMASK;
                     if (t_bwe[b]) begin
@@ -249,10 +255,13 @@ module tn_ni #(
         iok     = t_iok;
         efv     = t_fv;
         elate   = t_late;
+        eovr    = t_ovr;
+        eshort  = t_short;
+        ebnd    = t_bnd;
         bre     = t_bre;
         bwe     = t_bwe;
         nconf_o = t_nconf;
-        ev_o    = t_ev;
+        ev_o    = {t_ibnd, |t_bnd, |t_short, |t_ovr};
     end
 
     // ==== the flit memory banks ====
@@ -284,7 +293,7 @@ module tn_ni #(
     always @(posedge nclk_i) begin
         mrp_q <= mre_i;
         if (mre_i)
-            mrb_q <= maddr_i[BW-1:0] & BMASK;
+            mrb_q <= mbank;
     end
     always @* begin
         mrdata_o = {MW{1'b0}};
@@ -386,7 +395,8 @@ module tn_ni #(
                         enx[g] <= dmem[lr ? tr_idx_i : prep_i ? {RW{1'b0}} : round_i + 1'b1];
 
             // The lane's counters (read only here and in the record).
-            reg [AW:0]     cnt_q;             // flits counted
+            reg [AW:0]     cnt_q;             // flits counted (wraps)
+            reg            seen_q;            // a flit was counted
             reg [DW-1:0]   first_q, last_q;
             reg [31:0]     crc_q;
             reg [2:0]      err_q;
@@ -417,25 +427,19 @@ module tn_ni #(
                         d[W-1:0] = ej_i[g*FS +: W];
                         for (n = 0; n < NN; n = n + 1)
                             crc_d = (crc_d >> 4) ^ crc_t[crc_d[3:0] ^ d[4*n +: 4]];
-                        if (cnt_q == 0)
+                        if (!seen_q)
                             first_d = ts_i;
                         cnt_d = cnt_q + 1'b1;
-                        if (elate[g])
-                            err_d[0] = 1'b1;
-                        else if (adr_d[AW])
-                            err_d[2] = 1'b1;
                         if (!elate[g])
                             rem_d = rem_d - 1'b1;
                         adr_d = adr_d + 1'b1;
                         cnt_q   <= cnt_d;
+                        seen_q  <= 1'b1;
                         first_q <= first_d;
                         last_q  <= ts_i;
                         crc_q   <= crc_d;
                     end
-                    // (a flit in a round's end cycle is late: the flits
-                    // still expected are final)
-                    if (fin_i && eact_q[g] && rem_d != 0)
-                        err_d[1] = 1'b1;
+                    err_d = err_d | {ebnd[g], eshort[g], eovr[g]};
                     err_q <= err_d;
                     if (eact_q[g] && (fin_i || (efv[g] && !run_i && !sw_i)))
                         rec_m[idx_q] = {epoch_i, err_d, cnt_d, efv[g] ? ts_i : last_q, first_d, ~crc_d};
@@ -445,6 +449,7 @@ module tn_ni #(
                         adr_d     = {1'b0, enx[g][0 +: AW]};
                         rem_d     = enx[g][AW +: AW + 1];
                         cnt_q     <= {(AW + 1){1'b0}};
+                        seen_q    <= 1'b0;
                         first_q   <= {DW{1'b0}};
                         last_q    <= {DW{1'b0}};
                         crc_q     <= 32'hFFFFFFFF;
@@ -469,6 +474,8 @@ module tn_ni #(
             reg [AW-1:0] f_a;
             reg [AW:0]   f_n, f_cnt, f_acc;
             reg [31:0]   f_crc;
+            reg          f_seen;              // a flit was counted: f_first is its cycle
+            reg [DW-1:0] f_first;
             wire         f_fv   = efv[g];
             wire         f_late = !run_i || sw_i || f_acc == f_n;
             wire [AW:0]  f_at   = {1'b0, f_a} + f_acc;   // the next accepted flit's word
@@ -477,6 +484,9 @@ module tn_ni #(
                 if (f_fv) begin
                     f_cnt <= f_cnt + 1'b1;
                     f_crc <= f_crc_flit(f_crc, f_d);
+                    f_seen <= 1'b1;
+                    if (!f_seen)
+                        f_first <= ts_i;
                     if (!f_late)
                         f_acc <= f_acc + 1'b1;
                 end
@@ -486,6 +496,8 @@ module tn_ni #(
                     f_cnt <= {(AW + 1){1'b0}};
                     f_acc <= {(AW + 1){1'b0}};
                     f_crc <= 32'hFFFFFFFF;
+                    f_seen  <= 1'b0;
+                    f_first <= {DW{1'b0}};
                 end
             end
             // the record this cycle files, and where
@@ -500,6 +512,9 @@ module tn_ni #(
                 // count and CRC follow the counted flits (invariants: address
                 // and flits still expected follow the accepted ones; after a
                 // late flit none is accepted until the next switch)
+                // (the first flit's cycle is kept when the count wraps)
+                if (eact_q[g])
+                    assert(seen_q == f_seen && first_q == f_first);
                 if (eact_q[g])
                     assert(cnt_q == f_cnt && crc_q == f_crc && f_acc <= f_n && erem_q[g] == f_n - f_acc &&
                            eadr_q[g] == {1'b0, f_a} + f_cnt &&
@@ -510,7 +525,8 @@ module tn_ni #(
                     // the record filed holds the count and the CRC of the
                     // flits, under the descriptor's round
                     if ($past(f_file) && !$past(sw_i))
-                        assert(f_rec[32 + 2*DW +: AW + 1] == f_cnt && f_rec[31:0] == ~f_crc);
+                        assert(f_rec[32 + 2*DW +: AW + 1] == f_cnt && f_rec[31:0] == ~f_crc &&
+                               f_rec[32 +: DW] == f_first);
                     if ($past(f_file) && $past(sw_i))
                         assert(rec_m[$past(idx_q)][32 + 2*DW +: AW + 1] ==
                                    ($past(f_fv) ? $past(f_cnt) + 1'b1 : $past(f_cnt)) &&
@@ -527,12 +543,13 @@ module tn_ni #(
     endgenerate
 
     // The eject lanes' sources, loaded at a switch from the new round's
-    // descriptors: the select {1, port} of a circuit lane, 15 of a relay
-    // lane (docs/hardware.md, "Relay ejection"), none of an idle one.
+    // descriptors: the input port of a circuit lane, the relay flag of a
+    // relay lane (docs/hardware.md, "Relay ejection"), none of an idle one.
     reg [LANES*SIW-1:0] t_esrc;
     reg [LANES-1:0]     t_erel;
     reg [5:0]           t_euse;
-    reg [3:0]           s;
+    reg [2:0]           p;
+    reg                 circ;
     integer             sl, sp;
     /* verilator lint_off BLKSEQ */
     always @(posedge nclk_i) begin
@@ -541,12 +558,14 @@ module tn_ni #(
             t_erel = {LANES{1'b0}};
             t_euse = 6'd0;
             for (sl = 0; sl < LANES; sl = sl + 1) begin
-                s = !enx[sl][E_V] ? 4'd0 : enx[sl][E_REL] ? 4'd15 : {1'b1, enx[sl][E_PORT +: 3]};
-                if (s >= 4'd8 && s <= 4'd13)
-                    t_esrc[sl*SIW +: SIW] = {{(SIW - 3){1'b0}}, s[2:0]};
-                t_erel[sl] = RELAY != 0 && s == 4'd15;
+                // a port beyond 5 (out of the documented range) hears nothing
+                p    = enx[sl][E_PORT +: 3];
+                circ = enx[sl][E_V] && !enx[sl][E_REL] && p < 3'd6;
+                if (circ)
+                    t_esrc[sl*SIW +: SIW] = {{(SIW - 3){1'b0}}, p};
+                t_erel[sl] = RELAY != 0 && enx[sl][E_V] && enx[sl][E_REL];
                 for (sp = 0; sp < 6; sp = sp + 1)
-                    if (s == sp[3:0] + 4'd8)
+                    if (circ && p == sp[2:0])
                         t_euse[sp] = 1'b1;
             end
             if (nrst_i) begin
@@ -644,6 +663,8 @@ module tn_ni #(
             assume(run_i);
         if (prep_i)
             assume(!run_i);
+        if (fin_i)
+            assume(sw_i || !run_i);
         if (run_i || prep_i)
             assume(!tr_i && !mre_i && !mwe_i);
         assume(ejany_i == ej_i[W+2]);
@@ -715,6 +736,17 @@ module tn_ni #(
             // (granted), while running and not in a switch cycle
             if (inj_o[W+2])
                 assert($past(ird[0] && iok[0]) && run_i && !sw_i);
+            // at a switch the eject lane takes the new round's descriptor:
+            // a circuit lane listens to its port (0..5; 6 and 7 hear
+            // nothing), a relay lane takes relay packets
+            if ($past(sw_i && !nrst_i)) begin
+                assert(erel_o[0] == (RELAY != 0 && $past(enx[0][E_V] && enx[0][E_REL])));
+                if ($past(enx[0][E_V] && !enx[0][E_REL] && enx[0][E_PORT +: 3] < 3'd6))
+                    assert(esrc_o[0 +: SIW] == {{(SIW - 3){1'b0}}, $past(enx[0][E_PORT +: 3])} &&
+                           euse_o == 6'd1 << $past(enx[0][E_PORT +: 3]));
+                else
+                    assert(esrc_o[0 +: SIW] == NONE && euse_o == 6'd0);
+            end
             // the entry at a run's start is entry 0, at each start the next
             if ($past(prep_i))
                 assert(gen_ilist[0].ptr_q == 1);

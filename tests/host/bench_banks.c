@@ -99,6 +99,7 @@ static int relate(struct uf *u, uint32_t x, uint32_t y, unsigned d)
 struct tally {
     uint64_t equations, conflicts, shared, nodes_bad;
     uint64_t rename_bad, rename_open;  /* per round only: see rename_node */
+    uint64_t min_gap;         /* fewest cycles from a word's store to its send (UINT64_MAX: none) */
 };
 
 /* A used sigma of one node: its index there ((round * 2 + kind) * LANES
@@ -229,6 +230,7 @@ static int analyse(const struct probe_log *g, const struct tn_plan *p, int per_r
     for (size_t x = 0; x < nv; x++)
         u.up[x] = (uint32_t)x, u.off[x] = 0;
     memset(out, 0, sizeof *out);
+    out->min_gap = UINT64_MAX;
     for (size_t i = 0; i < g->n; i++) {
         const struct access *a = &g->a[i];
         uint32_t x = var_of(a, per_round, p->nrounds), *lr = &last[(a->node * 2 + a->write) * LANES];
@@ -247,6 +249,8 @@ static int analyse(const struct probe_log *g, const struct tn_plan *p, int per_r
             *o = (struct word_owner){a->t, x, 1, 0};
             continue;
         }
+        if (o->written && a->t - o->t < out->min_gap)
+            out->min_gap = a->t - o->t;
         /* sigma(x) - sigma(owner) = t_owner - t (mod BANKS) */
         out->equations++;
         if (relate(&u, x, o->var, (unsigned)((o->t + BANKS * 1024 - a->t % (BANKS * 1024)) % BANKS))) {
@@ -302,10 +306,13 @@ static void row(const char *dims, const char *what, const struct tn_coll_req *re
             rc = analyse(&g, p, 0, &fixed);
         if (rc == 0)
             rc = analyse(&g, p, 1, &perround);
+        char gap[24] = "none";
+        if (rc == 0 && fixed.min_gap != UINT64_MAX)
+            snprintf(gap, sizeof gap, "%llu", (unsigned long long)fixed.min_gap);
         if (rc == 0)
-            printf("| %-7s | %-26s | %9zu | %9llu | %5llu / %-5llu %4llu | %5llu / %-5llu %4llu "
+            printf("| %-7s | %-26s | %6s | %9zu | %9llu | %5llu / %-5llu %4llu | %5llu / %-5llu %4llu "
                    "| %4llu / %-4llu |\n",
-                   dims, what, g.n, (unsigned long long)fixed.equations,
+                   dims, what, gap, g.n, (unsigned long long)fixed.equations,
                    (unsigned long long)fixed.conflicts, (unsigned long long)fixed.shared,
                    (unsigned long long)fixed.nodes_bad, (unsigned long long)perround.conflicts,
                    (unsigned long long)perround.shared, (unsigned long long)perround.nodes_bad,
@@ -323,10 +330,13 @@ int main(void)
 {
     printf("Rotating flit memory banks (lane x owns bank sigma(x) + t mod %u): can the "
            "tests' schedules meet it?\n", BANKS);
-    printf("| dims    | schedule                   | accesses  | equations | sigma per lane: "
-           "conflicts / shared, nodes | per lane and round | fixed rotator, lanes renamed "
-           "per round: nodes without / undecided |\n");
-    printf("|---|---|---|---|---|---|---|\n");
+    printf("(store to send: the fewest cycles from a word's store by an eject lane to its "
+           "send by an inject lane, as the model times them;\n the device reads the word one "
+           "cycle before it sends it, so 1 would read it in the cycle it is written)\n");
+    printf("| dims    | schedule                   | store to send | accesses  | equations | "
+           "sigma per lane: conflicts / shared, nodes | per lane and round | fixed rotator, "
+           "lanes renamed per round: nodes without / undecided |\n");
+    printf("|---|---|---|---|---|---|---|---|\n");
     static const char *gossips[] = {"dp", "dp-long", "class-ring", "split-ring"};
     static const char *dims[] = {"3x3x3", "4x4x4", "7x7x7"};
     for (unsigned d = 0; d < 3; d++) {
