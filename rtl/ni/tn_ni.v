@@ -157,8 +157,8 @@ module tn_ni #(
     wire [BW-1:0]   mbank = maddr_i[BW-1:0] & BMASK;   // the bus's bank
     reg [LANES-1:0] start, more, ird, iok;   // inject: a start, a stream going on, a read, granted
     reg [LANES-1:0] efv, elate;              // eject: a flit counted, one not stored (late)
-    reg [LANES-1:0] eovr, eshort, ebnd;      // ... its errors: overrun, short stream, memory bounds
-    reg [LANES-1:0] t_start, t_more, t_ird, t_iok, t_fv, t_late, t_ovr, t_short, t_bnd;
+    reg [LANES-1:0] eshort, ebnd;            // ... errors: short stream, memory bounds (overrun: efv & elate)
+    reg [LANES-1:0] t_start, t_more, t_ird, t_iok, t_fv, t_late, t_short, t_bnd;
     reg [NBK-1:0]   bre, bwe;                // bank b read, written
     (* mem2reg *) reg [RA-1:0] bra [0:NBK-1];
     (* mem2reg *) reg [RA-1:0] bwa [0:NBK-1];
@@ -178,7 +178,6 @@ module tn_ni #(
         t_iok   = {LANES{1'b0}};
         t_fv    = {LANES{1'b0}};
         t_late  = {LANES{1'b0}};
-        t_ovr   = {LANES{1'b0}};
         t_short = {LANES{1'b0}};
         t_bnd   = {LANES{1'b0}};
         t_bre   = {NBK{1'b0}};
@@ -235,9 +234,10 @@ module tn_ni #(
                 // (a flit in a round's end cycle is late: fin_i comes in a
                 // switch cycle or after the run, so the flits still
                 // expected are final)
-                t_ovr[l]   = t_fv[l] && t_late[l];
-                t_short[l] = fin_i && eact_q[l] && erem_q[l] != 0;
-                t_bnd[l]   = t_fv[l] && !t_late[l] && eadr_q[l][AW];
+                if (fin_i && eact_q[l] && erem_q[l] != 0)
+                    t_short[l] = 1'b1;
+                if (t_fv[l] && !t_late[l] && eadr_q[l][AW])
+                    t_bnd[l] = 1'b1;
                 if (t_fv[l] && !t_late[l] && !eadr_q[l][AW]) begin
                     b = eadr_q[l][BW-1:0] & BMASK;
                     if (t_bwe[b]) begin
@@ -255,13 +255,12 @@ module tn_ni #(
         iok     = t_iok;
         efv     = t_fv;
         elate   = t_late;
-        eovr    = t_ovr;
         eshort  = t_short;
         ebnd    = t_bnd;
         bre     = t_bre;
         bwe     = t_bwe;
         nconf_o = t_nconf;
-        ev_o    = {t_ibnd, |t_bnd, |t_short, |t_ovr};
+        ev_o    = {t_ibnd, |t_bnd, |t_short, |(t_fv & t_late)};
     end
 
     // ==== the flit memory banks ====
@@ -427,19 +426,20 @@ module tn_ni #(
                         d[W-1:0] = ej_i[g*FS +: W];
                         for (n = 0; n < NN; n = n + 1)
                             crc_d = (crc_d >> 4) ^ crc_t[crc_d[3:0] ^ d[4*n +: 4]];
-                        if (!seen_q)
+                        if (!seen_q) begin
                             first_d = ts_i;
+                            seen_q <= 1'b1;
+                        end
                         cnt_d = cnt_q + 1'b1;
                         if (!elate[g])
                             rem_d = rem_d - 1'b1;
                         adr_d = adr_d + 1'b1;
                         cnt_q   <= cnt_d;
-                        seen_q  <= 1'b1;
                         first_q <= first_d;
                         last_q  <= ts_i;
                         crc_q   <= crc_d;
                     end
-                    err_d = err_d | {ebnd[g], eshort[g], eovr[g]};
+                    err_d = err_d | {ebnd[g], eshort[g], efv[g] && elate[g]};
                     err_q <= err_d;
                     if (eact_q[g] && (fin_i || (efv[g] && !run_i && !sw_i)))
                         rec_m[idx_q] = {epoch_i, err_d, cnt_d, efv[g] ? ts_i : last_q, first_d, ~crc_d};
