@@ -6,8 +6,8 @@
 #     set-up), divided by the cycles the probe really simulated (it prints
 #     them) and by the 27 nodes; loading also on the 7x7x7 (343 nodes: a
 #     word clocks one plane of 7, so the cost per node falls with DIM_Z);
-#   7x7x7 speed: wall time of 3,000 traffic cycles minus that of 0 (one
-#     thread; wall time here varies +-40 %);
+#   7x7x7 speed: wall time of 30,000 traffic cycles (about 3 s) minus that
+#     of 0 (one thread; wall time here varies +-40 %);
 #   gossip: wall time of the whole `torusctl run gossip --algo dp` on the
 #     simulated 7x7x7 (model load, image load, run, readback, checks);
 #   area: scripts/board_estimate.sh's raw lines (make board-estimates).
@@ -37,7 +37,7 @@ per_cycle() { # MODEL MODE N FIELD NODES
 wall() { # command... -> seconds
     local t0 t1
     t0=$(date +%s.%N); "$@" >/dev/null 2>&1; t1=$(date +%s.%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
 }
 row() { printf '%-58s %-38s %s\n' "$1" "$2" "$3"; }
 # the estimate's figures (scripts/board_estimate_table.sh --values):
@@ -71,8 +71,8 @@ if [ -f "$SIM/libtnsim_7x7x7.so" ]; then
     if command -v valgrind >/dev/null; then
         row "  the same, 7x7x7" "$(per_cycle "$m" load 2000 3 343)" "(context)"
     fi
-    a=$(wall "$PROBE" "$m" 3000 traffic) b=$(wall "$PROBE" "$m" 0 traffic)
-    n=$("$PROBE" "$m" 3000 traffic | awk '{ print $3 }')
+    a=$(wall "$PROBE" "$m" 30000 traffic) b=$(wall "$PROBE" "$m" 0 traffic)
+    n=$("$PROBE" "$m" 30000 traffic | awk '{ print $3 }')
     row "7x7x7 simulated cycles/s, one thread, traffic" \
         "$(awk -v a="$a" -v b="$b" -v n="$n" 'BEGIN { d = a - b; if (d <= 0) d = 0.001; printf "%.0f", n / d }')" ">= 25,000"
     row "torusctl run gossip --algo dp, simulated 7x7x7, whole" \
