@@ -148,8 +148,8 @@ RTL_SYNTH_SMALL := -set DIM_X 2 -set DIM_Y 1 -set DIM_Z 1 -set W 8 -set LANES 1 
 
 # make test runs every lint target as a test (tests/rtl/tn_lint_test.sh).
 # The lint runs ahead, beside the other builds of make test -j, so that the
-# test itself, run later one test after another, finds it done; a failure
-# there is ignored, and the test runs the target again and reports it.
+# test itself, run once everything is built, finds it done; a failure there
+# is ignored, and the test runs the target again and reports it.
 .PHONY: lint-ahead
 lint-ahead:
 	-@$(MAKE) -s -k --no-print-directory lint-rtl lint-board lint-bridge >/dev/null 2>&1

@@ -3,9 +3,10 @@
 # Usage: sim/tn_sim_build.sh <X>x<Y>x<Z>[_l<LANES>][_t<THREADS>] <out.so> <rtl sources...>
 # Environment: VERILATOR, CXX, VJOBS (parallel C++ jobs), SIM_OPT (C++ -O level),
 # SIM_TRACE (1: FST tracing compiled in; 0: not; auto, the default: in for
-# models of at most 64 nodes, whose builds it slows little, out of larger
-# ones, where it is most of the C++: 7x7x7 about 8.5 min to build instead of
-# 2 to 2.5), W, MEM_DEPTH, ROUNDS, RELAY.
+# models of at most 64 nodes, out of larger ones; the trace code is most of
+# a model's C++: the 3x3x3 builds in 35 s with it and 16 s without, the
+# 7x7x7 in about 8.5 min with it and 2 to 2.5 without), W, MEM_DEPTH,
+# ROUNDS, RELAY.
 # The model is flat (one Verilated model of the whole top): the nodes share
 # one copy of the node's code (rtl/net/tn_node.v), the planes one of the
 # plane's (docs/NOTES.md, "Simulation cost").
