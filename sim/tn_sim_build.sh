@@ -2,11 +2,10 @@
 # Build one Verilated torus model as a shared object.
 # Usage: sim/tn_sim_build.sh <X>x<Y>x<Z>[_l<LANES>][_t<THREADS>] <out.so> <rtl sources...>
 # Environment: VERILATOR, CXX, VJOBS (parallel C++ jobs), SIM_OPT (C++ -O level),
-# SIM_TRACE (1: FST tracing compiled in; 0: not; auto, the default: in for
-# models of at most 64 nodes, out of larger ones; the trace code is most of
-# a model's C++: the 3x3x3 builds in 35 s with it and 16 s without, the
-# 7x7x7 in about 8.5 min with it and 2 to 2.5 without), W, MEM_DEPTH,
-# ROUNDS, RELAY.
+# SIM_TRACE (1: FST tracing compiled in; 0, the default: not; the trace code
+# is most of a model's C++: the 3x3x3 builds in 35 s with it and 16 s
+# without, the 7x7x7 in about 8.5 min with it and 2 to 2.5 without), W,
+# MEM_DEPTH, ROUNDS, RELAY.
 # The model is flat (one Verilated model of the whole top): the nodes share
 # one copy of the node's code (rtl/net/tn_node.v), the planes one of the
 # plane's (docs/NOTES.md, "Simulation cost").
@@ -27,14 +26,13 @@ IFS=x read -r X Y Z <<<"$dims"
 [ -n "${Z:-}" ] || { echo "tn_sim_build: bad dims $dims: use XxYxZ" >&2; exit 1; }
 W=${W:-16} MEM_DEPTH=${MEM_DEPTH:-4096} ROUNDS=${ROUNDS:-1024} RELAY=${RELAY:-1}
 VERILATOR=${VERILATOR:-verilator} CXX=${CXX:-c++} VJOBS=${VJOBS:-2}
-SIM_OPT=${SIM_OPT:--O2} SIM_TRACE=${SIM_TRACE:-auto} VFLAGS=${VFLAGS:-}
+SIM_OPT=${SIM_OPT:--O2} SIM_TRACE=${SIM_TRACE:-0} VFLAGS=${VFLAGS:-}
 here=$(cd "$(dirname "$0")" && pwd)
 mdir=$(dirname "$out")/obj_$stem
 mkdir -p "$mdir"
 case $SIM_TRACE in
-    auto) SIM_TRACE=$(( X * Y * Z <= 64 )) ;;
     0|1) ;;
-    *) echo "tn_sim_build: SIM_TRACE=$SIM_TRACE: use 0, 1 or auto" >&2; exit 1 ;;
+    *) echo "tn_sim_build: SIM_TRACE=$SIM_TRACE: use 0 or 1" >&2; exit 1 ;;
 esac
 trace=()
 [ "$SIM_TRACE" = 1 ] && trace=(--trace-fst)

@@ -26,9 +26,9 @@ const char tn_dev_help[] =
     "  --port PATH       serial tty, e.g. /dev/ttyUSB1\n"
     "  --lanes N         sim: the LANES=1 or LANES=6 model (default 6)\n"
     "  --sim-dir DIR     sim: where the models are (default: build/sim next to torusctl)\n"
-    "  --trace FILE.fst  sim: write a waveform of the whole session (models of up\n"
-    "                    to 64 nodes; a larger one needs 'make sim-model\n"
-    "                    DIMS=XxYxZ SIM_TRACE=1')\n"
+    "  --trace FILE.fst  sim: write a waveform of the whole session (the 3x3x3\n"
+    "                    model; any other needs 'make sim-model DIMS=XxYxZ\n"
+    "                    SIM_TRACE=1' first)\n"
     "  --timeout MS      longest silence of the device per request (default 500,\n"
     "                    sim 20000)\n";
 

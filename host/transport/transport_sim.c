@@ -138,8 +138,8 @@ static int sim_open(struct tn_transport **out, const struct tn_transport_opts *o
         if (trc != 0) {
             if (trc == -2)
                 snprintf(err, errlen,
-                         "simulator model %s has no waveform support (models of more "
-                         "than 64 nodes are built without it): rebuild it with "
+                         "simulator model %s has no waveform support (by default only "
+                         "the 3x3x3 model is built with it): rebuild it with "
                          "'make sim-model DIMS=%ux%ux%u%s SIM_TRACE=1'",
                          path, o->dims[0], o->dims[1], o->dims[2], lanes);
             else

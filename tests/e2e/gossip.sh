@@ -189,8 +189,8 @@ r=$?
 check "a missing simulator model exits 2 and says how to build it" \
     "$([ $r = 2 ] && grep -q 'make sim-model DIMS=5x5x5' "$tmp/nm.out"; echo $?)"
 
-# A model without waveform support (the 7x7x7, as built by default: models
-# of more than 64 nodes) refuses --trace before anything runs, saying how to
+# A model without waveform support (the 7x7x7, as built by default: only the
+# 3x3x3 has it) refuses --trace before anything runs, saying how to
 # rebuild it, and leaves no waveform file.
 if grep -q 'trace 0' "$(dirname "$T")/sim/libtnsim_7x7x7.so.buildtime" 2>/dev/null; then
     "$T" run gossip --algo dp --trace "$tmp/w.fst" >"$tmp/nt.out" 2>"$tmp/nt.err"

@@ -62,7 +62,7 @@ static size_t echo_tx(void *user, uint8_t *b, size_t cap)
  * WRITE of the load, the START of the run, the first READ after it: the
  * readback); from then on (the frame itself reaches the board) it stays
  * silent, sends noise, is unplugged (every ioctl fails with ENODEV), or
- * delays every answer by slow_ms. */
+ * delays its answers by slow_ms (every one, or the next slow_left). */
 enum fail_mode { FAIL_QUIET, FAIL_GARBAGE, FAIL_UNPLUG, FAIL_SLOW };
 
 struct failing {
@@ -70,6 +70,7 @@ struct failing {
     struct tn_transport *t;
     enum fail_mode mode;
     int slow_ms;
+    unsigned slow_left;       /* slow: deliveries still to delay (0: all) */
     uint8_t type;             /* the frame type of EVENT */
     unsigned nth;             /* ... its n-th occurrence */
     bool after_start;         /* count only frames after the first START */
@@ -151,15 +152,17 @@ static size_t fail_tx(void *user, uint8_t *b, size_t cap)
     memmove(f->held, f->held + n, f->nheld - n);
     f->nheld -= n;
     f->held_us = now_us();
+    if (f->slow_left > 0 && --f->slow_left == 0)
+        f->slow_ms = 0; /* on time from now on */
     return n;
 }
 
-/* "MODE@EVENT": MODE quiet, garbage, unplug or slow:MS; EVENT load:N (the
- * n-th WRITE), run (START) or readback (the first READ after START). */
+/* "MODE@EVENT": MODE quiet, garbage, unplug or slow:MS[:N]; EVENT load:N
+ * (the n-th WRITE), run (START) or readback (the first READ after START). */
 static int parse_failure(const char *s, struct failing *f)
 {
     char mode[16], event[16];
-    unsigned v = 0;
+    unsigned v = 0, n = 0;
     if (sscanf(s, "%15[a-z:0-9]@%15[a-z:0-9]", mode, event) != 2)
         return -1;
     if (strcmp(mode, "quiet") == 0)
@@ -168,9 +171,11 @@ static int parse_failure(const char *s, struct failing *f)
         f->mode = FAIL_GARBAGE;
     else if (strcmp(mode, "unplug") == 0)
         f->mode = FAIL_UNPLUG;
-    else if (sscanf(mode, "slow:%u", &v) == 1 && v > 0 && v < 100000) {
+    else if (sscanf(mode, "slow:%u:%u", &v, &n) >= 1 && v > 0 && v < 100000 &&
+             (strchr(mode + 5, ':') == NULL || n > 0)) {
         f->mode = FAIL_SLOW;
         f->slow_ms = (int)v;
+        f->slow_left = n;
     } else
         return -1;
     f->nth = 1;
@@ -199,7 +204,8 @@ static int usage(void)
             "  -f MODE@EVENT  with -m sim: the board fails from EVENT on (load:N, the\n"
             "             N-th WRITE; run, the START; readback, the first READ after\n"
             "             it): MODE quiet (no answer), garbage (noise), unplug (the\n"
-            "             chip disappears) or slow:MS (every answer MS late)\n");
+            "             chip disappears) or slow:MS[:N] (every answer, or the next\n"
+            "             N deliveries of bytes, MS late)\n");
     return 1;
 }
 
