@@ -524,6 +524,8 @@ int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan
                      (unsigned long long)p->mem_max, pp.mem_depth);
     if (rc == 0)
         rc = tn_plan_bank_check(p, NULL, err, errlen);
+    if (rc == 0)
+        rc = tn_plan_store_check(p, NULL, err, errlen);
     if (rc) {
         if (rc == TN_ENOMEM)
             tn_errf(err, errlen, rc, "out of memory");

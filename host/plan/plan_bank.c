@@ -21,7 +21,16 @@
  * cycle) and uses bank (phase + cycle) mod banks, so two runs of one kind
  * on different lanes clash exactly when they overlap in time with equal
  * phases mod banks: a sweep over each node's runs sorted by first cycle
- * finds the first clash. */
+ * finds the first clash.
+ *
+ * The same runs give the store-to-send check (tn_plan_store_check): a word
+ * an eject lane stores in cycle t and an inject lane sends in t + g is read
+ * in t + g - 1; g = 1 reads it in the cycle of its write (old or new word
+ * as the block RAM's mode has it) and g = 0 the cycle before (the old word,
+ * where the model, which stores before it sends in a cycle, has the new).
+ * For a pair of runs g is the difference of their phases. Rounds do not
+ * mix: a send comes alpha >= 1 cycles after its round's switch, and every
+ * store of the round before is earlier. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +76,7 @@ struct check {
     uint32_t nrun, cap;
     uint32_t *active;
     struct tn_bank_conflict hit;
+    struct tn_store_hazard haz;
     bool found;
 };
 
@@ -295,38 +305,105 @@ static int relay_writes(struct check *ck, uint32_t r, const struct tn_eject *con
     return 0;
 }
 
+/* The packets of relay round r (none if it has no relay eject lane). */
+static int round_packets(const struct check *ck, uint32_t r, struct pkt **pk, uint32_t *np)
+{
+    const struct tn_plan_round *pr = &ck->p->rounds[r];
+    bool relay = false;
+    for (uint32_t i = 0; i < pr->nej; i++)
+        relay |= pr->ej[i].port == TN_PORT_RELAY;
+    *pk = NULL;
+    *np = 0;
+    return relay ? relay_packets(ck, r, pk, np) : 0;
+}
+
+/* Writes of the eject descriptors ej[e0..e1) of round r (one node's), the
+ * relay lanes' from the packets pk[0..np) sorted by destination (*k: the
+ * first not before this node, advanced). */
+static int node_writes(struct check *ck, uint32_t r, uint32_t e0, uint32_t e1,
+                       const struct pkt *pk, uint32_t np, uint32_t *k)
+{
+    const struct tn_plan_round *pr = &ck->p->rounds[r];
+    uint32_t v = pr->ej[e0].node;
+    const struct tn_eject *rl[TN_NDIRS];
+    unsigned nrl = 0;
+    int rc = 0;
+    for (uint32_t e = e0; e < e1 && rc == 0; e++) {
+        if (pr->ej[e].port != TN_PORT_RELAY)
+            rc = circuit_writes(ck, r, &pr->ej[e]);
+        else if (nrl < TN_NDIRS)
+            rl[nrl++] = &pr->ej[e];
+    }
+    while (*k < np && pk[*k].dst < v)
+        (*k)++;
+    uint32_t k1 = *k;
+    while (k1 < np && pk[k1].dst == v)
+        k1++;
+    if (rc == 0 && nrl)
+        rc = relay_writes(ck, r, rl, nrl, pk + *k, k1 - *k);
+    return rc;
+}
+
 /* Writes of round r: every node that ejects on two lanes. */
 static int check_writes(struct check *ck, uint32_t r)
 {
     const struct tn_plan_round *pr = &ck->p->rounds[r];
-    struct pkt *pk = NULL;
-    uint32_t np = 0, k = 0;
-    int rc = 0;
-    bool relay = false;
-    for (uint32_t i = 0; i < pr->nej; i++)
-        relay |= pr->ej[i].port == TN_PORT_RELAY;
-    if (relay && (rc = relay_packets(ck, r, &pk, &np)) != 0)
-        return rc;
+    struct pkt *pk;
+    uint32_t np, k = 0;
+    int rc = round_packets(ck, r, &pk, &np);
+    for (uint32_t e0 = 0, e1; e0 < pr->nej && rc == 0 && !ck->found; e0 = e1) {
+        for (e1 = e0; e1 < pr->nej && pr->ej[e1].node == pr->ej[e0].node; e1++)
+            ;
+        if (e1 - e0 > 1)
+            rc = node_writes(ck, r, e0, e1, pk, np, &k);
+        sweep(ck, r, pr->ej[e0].node, 1);
+    }
+    free(pk);
+    return rc;
+}
+
+/* The first word that run[0..nr) (sends) send 0 or 1 cycles after
+ * run[nr..nrun) (stores) store it, of node in round r. */
+static void store_hazard(struct check *ck, uint32_t r, uint32_t node, uint32_t nr)
+{
+    for (uint32_t i = 0; i < nr && !ck->found; i++)
+        for (uint32_t j = nr; j < ck->nrun && !ck->found; j++) {
+            const struct run *s = &ck->run[i], *w = &ck->run[j];
+            uint64_t g = w->phase - s->phase;  /* a word's send cycle - its store cycle */
+            if (g > 1)
+                continue;
+            uint64_t lo = w->t0 + g > s->t0 ? w->t0 + g : s->t0;
+            uint64_t hi = w->t0 + w->n + g < s->t0 + s->n ? w->t0 + w->n + g : s->t0 + s->n;
+            if (lo >= hi)
+                continue;
+            ck->found = true;
+            ck->haz = (struct tn_store_hazard){r, node, s->lane, w->lane, s->phase + lo, lo,
+                                               (unsigned)g};
+        }
+}
+
+/* Stores and sends of round r: every node that does both. */
+static int store_round(struct check *ck, uint32_t r)
+{
+    const struct tn_plan_round *pr = &ck->p->rounds[r];
+    struct pkt *pk;
+    uint32_t np, k = 0, i = 0;
+    int rc = round_packets(ck, r, &pk, &np);
     for (uint32_t e0 = 0, e1; e0 < pr->nej && rc == 0 && !ck->found; e0 = e1) {
         uint32_t v = pr->ej[e0].node;
-        const struct tn_eject *rl[TN_NDIRS];
-        unsigned nrl = 0;
         for (e1 = e0; e1 < pr->nej && pr->ej[e1].node == v; e1++)
             ;
-        for (uint32_t e = e0; e1 - e0 > 1 && e < e1 && rc == 0; e++) {
-            if (pr->ej[e].port != TN_PORT_RELAY)
-                rc = circuit_writes(ck, r, &pr->ej[e]);
-            else if (nrl < TN_NDIRS)
-                rl[nrl++] = &pr->ej[e];
-        }
-        while (k < np && pk[k].dst < v)
-            k++;
-        uint32_t k1 = k;
-        while (k1 < np && pk[k1].dst == v)
-            k1++;
-        if (rc == 0 && nrl)
-            rc = relay_writes(ck, r, rl, nrl, pk + k, k1 - k);
-        sweep(ck, r, v, 1);
+        while (i < pr->ninj && pr->inj[i].node < v)
+            i++;
+        for (; i < pr->ninj && pr->inj[i].node == v && rc == 0; i++)
+            rc = add_run(ck, pr->inj[i].lane, (uint64_t)ck->p->par.alpha + pr->inj[i].start,
+                         tn_plan_inj_sent(ck->p, r, i), pr->inj[i].addr);
+        uint32_t nr = ck->nrun;
+        if (nr && rc == 0)
+            rc = node_writes(ck, r, e0, e1, pk, np, &k);
+        if (rc == 0)
+            store_hazard(ck, r, v, nr);
+        ck->nrun = 0;
     }
     free(pk);
     return rc;
@@ -349,19 +426,30 @@ static uint32_t *neighbours(const struct tn_topo *t)
     return nb;
 }
 
+/* Every round through pass (which sets ck->found on the first finding). */
+static int check_rounds(struct check *ck, int (*pass)(struct check *, uint32_t))
+{
+    ck->nb = neighbours(&ck->p->topo);
+    int rc = ck->nb ? 0 : TN_ENOMEM;
+    for (uint32_t r = 0; r < ck->p->nrounds && rc == 0 && !ck->found; r++)
+        rc = pass(ck, r);
+    free(ck->run);
+    free(ck->active);
+    free(ck->nb);
+    return rc;
+}
+
+static int bank_round(struct check *ck, uint32_t r)
+{
+    int rc = check_reads(ck, r);
+    return rc == 0 && !ck->found ? check_writes(ck, r) : rc;
+}
+
 int tn_plan_bank_check(const struct tn_plan *p, struct tn_bank_conflict *c, char *err,
                        size_t errlen)
 {
-    struct check ck = {.p = p, .nb = neighbours(&p->topo)};
-    int rc = ck.nb ? 0 : TN_ENOMEM;
-    for (uint32_t r = 0; r < p->nrounds && rc == 0 && !ck.found; r++) {
-        rc = check_reads(&ck, r);
-        if (rc == 0 && !ck.found)
-            rc = check_writes(&ck, r);
-    }
-    free(ck.run);
-    free(ck.active);
-    free(ck.nb);
+    struct check ck = {.p = p};
+    int rc = check_rounds(&ck, bank_round);
     if (rc)
         return tn_errf(err, errlen, rc, "out of memory");
     if (!ck.found)
@@ -375,4 +463,25 @@ int tn_plan_bank_check(const struct tn_plan *p, struct tn_bank_conflict *c, char
                    "placement avoids it: try another --msg-flits or --algo)",
                    h->node, h->round + 1, h->write ? "eject" : "inject", h->lane[0], h->lane[1],
                    h->write ? "write" : "read", h->bank, (unsigned long long)h->cycle);
+}
+
+int tn_plan_store_check(const struct tn_plan *p, struct tn_store_hazard *h, char *err,
+                        size_t errlen)
+{
+    struct check ck = {.p = p};
+    int rc = check_rounds(&ck, store_round);
+    if (rc)
+        return tn_errf(err, errlen, rc, "out of memory");
+    if (!ck.found)
+        return 0;
+    const struct tn_store_hazard *z = &ck.haz;
+    if (h)
+        *h = *z;
+    return tn_errf(err, errlen, TN_ECAPACITY,
+                   "node %u in round %u: inject lane %u sends word %llu in cycle %llu of the "
+                   "round, %u cycle%s after eject lane %u stores it; the device reads a word "
+                   "the cycle before it sends it, so it must be stored 2 or more cycles before "
+                   "(try another --msg-flits or --algo)",
+                   z->node, z->round + 1, z->send_lane, (unsigned long long)z->word,
+                   (unsigned long long)z->cycle, z->gap, z->gap == 1 ? "" : "s", z->store_lane);
 }

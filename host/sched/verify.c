@@ -21,7 +21,7 @@ static const char *const viol_names[] = {
     [TN_V_MEM] = "memory-overflow", [TN_V_DURATION] = "round-too-short",
     [TN_V_SRC] = "bad-source",      [TN_V_COLLISION] = "relay-collision",
     [TN_V_BANK] = "bank-conflict",  [TN_V_DUPLICATE] = "duplicate-delivery",
-    [TN_V_EXTRA] = "extra-delivery",
+    [TN_V_EXTRA] = "extra-delivery", [TN_V_STORE] = "sent-too-soon",
 };
 
 const char *tn_viol_name(int kind)
@@ -1235,6 +1235,14 @@ int tn_plan_check(const struct tn_plan *p, struct tn_report *rep)
         goto out_free;
     if (rc == TN_ECAPACITY &&
         (rc = add_viol(rep, PLAN_VIOL_MAX, TN_V_BANK, (int32_t)bc.round, -1, -1, bc.node, "%s",
+                       text)))
+        goto out_free;
+    struct tn_store_hazard sh;
+    rc = tn_plan_store_check(p, &sh, text, sizeof text);
+    if (rc == TN_ENOMEM)
+        goto out_free;
+    if (rc == TN_ECAPACITY &&
+        (rc = add_viol(rep, PLAN_VIOL_MAX, TN_V_STORE, (int32_t)sh.round, -1, -1, sh.node, "%s",
                        text)))
         goto out_free;
     rc = rep->nviol ? TN_EVERIFY : 0;

@@ -172,6 +172,24 @@ struct tn_bank_conflict {
 int tn_plan_bank_check(const struct tn_plan *p, struct tn_bank_conflict *c, char *err,
                        size_t errlen);
 
+/* A word of node sent too soon after its store: eject lane store_lane
+ * stores it gap (0 or 1) cycles before inject lane send_lane sends it in
+ * round-relative cycle (the lane reads it one cycle earlier: in the cycle
+ * of the write, gap 1, whose outcome is the block RAM's; before it, gap 0,
+ * the old word where the model has the new). */
+struct tn_store_hazard {
+    uint32_t round, node;
+    uint8_t send_lane, store_lane;
+    uint64_t word, cycle;
+    unsigned gap;
+};
+/* Every word stored and sent in one round at least 2 cycles apart, from
+ * the same accesses as tn_plan_bank_check. 0 if so; TN_ECAPACITY with the
+ * first word sent too soon in *h (if h) and a message naming node, round,
+ * lanes, word and cycle in err; TN_ENOMEM. tn_plan_lower runs it. */
+int tn_plan_store_check(const struct tn_plan *p, struct tn_store_hazard *h, char *err,
+                        size_t errlen);
+
 /* Memory layout: message ids held by node after round r (r = 0: before
  * the first round; message i occupies logical words [i*L, (i+1)*L), at
  * physical words tn_plan_addr()). Returns the number of messages; writes

@@ -31,6 +31,7 @@ enum tn_viol_kind {
     TN_V_DUPLICATE,  /* personalised: a node receives its message more than once */
     TN_V_EXTRA,      /* personalised: a node receives a message for another node
                       * and never sends it on */
+    TN_V_STORE,      /* plan: a word sent less than 2 cycles after its store */
 };
 
 struct tn_violation {

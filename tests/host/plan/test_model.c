@@ -197,22 +197,32 @@ static bool check_agrees(const struct tn_plan *p, const struct tn_model_out *m, 
            c.write == h.write && c.cycle == h.cycle;
 }
 
-/* The model's memory probe: words read and written in circuit rounds. */
+/* The model's memory probe: words read and written in circuit rounds;
+ * the store-to-send oracle: a word sent (read, as the model times it) in
+ * the cycle of its latest store or the one after. */
 struct mem_count {
     uint64_t reads, writes, late;  /* late: a write outside its record's first..last */
     const struct tn_plan *p;
     const struct tn_model_out *m;
+    uint64_t *stored;              /* per node and word: the latest store's cycle + 1 */
+    uint64_t soon;                 /* sends 0 or 1 cycles after the word's store */
+    uint8_t *soon_at;              /* ... per round and node */
 };
 
 static void count_mem(void *ctx, uint32_t round, uint64_t t, uint32_t node, unsigned lane,
                       int write, uint64_t addr)
 {
     struct mem_count *mc = ctx;
-    (void)addr;
+    uint64_t *w = &mc->stored[(uint64_t)node * mc->p->mem_max + addr];
     if (!write) {
         mc->reads++;
+        if (*w && t + 1 - *w <= 1) {
+            mc->soon++;
+            mc->soon_at[(size_t)round * mc->p->topo.n + node] = 1;
+        }
         return;
     }
+    *w = t + 1;
     mc->writes++;
     const struct tn_plan_round *pr = &mc->p->rounds[round];
     uint32_t k = 0;
@@ -224,9 +234,23 @@ static void count_mem(void *ctx, uint32_t round, uint64_t t, uint32_t node, unsi
             mc->late++;
 }
 
+/* Runs the probe over p's circuit rounds into mc (zeroed but for p, m). */
+static int probe_mem(const struct tn_plan *p, const struct tn_model_out *m, struct mem_count *mc)
+{
+    *mc = (struct mem_count){.p = p, .m = m};
+    mc->stored = calloc((size_t)p->topo.n * (p->mem_max ? p->mem_max : 1), sizeof *mc->stored);
+    mc->soon_at = calloc((size_t)p->nrounds * p->topo.n + 1, 1);
+    struct tn_model_probe probe = {.ctx = mc, .on_mem = count_mem};
+    int rc = mc->stored && mc->soon_at ? tn_model_probe_links(p, 1, &probe) : TN_ENOMEM;
+    free(mc->stored);
+    mc->stored = NULL;
+    return rc;
+}
+
 /* The probe sees every word the circuit rounds' lanes read (the flits
  * their descriptors send) and write (the flits their records count), each
- * written within its record's first..last cycles. */
+ * written within its record's first..last cycles, none sent in the cycle
+ * of its store or the next. */
 static void probe_mem_agrees(const struct tn_plan *p, const struct tn_model_out *m,
                              const char *what)
 {
@@ -238,14 +262,14 @@ static void probe_mem_agrees(const struct tn_plan *p, const struct tn_model_out 
         for (uint32_t i = 0; i < pr->nej; i++)
             writes += pr->ej[i].port == TN_PORT_RELAY ? 0 : m->stats[k + i].count;
     }
-    struct mem_count mc = {0, 0, 0, p, m};
-    struct tn_model_probe probe = {.ctx = &mc, .on_mem = count_mem};
-    int rc = tn_model_probe_links(p, 1, &probe);
-    ok(rc == 0 && mc.reads == reads && mc.writes == writes && mc.late == 0,
+    struct mem_count mc;
+    int rc = probe_mem(p, m, &mc);
+    free(mc.soon_at);
+    ok(rc == 0 && mc.reads == reads && mc.writes == writes && mc.late == 0 && mc.soon == 0,
        "%s: the memory probe sees %llu reads and %llu writes (descriptors: %llu, records: %llu), "
-       "%llu outside their records' cycles", what, (unsigned long long)mc.reads,
-       (unsigned long long)mc.writes, (unsigned long long)reads, (unsigned long long)writes,
-       (unsigned long long)mc.late);
+       "%llu outside their records' cycles, %llu sent within a cycle of their store", what,
+       (unsigned long long)mc.reads, (unsigned long long)mc.writes, (unsigned long long)reads,
+       (unsigned long long)writes, (unsigned long long)mc.late, (unsigned long long)mc.soon);
 }
 
 /* Lower s at (lanes, banks) and prove the plan: plan check clean, no bank
@@ -697,6 +721,85 @@ static void test_check_exact(void)
        "writes, cycle) on %u of %u perturbed plans (%u with a conflict)", agree, tried, clashes);
 }
 
+/* The store-to-send check against the probe's oracle: on a 7x7x7 dp
+ * gossip, one inject descriptor (the first of its node in the round) moved to
+ * send the words an eject descriptor of its node stores, shift cycles
+ * after their store (shift -2..3): refused exactly at shifts 0 and 1,
+ * naming the round and node the oracle flags; tn_plan_check reports it. */
+static void test_store_check(void)
+{
+    struct tn_sched *s = build("7x7x7", TN_GOSSIP, "dp", 4, 6, 1);
+    struct tn_plan_params par = {.lanes = 6, .width = 16, .alpha = 1};
+    struct tn_plan *p;
+    char err[300];
+    struct tn_model_out m;
+    if (!ok(s && tn_plan_lower(&p, s, &par, err, sizeof err) == 0 &&
+                tn_model_run(p, 3, TN_ENGINE_CYCLE, &m) == 0,
+            "7x7x7 dp gossip L=4 lowers and models")) {
+        tn_sched_free(s);
+        return;
+    }
+    unsigned tried = 0, agree = 0, refused = 0, named = 0, reported = 0, wrong = 0;
+    uint64_t rng = 11;
+    for (unsigned k = 0; k < 240; k++) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t r = (uint32_t)((rng >> 33) % p->nrounds), k0 = 0;
+        for (uint32_t q = 0; q < r; q++)
+            k0 += p->rounds[q].nej;
+        struct tn_plan_round *pr = &p->rounds[r];
+        uint32_t e = (uint32_t)((rng >> 17) % pr->nej);
+        const struct tn_stat *st = &m.stats[k0 + e];
+        uint32_t i = 0;  /* the node's first inject descriptor: its lane's chain's first */
+        while (i < pr->ninj && pr->inj[i].node < pr->ej[e].node)
+            i++;
+        int shift = (int)(k % 6) - 2;
+        int64_t start = (int64_t)(st->first - pr->t0) + shift - p->par.alpha;
+        bool chained = i + 1 < pr->ninj && pr->inj[i + 1].node == pr->inj[i].node &&
+                       pr->inj[i + 1].lane == pr->inj[i].lane;
+        if (i >= pr->ninj || pr->inj[i].node != pr->ej[e].node || st->count < 4 || start < 0 ||
+            (chained && pr->inj[i + 1].start <= start + 2))
+            continue;  /* (the chain stays in order, and the moved descriptor sends 2 or more) */
+        struct tn_inject saved = pr->inj[i];
+        pr->inj[i].addr = pr->ej[e].addr;
+        pr->inj[i].start = (uint32_t)start;
+        struct tn_store_hazard h;
+        int rc = tn_plan_store_check(p, &h, err, sizeof err);
+        struct mem_count mc;
+        int orc = probe_mem(p, &m, &mc);
+        bool soon = orc == 0 && mc.soon > 0;
+        tried++;
+        agree += (rc == TN_ECAPACITY) == soon && (rc == 0 || rc == TN_ECAPACITY);
+        refused += rc == TN_ECAPACITY && (shift == 0 || shift == 1);
+        wrong += (rc == TN_ECAPACITY && shift != 0 && shift != 1 && h.round == r &&
+                  h.node == pr->ej[e].node) || (rc == 0 && (shift == 0 || shift == 1));
+        if (rc == TN_ECAPACITY && (shift == 0 || shift == 1)) {
+            char want[40];
+            snprintf(want, sizeof want, "node %u in round %u", h.node, h.round + 1);
+            named += mc.soon_at[(size_t)h.round * p->topo.n + h.node] && h.gap <= 1 &&
+                     strstr(err, want) != NULL;
+            struct tn_report rep;
+            bool v = tn_plan_check(p, &rep) == TN_EVERIFY;
+            for (uint32_t x = 0; v && x < rep.nkept; x++)
+                reported += rep.viol[x].kind == TN_V_STORE && rep.viol[x].node == h.node;
+            tn_report_free(&rep);
+        }
+        if (rc == TN_ECAPACITY && refused == 1 && named == 1)
+            diag("%s", err);
+        free(mc.soon_at);
+        pr->inj[i] = saved;
+    }
+    ok(tried >= 60 && agree == tried,
+       "tn_plan_store_check and the probe's oracle agree on %u of %u moved descriptors", agree,
+       tried);
+    ok(refused >= 15 && named == refused && reported == refused && wrong == 0,
+       "%u moved to send 0 or 1 cycles after the store: refused, naming the oracle's node and "
+       "round (%u), a sent-too-soon violation in tn_plan_check (%u); %u refusals or passes at "
+       "the wrong shift", refused, named, reported, wrong);
+    tn_model_free(&m);
+    tn_plan_free(p);
+    tn_sched_free(s);
+}
+
 /* Chains in the model: a 2-node stream split into a chain of descriptors
  * sends the same flits; a descriptor that starts before the previous one
  * ends cuts it (both engines, against the CRC computed here). */
@@ -826,6 +929,7 @@ int main(void)
     test_gaps_needed();
     test_refusals();
     test_check_exact();
+    test_store_check();
     test_chains();
     test_relay_ring();
     return tap_done();
