@@ -38,6 +38,10 @@ TESTS_E2E  :=
 # Tests that time wall-clock answers (timeouts, retries, signals): they run
 # with nothing beside them.
 TESTS_ALONE :=
+# The longest builds of make test (the 7x7x7 model, the iCEBreaker's place
+# and route): started first, so that the rest of the build fills the other
+# core beside them instead of waiting for them at the end.
+TEST_FIRST :=
 # Benchmarks print one table each.
 BENCHES    :=
 
@@ -63,9 +67,10 @@ run: $(DEPS_STAMP)
 test: $(DEPS_STAMP)
 	$(MAKE) --no-print-directory -j$(TEST_JOBS) test-all
 
-RUN_TESTS = tests/run.sh -j $(TEST_JOBS) $(addprefix -a ,$(filter $(TESTS_ALONE),$^)) $^
+RUN_TESTS = tests/run.sh -j $(TEST_JOBS) $(addprefix -a ,$(filter $(TESTS_ALONE),$^)) \
+	$(filter-out $(TEST_FIRST),$^)
 
-test-all: $(TESTS_HOST) $(TESTS_RTL) $(TESTS_E2E)
+test-all: $(TEST_FIRST) $(TESTS_HOST) $(TESTS_RTL) $(TESTS_E2E)
 	@$(RUN_TESTS)
 
 test-host: $(TESTS_HOST)

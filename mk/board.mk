@@ -211,6 +211,7 @@ endef
 $(foreach b,$(BOARDS),$(eval $(call BOARD_CI_RULE,$(b))))
 
 TESTS_RTL += $(foreach b,$(BOARDS_CI),$(BOARD_DIR)/test_bitstream_$(b).t)
+TEST_FIRST += $(foreach b,$(filter icebreaker,$(BOARDS_CI)),$(BOARD_DIR)/$(b)/$(b).bin)
 
 # ---- benchmark ----
 # fit.txt: the measured outcome of a board build, also when it does not fit
