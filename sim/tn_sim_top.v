@@ -4,6 +4,10 @@
 // (byte stream in and out, as a board's UART delivers it) in front of the
 // torus, plus a direct configuration-bus port for the RTL testbenches. A
 // direct request has priority; the bridge's master waits while one is held.
+// The direct port is registered (a request reaches the torus one bus cycle
+// after it is set), so that no logic depends on a top input
+// combinationally: Verilator evaluates such logic, here the bridge engine
+// and the torus's bus decode, on every eval(), twice a bus cycle.
 // The bridge and the bus run on bclk_i, the network on nclk_i, which the C
 // wrapper clocks only while net_busy_o says the network has work, each plane
 // on its own copy of it, pclk_i[z], while pbusy_o[z] says the plane has
@@ -44,7 +48,22 @@ module tn_sim_top #(
 );
     wire [31:0] br_addr, br_wdata, t_rdata;
     wire        br_we, br_re, br_rst, t_ready;
-    wire        direct = bus_we_i | bus_re_i;
+    // The direct request as the torus sees it: taken at an edge, dropped at
+    // the edge that completes it (the testbench holds its request until it
+    // sees bus_ready_o, and drops it after that edge).
+    reg  [31:0] d_addr_q, d_wdata_q;
+    reg         d_we_q, d_re_q;
+    wire        direct = d_we_q | d_re_q;
+    always @(posedge bclk_i) begin
+        d_we_q    <= bus_we_i && !(direct && t_ready);
+        d_re_q    <= bus_re_i && !(direct && t_ready);
+        d_addr_q  <= bus_addr_i;
+        d_wdata_q <= bus_wdata_i;
+        if (rst_i) begin
+            d_we_q <= 1'b0;
+            d_re_q <= 1'b0;
+        end
+    end
     /* verilator lint_off UNUSEDSIGNAL */ // the LEDs of a board
     wire [3:0]  status;
     /* verilator lint_on UNUSEDSIGNAL */
@@ -62,10 +81,10 @@ module tn_sim_top #(
     tn_torus #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY), .FAULT(1)) u_torus (
         .bclk_i(bclk_i), .tclk_i(tclk_i), .tbusy_o(tbusy_o), .rst_i(rst_i | br_rst),
-        .bus_addr_i(direct ? bus_addr_i : br_addr),
-        .bus_wdata_i(direct ? bus_wdata_i : br_wdata),
-        .bus_we_i(direct ? bus_we_i : br_we),
-        .bus_re_i(direct ? bus_re_i : br_re),
+        .bus_addr_i(direct ? d_addr_q : br_addr),
+        .bus_wdata_i(direct ? d_wdata_q : br_wdata),
+        .bus_we_i(direct ? d_we_q : br_we),
+        .bus_re_i(direct ? d_re_q : br_re),
         .bus_rdata_o(t_rdata), .bus_ready_o(t_ready),
         .nclk_i(nclk_i), .pclk_i(pclk_i), .net_busy_o(net_busy_o), .pbusy_o(pbusy_o),
         .status_o(status));
