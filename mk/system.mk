@@ -19,12 +19,12 @@ run-gossip: host $(BUILD)/sim/libtnsim_7x7x7.so
 	$(E2E_TORUSCTL) run gossip
 
 # Any geometry on request: make sim-model DIMS=5x5x5 (or 3x3x3_l1); with
-# SIM_TRACE=1 (or 0) on the command line the model is rebuilt with (without)
+# SIM_TRACE=1 (or 0) on the command line or in the environment the model is rebuilt with (without)
 # waveform support, which only the models in SIM_TRACE_MODELS (mk/rtl.mk,
 # the 3x3x3) have by default.
 sim-model:
 	@test -n "$(DIMS)" || { echo "usage: make sim-model DIMS=XxYxZ[_l1] [SIM_TRACE=1]" >&2; exit 1; }
-	$(if $(filter command line,$(origin SIM_TRACE)),rm -f $(BUILD)/sim/libtnsim_$(DIMS).so)
+	$(if $(filter command line environment,$(origin SIM_TRACE)),rm -f $(BUILD)/sim/libtnsim_$(DIMS).so)
 	$(MAKE) --no-print-directory $(BUILD)/sim/libtnsim_$(DIMS).so
 
 $(E2E_DIR)/gossip.t: tests/e2e/gossip.sh $(E2E_TORUSCTL) $(E2E_EMU) \

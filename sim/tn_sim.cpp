@@ -204,7 +204,7 @@ static int bus_req(struct tn_sim *s, uint32_t addr, uint32_t wdata, int we, uint
     }
     s->top->bus_we_i = 0;
     s->top->bus_re_i = 0;
-    s->top->eval();
+    tick(s); /* the top's register of the request drops it too */
     return -1;
 }
 

@@ -44,7 +44,7 @@ int tn_sim_bus_read(struct tn_sim *s, uint32_t addr, uint32_t *data);
 /* Dump an FST waveform of the clocks from_cycle..to_cycle (tn_sim_cycles
  * numbering) to fst_path: 0, -1 if the file cannot be opened, or -2 if the
  * model was built without waveform support (SIM_TRACE=0, the default for
- * models of more than 64 nodes: sim/tn_sim_build.sh). */
+ * every model but those of SIM_TRACE_MODELS, mk/rtl.mk: the 3x3x3). */
 int tn_sim_trace_open(struct tn_sim *s, const char *fst_path, uint64_t from_cycle,
                       uint64_t to_cycle);
 void tn_sim_trace_close(struct tn_sim *s);

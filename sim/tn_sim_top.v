@@ -3,7 +3,9 @@
 // tn_sim_top: the Verilated top of a simulation model: the host bridge
 // (byte stream in and out, as a board's UART delivers it) in front of the
 // torus, plus a direct configuration-bus port for the RTL testbenches. A
-// direct request has priority; the bridge's master waits while one is held.
+// direct request has priority; the bridge's master waits while one is held
+// (use one port at a time: a request the torus has taken from one is not
+// withdrawn when the other starts).
 // The direct port is registered (a request reaches the torus one bus cycle
 // after it is set), so that no logic depends on a top input
 // combinationally: Verilator evaluates such logic, here the bridge engine

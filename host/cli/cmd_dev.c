@@ -27,8 +27,8 @@ const char tn_dev_help[] =
     "  --lanes N         sim: the LANES=1 or LANES=6 model (default 6)\n"
     "  --sim-dir DIR     sim: where the models are (default: build/sim next to torusctl)\n"
     "  --trace FILE.fst  sim: write a waveform of the whole session (the 3x3x3\n"
-    "                    model; any other needs 'make sim-model DIMS=XxYxZ\n"
-    "                    SIM_TRACE=1' first)\n"
+    "                    model of 6 lanes; any other needs 'make sim-model\n"
+    "                    DIMS=XxYxZ[_l1] SIM_TRACE=1' first)\n"
     "  --timeout MS      longest silence of the device per request (default 500,\n"
     "                    sim 20000)\n";
 

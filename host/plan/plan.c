@@ -460,6 +460,10 @@ static int plan_params(struct tn_plan_params *par, char *err, size_t errlen)
 {
     if (par->lanes < 1 || par->lanes > 6 || par->width < 1 || par->width > 32)
         return tn_errf(err, errlen, TN_EINVAL, "lanes must be 1..6 and width 1..32");
+    if (par->alpha < 1)
+        return tn_errf(err, errlen, TN_EINVAL,
+                       "alpha must be at least 1: an inject lane reads its first word the "
+                       "cycle before it sends it, within the round");
     if (par->banks == 0)
         while (par->banks < par->lanes)
             par->banks = par->banks ? 2 * par->banks : 1;

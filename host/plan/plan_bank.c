@@ -29,8 +29,9 @@
  * as the block RAM's mode has it) and g = 0 the cycle before (the old word,
  * where the model, which stores before it sends in a cycle, has the new).
  * For a pair of runs g is the difference of their phases. Rounds do not
- * mix: a send comes alpha >= 1 cycles after its round's switch, and every
- * store of the round before is earlier. */
+ * mix: a send comes alpha >= 1 cycles after its round's switch (plan
+ * parameters refuse alpha 0), and every store of the round before is
+ * earlier. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -478,10 +479,9 @@ int tn_plan_store_check(const struct tn_plan *p, struct tn_store_hazard *h, char
     if (h)
         *h = *z;
     return tn_errf(err, errlen, TN_ECAPACITY,
-                   "node %u in round %u: inject lane %u sends word %llu in cycle %llu of the "
-                   "round, %u cycle%s after eject lane %u stores it; the device reads a word "
-                   "the cycle before it sends it, so it must be stored 2 or more cycles before "
-                   "(try another --msg-flits or --algo)",
+                   "node %u round %u: inject lane %u sends word %llu in cycle %llu, %u "
+                   "cycle%s after eject lane %u stores it (the device needs 2: it reads a "
+                   "word the cycle before it sends it)",
                    z->node, z->round + 1, z->send_lane, (unsigned long long)z->word,
                    (unsigned long long)z->cycle, z->gap, z->gap == 1 ? "" : "s", z->store_lane);
 }

@@ -133,9 +133,11 @@ uint32_t tn_plan_stage_words(const struct tn_plan *p, uint32_t i, uint64_t seed,
  * start and data share one), descriptors (gathers as chains, one
  * descriptor per run), the placement of every node's memory in the banks
  * (gaps, docs/host.md "Banks"), relay rounds, and last the exact bank
- * check. TN_ECAPACITY when it needs more lanes, memory or descriptors than
- * par (or the host) gives or has a bank conflict no placement avoids (the
- * message names node, round, lanes, bank and cycle), TN_EVERIFY when it is
+ * check and the store-to-send check. TN_ECAPACITY when it needs more
+ * lanes, memory or descriptors than par (or the host) gives, has a bank
+ * conflict no placement avoids (the message names node, round, lanes, bank
+ * and cycle) or sends a word less than 2 cycles after its store
+ * (tn_plan_store_check), TN_EVERIFY when it is
  * structurally broken (run tn_verify for the details), TN_EINVAL for bad
  * parameters; a message goes to err. */
 int tn_plan_lower(struct tn_plan **out, struct tn_sched *s, const struct tn_plan_params *par,
@@ -148,7 +150,8 @@ void tn_plan_free(struct tn_plan *p);
  * eject lane has one descriptor per round, eject lanes listen to ports
  * whose link is driven, injects read held words, ejects write disjoint
  * words after the held ones, everything within MEM_DEPTH, no flit memory
- * bank conflict (tn_plan_bank_check). Violations go to rep (kinds of
+ * bank conflict (tn_plan_bank_check), no word sent less than 2 cycles
+ * after its store (tn_plan_store_check). Violations go to rep (kinds of
  * sched.h); 0, TN_EVERIFY or TN_ENOMEM. tn_report_free() releases rep. */
 struct tn_report;
 int tn_plan_check(const struct tn_plan *p, struct tn_report *rep);
@@ -183,7 +186,8 @@ struct tn_store_hazard {
     uint64_t word, cycle;
     unsigned gap;
 };
-/* Every word stored and sent in one round at least 2 cycles apart, from
+/* Every word an inject lane sends is sent 2 or more cycles after any
+ * store of it by an eject lane in the round (or before that store), from
  * the same accesses as tn_plan_bank_check. 0 if so; TN_ECAPACITY with the
  * first word sent too soon in *h (if h) and a message naming node, round,
  * lanes, word and cycle in err; TN_ENOMEM. tn_plan_lower runs it. */

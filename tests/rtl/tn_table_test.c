@@ -5,8 +5,8 @@
  * writes; the two-word entry rule (word 1 commits the entry with the data
  * of the bus's last write as word 0, a lone word 0 changes nothing);
  * unmapped offsets read 0 and writes to them change nothing; the bus's
- * wait cycles (a table write completes in the cycle it is presented, an
- * INFO or record read after 5 wait cycles); and a run
+ * wait cycles (a table write completes in the cycle it reaches the torus,
+ * an INFO or record read after 5 wait cycles); and a run
  * after all those reads (which move every table's read port) still starts
  * from round 0 and entry 0; a bus read of a table (CFG, DURATION, INJ,
  * EJ) during a run returns 0 and does not disturb the run (the tables'
@@ -233,13 +233,13 @@ int main(int argc, char **argv)
      * register of the direct port, sim/tn_sim_top.v). */
     uint64_t c0 = L.cycles(L.s);
     sl_cfg(&L, tv, 9, 0);
-    is(L.cycles(L.s) - c0, 2, "a CFG write completes in the cycle it is presented");
+    is(L.cycles(L.s) - c0, 2, "a CFG write completes in the cycle it reaches the torus");
     c0 = L.cycles(L.s);
     sl_wr(&L, A_NODE(tv, RG_INJ, sl_inj_off(&L, 0, 9, 1)), 0);
-    is(L.cycles(L.s) - c0, 2, "an INJ word 1 write completes in the cycle it is presented");
+    is(L.cycles(L.s) - c0, 2, "an INJ word 1 write completes in the cycle it reaches the torus");
     c0 = L.cycles(L.s);
     sl_dur(&L, 9, 0);
-    is(L.cycles(L.s) - c0, 2, "a DURATION write completes in the cycle it is presented");
+    is(L.cycles(L.s) - c0, 2, "a DURATION write completes in the cycle it reaches the torus");
     c0 = L.cycles(L.s);
     (void)sl_rd(&L, A_GLOB(G_W));
     is(L.cycles(L.s) - c0, 7, "an INFO read completes after 5 wait cycles");

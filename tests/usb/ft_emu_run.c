@@ -163,6 +163,7 @@ static int parse_failure(const char *s, struct failing *f)
 {
     char mode[16], event[16];
     unsigned v = 0, n = 0;
+    int end = 0;
     if (sscanf(s, "%15[a-z:0-9]@%15[a-z:0-9]", mode, event) != 2)
         return -1;
     if (strcmp(mode, "quiet") == 0)
@@ -171,8 +172,10 @@ static int parse_failure(const char *s, struct failing *f)
         f->mode = FAIL_GARBAGE;
     else if (strcmp(mode, "unplug") == 0)
         f->mode = FAIL_UNPLUG;
-    else if (sscanf(mode, "slow:%u:%u", &v, &n) >= 1 && v > 0 && v < 100000 &&
-             (strchr(mode + 5, ':') == NULL || n > 0)) {
+    else if ((sscanf(mode, "slow:%u%n", &v, &end) == 1 && mode[end] == '\0') ||
+             (sscanf(mode, "slow:%u:%u%n", &v, &n, &end) == 2 && mode[end] == '\0' && n > 0)) {
+        if (v == 0 || v >= 100000)
+            return -1;
         f->mode = FAIL_SLOW;
         f->slow_ms = (int)v;
         f->slow_left = n;

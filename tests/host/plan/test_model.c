@@ -678,6 +678,10 @@ static void test_refusals(void)
     par.banks = 1;
     is(tn_plan_lower(&p, s, &par, err, sizeof err), TN_ECAPACITY,
        "six lanes on one bank: refused");
+    par = (struct tn_plan_params){.lanes = 6, .width = 16, .alpha = 0};
+    is(tn_plan_lower(&p, s, &par, err, sizeof err), TN_EINVAL,
+       "alpha 0 refused (a lane reads its first word the cycle before it sends it)");
+    ok(strstr(err, "alpha must be at least 1") != NULL, "%s", err);
     tn_sched_free(s);
 }
 
@@ -725,7 +729,11 @@ static void test_check_exact(void)
  * gossip, one inject descriptor (the first of its node in the round) moved to
  * send the words an eject descriptor of its node stores, shift cycles
  * after their store (shift -2..3): refused exactly at shifts 0 and 1,
- * naming the round and node the oracle flags; tn_plan_check reports it. */
+ * naming the round and node the oracle flags, the lanes, word, cycle and
+ * gap; tn_plan_check reports it. And at the stream's end: a descriptor
+ * that sends only the last stored word 1 cycle after its store is refused
+ * (the overlap of one word), one that starts a word later is not, by
+ * the check and the oracle alike. */
 static void test_store_check(void)
 {
     struct tn_sched *s = build("7x7x7", TN_GOSSIP, "dp", 4, 6, 1);
@@ -740,6 +748,7 @@ static void test_store_check(void)
         return;
     }
     unsigned tried = 0, agree = 0, refused = 0, named = 0, reported = 0, wrong = 0;
+    unsigned at_node = 0, exact = 0, ends = 0, ends_ok = 0;
     uint64_t rng = 11;
     for (unsigned k = 0; k < 240; k++) {
         rng = rng * 6364136223846793005ull + 1442695040888963407ull;
@@ -752,15 +761,28 @@ static void test_store_check(void)
         uint32_t i = 0;  /* the node's first inject descriptor: its lane's chain's first */
         while (i < pr->ninj && pr->inj[i].node < pr->ej[e].node)
             i++;
-        int shift = (int)(k % 6) - 2;
-        int64_t start = (int64_t)(st->first - pr->t0) + shift - p->par.alpha;
+        bool end = k % 12 >= 6;  /* (then the chain's last) */
+        while (end && i + 1 < pr->ninj && pr->inj[i + 1].node == pr->inj[i].node &&
+               pr->inj[i + 1].lane == pr->inj[i].lane)
+            i++;
+        bool led = end && i > 0 && pr->inj[i - 1].node == pr->inj[i].node &&
+                   pr->inj[i - 1].lane == pr->inj[i].lane;
+        /* front: word 0 sent shift cycles after its store; end (k % 12 >=
+         * 6): word count - 1 + past sent 1 + past cycles after the last
+         * store (past 0: the last word, 1: the word after it) */
+        unsigned past = k % 2;
+        int shift = end ? 1 : (int)(k % 6) - 2;
+        uint64_t w0 = end ? st->count - 1 + past : 0;  /* the first word sent */
+        int64_t start = (int64_t)(st->first - pr->t0 + w0) + shift - p->par.alpha;
         bool chained = i + 1 < pr->ninj && pr->inj[i + 1].node == pr->inj[i].node &&
                        pr->inj[i + 1].lane == pr->inj[i].lane;
         if (i >= pr->ninj || pr->inj[i].node != pr->ej[e].node || st->count < 4 || start < 0 ||
-            (chained && pr->inj[i + 1].start <= start + 2))
+            st->last - st->first + 1 != st->count || (chained && pr->inj[i + 1].start <= start + 2) ||
+            (led && pr->inj[i - 1].start >= start) ||
+            (uint64_t)start + p->par.alpha >= pr->duration)  /* (it sends in the round) */
             continue;  /* (the chain stays in order, and the moved descriptor sends 2 or more) */
         struct tn_inject saved = pr->inj[i];
-        pr->inj[i].addr = pr->ej[e].addr;
+        pr->inj[i].addr = pr->ej[e].addr + (uint32_t)w0;
         pr->inj[i].start = (uint32_t)start;
         struct tn_store_hazard h;
         int rc = tn_plan_store_check(p, &h, err, sizeof err);
@@ -769,14 +791,25 @@ static void test_store_check(void)
         bool soon = orc == 0 && mc.soon > 0;
         tried++;
         agree += (rc == TN_ECAPACITY) == soon && (rc == 0 || rc == TN_ECAPACITY);
+        bool here = rc == TN_ECAPACITY && h.round == r && h.node == pr->ej[e].node;
+        if (end) {
+            ends++;
+            ends_ok += past ? !here && !(orc == 0 && mc.soon_at[(size_t)r * p->topo.n + h.node])
+                            : here && h.word == pr->ej[e].addr + st->count - 1 && h.gap == 1;
+            free(mc.soon_at);
+            pr->inj[i] = saved;
+            continue;
+        }
+        at_node += here;
+        exact += here && h.gap == (unsigned)shift && h.store_lane == pr->ej[e].lane &&
+                 h.send_lane == saved.lane && h.word == pr->ej[e].addr &&
+                 h.cycle == st->first - pr->t0 + (uint64_t)shift;
         refused += rc == TN_ECAPACITY && (shift == 0 || shift == 1);
-        wrong += (rc == TN_ECAPACITY && shift != 0 && shift != 1 && h.round == r &&
-                  h.node == pr->ej[e].node) || (rc == 0 && (shift == 0 || shift == 1));
+        wrong += (here && shift != 0 && shift != 1) || (rc == 0 && (shift == 0 || shift == 1));
         if (rc == TN_ECAPACITY && (shift == 0 || shift == 1)) {
             char want[40];
-            snprintf(want, sizeof want, "node %u in round %u", h.node, h.round + 1);
-            named += mc.soon_at[(size_t)h.round * p->topo.n + h.node] && h.gap <= 1 &&
-                     strstr(err, want) != NULL;
+            snprintf(want, sizeof want, "node %u round %u:", h.node, h.round + 1);
+            named += mc.soon_at[(size_t)h.round * p->topo.n + h.node] && strstr(err, want) != NULL;
             struct tn_report rep;
             bool v = tn_plan_check(p, &rep) == TN_EVERIFY;
             for (uint32_t x = 0; v && x < rep.nkept; x++)
@@ -795,6 +828,12 @@ static void test_store_check(void)
        "%u moved to send 0 or 1 cycles after the store: refused, naming the oracle's node and "
        "round (%u), a sent-too-soon violation in tn_plan_check (%u); %u refusals or passes at "
        "the wrong shift", refused, named, reported, wrong);
+    ok(at_node >= 10 && exact == at_node,
+       "the %u refusals at the moved descriptor's node name its lane, the eject lane, the word, "
+       "the cycle and the gap (%u exact)", at_node, exact);
+    ok(ends >= 20 && ends_ok == ends,
+       "at the stream's end (%u): the last word sent 1 cycle after its store refused, the word "
+       "after it not (%u as expected)", ends, ends_ok);
     tn_model_free(&m);
     tn_plan_free(p);
     tn_sched_free(s);
