@@ -725,7 +725,7 @@ static void test_check_exact(void)
        "writes, cycle) on %u of %u perturbed plans (%u with a conflict)", agree, tried, clashes);
 }
 
-/* The store-to-send check against the probe's oracle: on a 7x7x7 dp
+/* The store-to-send check against the probe's oracle: on a 4x4x4 class-ring
  * gossip, one inject descriptor (the first of its node in the round) moved to
  * send the words an eject descriptor of its node stores, shift cycles
  * after their store (shift -2..3): refused exactly at shifts 0 and 1,
@@ -736,14 +736,14 @@ static void test_check_exact(void)
  * the check and the oracle alike. */
 static void test_store_check(void)
 {
-    struct tn_sched *s = build("7x7x7", TN_GOSSIP, "dp", 4, 6, 1);
+    struct tn_sched *s = build("4x4x4", TN_GOSSIP, "class-ring", 4, 6, 1);
     struct tn_plan_params par = {.lanes = 6, .width = 16, .alpha = 1};
     struct tn_plan *p;
     char err[300];
     struct tn_model_out m;
     if (!ok(s && tn_plan_lower(&p, s, &par, err, sizeof err) == 0 &&
                 tn_model_run(p, 3, TN_ENGINE_CYCLE, &m) == 0,
-            "7x7x7 dp gossip L=4 lowers and models")) {
+            "4x4x4 class-ring gossip L=4 lowers and models")) {
         tn_sched_free(s);
         return;
     }
