@@ -146,22 +146,30 @@ static void sweep(struct check *ck, uint32_t r, uint32_t node, uint8_t write)
 }
 
 /* Reads of round r: every node that reads on two lanes. */
+/* The reads of inject descriptors inj[i0..i1) of round r (one node's),
+ * each run counted from the cycle its flit is on the lane, alpha + start
+ * (read one cycle before: the bank check reports one less). */
+static int node_reads(struct check *ck, uint32_t r, uint32_t i0, uint32_t i1)
+{
+    const struct tn_plan_round *pr = &ck->p->rounds[r];
+    for (uint32_t i = i0; i < i1; i++) {
+        const struct tn_inject *in = &pr->inj[i];
+        if (add_run(ck, in->lane, (uint64_t)ck->p->par.alpha + in->start,
+                    tn_plan_inj_sent(ck->p, r, i), in->addr))
+            return TN_ENOMEM;
+    }
+    return 0;
+}
+
 static int check_reads(struct check *ck, uint32_t r)
 {
     const struct tn_plan_round *pr = &ck->p->rounds[r];
-    unsigned alpha = ck->p->par.alpha;
     for (uint32_t i0 = 0, i1; i0 < pr->ninj && !ck->found; i0 = i1) {
         bool two = false;
         for (i1 = i0; i1 < pr->ninj && pr->inj[i1].node == pr->inj[i0].node; i1++)
             two |= pr->inj[i1].lane != pr->inj[i0].lane;
-        for (uint32_t i = i0; two && i < i1; i++) {
-            const struct tn_inject *in = &pr->inj[i];
-            /* read one cycle before the flit is on the lane: counted from
-             * alpha + start here, the cycle reported one less */
-            if (add_run(ck, in->lane, (uint64_t)alpha + in->start, tn_plan_inj_sent(ck->p, r, i),
-                        in->addr))
-                return TN_ENOMEM;
-        }
+        if (two && node_reads(ck, r, i0, i1))
+            return TN_ENOMEM;
         sweep(ck, r, pr->inj[i0].node, 0);
     }
     return 0;
@@ -396,9 +404,11 @@ static int store_round(struct check *ck, uint32_t r)
             ;
         while (i < pr->ninj && pr->inj[i].node < v)
             i++;
-        for (; i < pr->ninj && pr->inj[i].node == v && rc == 0; i++)
-            rc = add_run(ck, pr->inj[i].lane, (uint64_t)ck->p->par.alpha + pr->inj[i].start,
-                         tn_plan_inj_sent(ck->p, r, i), pr->inj[i].addr);
+        uint32_t i1 = i;
+        while (i1 < pr->ninj && pr->inj[i1].node == v)
+            i1++;
+        rc = node_reads(ck, r, i, i1);
+        i = i1;
         uint32_t nr = ck->nrun;
         if (nr && rc == 0)
             rc = node_writes(ck, r, e0, e1, pk, np, &k);
