@@ -58,6 +58,7 @@ FORMAL_TOP_seq      := tn_seq
 FORMAL_SRC_seq      := rtl/net/tn_seq.v rtl/lib/tn_ram.v rtl/lib/tn_formal_reset.vh
 FORMAL_SET_seq      := ROUNDS=4 RW=2 DW=3 N=2
 FORMAL_DEPTH_seq    := 12
+FORMAL_COVER_DEPTH_seq := 16
 FORMAL_GATES_seq    := 1
 
 FORMAL_TOP_engine   := tn_bridge_engine

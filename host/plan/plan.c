@@ -450,7 +450,7 @@ static int lower_round(struct lower *lw, uint32_t r)
     if (pr->ninj)
         qsort(pr->inj, pr->ninj, sizeof *pr->inj, tn_plan_cmp_inj);
     pr->t0 = lw->p->total;
-    pr->duration = lw->p->par.alpha + need;
+    pr->duration = tn_round_duration(lw->p->par.alpha, need);
     lw->p->total += pr->duration;
     return 0;
 }

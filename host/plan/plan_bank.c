@@ -58,7 +58,7 @@ uint64_t tn_plan_inj_sent(const struct tn_plan *p, uint32_t r, uint32_t i)
     const struct tn_plan_round *pr = &p->rounds[r];
     const struct tn_inject *in = &pr->inj[i], *next = i + 1 < pr->ninj ? in + 1 : NULL;
     uint64_t n = in->len, on = (uint64_t)p->par.alpha + in->start;
-    uint64_t dur = pr->duration ? pr->duration : 1;
+    uint64_t dur = pr->duration;   /* >= 3 (tn_round_duration) */
     if (next && next->node == in->node && next->lane == in->lane && next->start < in->start + n)
         n = next->start > in->start ? next->start - in->start : 0;
     return on >= dur ? 0 : n < dur - on ? n : dur - on;
@@ -207,7 +207,7 @@ static int circuit_writes(struct check *ck, uint32_t r, const struct tn_eject *e
     const struct tn_plan_round *pr = &p->rounds[r];
     uint32_t src;
     unsigned lane;
-    uint64_t d, count = 0, dur = pr->duration ? pr->duration : 1;
+    uint64_t d, count = 0, dur = pr->duration;
     if (!trace_back(ck, pr, e->node, e->port, &src, &lane, &d))
         return 0;
     for (uint32_t i = tn_plan_inj_find(pr, src, lane);

@@ -157,7 +157,7 @@ static int collect_packets(struct relay *rl, uint32_t r)
             need = x->start + q->d + flits;
     }
     pr->mode = TN_MODE_RELAY;
-    pr->duration = rl->p->par.alpha + need;
+    pr->duration = tn_round_duration(rl->p->par.alpha, need);
     struct tn_inject *ni = realloc(pr->inj, ((size_t)pr->ninj + rl->np + 1) * sizeof *ni);
     if (ni)
         pr->inj = ni;

@@ -67,7 +67,7 @@ struct tn_eject {
 
 struct tn_plan_round {
     uint64_t t0;              /* first cycle of the round, relative to T0 */
-    uint64_t duration;        /* D_r */
+    uint64_t duration;        /* D_r: alpha + the streams' cycles, >= 3 */
     uint8_t *xbar;            /* per node 12 bytes: out_sel[0..5] (field
                                * 0..5), ej_src[0..5] (field 8..13) */
     uint8_t mode;             /* TN_MODE_RELAY in relay rounds, else 0 */

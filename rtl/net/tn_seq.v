@@ -66,7 +66,10 @@ module tn_seq #(
         .rclk_i(nclk_i), .rsel_i(1'b1), .re_i(rdur || prep_q || sw_q),
         .raddr_i(rdur ? nb_off_i[RW-1:0] : prep_q ? {RW{1'b0}} : round_q + 1'b1),
         .rdata_o(dur_nx));
-    wire [DW-1:0] dl_nx = (dur_nx == 0) ? {DW{1'b0}} : dur_nx - 1'b1;  // D = 0 counts as 1
+    // A round lasts at least 3 cycles (D < 3 counts as 3): an eject lane
+    // writes a record over 3 cycles (tn_ni).
+    localparam [DW-1:0] LAST3 = 2;
+    wire [DW-1:0] dl_nx = (dur_nx < 3) ? LAST3 : dur_nx - 1'b1;
 
     wire          wctl  = wr && nb_off_i == 20'h00010;
     wire          start = wctl && nb_wdata_i[0] && !run_q && !prep_q;
@@ -205,9 +208,9 @@ module tn_seq #(
             assume(!(wr && nb_off_i == 20'h00011));
     end
 
-    // Round r's last round-relative cycle: D_r - 1 (D_r = 0 counts as 1).
+    // Round r's last round-relative cycle: D_r - 1 (D_r < 3 counts as 3).
     function [DW-1:0] f_last(input [RW-1:0] r);
-        f_last = (f_dur[r*DW +: DW] == 0) ? {DW{1'b0}} : f_dur[r*DW +: DW] - 1'b1;
+        f_last = (f_dur[r*DW +: DW] < 3) ? LAST3 : f_dur[r*DW +: DW] - 1'b1;
     endfunction
     wire f_end   = run_q && rcyc_q == f_last(round_q);       // a round's last cycle
     wire f_final = {1'b0, round_q} + 1'b1 >= nrounds_q;      // the run's last round
@@ -259,7 +262,7 @@ module tn_seq #(
     // Each property is reachable.
     always @(posedge nclk_i)
         if (f_live && !$past(nrst_i) && !nrst_i) begin
-            // a three-round run of durations 2, 0 (as 1) and 3, done
+            // a three-round run of durations 2 (as 3), 0 (as 3) and 3, done
             cover(done_q && nrounds_q == 3 && f_dur[0 +: 3*DW] == {3'd3, 3'd0, 3'd2} && start_q != 0);
             cover(abrt_q && $past(round_q) == 1);    // aborted in round 1
             cover(prep_q && runs_q == 2);            // a second run starts

@@ -97,10 +97,15 @@ module tn_ni #(
     localparam RA  = AW - BB;                // row bits
     localparam BW  = (BB > 0) ? BB : 1;      // a bank index's width
     localparam [BW-1:0] BMASK = NBK - 1;
-    localparam RCW = 4 + 3 + AW + 1 + 2 * DW + 32;  // a record {epoch, errors, count, last, first, CRC}
+    // A record is three words in its RAM: {epoch, errors, count},
+    // {last, first}, CRC (word w of round r in row w * ROUNDS + r).
+    localparam R0W = 4 + 3 + AW + 1;         // word 0's bits
     localparam ROUNDS = 1 << RW;
     // fields of an inject entry and of an eject descriptor
-    localparam I_V = IEW - 1, I_REL = IEW - 2, I_RND = 2 * AW + 1 + DW, I_ST = 2 * AW + 1;
+    // An inject entry as the lists keep it: without the relay flag when
+    // RELAY is 0 (on an iCE40 at ROUNDS 16, 32 bits: 2 block RAMs, not 3).
+    localparam IMW = (RELAY != 0) ? IEW : IEW - 1;
+    localparam I_V = IMW - 1, I_REL = IEW - 2, I_RND = 2 * AW + 1 + DW, I_ST = 2 * AW + 1;
     localparam E_V = EEW - 1, E_REL = EEW - 2, E_PORT = 2 * AW + 1;
     localparam [3:0] NONE4 = 4'd6 + LANES[3:0];
     localparam [SIW-1:0] NONE = NONE4[SIW-1:0];     // the router's "no source"
@@ -125,7 +130,7 @@ module tn_ni #(
     reg [LANES-1:0] iok_q;                   // a word was read (and granted) last cycle
     reg [LANES-1:0] irel_q;                  // the stream is head-routed
     reg             iwrun_q;                 // the last cycle was part of a run (the lanes stop)
-    (* mem2reg *) reg [IEW-1:0] inx [0:LANES-1];   // the entry at each lane's position
+    (* mem2reg *) reg [IMW-1:0] inx [0:LANES-1];   // the entry at each lane's position
     // eject lanes
     (* mem2reg *) reg [AW:0]   eadr_q [0:LANES-1];  // the next word (bit AW: beyond the memory)
     (* mem2reg *) reg [AW:0]   erem_q [0:LANES-1];  // flits still expected
@@ -165,7 +170,7 @@ module tn_ni #(
     (* mem2reg *) reg [MW-1:0] bwd [0:NBK-1];
     reg [NBK-1:0]   t_bre, t_bwe;
     reg [BW-1:0]    b;
-    reg [IEW-1:0]   e;
+    reg [IMW-1:0]   e;
     reg [AW-1:0]    ra;
     reg [FW-1:0]    f;
     reg [3:0]       t_nconf;
@@ -185,7 +190,7 @@ module tn_ni #(
         t_nconf = 4'd0;
         t_ibnd  = 1'b0;
         b = {BW{1'b0}};
-        e = {IEW{1'b0}};
+        e = {IMW{1'b0}};
         ra = {AW{1'b0}};
         f = {FW{1'b0}};
         for (k = 0; k < NBK; k = k + 1) begin
@@ -308,14 +313,14 @@ module tn_ni #(
     genvar g;
     generate
         for (g = 0; g < LANES; g = g + 1) begin : gen_ilist
-            reg [IEW-1:0] mem [0:ROUNDS-1];
+            reg [IMW-1:0] mem [0:ROUNDS-1];
             reg [RW-1:0]  ptr_q;               // the entry to fetch next
             wire          lr = ilr && tr_lane_i == g;
             /* verilator lint_off BLKSEQ */
             always @(posedge bclk_i)
                 if (tw_i)
                     if (iw_i[g])
-                        mem[tw_idx_i] = tw_inj_i;
+                        mem[tw_idx_i] = {tw_inj_i[IEW-1], tw_inj_i[IMW-2:0]};  // (RELAY 0: no relay flag)
             /* verilator lint_on BLKSEQ */
             always @(posedge nclk_i)
                 if (ilrs)
@@ -347,7 +352,7 @@ module tn_ni #(
                     t_iact[il] = inx[il][AW +: AW + 1] > 1;
                     t_adr      = {1'b0, inx[il][0 +: AW]} + 1'b1;
                     t_rem      = inx[il][AW +: AW + 1] - 1'b1;
-                    t_irq[il]  = inx[il][I_REL];
+                    t_irq[il]  = RELAY != 0 && inx[il][I_REL];
                 end else if (more[il]) begin
                     t_iact[il] = t_rem != 1;
                     t_adr      = t_adr + 1'b1;
@@ -376,8 +381,8 @@ module tn_ni #(
     // ==== eject lanes: descriptors, state, records ====
     wire elr  = tr_i && tr_ej_i;
     wire elrs = elr || prep_i || sw_i;       // the descriptors' read ports are used
-    // the records read for the bus (bus clock)
-    (* mem2reg *) reg [RCW-1:0] rec [0:LANES-1];
+    // the record words read for the bus (bus clock)
+    (* mem2reg *) reg [31:0] rec [0:LANES-1];
     generate
         for (g = 0; g < LANES; g = g + 1) begin : gen_ej
             reg [EEW-1:0] dmem [0:ROUNDS-1];
@@ -400,12 +405,27 @@ module tn_ni #(
             reg [31:0]     crc_q;
             reg [2:0]      err_q;
             reg [RW-1:0]   idx_q;             // the active descriptor's round
-            (* no_rw_check *) reg [RCW-1:0] rec_m [0:ROUNDS-1];
+            // The records: a word a cycle, so that the RAM is 32 bits wide
+            // (on an iCE40, 2 block RAMs instead of 5): the CRC (word 2) in
+            // the cycle the record is filed, words 0 and 1 (kept in recp_q)
+            // in the next two. The sequencer's rounds last 3 cycles or more, so a
+            // record is complete before the lane files the next; a record
+            // filed again for the same round (an overrun flit after the
+            // run) starts over; one for another round while words are
+            // pending (an abort in the first cycles of a round) is not
+            // filed: its round keeps its old record (docs/hardware.md,
+            // "Eject records").
+            (* no_rw_check *) reg [31:0] rec_m [0:3*ROUNDS-1];
+            reg [R0W+2*DW-1:0] recp_q;        // {{epoch, errors, count}, {last, first}} still to write
+            reg [RW-1:0]    recr_q;           // ... of this round
+            reg [1:0]       recw_q;           // ... from word recw_q (0: none)
+            reg             file;
             // This cycle's flit's effect on the record (blocking
-            // temporaries), computed only for a flit, a round's end or a
-            // switch; the record is written at a round's end, and for an
-            // overrun flit after the run. The lane's array elements are
-            // written with blocking assignments (as the inject lanes').
+            // temporaries), computed only for a flit, a round's end, a
+            // switch or a pending record word; the record is filed at a
+            // round's end, and for an overrun flit after the run. The
+            // lane's array elements are written with blocking assignments
+            // (as the inject lanes').
             reg [AW:0]     cnt_d, adr_d, rem_d;
             reg [DW-1:0]   first_d;
             reg [31:0]     crc_d;
@@ -414,7 +434,7 @@ module tn_ni #(
             integer        n;
             /* verilator lint_off BLKSEQ */
             always @(posedge nclk_i) begin
-                if (efv[g] || fin_i || sw_i || nrst_i) begin
+                if (efv[g] || fin_i || sw_i || nrst_i || recw_q != 2'd0) begin
                     cnt_d   = cnt_q;
                     first_d = first_q;
                     crc_d   = crc_q;
@@ -441,8 +461,19 @@ module tn_ni #(
                     end
                     err_d = err_d | {ebnd[g], eshort[g], efv[g] && elate[g]};
                     err_q <= err_d;
-                    if (eact_q[g] && (fin_i || (efv[g] && !run_i && !sw_i)))
-                        rec_m[idx_q] = {epoch_i, err_d, cnt_d, efv[g] ? ts_i : last_q, first_d, ~crc_d};
+                    file = eact_q[g] && (fin_i || (efv[g] && !run_i && !sw_i)) &&
+                           (recw_q == 2'd0 || recr_q == idx_q);
+                    if (file) begin
+                        rec_m[{2'd2, idx_q}] = ~crc_d;
+                        recp_q <= {epoch_i, err_d, cnt_d, efv[g] ? ts_i : last_q, first_d};
+                        recr_q <= idx_q;
+                        recw_q <= 2'd1;
+                    end else if (recw_q != 2'd0) begin
+                        rec_m[{recw_q - 2'd1, recr_q}] = (recw_q == 2'd1)
+                            ? {{(32 - R0W){1'b0}}, recp_q[2 * DW +: R0W]}
+                            : {{(32 - 2 * DW){1'b0}}, recp_q[0 +: 2 * DW]};
+                        recw_q <= (recw_q == 2'd1) ? 2'd2 : 2'd0;
+                    end
                     if (sw_i) begin           // the new round's descriptor
                         eact_q[g] <= enx[g][E_V];
                         idx_q     <= round_i;
@@ -457,14 +488,16 @@ module tn_ni #(
                     end
                     eadr_q[g] = adr_d;
                     erem_q[g] = rem_d;
-                    if (nrst_i)
+                    if (nrst_i) begin
                         eact_q[g] <= 1'b0;
+                        recw_q    <= 2'd0;
+                    end
                 end
             end
             /* verilator lint_on BLKSEQ */
             always @(posedge bclk_i)
                 if (rr_i)
-                    rec[g] <= rec_m[rr_idx_i];
+                    rec[g] <= rec_m[{rr_word_i, rr_idx_i}];
 `ifdef FORMAL
             // ---- the eject lane's properties (make formal-ni; below) ----
             // The active descriptor (address a, length n), the flits
@@ -500,9 +533,11 @@ module tn_ni #(
                     f_first <= {DW{1'b0}};
                 end
             end
-            // the record this cycle files, and where
-            wire          f_file = eact_q[g] && (fin_i || (f_fv && !run_i && !sw_i));
-            wire [RCW-1:0] f_rec = rec_m[idx_q];
+            // the record this cycle files (unless words of another
+            // round's are pending), and where
+            wire          f_file = eact_q[g] && (fin_i || (f_fv && !run_i && !sw_i)) &&
+                                   (recw_q == 2'd0 || recr_q == idx_q);
+            wire [31:0]   f_w2   = rec_m[{2'd2, recr_q}];   // the CRC word
             always @* if (f_live) begin
                 // a flit is counted only with an active descriptor; it is
                 // not stored when late (beyond n, in a switch cycle, after
@@ -523,19 +558,29 @@ module tn_ni #(
             always @(posedge nclk_i)
                 if (f_live && !$past(nrst_i)) begin
                     // the record filed holds the count and the CRC of the
-                    // flits, under the descriptor's round
+                    // flits, under the descriptor's round: the CRC in the
+                    // RAM, the other two words pending
+                    if ($past(f_file))
+                        assert(recw_q == 2'd1 && recr_q == $past(idx_q));
                     if ($past(f_file) && !$past(sw_i))
-                        assert(f_rec[32 + 2*DW +: AW + 1] == f_cnt && f_rec[31:0] == ~f_crc &&
-                               f_rec[32 +: DW] == f_first);
+                        assert(recp_q[2*DW +: AW + 1] == f_cnt && f_w2 == ~f_crc && recp_q[0 +: DW] == f_first);
                     if ($past(f_file) && $past(sw_i))
-                        assert(rec_m[$past(idx_q)][32 + 2*DW +: AW + 1] ==
-                                   ($past(f_fv) ? $past(f_cnt) + 1'b1 : $past(f_cnt)) &&
-                               rec_m[$past(idx_q)][31:0] ==
-                                   ~($past(f_fv) ? f_crc_flit($past(f_crc), $past(f_d)) : $past(f_crc)));
+                        assert(recp_q[2*DW +: AW + 1] == ($past(f_fv) ? $past(f_cnt) + 1'b1 : $past(f_cnt)) &&
+                               f_w2 == ~($past(f_fv) ? f_crc_flit($past(f_crc), $past(f_d)) : $past(f_crc)));
+                    // the pending words follow, one a cycle, unless the
+                    // round's record is filed again
+                    if ($past(!f_file && recw_q == 2'd1))
+                        assert(recw_q == 2'd2 && rec_m[{2'd0, recr_q}] == {{(32 - R0W){1'b0}},
+                               recp_q[2 * DW +: R0W]});
+                    if ($past(!f_file && recw_q == 2'd2))
+                        assert(recw_q == 2'd0 && rec_m[{2'd1, $past(recr_q)}] == {{(32 - 2 * DW){1'b0}},
+                               $past(recp_q[0 +: 2 * DW])});
+                    assert(recw_q != 2'd3);
                 end
             always @(posedge nclk_i)
                 if (f_live && !$past(nrst_i)) begin
                     cover(f_file && f_cnt == 2 && !sw_i);       // a record of two flits filed
+                    cover($past(f_file, 3) && recw_q == 2'd0 && !f_file); // ... and its three words written
                     cover(f_fv && f_late && run_i && !sw_i);    // a flit beyond n
                 end
 `endif
@@ -594,12 +639,12 @@ module tn_ni #(
             trw_q <= tr_word_i;
         end
     end
-    reg [IEW-1:0] te;
+    reg [IMW-1:0] te;
     reg [EEW-1:0] td;
     integer       tl;
     always @* begin
         tr_data_o = 32'd0;
-        te = {IEW{1'b0}};
+        te = {IMW{1'b0}};
         td = {EEW{1'b0}};
         if (trp_q) begin
             for (tl = 0; tl < LANES; tl = tl + 1)
@@ -609,7 +654,7 @@ module tn_ni #(
                 end
             if (!tre_q)
                 tr_data_o = trw_q ? {{(15 - AW){1'b0}}, te[AW +: AW + 1], {(16 - AW){1'b0}}, te[0 +: AW]}
-                                  : {te[I_V], te[I_REL], {(14 - RW){1'b0}}, te[I_RND +: RW],
+                                  : {te[I_V], RELAY != 0 && te[I_REL], {(14 - RW){1'b0}}, te[I_RND +: RW],
                                      {(16 - DW){1'b0}}, te[I_ST +: DW]};
             else
                 tr_data_o = trw_q ? {{(15 - AW){1'b0}}, td[AW +: AW + 1], {(16 - AW){1'b0}}, td[0 +: AW]}
@@ -618,24 +663,24 @@ module tn_ni #(
     end
 
     // ==== record words for the bus (bus clock): word w of a record:
-    // {epoch, errors, count}, {last, first}, CRC; the word of the lane
-    // asked for, registered in the cycle after its RAM read ====
-    reg           rrp_q;
-    reg [RCW-1:0] rc;
-    integer       rl;
+    // {epoch, errors, count}, {last, first}, CRC, as the RAM has them,
+    // spread over the bus word's fields; the word of the lane asked for,
+    // registered in the cycle after its RAM read ====
+    reg        rrp_q;
+    reg [31:0] rc;
+    integer    rl;
     /* verilator lint_off BLKSEQ */
     always @(posedge bclk_i) begin
         rrp_q <= rr_i;
         if (rrp_q) begin
-            rc = {RCW{1'b0}};
+            rc = 32'd0;
             for (rl = 0; rl < LANES; rl = rl + 1)
                 if (rr_lane_i == rl[2:0])
                     rc = rec[rl];
             case (rr_word_i)
-                2'd0:    rr_data_o <= {rc[RCW-1 -: 4], 9'd0, rc[RCW-5 -: 3], {(15 - AW){1'b0}},
-                                       rc[2*DW+32 +: AW + 1]};
-                2'd1:    rr_data_o <= {{(16 - DW){1'b0}}, rc[DW+32 +: DW], {(16 - DW){1'b0}}, rc[32 +: DW]};
-                2'd2:    rr_data_o <= rc[31:0];
+                2'd0:    rr_data_o <= {rc[R0W-1 -: 4], 9'd0, rc[AW+1 +: 3], {(15 - AW){1'b0}}, rc[0 +: AW + 1]};
+                2'd1:    rr_data_o <= {{(16 - DW){1'b0}}, rc[DW +: DW], {(16 - DW){1'b0}}, rc[0 +: DW]};
+                2'd2:    rr_data_o <= rc;
                 default: rr_data_o <= 32'd0;
             endcase
         end

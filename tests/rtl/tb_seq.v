@@ -5,7 +5,7 @@
 // checks them, cycle by cycle, against its own model of docs/hardware.md
 // ("Timing of a run"): a start written in cycle c gives prep in c + 1 and
 // round 0's switch in T_0 = c + 2; round r switches in T_r, lasts D_r
-// cycles (0 counts as 1), fin marks T_{r+1} (the cycle after a round's
+// cycles (fewer than 3 count as 3), fin marks T_{r+1} (the cycle after a round's
 // last) and END_CYCLE = T_0 + sum D_r; run is high in T_0 .. END - 1. Also
 // START/END/CYCLE/RUNS/ROUND/STATUS/NROUNDS/DURATION/ERRMAP reads, abort
 // (ends the run at once; ignored before the first switch), a start while
@@ -126,7 +126,7 @@ module tb_seq;
             gwr(20'h011, nrounds);
             total = 0;
             for (r = 0; r < nrounds; r = r + 1)
-                total = total + ((dur[r] == 0) ? 1 : dur[r]);
+                total = total + ((dur[r] < 3) ? 3 : dur[r]);
             tabort = (abort_at > 0 && abort_at < total) ? abort_at : 0;
             @(negedge clk);
             lsw = 0; lfin = 0; lprep = 0; lrun = 0; lclr = 0;
@@ -162,7 +162,7 @@ module tb_seq;
                     if (!lsw[tr - log0 - 1]) bad = bad + 1;
                     nr = nr + 1;
                 end
-                tr = tr + ((dur[r] == 0) ? 1 : dur[r]);
+                tr = tr + ((dur[r] < 3) ? 3 : dur[r]);
                 if (tr <= tend && !lfin[tr - log0 - 1]) bad = bad + 1;
             end
             if (tabort && !lfin[tend - log0 - 1]) bad = bad + 1;
