@@ -9,7 +9,7 @@
 // high); D5 blinks while the clock runs. No user button: the bridge's
 // RESET command resets the torus. constraints/hx8k-breakout.pcf.
 module tn_top_hx8k #(
-    parameter DIM_X     = 2,    // the torus fitted to the HX8K (docs/boards.md;
+    parameter DIM_X     = 3,    // the torus fitted to the HX8K (docs/boards.md;
     parameter DIM_Y     = 1,    //   mk/board.mk sets it): product parameters
     parameter DIM_Z     = 1,    //   of tn_torus
     parameter W         = 8,
