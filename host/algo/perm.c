@@ -90,7 +90,7 @@ static int relay_sched(struct tn_sched *s, const uint32_t *dst, struct tn_perm_r
         if (!tn_sched_add_relay(s, 0, v, dst[v], 0, 0, &m, 1, 0))
             return TN_ENOMEM;
     }
-    r->formula = r->transfers ? s->alpha + dmax + 1 + (uint64_t)s->msg_flits : s->alpha;
+    r->formula = tn_round_duration(s->alpha, r->transfers ? dmax + 1 + (uint64_t)s->msg_flits : 0);
     return 0;
 }
 

@@ -159,7 +159,7 @@ int tn_scatter_build(struct tn_sched **out, const struct tn_topo *t, const struc
     if (rc)
         goto out_free;
     info->optimum = o->ports == 1 ? info->time : 0; /* all-port: lower bound only */
-    info->formula = info->time ? o->alpha + info->time : o->alpha;
+    info->formula = tn_round_duration(o->alpha, info->time);
     if ((rc = tn_sched_layout(s)))
         goto out_free;
     *out = s;
@@ -232,8 +232,8 @@ static int gather_rounds(struct tn_sched *s, const struct tn_gather *g, const st
         if (g->start[v] >= 0 && v != (int)o->root)
             rc = add_data(s, 1, (uint32_t)v, o->root, (uint64_t)(g->start[v] - g->t_sync),
                           (unsigned)tr->depth[v], g->flits[v], &need1, info);
-    info->sync_round = o->alpha + need0;
-    info->data_round = o->alpha + need1;
+    info->sync_round = tn_round_duration(o->alpha, need0);
+    info->data_round = tn_round_duration(o->alpha, need1);
     return rc;
 }
 
@@ -255,7 +255,7 @@ static int shoulder_tap_round(struct tn_sched *s, const struct tn_gather *g, con
         if (g->start[j] >= 0)
             rc = add_data(s, 0, (uint32_t)path[j], (uint32_t)path[0], (uint64_t)g->start[j],
                           (unsigned)j, g->flits[j], &need, info);
-    info->data_round = s->alpha + need;
+    info->data_round = tn_round_duration(s->alpha, need);
     return rc;
 }
 

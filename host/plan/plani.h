@@ -22,14 +22,6 @@
  * TN_ENOMEM. */
 int tn_plan_place(struct tn_plan *p, uint32_t *const *ejt, char *err, size_t errlen);
 
-/* A round's duration: alpha cycles for the switch, need for its streams,
- * and at least 3 (the device's shortest round, tn_seq: an eject lane
- * writes its record over 3 cycles; a shorter duration would run as 3). */
-static inline uint64_t tn_round_duration(unsigned alpha, uint64_t need)
-{
-    return alpha + need < 3 ? 3 : alpha + need;
-}
-
 /* Index of the first inject descriptor of (node, lane) in round pr (or
  * pr->ninj): they are sorted by node, lane, start. */
 uint32_t tn_plan_inj_find(const struct tn_plan_round *pr, uint32_t node, unsigned lane);

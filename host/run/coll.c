@@ -252,8 +252,8 @@ static void sg_formula(FILE *f, const struct tn_coll_built *b, const struct tn_r
                 ", from the certificate algorithm's own timing)\n", b->formula.cycles,
                 b->x.sg.sync_round, b->x.sg.data_round);
     else
-        fprintf(f, "cycles formula      %" PRIu64 "  (alpha + T, T = %" PRIu64 " from the FDF "
-                "algorithm's own timing)\n", b->formula.cycles, b->x.sg.formula - b->alpha);
+        fprintf(f, "cycles formula      %" PRIu64 "  (alpha + T, at least 3, T = %" PRIu64
+                " from the FDF algorithm's own timing)\n", b->formula.cycles, b->x.sg.time);
 }
 
 /* One of the gather's two rounds: measured (when run), model, closed form. */
