@@ -1143,7 +1143,7 @@ static int layout_round(struct tn_sched *s, uint32_t r, struct layout *l)
     }
     free(rel);
     if (!rc && rd->duration == 0)
-        rd->duration = s->alpha + need;
+        rd->duration = tn_round_duration(s->alpha, need);
     return rc;
 }
 
@@ -1212,7 +1212,7 @@ void tn_sched_cost(const struct tn_sched *s, unsigned alpha, struct tn_cost *c)
         }
         c->dsum += dmax;
         c->tsum += lmax;
-        c->cycles += alpha + need;
+        c->cycles += tn_round_duration(alpha, need);
     }
 }
 

@@ -126,7 +126,7 @@ static uint64_t collect(const struct tn_sched *s, unsigned alpha, struct segs *v
             if (x->start + d + n > need)
                 need = x->start + d + n;
         }
-        T += alpha + need;
+        T += tn_round_duration(alpha, need);
     }
     rstart[s->nrounds] = T;
     free(head);
