@@ -47,7 +47,23 @@ module tn_status #(
     // (each counter stops at its sticky bit 16 and then reads 0xFFFF;
     // written out, not as functions: docs/NOTES.md, "Simulation cost")
 
+    // (every register is read before this block writes it: a simulator
+    // then keeps no delayed copy of it; docs/NOTES.md, "Simulation cost")
+    reg [7:0] fclr;
+    /* verilator lint_off BLKSEQ */
     always @(posedge clk_i) begin
+        if (re_i)
+            case (addr_i)
+                4'd0:    rdata_o <= {24'd0, flags_q};
+                4'd4:    rdata_o <= {16'd0, coll_q[16] ? 16'hFFFF : coll_q[15:0]};
+                4'd5:    rdata_o <= latch_q;
+                4'd6:    rdata_o <= {16'd0, unrt_q[16] ? 16'hFFFF : unrt_q[15:0]};
+                4'd7:    rdata_o <= {16'd0, drop_q[16] ? 16'hFFFF : drop_q[15:0]};
+                4'd8:    rdata_o <= {{(32 - RW){1'b0}}, around_i};
+                4'd9:    rdata_o <= {16'd0, conf_q[16] ? 16'hFFFF : conf_q[15:0]};
+                default: rdata_o <= 32'd0;
+            endcase
+        fclr = flags_q & ~wdata_i;    // (a temporary)
         ev_q <= ev;
         if (ev) begin
             flags_q  <= flags_q | {nconf_i != 0, ndrop_i != 0, nunrt_i != 0, ncoll_i != 0, ev_i};
@@ -68,20 +84,9 @@ module tn_status #(
             if (c1_q && !latch_q[31])
                 latch_q <= {1'b1, 4'd0, {(11 - RW){1'b0}}, cround_q, 4'd0, cport_q, 5'd0, ctgt_q};
         end
-        if (re_i)
-            case (addr_i)
-                4'd0:    rdata_o <= {24'd0, flags_q};
-                4'd4:    rdata_o <= {16'd0, coll_q[16] ? 16'hFFFF : coll_q[15:0]};
-                4'd5:    rdata_o <= latch_q;
-                4'd6:    rdata_o <= {16'd0, unrt_q[16] ? 16'hFFFF : unrt_q[15:0]};
-                4'd7:    rdata_o <= {16'd0, drop_q[16] ? 16'hFFFF : drop_q[15:0]};
-                4'd8:    rdata_o <= {{(32 - RW){1'b0}}, around_i};
-                4'd9:    rdata_o <= {16'd0, conf_q[16] ? 16'hFFFF : conf_q[15:0]};
-                default: rdata_o <= 32'd0;
-            endcase
         if (we_i)
             case (addr_i)
-                4'd0:    flags_q <= flags_q & ~wdata_i;
+                4'd0:    flags_q <= fclr;
                 4'd4:    coll_q  <= 17'd0;
                 4'd5:    latch_q <= 32'd0;
                 4'd6:    unrt_q  <= 17'd0;
@@ -99,4 +104,5 @@ module tn_status #(
             conf_q  <= 17'd0;
         end
     end
+    /* verilator lint_on BLKSEQ */
 endmodule

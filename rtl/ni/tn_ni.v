@@ -284,11 +284,14 @@ module tn_ni #(
                     if (bwe[gb])
                         mem[bwa[gb]] = bwd[gb];
                 end
-            /* verilator lint_on BLKSEQ */
+            // (the read word with a blocking assignment too: only
+            // combinational logic reads it, and a simulator then keeps no
+            // delayed copy of it)
             always @(posedge nclk_i)
                 if (mact)
                     if (bre[gb])
-                        brd[gb] <= mem[bra[gb]];
+                        brd[gb] = mem[bra[gb]];
+            /* verilator lint_on BLKSEQ */
         end
     endgenerate
     // the bus's word: the bank it read last cycle
@@ -424,10 +427,11 @@ module tn_ni #(
             // temporaries), computed only for a flit, a round's end, a
             // switch or a pending record word; the record is filed at a
             // round's end, and for an overrun flit after the run. The
-            // lane's array elements are written with blocking assignments
-            // (as the inject lanes').
+            // lane's array elements and its bit of eact_q are written with
+            // blocking assignments (as the inject lanes'): no other
+            // clocked block reads them.
             reg [AW:0]     cnt_d, adr_d, rem_d;
-            reg [DW-1:0]   first_d;
+            reg [DW-1:0]   first_d, last_d;
             reg [31:0]     crc_d;
             reg [2:0]      err_d;
             reg [4*NN-1:0] d;
@@ -437,6 +441,7 @@ module tn_ni #(
                 if (efv[g] || fin_i || sw_i || nrst_i || recw_q != 2'd0) begin
                     cnt_d   = cnt_q;
                     first_d = first_q;
+                    last_d  = efv[g] ? ts_i : last_q;
                     crc_d   = crc_q;
                     err_d   = err_q;
                     adr_d   = eadr_q[g];
@@ -456,26 +461,30 @@ module tn_ni #(
                         adr_d = adr_d + 1'b1;
                         cnt_q   <= cnt_d;
                         first_q <= first_d;
-                        last_q  <= ts_i;
+                        last_q  <= last_d;
                         crc_q   <= crc_d;
                     end
                     err_d = err_d | {ebnd[g], eshort[g], efv[g] && elate[g]};
                     err_q <= err_d;
                     file = eact_q[g] && (fin_i || (efv[g] && !run_i && !sw_i)) &&
                            (recw_q == 2'd0 || recr_q == idx_q);
-                    if (file) begin
+                    // (the pending registers are read here, before any
+                    // write to them in this block: a simulator then keeps
+                    // no delayed copy of them; docs/NOTES.md, "Simulation
+                    // cost")
+                    if (file)
                         rec_m[{2'd2, idx_q}] = ~crc_d;
-                        recp_q <= {epoch_i, err_d, cnt_d, efv[g] ? ts_i : last_q, first_d};
-                        recr_q <= idx_q;
-                        recw_q <= 2'd1;
-                    end else if (recw_q != 2'd0) begin
+                    else if (recw_q != 2'd0)
                         rec_m[{recw_q - 2'd1, recr_q}] = (recw_q == 2'd1)
                             ? {{(32 - R0W){1'b0}}, recp_q[2 * DW +: R0W]}
                             : {{(32 - 2 * DW){1'b0}}, recp_q[0 +: 2 * DW]};
-                        recw_q <= (recw_q == 2'd1) ? 2'd2 : 2'd0;
+                    recw_q <= file ? 2'd1 : (recw_q == 2'd1) ? 2'd2 : 2'd0;
+                    if (file) begin
+                        recp_q <= {epoch_i, err_d, cnt_d, last_d, first_d};
+                        recr_q <= idx_q;
                     end
                     if (sw_i) begin           // the new round's descriptor
-                        eact_q[g] <= enx[g][E_V];
+                        eact_q[g] = enx[g][E_V];
                         idx_q     <= round_i;
                         adr_d     = {1'b0, enx[g][0 +: AW]};
                         rem_d     = enx[g][AW +: AW + 1];
@@ -489,7 +498,7 @@ module tn_ni #(
                     eadr_q[g] = adr_d;
                     erem_q[g] = rem_d;
                     if (nrst_i) begin
-                        eact_q[g] <= 1'b0;
+                        eact_q[g] = 1'b0;
                         recw_q    <= 2'd0;
                     end
                 end
