@@ -9,7 +9,8 @@
  * epochs: a shorter run leaves the records of the rounds it does not run
  * with the previous epoch; an abort in the long round ends the run at once
  * and files that round's records; the epoch wraps with RUNS mod 16; a start
- * while running is ignored.
+ * while running is ignored; aborts in a round's first cycles leave its
+ * records unfiled on lanes still writing the previous round's.
  * Usage: tn_rounds_test model.so [seed] [stream attempts per round] */
 #include <inttypes.h>
 
@@ -123,6 +124,13 @@ static unsigned total_of(unsigned nrounds)
  * per round (ep[r]), streams complete unless cut short by an abort. */
 static struct sl_rec got_probe;
 static int probe_ok;
+/* the record of stream S received whole, filed by a run of epoch e */
+static struct sl_rec stream_rec(const struct stream *S, unsigned e)
+{
+    return (struct sl_rec){e, 0, S->n, L.alpha + S->s + S->hops, L.alpha + S->s + S->hops + S->n - 1,
+                           sl_crc(S->data, S->n, L.w)};
+}
+
 static unsigned check_all(unsigned nrounds, const unsigned *ep, unsigned abort_round, unsigned *nchecked)
 {
     unsigned bad = 0;
@@ -131,8 +139,7 @@ static unsigned check_all(unsigned nrounds, const unsigned *ep, unsigned abort_r
         struct stream *S = &st[i];
         if (S->round >= nrounds)
             continue;
-        struct sl_rec want = {ep[S->round], 0, S->n, L.alpha + S->s + S->hops,
-                              L.alpha + S->s + S->hops + S->n - 1, sl_crc(S->data, S->n, L.w)};
+        struct sl_rec want = stream_rec(S, ep[S->round]);
         if (S->round == abort_round)
             want = (struct sl_rec){ep[S->round], REC_SHORT, 0, 0, 0, 0};
         if (S->round == abort_round && i == probe) {
@@ -170,6 +177,127 @@ static unsigned check_all(unsigned nrounds, const unsigned *ep, unsigned abort_r
         }
     }
     return bad;
+}
+
+/* The eject descriptors (node, lane) of round r: its streams' and its
+ * zero-length one; 1 when (node, lane) has one. */
+static int has_desc(unsigned r, unsigned node, unsigned lane)
+{
+    if (zero[r].node == node && zero[r].lane == lane)
+        return 1;
+    for (unsigned i = 0; i < nst; i++)
+        if (st[i].round == r && st[i].dst == node && st[i].elane == lane)
+            return 1;
+    return 0;
+}
+
+/* a descriptor of round r (a stream's, or the zero-length one: i = nst) */
+struct desc {
+    unsigned node, lane, i;
+};
+static unsigned descs_of(unsigned r, struct desc *d, unsigned max)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < nst && n < max; i++)
+        if (st[i].round == r)
+            d[n++] = (struct desc){st[i].dst, st[i].elane, i};
+    if (n < max)
+        d[n++] = (struct desc){zero[r].node, zero[r].lane, nst};
+    return n;
+}
+
+/* Aborts in a round's first cycles (docs/hardware.md, "Eject records"). An
+ * eject lane writes a record over 3 cycles: the CRC word when it files,
+ * the other two in the next two cycles. An abort in cycle o of round RA
+ * files RA's records in the cycle after it; for o = 0 or 1 a lane that
+ * filed round RA - 1 at RA's switch is still writing that record then, so
+ * it leaves RA's record as it was (its epoch then says "not filed"), and
+ * RA - 1's record is still written whole. For o >= 2, and on a lane with
+ * nothing pending, RA's record is filed with the run's epoch. Each run
+ * aborts a few cycles apart around RA's start (the abort's latency,
+ * k_abort, comes from run 3), and its expectations follow the cycle the
+ * abort really landed in (END_CYCLE - 1). */
+static void aborts_early(int k_abort)
+{
+    enum { MAXD = 64 };
+    unsigned RA = 0;
+    struct desc d[MAXD], dp[MAXD];
+    unsigned nd = 0, ndp = 0, npend = 0;
+    /* the first round (starting after the abort's latency, before the
+     * long one) where some lane has a descriptor in the round before too */
+    for (unsigned r = 2; r < L.rounds / 2 && !RA; r++) {
+        if ((int)total_of(r) < k_abort + 2)
+            continue;
+        nd = descs_of(r, d, MAXD);
+        npend = 0;
+        for (unsigned j = 0; j < nd; j++)
+            npend += has_desc(r - 1, d[j].node, d[j].lane);
+        if (npend)
+            RA = r;
+    }
+    if (!RA) {
+        ok(0, "early aborts: no round whose lanes had a descriptor in the round before");
+        return;
+    }
+    ndp = descs_of(RA - 1, dp, MAXD);
+    unsigned seen[3] = {0, 0, 0}, bad = 0, nchk = 0;
+    unsigned start_at = total_of(RA);
+    for (int o_try = -1; o_try <= 3; o_try++) {
+        struct sl_rec before[MAXD], got;
+        /* the run's epoch must differ from the records it should leave
+         * alone: if not, a run of round 0 alone first */
+        unsigned same = 0, runs = sl_rd(&L, A_GLOB(G_RUNS));
+        for (unsigned j = 0; j < nd; j++) {
+            sl_rec_read(&L, d[j].node, d[j].lane, RA, &before[j]);
+            same += before[j].epoch == (runs + 1) % 16;
+        }
+        if (same)
+            sl_run(&L, 1, run_dur(dur[0]), 8);
+        long s = (long)start_at + o_try + 1 - k_abort;
+        if (s < 1)
+            continue;
+        sl_wr(&L, A_GLOB(G_NROUNDS), L.rounds);
+        sl_wr(&L, A_GLOB(G_CTRL), CTRL_START);
+        L.step(L.s, (unsigned)s);
+        sl_wr(&L, A_GLOB(G_CTRL), CTRL_ABORT);
+        L.step(L.s, 32);
+        unsigned e = sl_rd(&L, A_GLOB(G_RUNS)) % 16;
+        long o = (long)(sl_rd48(&L, A_GLOB(G_END)) - sl_rd48(&L, A_GLOB(G_START))) - 1 - (long)start_at;
+        sl_wr(&L, A_GLOB(G_CTRL), CTRL_CLEAR);
+        if (o < 0 || o > 2)
+            continue;
+        seen[o]++;
+        /* RA - 1 ran whole: its records, written over 3 cycles, are complete */
+        for (unsigned j = 0; j < ndp; j++) {
+            struct sl_rec want = dp[j].i < nst ? stream_rec(&st[dp[j].i], e) : (struct sl_rec){e, 0, 0, 0, 0, 0};
+            sl_rec_read(&L, dp[j].node, dp[j].lane, RA - 1, &got);
+            nchk++;
+            if (!sl_rec_eq(&got, &want) && bad++ < 8) {
+                char g[128], w[128];
+                diag("abort at cycle %ld of round %u: round %u node %u lane %u: %s, want %s", o, RA, RA - 1,
+                     dp[j].node, dp[j].lane, sl_rec_str(&got, g, sizeof(g)), sl_rec_str(&want, w, sizeof(w)));
+            }
+        }
+        /* RA: not filed where a record was still being written, else filed */
+        for (unsigned j = 0; j < nd; j++) {
+            int pend = o <= 1 && has_desc(RA - 1, d[j].node, d[j].lane);
+            sl_rec_read(&L, d[j].node, d[j].lane, RA, &got);
+            nchk++;
+            int good = pend ? sl_rec_eq(&got, &before[j]) && got.epoch != e : got.epoch == e;
+            if (!good && bad++ < 8) {
+                char g[128], w[128];
+                diag("abort at cycle %ld of round %u: node %u lane %u: %s, want %s", o, RA, d[j].node, d[j].lane,
+                     sl_rec_str(&got, g, sizeof(g)),
+                     pend ? sl_rec_str(&before[j], w, sizeof(w)) : "epoch of the run");
+            }
+        }
+    }
+    diag("early aborts: round %u, %u of its %u eject descriptors on lanes with one in round %u", RA, npend,
+         nd, RA - 1);
+    ok(seen[0] && seen[1] && seen[2], "aborts landed in cycles 0, 1 and 2 of round %u (%u, %u, %u runs)", RA,
+       seen[0], seen[1], seen[2]);
+    is(bad, 0, "an abort in cycle 0 or 1 of a round leaves its records unfiled on lanes still writing the "
+       "previous round's, which is written whole; in cycle 2, and elsewhere, filed (%u records)", nchk);
 }
 
 int main(int argc, char **argv)
@@ -336,6 +464,8 @@ int main(int argc, char **argv)
     is(status & 0xB, STATUS_ABORTED, "abort: STATUS aborted, not running, not done (0x%x)", status);
     ok(status & STATUS_ERROR, "abort: the cut round's short stream sets STATUS bit 2");
     uint64_t len3 = sl_rd48(&L, A_GLOB(G_END)) - sl_rd48(&L, A_GLOB(G_START));
+    /* a run aborted s cycles after its start was written lasts s + k_abort */
+    int k_abort = (int)len3 - (int)(before + 100);
     ok(len3 > before + 100 && len3 < before + 100 + 64, "abort ends the run at once (after %" PRIu64
        " cycles, the long round starts at %u)", len3, before);
     is(sl_rd(&L, A_GLOB(G_ROUND)), LONG, "abort: ROUND reads the round it ended in");
@@ -364,6 +494,8 @@ int main(int argc, char **argv)
     is(z.epoch, 17 % 16, "the epoch is RUNS mod 16 (wraps)");
     sl_rec_read(&L, zero[1].node, zero[1].lane, 1, &z);
     is(z.epoch, 3, "round 1 (not run since run 3) keeps epoch 3");
+
+    aborts_early(k_abort);
     is(L.bus_errors, 0, "every bus request completed");
     sl_close(&L);
     return tap_done();
