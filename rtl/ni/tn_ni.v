@@ -382,8 +382,17 @@ module tn_ni #(
     /* verilator lint_on BLKSEQ */
 
     // ==== eject lanes: descriptors, state, records ====
+    // A lane reads its descriptor of round 0 in the prep cycle, that of the
+    // next round in the cycle after each switch (rounds last 3 cycles or
+    // more, so it is there for the next switch), and any for the bus
+    // (between runs). No edge both reads enx (the switch's) and writes it:
+    // the write is a blocking assignment, so a simulator keeps no delayed
+    // copy of each lane's element (docs/NOTES.md, "Simulation cost").
+    reg  sw1_q;                              // the last cycle was a switch cycle
+    always @(posedge nclk_i)
+        sw1_q <= sw_i && !nrst_i;
     wire elr  = tr_i && tr_ej_i;
-    wire elrs = elr || prep_i || sw_i;       // the descriptors' read ports are used
+    wire elrs = elr || prep_i || sw1_q;      // the descriptors' read ports are used
     // the record words read for the bus (bus clock)
     (* mem2reg *) reg [31:0] rec [0:LANES-1];
     generate
@@ -396,10 +405,12 @@ module tn_ni #(
                         dmem[tw_idx_i] = tw_ej_i;
             /* verilator lint_on BLKSEQ */
             wire lr = elr && tr_lane_i == g;
+            /* verilator lint_off BLKSEQ */
             always @(posedge nclk_i)
                 if (elrs)
-                    if (lr || prep_i || sw_i)
-                        enx[g] <= dmem[lr ? tr_idx_i : prep_i ? {RW{1'b0}} : round_i + 1'b1];
+                    if (lr || prep_i || sw1_q)
+                        enx[g] = dmem[lr ? tr_idx_i : prep_i ? {RW{1'b0}} : round_i + 1'b1];
+            /* verilator lint_on BLKSEQ */
 
             // The lane's counters (read only here and in the record).
             reg [AW:0]     cnt_q;             // flits counted (wraps)
