@@ -84,7 +84,7 @@ module tn_node #(
     localparam [SIW-1:0] NONE = NONE4[SIW-1:0];    // the router's "no source"
     localparam [3:0] NL4 = LANES[3:0];
 
-    reg [RW-1:0]   aro_q;             // round whose settings are active
+    wire [RW-1:0]  aro;               // round whose settings are active (tn_ni)
 
     // ---- network-clock bus decode ----
     wire [2:0] nb_lane = nb_off_i[RW+3:RW+1];
@@ -139,7 +139,6 @@ module tn_node #(
                     if (s == ko[3:0] + 4'd8)
                         ouse_q[ko] <= 1'b1;
             end
-            aro_q <= round_i;
         end
         if (nrst_i) begin
             osrc_q  <= {6{NONE}};
@@ -171,7 +170,7 @@ module tn_node #(
         .rr_i(rr_i), .rr_lane_i(rr_off_i[RW+4:RW+2]), .rr_idx_i(rr_off_i[RW+1:2]), .rr_word_i(rr_off_i[1:0]),
         .rr_data_o(rr_data_o),
         .nclk_i(nclk_i), .nrst_i(nrst_i), .run_i(run_i), .sw_i(sw_i), .fin_i(fin_i), .prep_i(prep_i),
-        .round_i(round_i), .rcyc_i(rcyc_i), .ts_i(ts_i), .epoch_i(epoch_i),
+        .round_i(round_i), .rcyc_i(rcyc_i), .ts_i(ts_i), .epoch_i(epoch_i), .around_o(aro),
         .tr_i(nb_r_i && nb_lst), .tr_ej_i(nb_rg_i == 4'd3), .tr_lane_i(nb_lane),
         .tr_idx_i(nb_off_i[RW:1]), .tr_word_i(nb_off_i[0]), .tr_data_o(tr_data),
         .mre_i(nb_r_i && nb_mem), .mwe_i(nb_w_i && nb_mem), .maddr_i(nb_off_i[AW-1:0]),
@@ -196,7 +195,7 @@ module tn_node #(
     // ---- status ----
     wire [31:0] st_rd;
     tn_status #(.RW(RW)) u_status (
-        .clk_i(nclk_i), .rst_i(nrst_i), .clr_i(clr_i), .around_i(aro_q),
+        .clk_i(nclk_i), .rst_i(nrst_i), .clr_i(clr_i), .around_i(aro),
         .ev_i(nev),
         .ncoll_i(ncoll), .nunrt_i(nunrt), .ndrop_i(ndrop), .nconf_i(nconf),
         .coll_i(coll), .coll_port_i(coll_port), .coll_tgt_i(coll_tgt),

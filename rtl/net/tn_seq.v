@@ -252,6 +252,10 @@ module tn_seq #(
             // an abort ends the run at once
             if ($past(f_abort))
                 assert(!run_q && abrt_q && !done_q && end_q == cycle_q);
+            // switches come 3 or more cycles apart (tn_ni writes a
+            // record's last two words in the two cycles after its switch)
+            if (sw_q)
+                assert(!$past(sw_q) && ($past(nrst_i, 2) || !$past(sw_q, 2)));
             // the cycle counter counts every cycle; the round cycle holds
             // between runs once no flit is on its way
             assert(cycle_q == $past(cycle_q) + 1'b1);

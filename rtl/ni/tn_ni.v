@@ -63,6 +63,7 @@ module tn_ni #(
     input  wire [DW-1:0]       rcyc_i,     // round-relative cycle
     input  wire [DW-1:0]       ts_i,       // this cycle relative to the active eject descriptors' round
     input  wire [3:0]          epoch_i,    // runs started, mod 16
+    output wire [RW-1:0]       around_o,   // the round of the active eject descriptors (from its switch on)
     // network-clock bus: a table entry word (between runs only; the next
     // cycle), a flit memory word (read: the next cycle)
     input  wire                tr_i,       // read word tr_word_i of ...
@@ -391,6 +392,16 @@ module tn_ni #(
     reg  sw1_q;                              // the last cycle was a switch cycle
     always @(posedge nclk_i)
         sw1_q <= sw_i && !nrst_i;
+    // The round of the active descriptors, and the one before it (the
+    // round of a record whose words are still being written after a
+    // switch), shared by the lanes.
+    reg [RW-1:0] eidx_q, eprv_q;
+    always @(posedge nclk_i)
+        if (sw_i) begin
+            eprv_q <= eidx_q;
+            eidx_q <= round_i;
+        end
+    assign around_o = eidx_q;
     wire elr  = tr_i && tr_ej_i;
     wire elrs = elr || prep_i || sw1_q;      // the descriptors' read ports are used
     // the record words read for the bus (bus clock)
@@ -412,27 +423,32 @@ module tn_ni #(
                         enx[g] = dmem[lr ? tr_idx_i : prep_i ? {RW{1'b0}} : round_i + 1'b1];
             /* verilator lint_on BLKSEQ */
 
-            // The lane's counters (read only here and in the record).
+            // The lane's counters (read only here and in the record). The
+            // first and last flits' cycles are not cleared at a switch:
+            // seen_q says whether they are this round's.
             reg [AW:0]     cnt_q;             // flits counted (wraps)
             reg            seen_q;            // a flit was counted
             reg [DW-1:0]   first_q, last_q;
             reg [31:0]     crc_q;
             reg [2:0]      err_q;
-            reg [RW-1:0]   idx_q;             // the active descriptor's round
             // The records: a word a cycle, so that the RAM is 32 bits wide
             // (on an iCE40, 2 block RAMs instead of 5): the CRC (word 2) in
-            // the cycle the record is filed, words 0 and 1 (kept in recp_q)
-            // in the next two. The sequencer's rounds last 3 cycles or more, so a
-            // record is complete before the lane files the next; a record
-            // filed again for the same round (an overrun flit after the
-            // run) starts over; one for another round while words are
-            // pending (an abort in the first cycles of a round) is not
-            // filed: its round keeps its old record (docs/hardware.md,
+            // the cycle the record is filed, {last, first} (word 1) in the
+            // next from first_q and last_q (a flit changes them only at the
+            // end of that cycle), {epoch, errors, count} (word 0, kept in
+            // recp_q) in the one after. The sequencer's rounds last 3 cycles
+            // or more, so a record is complete before the lane files the
+            // next, and at most one switch comes while its words are
+            // written; a record filed again for the same round (an overrun
+            // flit after the run) starts over; one for another round while
+            // words are pending (an abort in the first cycles of a round) is
+            // not filed: its round keeps its old record (docs/hardware.md,
             // "Eject records").
             (* no_rw_check *) reg [31:0] rec_m [0:3*ROUNDS-1];
-            reg [R0W+2*DW-1:0] recp_q;        // {{epoch, errors, count}, {last, first}} still to write
-            reg [RW-1:0]    recr_q;           // ... of this round
-            reg [1:0]       recw_q;           // ... from word recw_q (0: none)
+            reg [R0W:0]     recp_q;           // {seen, epoch, errors, count} of the words still to write
+            reg             recc_q;           // ... of the active round (1) or the one before (0)
+            reg [1:0]       recw_q;           // ... from word 2 - recw_q (0: none)
+            wire [RW-1:0]   recr = recc_q ? eidx_q : eprv_q;
             reg             file;
             // This cycle's flit's effect on the record (blocking
             // temporaries), computed only for a flit, a round's end, a
@@ -442,7 +458,7 @@ module tn_ni #(
             // blocking assignments (as the inject lanes'): no other
             // clocked block reads them.
             reg [AW:0]     cnt_d, adr_d, rem_d;
-            reg [DW-1:0]   first_d, last_d;
+            reg [DW-1:0]   first_d;
             reg [31:0]     crc_d;
             reg [2:0]      err_d;
             reg [4*NN-1:0] d;
@@ -452,7 +468,6 @@ module tn_ni #(
                 if (efv[g] || fin_i || sw_i || nrst_i || recw_q != 2'd0) begin
                     cnt_d   = cnt_q;
                     first_d = first_q;
-                    last_d  = efv[g] ? ts_i : last_q;
                     crc_d   = crc_q;
                     err_d   = err_q;
                     adr_d   = eadr_q[g];
@@ -462,47 +477,47 @@ module tn_ni #(
                         d[W-1:0] = ej_i[g*FS +: W];
                         for (n = 0; n < NN; n = n + 1)
                             crc_d = (crc_d >> 4) ^ crc_t[crc_d[3:0] ^ d[4*n +: 4]];
-                        if (!seen_q) begin
+                        if (!seen_q)
                             first_d = ts_i;
-                            seen_q <= 1'b1;
-                        end
                         cnt_d = cnt_q + 1'b1;
                         if (!elate[g])
                             rem_d = rem_d - 1'b1;
                         adr_d = adr_d + 1'b1;
-                        cnt_q   <= cnt_d;
-                        first_q <= first_d;
-                        last_q  <= last_d;
-                        crc_q   <= crc_d;
                     end
                     err_d = err_d | {ebnd[g], eshort[g], efv[g] && elate[g]};
-                    err_q <= err_d;
                     file = eact_q[g] && (fin_i || (efv[g] && !run_i && !sw_i)) &&
-                           (recw_q == 2'd0 || recr_q == idx_q);
-                    // (the pending registers are read here, before any
-                    // write to them in this block: a simulator then keeps
-                    // no delayed copy of them; docs/NOTES.md, "Simulation
-                    // cost")
+                           (recw_q == 2'd0 || recc_q);
+                    // (the pending registers, first_q and last_q are read
+                    // here, before any write to them in this block: a
+                    // simulator then keeps no delayed copy of them;
+                    // docs/NOTES.md, "Simulation cost")
                     if (file)
-                        rec_m[{2'd2, idx_q}] = ~crc_d;
+                        rec_m[{2'd2, eidx_q}] = ~crc_d;
                     else if (recw_q != 2'd0)
-                        rec_m[{recw_q - 2'd1, recr_q}] = (recw_q == 2'd1)
-                            ? {{(32 - R0W){1'b0}}, recp_q[2 * DW +: R0W]}
-                            : {{(32 - 2 * DW){1'b0}}, recp_q[0 +: 2 * DW]};
+                        rec_m[{2'd2 - recw_q, recr}] = (recw_q == 2'd1)
+                            ? {{(32 - 2 * DW){1'b0}}, recp_q[R0W] ? {last_q, first_q} : {2 * DW{1'b0}}}
+                            : {{(32 - R0W){1'b0}}, recp_q[0 +: R0W]};
                     recw_q <= file ? 2'd1 : (recw_q == 2'd1) ? 2'd2 : 2'd0;
                     if (file) begin
-                        recp_q <= {epoch_i, err_d, cnt_d, last_d, first_d};
-                        recr_q <= idx_q;
+                        recp_q <= {seen_q || efv[g], epoch_i, err_d, cnt_d};
+                        recc_q <= !sw_i;
+                    end else if (sw_i) begin
+                        recc_q <= 1'b0;       // (the active round becomes the one before)
                     end
+                    if (efv[g]) begin
+                        seen_q  <= 1'b1;
+                        cnt_q   <= cnt_d;
+                        first_q <= first_d;
+                        last_q  <= ts_i;
+                        crc_q   <= crc_d;
+                    end
+                    err_q <= err_d;
                     if (sw_i) begin           // the new round's descriptor
                         eact_q[g] = enx[g][E_V];
-                        idx_q     <= round_i;
                         adr_d     = {1'b0, enx[g][0 +: AW]};
                         rem_d     = enx[g][AW +: AW + 1];
                         cnt_q     <= {(AW + 1){1'b0}};
                         seen_q    <= 1'b0;
-                        first_q   <= {DW{1'b0}};
-                        last_q    <= {DW{1'b0}};
                         crc_q     <= 32'hFFFFFFFF;
                         err_q     <= 3'd0;
                     end
@@ -528,7 +543,7 @@ module tn_ni #(
             reg [AW:0]   f_n, f_cnt, f_acc;
             reg [31:0]   f_crc;
             reg          f_seen;              // a flit was counted: f_first is its cycle
-            reg [DW-1:0] f_first;
+            reg [DW-1:0] f_first, f_last;     // ... and f_last the last one's
             wire         f_fv   = efv[g];
             wire         f_late = !run_i || sw_i || f_acc == f_n;
             wire [AW:0]  f_at   = {1'b0, f_a} + f_acc;   // the next accepted flit's word
@@ -540,6 +555,7 @@ module tn_ni #(
                     f_seen <= 1'b1;
                     if (!f_seen)
                         f_first <= ts_i;
+                    f_last <= ts_i;
                     if (!f_late)
                         f_acc <= f_acc + 1'b1;
                 end
@@ -551,13 +567,21 @@ module tn_ni #(
                     f_crc <= 32'hFFFFFFFF;
                     f_seen  <= 1'b0;
                     f_first <= {DW{1'b0}};
+                    f_last  <= {DW{1'b0}};
                 end
             end
             // the record this cycle files (unless words of another
             // round's are pending), and where
             wire          f_file = eact_q[g] && (fin_i || (f_fv && !run_i && !sw_i)) &&
-                                   (recw_q == 2'd0 || recr_q == idx_q);
-            wire [31:0]   f_w2   = rec_m[{2'd2, recr_q}];   // the CRC word
+                                   (recw_q == 2'd0 || recc_q);
+            wire [31:0]   f_w2   = rec_m[{2'd2, recr}];     // the CRC word
+            // the record's {last, first} filed (0 without a flit)
+            reg  [DW-1:0] f_rfirst, f_rlast;
+            always @(posedge nclk_i)
+                if (f_file) begin
+                    f_rfirst <= (f_seen || !f_fv) ? f_first : ts_i;
+                    f_rlast  <= f_fv ? ts_i : f_last;
+                end
             always @* if (f_live) begin
                 // a flit is counted only with an active descriptor; it is
                 // not stored when late (beyond n, in a switch cycle, after
@@ -569,7 +593,21 @@ module tn_ni #(
                 // late flit none is accepted until the next switch)
                 // (the first flit's cycle is kept when the count wraps)
                 if (eact_q[g])
-                    assert(seen_q == f_seen && first_q == f_first);
+                    assert(seen_q == f_seen && (!seen_q || (first_q == f_first && last_q == f_last)));
+                // (invariants of the words still to write: {last, first}
+                // in first_q and last_q, untouched since the filing; a
+                // record filed at a switch, or followed by one, has its
+                // round in eprv_q, and no other switch comes before its
+                // words are written)
+                if (eact_q[g] && !f_seen)
+                    assert(f_first == {DW{1'b0}} && f_last == {DW{1'b0}});
+                if (recw_q == 2'd1)
+                    assert(recp_q[R0W] ? (first_q == f_rfirst && last_q == f_rlast)
+                                       : (f_rfirst == {DW{1'b0}} && f_rlast == {DW{1'b0}}));
+                if (recw_q != 2'd0 && !recc_q)
+                    assert(f_sw_q != 2'd0);
+                if (recw_q == 2'd1 && !recc_q)
+                    assert(f_sw_q[0]);
                 if (eact_q[g])
                     assert(cnt_q == f_cnt && crc_q == f_crc && f_acc <= f_n && erem_q[g] == f_n - f_acc &&
                            eadr_q[g] == {1'b0, f_a} + f_cnt &&
@@ -579,22 +617,26 @@ module tn_ni #(
                 if (f_live && !$past(nrst_i)) begin
                     // the record filed holds the count and the CRC of the
                     // flits, under the descriptor's round: the CRC in the
-                    // RAM, the other two words pending
+                    // RAM, the count pending
                     if ($past(f_file))
-                        assert(recw_q == 2'd1 && recr_q == $past(idx_q));
+                        assert(recw_q == 2'd1 && recr == $past(eidx_q));
                     if ($past(f_file) && !$past(sw_i))
-                        assert(recp_q[2*DW +: AW + 1] == f_cnt && f_w2 == ~f_crc && recp_q[0 +: DW] == f_first);
+                        assert(recp_q[0 +: AW + 1] == f_cnt && f_w2 == ~f_crc);
                     if ($past(f_file) && $past(sw_i))
-                        assert(recp_q[2*DW +: AW + 1] == ($past(f_fv) ? $past(f_cnt) + 1'b1 : $past(f_cnt)) &&
+                        assert(recp_q[0 +: AW + 1] == ($past(f_fv) ? $past(f_cnt) + 1'b1 : $past(f_cnt)) &&
                                f_w2 == ~($past(f_fv) ? f_crc_flit($past(f_crc), $past(f_d)) : $past(f_crc)));
-                    // the pending words follow, one a cycle, unless the
-                    // round's record is filed again
+                    // the other words follow, one a cycle, under the same
+                    // round (a switch between them or not), unless the
+                    // round's record is filed again: {last, first} of the
+                    // flits, then the pending word
+                    if ($past(!f_file && recw_q != 2'd0))
+                        assert(recr == $past(recr));
                     if ($past(!f_file && recw_q == 2'd1))
-                        assert(recw_q == 2'd2 && rec_m[{2'd0, recr_q}] == {{(32 - R0W){1'b0}},
-                               recp_q[2 * DW +: R0W]});
+                        assert(recw_q == 2'd2 && rec_m[{2'd1, recr}] == {{(32 - 2 * DW){1'b0}},
+                               $past(f_rlast), $past(f_rfirst)});
                     if ($past(!f_file && recw_q == 2'd2))
-                        assert(recw_q == 2'd0 && rec_m[{2'd1, $past(recr_q)}] == {{(32 - 2 * DW){1'b0}},
-                               $past(recp_q[0 +: 2 * DW])});
+                        assert(recw_q == 2'd0 && rec_m[{2'd0, $past(recr)}] == {{(32 - R0W){1'b0}},
+                               $past(recp_q[0 +: R0W])});
                     assert(recw_q != 2'd3);
                 end
             always @(posedge nclk_i)
@@ -718,12 +760,18 @@ module tn_ni #(
     // between runs; ejany_i says that an eject lane has a flit.
     wire f_clk = nclk_i, f_rst = nrst_i;
     `include "tn_formal_reset.vh"
-    reg f_run_q;
-    always @(posedge nclk_i)
+    reg       f_run_q;
+    reg [1:0] f_sw_q;                         // switches 1 and 2 cycles ago
+    always @(posedge nclk_i) begin
         f_run_q <= run_i;
+        f_sw_q  <= {f_sw_q[0], sw_i};
+    end
     always @* begin
         if (f_past && !f_run_q && run_i)
             assume(sw_i);
+        // rounds last 3 cycles or more (tn_seq's LAST3, proved there)
+        if (f_past && sw_i)
+            assume(f_sw_q == 2'd0);
         if (sw_i)
             assume(run_i);
         if (prep_i)
