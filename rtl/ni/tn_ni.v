@@ -448,7 +448,6 @@ module tn_ni #(
             reg [R0W:0]     recp_q;           // {seen, epoch, errors, count} of the words still to write
             reg             recc_q;           // ... of the active round (1) or the one before (0)
             reg [1:0]       recw_q;           // ... from word 2 - recw_q (0: none)
-            wire [RW-1:0]   recr = recc_q ? eidx_q : eprv_q;
             reg             file;
             // This cycle's flit's effect on the record (blocking
             // temporaries), computed only for a flit, a round's end, a
@@ -494,7 +493,7 @@ module tn_ni #(
                     if (file)
                         rec_m[{2'd2, eidx_q}] = ~crc_d;
                     else if (recw_q != 2'd0)
-                        rec_m[{2'd2 - recw_q, recr}] = (recw_q == 2'd1)
+                        rec_m[{2'd2 - recw_q, recc_q ? eidx_q : eprv_q}] = (recw_q == 2'd1)
                             ? {{(32 - 2 * DW){1'b0}}, recp_q[R0W] ? {last_q, first_q} : {2 * DW{1'b0}}}
                             : {{(32 - R0W){1'b0}}, recp_q[0 +: R0W]};
                     recw_q <= file ? 2'd1 : (recw_q == 2'd1) ? 2'd2 : 2'd0;
@@ -574,7 +573,8 @@ module tn_ni #(
             // round's are pending), and where
             wire          f_file = eact_q[g] && (fin_i || (f_fv && !run_i && !sw_i)) &&
                                    (recw_q == 2'd0 || recc_q);
-            wire [31:0]   f_w2   = rec_m[{2'd2, recr}];     // the CRC word
+            wire [RW-1:0] f_recr = recc_q ? eidx_q : eprv_q;   // the round of the words to write
+            wire [31:0]   f_w2   = rec_m[{2'd2, f_recr}];   // the CRC word
             // the record's {last, first} filed (0 without a flit)
             reg  [DW-1:0] f_rfirst, f_rlast;
             always @(posedge nclk_i)
@@ -619,7 +619,7 @@ module tn_ni #(
                     // flits, under the descriptor's round: the CRC in the
                     // RAM, the count pending
                     if ($past(f_file))
-                        assert(recw_q == 2'd1 && recr == $past(eidx_q));
+                        assert(recw_q == 2'd1 && f_recr == $past(eidx_q));
                     if ($past(f_file) && !$past(sw_i))
                         assert(recp_q[0 +: AW + 1] == f_cnt && f_w2 == ~f_crc);
                     if ($past(f_file) && $past(sw_i))
@@ -630,12 +630,12 @@ module tn_ni #(
                     // round's record is filed again: {last, first} of the
                     // flits, then the pending word
                     if ($past(!f_file && recw_q != 2'd0))
-                        assert(recr == $past(recr));
+                        assert(f_recr == $past(f_recr));
                     if ($past(!f_file && recw_q == 2'd1))
-                        assert(recw_q == 2'd2 && rec_m[{2'd1, recr}] == {{(32 - 2 * DW){1'b0}},
+                        assert(recw_q == 2'd2 && rec_m[{2'd1, f_recr}] == {{(32 - 2 * DW){1'b0}},
                                $past(f_rlast), $past(f_rfirst)});
                     if ($past(!f_file && recw_q == 2'd2))
-                        assert(recw_q == 2'd0 && rec_m[{2'd0, $past(recr)}] == {{(32 - R0W){1'b0}},
+                        assert(recw_q == 2'd0 && rec_m[{2'd0, $past(f_recr)}] == {{(32 - R0W){1'b0}},
                                $past(recp_q[0 +: R0W])});
                     assert(recw_q != 2'd3);
                 end
