@@ -27,11 +27,20 @@ module tn_status #(
     input  wire             re_i,
     input  wire [3:0]       addr_i,
     input  wire [7:0]       wdata_i,
-    output reg  [31:0]      rdata_o,
+    output wire [31:0]      rdata_o,
     output wire             err_o        // some flag is set
 );
     reg [7:0]  flags_q;
-    reg [31:0] latch_q;
+    // The collision latch {valid, round, port, target} and the word read
+    // {bit 31, bits RW+15..0}: the bits that can be set (the others read
+    // 0; as registers of their own, synthesis would keep them, since their
+    // power-up value is unknown).
+    reg [RW+7:0]  latch_q;
+    reg [RW+16:0] rd_q;
+    /* verilator lint_off UNUSEDSIGNAL */ // the bits that read 0
+    reg [31:0]    rd;                     // (a temporary)
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign rdata_o = {rd_q[RW+16], {(15 - RW){1'b0}}, rd_q[RW+15:0]};
     // counters, each with a sticky bit 16 "stopped at 0xFFFF"
     reg [16:0] coll_q, unrt_q, drop_q, conf_q;
     // the last cycle's events
@@ -52,17 +61,20 @@ module tn_status #(
     reg [7:0] fclr;
     /* verilator lint_off BLKSEQ */
     always @(posedge clk_i) begin
-        if (re_i)
+        if (re_i) begin
             case (addr_i)
-                4'd0:    rdata_o <= {24'd0, flags_q};
-                4'd4:    rdata_o <= {16'd0, coll_q[16] ? 16'hFFFF : coll_q[15:0]};
-                4'd5:    rdata_o <= latch_q;
-                4'd6:    rdata_o <= {16'd0, unrt_q[16] ? 16'hFFFF : unrt_q[15:0]};
-                4'd7:    rdata_o <= {16'd0, drop_q[16] ? 16'hFFFF : drop_q[15:0]};
-                4'd8:    rdata_o <= {{(32 - RW){1'b0}}, around_i};
-                4'd9:    rdata_o <= {16'd0, conf_q[16] ? 16'hFFFF : conf_q[15:0]};
-                default: rdata_o <= 32'd0;
+                4'd0:    rd = {24'd0, flags_q};
+                4'd4:    rd = {16'd0, coll_q[16] ? 16'hFFFF : coll_q[15:0]};
+                4'd5:    rd = {latch_q[RW+7], 4'd0, {(11 - RW){1'b0}}, latch_q[RW+6:7], 4'd0, latch_q[6:3],
+                               5'd0, latch_q[2:0]};
+                4'd6:    rd = {16'd0, unrt_q[16] ? 16'hFFFF : unrt_q[15:0]};
+                4'd7:    rd = {16'd0, drop_q[16] ? 16'hFFFF : drop_q[15:0]};
+                4'd8:    rd = {{(32 - RW){1'b0}}, around_i};
+                4'd9:    rd = {16'd0, conf_q[16] ? 16'hFFFF : conf_q[15:0]};
+                default: rd = 32'd0;
             endcase
+            rd_q <= {rd[31], rd[RW+15:0]};
+        end
         fclr = flags_q & ~wdata_i;    // (a temporary)
         ev_q <= ev;
         if (ev) begin
@@ -81,14 +93,14 @@ module tn_status #(
             unrt_q <= unrt_q[16] ? unrt_q : unrt_q + {13'd0, nunrt_q};
             drop_q <= drop_q[16] ? drop_q : drop_q + {13'd0, ndrop_q};
             conf_q <= conf_q[16] ? conf_q : conf_q + {13'd0, nconf_q};
-            if (c1_q && !latch_q[31])
-                latch_q <= {1'b1, 4'd0, {(11 - RW){1'b0}}, cround_q, 4'd0, cport_q, 5'd0, ctgt_q};
+            if (c1_q && !latch_q[RW+7])
+                latch_q <= {1'b1, cround_q, cport_q, ctgt_q};
         end
         if (we_i)
             case (addr_i)
                 4'd0:    flags_q <= fclr;
                 4'd4:    coll_q  <= 17'd0;
-                4'd5:    latch_q <= 32'd0;
+                4'd5:    latch_q <= {(RW + 8){1'b0}};
                 4'd6:    unrt_q  <= 17'd0;
                 4'd7:    drop_q  <= 17'd0;
                 4'd9:    conf_q  <= 17'd0;
@@ -97,7 +109,7 @@ module tn_status #(
         if (clr_i || rst_i) begin
             ev_q    <= 1'b0;
             flags_q <= 8'd0;
-            latch_q <= 32'd0;
+            latch_q <= {(RW + 8){1'b0}};
             coll_q  <= 17'd0;
             unrt_q  <= 17'd0;
             drop_q  <= 17'd0;
