@@ -148,7 +148,10 @@ module tb_lanes;
     // coverage
     integer cov_chain = 0, cov_cut_sw = 0, cov_cut_next = 0, cov_ib = 0, cov_eb = 0, cov_eo = 0,
             cov_es = 0, cov_conf_r = 0, cov_conf_w = 0, cov_late = 0, cov_swflit = 0, cov_stop = 0,
-            cov_d1 = 0, cov_refile = 0;
+            cov_d1 = 0, cov_refile = 0, cov_w1 = 0;
+    // lane l filed a record in the last cycle, a switch: the lane writes
+    // its word 1 {last, first} now, from registers a flit changes
+    reg [LANES-1:0] filed_sw = 0;
 
 
     // this cycle's expectations and next state
@@ -235,6 +238,7 @@ module tb_lanes;
                     xlast[l] = ts;
                     xcnt[l] = xcnt[l] + 1;
                     if (sw) cov_swflit = cov_swflit + 1;
+                    if (filed_sw[l]) cov_w1 = cov_w1 + 1;
                     if (!run) cov_late = cov_late + 1;
                     if (late) begin
                         xerr[l][0] = 1;
@@ -269,6 +273,7 @@ module tb_lanes;
                     cov_es = cov_es + 1;
                     x_ev[1] = 1;
                 end
+                filed_sw[l] = xact[l] && fin && sw;
                 if (xact[l] && (fin || (f[W+2] && !run && !sw))) begin
                     if (!fin) cov_refile = cov_refile + 1;
                     mrec[l][xidx[l]] = {epoch, xerr[l], xcnt[l][AW:0], xlast[l][DW-1:0], xfirst[l][DW-1:0],
@@ -552,6 +557,8 @@ module tb_lanes;
                  cov_eo, cov_swflit, cov_late, cov_refile, cov_es, cov_ib, cov_eb);
         ok(cov_eo > 0 && cov_swflit > 0 && cov_late > 0 && cov_refile > 0 && cov_es > 0 && cov_ib > 0 && cov_eb > 0,
            msg);
+        $sformat(msg, "coverage: flits counted while the lane writes the last round's {last, first} %0d", cov_w1);
+        ok(cov_w1 > 0, msg);
         if (LANES > 1) begin
             $sformat(msg, "coverage: lost reads %0d, lost writes %0d", cov_conf_r, cov_conf_w);
             ok(cov_conf_r > 0 && cov_conf_w > 0, msg);
