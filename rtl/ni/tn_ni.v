@@ -130,7 +130,6 @@ module tn_ni #(
     reg [LANES-1:0] iact_q;                  // words left to read
     reg [LANES-1:0] iok_q;                   // a word was read (and granted) last cycle
     reg [LANES-1:0] irel_q;                  // the stream is head-routed
-    reg             iwrun_q;                 // the last cycle was part of a run (the lanes stop)
     (* mem2reg *) reg [IMW-1:0] inx [0:LANES-1];   // the entry at each lane's position
     // eject lanes
     (* mem2reg *) reg [AW:0]   eadr_q [0:LANES-1];  // the next word (bit AW: beyond the memory)
@@ -315,72 +314,64 @@ module tn_ni #(
     wire ilr  = tr_i && !tr_ej_i;
     wire ilrs = ilr || prep_i || run_i;       // the lists' read ports are used
     genvar g;
+    // Lane state changes only in a run and in the cycle after one (every
+    // lane stops). Each lane's block reads its entry (inx), then fetches
+    // the next one into it; the lane's array elements, its entry and its
+    // bits of iact_q and irel_q are written with blocking assignments:
+    // only this block reads them at the clock edge (the other readers are
+    // combinational), and a simulator then keeps no delayed copy of them.
+    reg iwrun_q;                             // the last cycle was part of a run (the lanes stop)
+    always @(posedge nclk_i)
+        if (run_i || iwrun_q || nrst_i) begin
+            iwrun_q <= run_i && !nrst_i;
+            iok_q   <= nrst_i ? {LANES{1'b0}} : iok;
+        end
     generate
         for (g = 0; g < LANES; g = g + 1) begin : gen_ilist
             reg [IMW-1:0] mem [0:ROUNDS-1];
             reg [RW-1:0]  ptr_q;               // the entry to fetch next
             wire          lr = ilr && tr_lane_i == g;
+            reg [AW:0]    adr_d, rem_d;
             /* verilator lint_off BLKSEQ */
             always @(posedge bclk_i)
                 if (tw_i)
                     if (iw_i[g])
                         mem[tw_idx_i] = {tw_inj_i[IEW-1], tw_inj_i[IMW-2:0]};  // (RELAY 0: no relay flag)
-            /* verilator lint_on BLKSEQ */
-            always @(posedge nclk_i)
+            always @(posedge nclk_i) begin
+                if (run_i || iwrun_q || nrst_i) begin
+                    adr_d = iadr_q[g];
+                    rem_d = irem_q[g];
+                    if (ird[g])
+                        irb_q[g] = (start[g] ? inx[g][BW-1:0] : adr_d[BW-1:0]) & BMASK;
+                    if (start[g]) begin
+                        iact_q[g] = inx[g][AW +: AW + 1] > 1;
+                        adr_d     = {1'b0, inx[g][0 +: AW]} + 1'b1;
+                        rem_d     = inx[g][AW +: AW + 1] - 1'b1;
+                        irel_q[g] = RELAY != 0 && inx[g][I_REL];
+                    end else if (more[g]) begin
+                        iact_q[g] = rem_d != 1;
+                        adr_d     = adr_d + 1'b1;
+                        rem_d     = rem_d - 1'b1;
+                    end else begin
+                        iact_q[g] = 1'b0;
+                        irel_q[g] = 1'b0;
+                    end
+                    iadr_q[g] = adr_d;
+                    irem_q[g] = rem_d;
+                    if (nrst_i) begin
+                        iact_q[g] = 1'b0;
+                        irel_q[g] = 1'b0;
+                    end
+                end
                 if (ilrs)
                     if (lr || prep_i || start[g]) begin
-                        inx[g] <= mem[lr ? tr_idx_i : prep_i ? {RW{1'b0}} : ptr_q];
-                        ptr_q  <= prep_i ? {{(RW - 1){1'b0}}, 1'b1} : ptr_q + 1'b1;
+                        inx[g] = mem[lr ? tr_idx_i : prep_i ? {RW{1'b0}} : ptr_q];
+                        ptr_q <= prep_i ? {{(RW - 1){1'b0}}, 1'b1} : ptr_q + 1'b1;
                     end
+            end
+            /* verilator lint_on BLKSEQ */
         end
     endgenerate
-
-    // Lane state changes only in a run and in the cycle after one (every
-    // lane stops). Array elements are written with blocking assignments:
-    // only this block reads them at the clock edge (the other readers are
-    // combinational), and a simulator then keeps no delayed copy of them.
-    reg [LANES-1:0] t_iact, t_irq;
-    reg [AW:0]      t_adr, t_rem;
-    integer         il;
-    /* verilator lint_off BLKSEQ */
-    always @(posedge nclk_i) begin
-        if (run_i || iwrun_q || nrst_i) begin
-            t_iact = iact_q;
-            t_irq  = irel_q;
-            for (il = 0; il < LANES; il = il + 1) begin
-                t_adr = iadr_q[il];
-                t_rem = irem_q[il];
-                if (ird[il])
-                    irb_q[il] = (start[il] ? inx[il][BW-1:0] : t_adr[BW-1:0]) & BMASK;
-                if (start[il]) begin
-                    t_iact[il] = inx[il][AW +: AW + 1] > 1;
-                    t_adr      = {1'b0, inx[il][0 +: AW]} + 1'b1;
-                    t_rem      = inx[il][AW +: AW + 1] - 1'b1;
-                    t_irq[il]  = RELAY != 0 && inx[il][I_REL];
-                end else if (more[il]) begin
-                    t_iact[il] = t_rem != 1;
-                    t_adr      = t_adr + 1'b1;
-                    t_rem      = t_rem - 1'b1;
-                end else begin
-                    t_iact[il] = 1'b0;
-                    t_irq[il]  = 1'b0;
-                end
-                iadr_q[il] = t_adr;
-                irem_q[il] = t_rem;
-            end
-            iwrun_q <= run_i;
-            iact_q  <= t_iact;
-            irel_q  <= t_irq;
-            iok_q   <= iok;
-            if (nrst_i) begin
-                iwrun_q <= 1'b0;
-                iact_q  <= {LANES{1'b0}};
-                irel_q  <= {LANES{1'b0}};
-                iok_q   <= {LANES{1'b0}};
-            end
-        end
-    end
-    /* verilator lint_on BLKSEQ */
 
     // ==== eject lanes: descriptors, state, records ====
     // A lane reads its descriptor of round 0 in the prep cycle, that of the
