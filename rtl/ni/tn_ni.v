@@ -317,9 +317,10 @@ module tn_ni #(
     // Lane state changes only in a run and in the cycle after one (every
     // lane stops). Each lane's block reads its entry (inx), then fetches
     // the next one into it; the lane's array elements, its entry and its
-    // bits of iact_q and irel_q are written with blocking assignments:
-    // only this block reads them at the clock edge (the other readers are
-    // combinational), and a simulator then keeps no delayed copy of them.
+    // bits of iact_q and irel_q are written with blocking assignments: no
+    // other clocked block reads them (the other readers are combinational;
+    // the formal properties aside), and a simulator then keeps no delayed
+    // copy of them.
     reg iwrun_q;                             // the last cycle was part of a run (the lanes stop)
     always @(posedge nclk_i)
         if (run_i || iwrun_q || nrst_i) begin
