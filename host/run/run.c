@@ -185,7 +185,7 @@ static void compare_stat(const struct tn_plan *p, const struct tn_info *info,
 }
 
 /* Where the records are read: one span per (node, lane) eject list, its
- * records 0 .. n-1 (4 words each) from at[key] words into the buffer. */
+ * records 0 .. n-1 (TN_REC_WORDS each) from at[key] words into the buffer. */
 struct rec_spans {
     uint32_t *index;          /* record index of each eject descriptor (plan order) */
     size_t *at;               /* per key node * TN_MAX_LANES + lane: first word in the buffer */

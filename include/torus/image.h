@@ -53,8 +53,8 @@
  * TN_MAX_LANES + lane. */
 #define TN_MAX_LANES 6
 
-/* Eject record: four words per record, three used. */
-#define TN_REC_WORDS 4
+/* Eject record: three words, contiguous (word w of record i at 3 i + w). */
+#define TN_REC_WORDS 3
 
 /* Node status registers (region 5). */
 enum tn_node_status {
@@ -76,7 +76,7 @@ enum tn_node_status {
 #define TN_CTRL_ABORT 2u
 #define TN_CTRL_CLEAR 4u
 /* VERSION of the design this host loads (bits 31:16 must match). */
-#define TN_DESIGN_VERSION 0x00020000u
+#define TN_DESIGN_VERSION 0x00030000u
 
 /* Fill banks, dw, relay and fault of i from the PARAMS register (bits 3:0
  * log2 BANKS, 12:8 DW, 16 RELAY, 17 FAULT). */
@@ -103,7 +103,7 @@ static inline uint32_t tn_list_off(const struct tn_info *dev, unsigned lane, uin
 static inline uint32_t tn_rec_off(const struct tn_info *dev, unsigned lane, uint32_t index)
 {
     unsigned rw = tn_info_rw(dev);
-    return (uint32_t)lane << (rw + 2) | index << 2;
+    return (uint32_t)lane << (rw + 2) | index * TN_REC_WORDS;
 }
 
 /* Descriptor entries (docs/hardware.md): both words of in / e in round. */

@@ -72,7 +72,7 @@ module tn_node #(
     // bus-clock record reads: a request in cycle c (rr_off_i: the region
     // 4 offset, held), the record word in rr_data_o from c+2 on
     input  wire            rr_i /*verilator public_flat_rd*/,      // a record read of this node
-    /* verilator lint_off UNUSEDSIGNAL */ // the lane, round and word bits are used
+    /* verilator lint_off UNUSEDSIGNAL */ // the lane and row bits are used
     input  wire [15:0]     rr_off_i /*verilator public_flat_rd*/,
     /* verilator lint_on UNUSEDSIGNAL */
     output wire [31:0]     rr_data_o, // (the network interface's word register)
@@ -167,7 +167,7 @@ module tn_node #(
         .iw_i(tw_kind_i[1] ? {{(LANES-1){1'b0}}, 1'b1} << tw_lane_i : {LANES{1'b0}}),
         .ew_i(tw_kind_i[2] ? {{(LANES-1){1'b0}}, 1'b1} << tw_lane_i : {LANES{1'b0}}),
         .tw_idx_i(tw_idx_i), .tw_inj_i(tw_inj_i), .tw_ej_i(tw_ej_i),
-        .rr_i(rr_i), .rr_lane_i(rr_off_i[RW+4:RW+2]), .rr_idx_i(rr_off_i[RW+1:2]), .rr_word_i(rr_off_i[1:0]),
+        .rr_i(rr_i), .rr_lane_i(rr_off_i[RW+4:RW+2]), .rr_row_i(rr_off_i[RW+1:0]),
         .rr_data_o(rr_data_o),
         .nclk_i(nclk_i), .nrst_i(nrst_i), .run_i(run_i), .sw_i(sw_i), .fin_i(fin_i), .prep_i(prep_i),
         .round_i(round_i), .rcyc_i(rcyc_i), .ts_i(ts_i), .epoch_i(epoch_i), .around_o(aro),

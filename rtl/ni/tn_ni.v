@@ -47,10 +47,9 @@ module tn_ni #(
     input  wire [RW-1:0]       tw_idx_i,   // list index, or round
     input  wire [IEW-1:0]      tw_inj_i,
     input  wire [EEW-1:0]      tw_ej_i,
-    input  wire                rr_i,       // read word rr_word_i of the record of lane rr_lane_i, round rr_idx_i
+    input  wire                rr_i,       // read row rr_row_i (word w of round r: 3 r + w) of lane rr_lane_i's records
     input  wire [2:0]          rr_lane_i,
-    input  wire [RW-1:0]       rr_idx_i,
-    input  wire [1:0]          rr_word_i,
+    input  wire [RW+1:0]       rr_row_i,
     output reg  [31:0]         rr_data_o,  // ... from two bus cycles after rr_i on
     // ---- network clock ----
     input  wire                nclk_i,
@@ -436,6 +435,8 @@ module tn_ni #(
             // words are pending (an abort in the first cycles of a round) is
             // not filed: its round keeps its old record (docs/hardware.md,
             // "Eject records").
+            // Row 3 r + w holds word w of round r's record as the bus reads
+            // it, so that a lane's records are contiguous in region 4.
             (* no_rw_check *) reg [31:0] rec_m [0:3*ROUNDS-1];
             reg [R0W:0]     recp_q;           // {seen, epoch, errors, count} of the words still to write
             reg             recc_q;           // ... of the active round (1) or the one before (0)
@@ -453,6 +454,8 @@ module tn_ni #(
             reg [31:0]     crc_d;
             reg [2:0]      err_d;
             reg [4*NN-1:0] d;
+            reg [RW-1:0]   recr;             // the round of the record word written
+            reg [RW+1:0]   row;              // ... its row
             integer        n;
             /* verilator lint_off BLKSEQ */
             always @(posedge nclk_i) begin
@@ -482,12 +485,16 @@ module tn_ni #(
                     // here, before any write to them in this block: a
                     // simulator then keeps no delayed copy of them;
                     // docs/NOTES.md, "Simulation cost")
-                    if (file)
-                        rec_m[{2'd2, eidx_q}] = ~crc_d;
-                    else if (recw_q != 2'd0)
-                        rec_m[{2'd2 - recw_q, recc_q ? eidx_q : eprv_q}] = (recw_q == 2'd1)
-                            ? {{(32 - 2 * DW){1'b0}}, recp_q[R0W] ? {last_q, first_q} : {2 * DW{1'b0}}}
-                            : {{(32 - R0W){1'b0}}, recp_q[0 +: R0W]};
+                    if (file) begin
+                        row = {1'b0, eidx_q, 1'b0} + {2'b00, eidx_q} + {{RW{1'b0}}, 2'd2};
+                        rec_m[row] = ~crc_d;
+                    end else if (recw_q != 2'd0) begin
+                        recr = recc_q ? eidx_q : eprv_q;
+                        row  = {1'b0, recr, 1'b0} + {2'b00, recr} + {{RW{1'b0}}, 2'd2 - recw_q};
+                        rec_m[row] = (recw_q == 2'd1)
+                            ? (recp_q[R0W] ? {{(16 - DW){1'b0}}, last_q, {(16 - DW){1'b0}}, first_q} : 32'd0)
+                            : {recp_q[R0W-1 -: 4], 9'd0, recp_q[AW+1 +: 3], {(15 - AW){1'b0}}, recp_q[0 +: AW + 1]};
+                    end
                     recw_q <= file ? 2'd1 : (recw_q == 2'd1) ? 2'd2 : 2'd0;
                     if (file) begin
                         recp_q <= {seen_q || efv[g], epoch_i, err_d, cnt_d};
@@ -523,7 +530,7 @@ module tn_ni #(
             /* verilator lint_on BLKSEQ */
             always @(posedge bclk_i)
                 if (rr_i)
-                    rec[g] <= rec_m[{rr_word_i, rr_idx_i}];
+                    rec[g] <= rec_m[rr_row_i];
 `ifdef FORMAL
             // ---- the eject lane's properties (make formal-ni; below) ----
             // The active descriptor (address a, length n), the flits
@@ -566,7 +573,11 @@ module tn_ni #(
             wire          f_file = eact_q[g] && (fin_i || (f_fv && !run_i && !sw_i)) &&
                                    (recw_q == 2'd0 || recc_q);
             wire [RW-1:0] f_recr = recc_q ? eidx_q : eprv_q;   // the round of the words to write
-            wire [31:0]   f_w2   = rec_m[{2'd2, f_recr}];   // the CRC word
+            wire [RW+1:0] f_row  = {1'b0, f_recr, 1'b0} + {2'b00, f_recr};   // ... its word 0's row
+            wire [31:0]   f_w2   = rec_m[f_row + 2'd2];     // the CRC word
+            reg  [RW+1:0] f_prow;                          // f_row a cycle ago
+            always @(posedge nclk_i)
+                f_prow <= f_row;
             // the record's {last, first} filed (0 without a flit)
             reg  [DW-1:0] f_rfirst, f_rlast;
             always @(posedge nclk_i)
@@ -624,11 +635,11 @@ module tn_ni #(
                     if ($past(!f_file && recw_q != 2'd0))
                         assert(f_recr == $past(f_recr));
                     if ($past(!f_file && recw_q == 2'd1))
-                        assert(recw_q == 2'd2 && rec_m[{2'd1, f_recr}] == {{(32 - 2 * DW){1'b0}},
-                               $past(f_rlast), $past(f_rfirst)});
+                        assert(recw_q == 2'd2 && rec_m[f_row + 2'd1] == {{(16 - DW){1'b0}}, $past(f_rlast),
+                               {(16 - DW){1'b0}}, $past(f_rfirst)});
                     if ($past(!f_file && recw_q == 2'd2))
-                        assert(recw_q == 2'd0 && rec_m[{2'd0, $past(f_recr)}] == {{(32 - R0W){1'b0}},
-                               $past(recp_q[0 +: R0W])});
+                        assert(recw_q == 2'd0 && rec_m[f_prow] == {$past(recp_q[R0W-1 -: 4]), 9'd0,
+                               $past(recp_q[AW+1 +: 3]), {(15 - AW){1'b0}}, $past(recp_q[0 +: AW + 1])});
                     assert(recw_q != 2'd3);
                 end
             always @(posedge nclk_i)
@@ -716,10 +727,9 @@ module tn_ni #(
         end
     end
 
-    // ==== record words for the bus (bus clock): word w of a record:
-    // {epoch, errors, count}, {last, first}, CRC, as the RAM has them,
-    // spread over the bus word's fields; the word of the lane asked for,
-    // registered in the cycle after its RAM read ====
+    // ==== record words for the bus (bus clock): the row asked for of the
+    // lane asked for, registered in the cycle after its RAM read; a row
+    // beyond the records (3 ROUNDS and up) reads 0 ====
     reg        rrp_q;
     reg [31:0] rc;
     integer    rl;
@@ -731,12 +741,7 @@ module tn_ni #(
             for (rl = 0; rl < LANES; rl = rl + 1)
                 if (rr_lane_i == rl[2:0])
                     rc = rec[rl];
-            case (rr_word_i)
-                2'd0:    rr_data_o <= {rc[R0W-1 -: 4], 9'd0, rc[AW+1 +: 3], {(15 - AW){1'b0}}, rc[0 +: AW + 1]};
-                2'd1:    rr_data_o <= {{(16 - DW){1'b0}}, rc[DW +: DW], {(16 - DW){1'b0}}, rc[0 +: DW]};
-                2'd2:    rr_data_o <= rc;
-                default: rr_data_o <= 32'd0;
-            endcase
+            rr_data_o <= ({2'b00, rr_row_i} < 3 * ROUNDS) ? rc : 32'd0;
         end
     end
     /* verilator lint_on BLKSEQ */

@@ -62,8 +62,8 @@ module tb_lanes;
     reg  [LANES-1:0]     ilw = 0, elw = 0;
     reg                  rr = 0;
     reg  [2:0]           rr_lane = 0;
-    reg  [1:0]           rr_word = 0;
-    reg  [RW-1:0]        lw_idx = 0, rr_idx = 0;
+    reg  [RW-1:0]        lw_idx = 0;
+    reg  [RW+1:0]        rr_row = 0;
     reg  [IEW-1:0]       irow = 0;
     reg  [EEW-1:0]       erow = 0;
     wire [LANES-1:0]     irelay, erel;
@@ -83,7 +83,7 @@ module tb_lanes;
     tn_ni #(.W(W), .LANES(LANES), .AW(AW), .RW(RW), .DW(DW), .BB(BB), .SIW(SIW)) u_ni (
         .bclk_i(clk), .tw_i(|ilw || |elw), .iw_i(ilw), .ew_i(elw), .tw_idx_i(lw_idx),
         .tw_inj_i(irow), .tw_ej_i(erow),
-        .rr_i(rr), .rr_lane_i(rr_lane), .rr_idx_i(rr_idx), .rr_word_i(rr_word), .rr_data_o(rr_data),
+        .rr_i(rr), .rr_lane_i(rr_lane), .rr_row_i(rr_row), .rr_data_o(rr_data),
         .nclk_i(clk), .nrst_i(rst), .run_i(run), .sw_i(sw), .fin_i(fin), .prep_i(prep),
         .round_i(round), .rcyc_i(rcyc), .ts_i(ts), .epoch_i(epoch),
         .tr_i(1'b0), .tr_ej_i(1'b0), .tr_lane_i(3'd0), .tr_idx_i({RW{1'b0}}), .tr_word_i(1'b0),
@@ -480,8 +480,7 @@ module tb_lanes;
                             @(negedge clk);
                             rr = 1;
                             rr_lane = l;
-                            rr_idx = r2;
-                            rr_word = k;
+                            rr_row = 3 * r2 + k;
                             @(posedge clk);
                             #1 rr = 0;
                             @(posedge clk);

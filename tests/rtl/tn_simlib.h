@@ -232,7 +232,7 @@ static inline uint64_t sl_rd48(struct simlib *L, uint32_t lo_addr)
 /* ---- tables ---- */
 
 /* Offsets of the two-word entries: INJ lane l entry i, EJ lane l round r,
- * REC lane l round r (four words). */
+ * REC lane l round r (three words, at 3 r + w). */
 static inline uint32_t sl_inj_off(const struct simlib *L, unsigned lane, unsigned idx, unsigned word)
 {
     return (uint32_t)lane << (L->rw + 1) | (uint32_t)idx << 1 | word;
@@ -243,7 +243,7 @@ static inline uint32_t sl_ej_off(const struct simlib *L, unsigned lane, unsigned
 }
 static inline uint32_t sl_rec_off(const struct simlib *L, unsigned lane, unsigned round, unsigned word)
 {
-    return (uint32_t)lane << (L->rw + 2) | (uint32_t)round << 2 | word;
+    return (uint32_t)lane << (L->rw + 2) | ((uint32_t)round * 3 + word);
 }
 
 /* Descriptor words (inject word 0, eject word 0, the common word 1). */

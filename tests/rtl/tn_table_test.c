@@ -39,7 +39,7 @@ int main(int argc, char **argv)
     size_t wl = strlen(want_info);
     ok(!strncmp(want_info, L.build_info(), wl) && !strncmp(L.build_info() + wl, " TRACE=", 7),
        "INFO (%s) agrees with the model's build parameters", want_info);
-    is(L.version, 0x00020000, "VERSION 0x00020000");
+    is(L.version, 0x00030000, "VERSION 0x00030000");
     is(L.alpha, 1, "ALPHA 1");
     is(L.banks, 1u << sl_log2(L.lanes), "PARAMS: BANKS = 2^ceil(log2 LANES)");
     unsigned aw = sl_log2(L.mem_depth);
@@ -279,7 +279,9 @@ int main(int argc, char **argv)
     ok(sl_rec_eq(&got, &want), "run after table reads: record %s (want %s)", sl_rec_str(&got, g, sizeof(g)),
        sl_rec_str(&want, w, sizeof(w)));
     is(sl_rd48(&L, A_GLOB(G_END)) - sl_rd48(&L, A_GLOB(G_START)), 12, "run after table reads: 3 + 9 cycles");
-    is(sl_rd(&L, A_NODE(dst, RG_REC, sl_rec_off(&L, 0, 1, 3))), 0, "record word 3 reads 0");
+    is(sl_rd(&L, A_NODE(dst, RG_REC, sl_rec_off(&L, 0, 1, 2))), want.crc, "record word 2 (row 5) is the CRC");
+    is(sl_rd(&L, A_NODE(dst, RG_REC, 3 * L.rounds)), 0, "record row 3 ROUNDS (beyond the records) reads 0");
+    is(sl_rd(&L, A_NODE(dst, RG_REC, 4 * L.rounds - 1)), 0, "record row 4 ROUNDS - 1 reads 0");
     /* Table reads during a run: 3 rounds of 40 cycles, a 10-flit stream
      * in each; in round 0 a read of an unused round's (entry's) table word. */
     static const char *const kind[4] = {"a CFG word", "a DURATION word", "an INJ entry", "an EJ entry"};

@@ -24,7 +24,7 @@
  * shallower round table (rw = 4 keeps the list offsets readable). */
 static struct tn_info fake_info(unsigned x, unsigned y, unsigned z, unsigned lanes, uint32_t rounds)
 {
-    struct tn_info d = {.version = 0x00020000u, .dims = {x, y, z}, .w = 16, .lanes = lanes,
+    struct tn_info d = {.version = 0x00030000u, .dims = {x, y, z}, .w = 16, .lanes = lanes,
                         .mem_depth = 4096, .rounds = rounds, .alpha = 1, .max_payload = 1024,
                         .proto_version = 1};
     /* PARAMS: log2 BANKS in bits 3:0, DW in 12:8, RELAY in 16 */
@@ -245,7 +245,7 @@ static bool records_match(const struct bus *b, const struct tn_plan *p, const st
             const uint32_t *en = entry(b, b->ej, e->node, e->lane, index[k]);
             same &= index[k] == r && (en[0] >> 31) && (en[1] & 0xFFFF) == e->addr;
             same &= tn_rec_off(d, e->lane, index[k]) ==
-                    ((uint32_t)e->lane << (b->rw + 2) | index[k] << 2);
+                    ((uint32_t)e->lane << (b->rw + 2) | index[k] * 3);
         }
     free(index);
     return same;
@@ -279,8 +279,10 @@ static void test_formats(void)
     is(d.dw, 14, "PARAMS bits 12:8: DW 14");
     is(d.relay, 1, "PARAMS bit 16: relay hardware");
     is(tn_list_off(&d, 5, 3), 5 << 5 | 3 << 1, "list offset lane << (RW+1) | index << 1 (RW 4)");
-    is(tn_rec_off(&d, 5, 3), 5 << 6 | 3 << 2, "record offset lane << (RW+2) | index << 2");
-    uint32_t w[4] = {0x3u << 28 | 0x5u << 16 | 0x1FFF, 0x0123u << 16 | 0x0045, 0xDEADBEEF, 0};
+    is(tn_rec_off(&d, 5, 3), 5 << 6 | 3 * 3, "record offset lane << (RW+2) | 3 index");
+    is(tn_rec_off(&d, 0, 15) + TN_REC_WORDS, 3 * 16, "lane 0's records end at row 3 ROUNDS (RW 4), ...");
+    is(tn_rec_off(&d, 1, 0), 1 << 6, "... lane 1's begin at 1 << (RW + 2)");
+    uint32_t w[TN_REC_WORDS] = {0x3u << 28 | 0x5u << 16 | 0x1FFF, 0x0123u << 16 | 0x0045, 0xDEADBEEF};
     struct tn_record rec;
     tn_record_decode(w, &rec);
     ok(rec.epoch == 3 && rec.err == 5 && rec.count == 0x1FFF && rec.last == 0x123 &&
