@@ -350,7 +350,10 @@ module tn_torus #(
             wire [ZW-1:0] zin;
             // The plane's table writes and record reads (the nodes they are
             // for, a one-cycle pulse; the address and data, held), on the
-            // plane's table clock: its inputs change only on its own clock.
+            // bus clock: they change only in cycles in which the plane's
+            // table clock runs (tbusy_o[gz]), so the plane sees them change
+            // only on its own edges (and a simulator has no clock to watch
+            // per plane here, only the plane's own).
             // It has work from the cycle a request for one of its nodes is
             // accepted to the four cycles after the pulse that carry it
             // through the plane and the node (a record word reaches prr
@@ -370,7 +373,7 @@ module tn_torus #(
             wire          tw_z = tw_hit_q != {P{1'b0}};
             wire          rr_z = rr_hit_q != {P{1'b0}};
             wire          treq = rlvl_q || tw_z || rr_z;
-            always @(posedge tclk_i[gz]) begin
+            always @(posedge bclk_i) begin
                 tw_hit_q <= !tw_sel ? {P{1'b0}} : a_all ? {P{1'b1}} : one_z;
                 rr_hit_q <= rr_sel ? one_z : {P{1'b0}};
                 if (tw_sel) begin
