@@ -103,7 +103,7 @@ static inline uint32_t tn_list_off(const struct tn_info *dev, unsigned lane, uin
 static inline uint32_t tn_rec_off(const struct tn_info *dev, unsigned lane, uint32_t index)
 {
     unsigned rw = tn_info_rw(dev);
-    return (uint32_t)lane << (rw + 2) | index * TN_REC_WORDS;
+    return ((uint32_t)lane << (rw + 2)) + index * TN_REC_WORDS;
 }
 
 /* Descriptor entries (docs/hardware.md): both words of in / e in round. */

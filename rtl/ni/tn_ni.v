@@ -98,7 +98,7 @@ module tn_ni #(
     localparam BW  = (BB > 0) ? BB : 1;      // a bank index's width
     localparam [BW-1:0] BMASK = NBK - 1;
     // A record is three words in its RAM: {epoch, errors, count},
-    // {last, first}, CRC (word w of round r in row w * ROUNDS + r).
+    // {last, first}, CRC (word w of round r in row 3 r + w).
     localparam R0W = 4 + 3 + AW + 1;         // word 0's bits
     localparam ROUNDS = 1 << RW;
     // fields of an inject entry and of an eject descriptor

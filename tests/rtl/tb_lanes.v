@@ -513,7 +513,7 @@ module tb_lanes;
         end
     endtask
 
-    integer run_i, bad_r = 0, bad_m = 0, m;
+    integer run_i, bad_r = 0, bad_m = 0, bad_beyond = 0, m;
     initial begin
         $display("# tb_lanes LANES=%0d W=%0d MEM_DEPTH=%0d BANKS=%0d ROUNDS=%0d SEED=%0d", LANES, W, DEPTH, NBK,
                  ROUNDS, SEED);
@@ -540,12 +540,27 @@ module tb_lanes;
             for (k = 0; k < 8; k = k + 1)
                 mem_write(rnd(DEPTH / 2), {$random(seed)} & {MW{1'b1}});
         end
+        // the rows beyond the records (3 ROUNDS .. 4 ROUNDS - 1) read 0
+        // (the RAM holds 3 ROUNDS rows: a read beyond it is X here, and
+        // another row of the block RAM on a board)
+        for (l = 0; l < LANES; l = l + 1)
+            for (k = 0; k < 2; k = k + 1) begin
+                @(negedge clk);
+                rr = 1;
+                rr_lane = l;
+                rr_row = (k == 0) ? 3 * ROUNDS : 4 * ROUNDS - 1;
+                @(posedge clk);
+                #1 rr = 0;
+                @(posedge clk);
+                #1 if (rr_data !== 32'd0) bad_beyond = bad_beyond + 1;
+            end
         $sformat(msg, "%0d runs, %0d cycles: every inject lane's flit in every cycle as modelled", RUNS, cyc);
         ok(bad_i == 0, msg);
         ok(bad_rel == 0, "inject lanes: the relay flag of the running entry with every flit");
         ok(bad_c == 0, "flit memory: bank conflicts (lowest lane first) counted every cycle as modelled");
         ok(bad_r == 0, "eject records (epoch, errors, count, first, last, CRC) filed as modelled");
         ok(bad_m == 0, "flit memory contents as modelled after every run (stores, no stores past n or on conflicts)");
+        ok(bad_beyond == 0, "record rows 3 ROUNDS and 4 ROUNDS - 1 of every lane read 0");
         $sformat(msg, "events (inject bounds %0d, overrun %0d, short %0d, eject bounds %0d) in their cycles as modelled",
                  n_ib, n_eo, n_es, n_eb);
         ok(bad_ev == 0, msg);

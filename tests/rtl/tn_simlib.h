@@ -243,7 +243,7 @@ static inline uint32_t sl_ej_off(const struct simlib *L, unsigned lane, unsigned
 }
 static inline uint32_t sl_rec_off(const struct simlib *L, unsigned lane, unsigned round, unsigned word)
 {
-    return (uint32_t)lane << (L->rw + 2) | ((uint32_t)round * 3 + word);
+    return ((uint32_t)lane << (L->rw + 2)) + (uint32_t)round * 3 + word;
 }
 
 /* Descriptor words (inject word 0, eject word 0, the common word 1). */
