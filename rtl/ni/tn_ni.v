@@ -455,6 +455,7 @@ module tn_ni #(
             reg [2:0]      err_d;
             reg [4*NN-1:0] d;
             reg [RW-1:0]   recr;             // the round of the record word written
+            reg [1:0]      recw;             // ... the word
             reg [RW+1:0]   row;              // ... its row
             integer        n;
             /* verilator lint_off BLKSEQ */
@@ -485,13 +486,12 @@ module tn_ni #(
                     // here, before any write to them in this block: a
                     // simulator then keeps no delayed copy of them;
                     // docs/NOTES.md, "Simulation cost")
-                    if (file) begin
-                        row = {1'b0, eidx_q, 1'b0} + {2'b00, eidx_q} + {{RW{1'b0}}, 2'd2};
-                        rec_m[row] = ~crc_d;
-                    end else if (recw_q != 2'd0) begin
-                        recr = recc_q ? eidx_q : eprv_q;
-                        row  = {1'b0, recr, 1'b0} + {2'b00, recr} + {{RW{1'b0}}, 2'd2 - recw_q};
-                        rec_m[row] = (recw_q == 2'd1)
+                    if (file || recw_q != 2'd0) begin
+                        recr = (file || recc_q) ? eidx_q : eprv_q;
+                        recw = file ? 2'd2 : 2'd2 - recw_q;
+                        row  = {1'b0, recr, 1'b0} + {2'b00, recr} + {{RW{1'b0}}, recw};
+                        rec_m[row] = file ? ~crc_d
+                            : (recw_q == 2'd1)
                             ? (recp_q[R0W] ? {{(16 - DW){1'b0}}, last_q, {(16 - DW){1'b0}}, first_q} : 32'd0)
                             : {recp_q[R0W-1 -: 4], 9'd0, recp_q[AW+1 +: 3], {(15 - AW){1'b0}}, recp_q[0 +: AW + 1]};
                     end
