@@ -470,6 +470,20 @@ module tb_lanes;
     integer bad_rec, bad_mem, r2;
     reg [31:0]    rec_w [0:2], x_w [0:2];
     reg [RCW-1:0] x_rec;
+    reg [31:0]    rec_word;
+    // read row `row` of lane `lane`'s records through the bus port into rec_word
+    task rec_read(input integer lane, input integer row);
+        begin
+            @(negedge clk);
+            rr = 1;
+            rr_lane = lane;
+            rr_row = row;
+            @(posedge clk);
+            #1 rr = 0;
+            @(posedge clk);
+            #1 rec_word = rr_data;
+        end
+    endtask
     task compare;
         begin
             bad_rec = 0;
@@ -477,14 +491,8 @@ module tb_lanes;
                 for (r2 = 0; r2 < ROUNDS; r2 = r2 + 1)
                     if (mfiled[l][r2]) begin
                         for (k = 0; k < 3; k = k + 1) begin
-                            @(negedge clk);
-                            rr = 1;
-                            rr_lane = l;
-                            rr_row = 3 * r2 + k;
-                            @(posedge clk);
-                            #1 rr = 0;
-                            @(posedge clk);
-                            #1 rec_w[k] = rr_data;
+                            rec_read(l, 3 * r2 + k);
+                            rec_w[k] = rec_word;
                         end
                         x_rec = mrec[l][r2];
                         x_w[0] = {x_rec[RCW-1 -: 4], 9'd0, x_rec[RCW-5 -: 3], {(15 - AW){1'b0}},
@@ -545,14 +553,8 @@ module tb_lanes;
         // another row of the block RAM on a board)
         for (l = 0; l < LANES; l = l + 1)
             for (k = 0; k < 2; k = k + 1) begin
-                @(negedge clk);
-                rr = 1;
-                rr_lane = l;
-                rr_row = (k == 0) ? 3 * ROUNDS : 4 * ROUNDS - 1;
-                @(posedge clk);
-                #1 rr = 0;
-                @(posedge clk);
-                #1 if (rr_data !== 32'd0) bad_beyond = bad_beyond + 1;
+                rec_read(l, (k == 0) ? 3 * ROUNDS : 4 * ROUNDS - 1);
+                if (rec_word !== 32'd0) bad_beyond = bad_beyond + 1;
             end
         $sformat(msg, "%0d runs, %0d cycles: every inject lane's flit in every cycle as modelled", RUNS, cyc);
         ok(bad_i == 0, msg);
