@@ -60,6 +60,11 @@ void tn_sel_free(struct tn_sel *sel);
 uint32_t tn_blk_get(const struct tn_blk *b, uint32_t i);
 /* Copy n ids from index off of b into out. */
 void tn_blk_read(const struct tn_blk *b, uint32_t off, uint32_t n, uint32_t *out);
+/* fn(ctx, ids, k) on the ids [off, off + n) of b, as contiguous stretches
+ * in order, until it returns false; false if it did. It costs the rope's
+ * structure once, not once per id as tn_blk_get in a loop does. */
+typedef bool tn_blk_fn(void *ctx, const uint32_t *ids, uint32_t k);
+bool tn_blk_each(const struct tn_blk *b, uint32_t off, uint32_t n, tn_blk_fn *fn, void *ctx);
 
 /* A schedule's private state (sched.h: tn_sched.st). */
 struct tn_arena;

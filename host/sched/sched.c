@@ -240,13 +240,12 @@ uint32_t tn_blk_get(const struct tn_blk *b, uint32_t i)
     }
 }
 
-void tn_blk_read(const struct tn_blk *b, uint32_t off, uint32_t n, uint32_t *out)
+bool tn_blk_each(const struct tn_blk *b, uint32_t off, uint32_t n, tn_blk_fn *fn, void *ctx)
 {
     while (n) {
         switch (b->kind) {
         case TN_BLK_LEAF:
-            memcpy(out, b->u.ids + off, n * sizeof *out);
-            return;
+            return fn(ctx, b->u.ids + off, n);
         case TN_BLK_SLICE:
             off += b->off;
             b = b->u.base;
@@ -256,12 +255,13 @@ void tn_blk_read(const struct tn_blk *b, uint32_t off, uint32_t n, uint32_t *out
              * base up to the end of its run */
             while (n) {
                 uint32_t r = off % b->run, take = b->run - r < n ? b->run - r : n;
-                tn_blk_read(b->u.base, b->off + off + off / b->run * b->skip, take, out);
-                out += take;
+                if (!tn_blk_each(b->u.base, b->off + off + off / b->run * b->skip, take, fn,
+                                 ctx))
+                    return false;
                 off += take;
                 n -= take;
             }
-            return;
+            return true;
         default:
             for (uint32_t k = 0; k < b->nk && n; k++) {
                 const struct tn_blk *kid = b->u.kids[k];
@@ -270,14 +270,28 @@ void tn_blk_read(const struct tn_blk *b, uint32_t off, uint32_t n, uint32_t *out
                     continue;
                 }
                 uint32_t take = kid->n - off < n ? kid->n - off : n;
-                tn_blk_read(kid, off, take, out);
-                out += take;
+                if (!tn_blk_each(kid, off, take, fn, ctx))
+                    return false;
                 n -= take;
                 off = 0;
             }
-            return;
+            return true;
         }
     }
+    return true;
+}
+
+static bool copy_ids(void *ctx, const uint32_t *ids, uint32_t n)
+{
+    uint32_t **out = ctx;
+    memcpy(*out, ids, n * sizeof *ids);
+    *out += n;
+    return true;
+}
+
+void tn_blk_read(const struct tn_blk *b, uint32_t off, uint32_t n, uint32_t *out)
+{
+    tn_blk_each(b, off, n, copy_ids, &out);
 }
 
 /* ---- selections ---- */
@@ -693,11 +707,43 @@ static int locate_runs(struct tn_sched *s, struct msgref *c, const uint32_t *ids
     return rc;
 }
 
-/* Locate the explicit list of c in m (the source's memory): as one
- * contiguous run first (the common case, linear in m), else which message
- * m lacks, else a gather pattern, else (circuits) several runs. 0 or
- * TN_ENOMEM. */
-static int locate_msgs(struct tn_sched *s, struct msgref *c, const struct tn_blk *m)
+/* A node's memory as a flat array of ids, kept from one lookup to the
+ * next: a memory that extends the one read last (a concatenation whose
+ * first kid it is, as a round's merge makes it) costs only its new ids, so
+ * a schedule's layout reads each node's memory about once, not once per
+ * stream it sends (a 7x7x7 all-to-all: 117,306 reads of memories that are
+ * chains of a concatenation per round). */
+struct flat {
+    const struct tn_blk *m;   /* the memory in ids, or NULL */
+    uint32_t *ids;
+    uint32_t cap;
+};
+
+/* m's ids (m->n of them), or NULL when out of memory. */
+static const uint32_t *flat_ids(struct flat *f, const struct tn_blk *m)
+{
+    if (f->m == m)
+        return f->ids;
+    uint32_t from = f->m && m->kind == TN_BLK_CAT && m->u.kids[0] == f->m ? f->m->n : 0;
+    if (m->n > f->cap) {
+        uint32_t cap = m->n > 2 * f->cap ? m->n : 2 * f->cap;
+        uint32_t *ids = realloc(f->ids, (size_t)cap * sizeof *ids);
+        if (!ids)
+            return NULL;
+        f->ids = ids;
+        f->cap = cap;
+    }
+    tn_blk_read(m, from, m->n - from, f->ids + from);
+    f->m = m;
+    return f->ids;
+}
+
+/* Locate the explicit list of c in m (the source's memory, f its flat
+ * copy): as one contiguous run first (the common case, linear in m), else
+ * which message m lacks, else a gather pattern, else (circuits) several
+ * runs. 0 or TN_ENOMEM. */
+static int locate_msgs(struct tn_sched *s, struct msgref *c, const struct tn_blk *m,
+                       struct flat *f)
 {
     int rc = 0;
     *c->msg_bad = -1;
@@ -711,37 +757,36 @@ static int locate_msgs(struct tn_sched *s, struct msgref *c, const struct tn_blk
         *c->mcnt = 0;
         return 0;
     }
-    uint32_t *ids = malloc(((size_t)m->n + 1) * 3 * sizeof *ids);  /* ids, then pairs */
+    const uint32_t *ids = flat_ids(f, m);
     if (!ids)
         return TN_ENOMEM;
-    tn_blk_read(m, 0, m->n, ids);
-    bool found = false;
-    for (uint32_t i = 0; i + c->nmsgs <= m->n && !found; i++)
+    for (uint32_t i = 0; i + c->nmsgs <= m->n; i++)
         if (ids[i] == c->msgs[0] && memcmp(ids + i, c->msgs, c->nmsgs * sizeof *ids) == 0) {
             *c->moff = i;
             *c->mcnt = c->nmsgs;
-            found = true;
+            return 0;
         }
-    if (!found) {
-        uint32_t *pos = ids + m->n + 1;
-        sort_positions(ids, m->n, pos);
-        *c->msg_bad = first_not_held(pos, m->n, c->msgs, c->nmsgs);
-        if (*c->msg_bad < 0 && c->mrun)
-            found = locate_gather(c, ids, m->n);
-        if (*c->msg_bad < 0 && !found && c->runs) {
-            rc = locate_runs(s, c, ids, pos, m->n);
-            found = rc == 0;
-        }
-        *c->msg_noncontig = *c->msg_bad < 0 && !found;
+    uint32_t *pos = malloc(((size_t)m->n + 1) * 2 * sizeof *pos);  /* (id, position) pairs */
+    if (!pos)
+        return TN_ENOMEM;
+    bool found = false;
+    sort_positions(ids, m->n, pos);
+    *c->msg_bad = first_not_held(pos, m->n, c->msgs, c->nmsgs);
+    if (*c->msg_bad < 0 && c->mrun)
+        found = locate_gather(c, ids, m->n);
+    if (*c->msg_bad < 0 && !found && c->runs) {
+        rc = locate_runs(s, c, ids, pos, m->n);
+        found = rc == 0;
     }
-    free(ids);
+    *c->msg_noncontig = *c->msg_bad < 0 && !found;
+    free(pos);
     return rc;
 }
 
 /* Resolve a message slice against m (the source's memory at the start of
- * round r) and make the stream block; 0 or TN_ENOMEM. */
-static int resolve_msgs(struct tn_sched *s, uint32_t r, struct tn_blk *m, uint32_t src,
-                        struct msgref *c)
+ * round r, f its flat copy) and make the stream block; 0 or TN_ENOMEM. */
+static int resolve_msgs(struct tn_sched *s, uint32_t r, struct tn_blk *m, struct flat *f,
+                        uint32_t src, struct msgref *c)
 {
     uint32_t N = s->topo.n;
     *c->stream = NULL;
@@ -750,7 +795,7 @@ static int resolve_msgs(struct tn_sched *s, uint32_t r, struct tn_blk *m, uint32
          * memory would make every receiver's memory a chain of references
          * into other nodes' (reading one cost the depth of the schedule:
          * a 8x8x8 all-to-all took 9 minutes to lay out) */
-        if (locate_msgs(s, c, m))
+        if (locate_msgs(s, c, m, f))
             return TN_ENOMEM;
         if (*c->msg_bad >= 0 || *c->msg_noncontig || !c->mrun || !*c->mrun) {
             *c->stream = blk_leaf(s, c->msgs, c->nmsgs);
@@ -945,6 +990,7 @@ struct layout {
     struct tn_blk **slot; /* N * TN_NDIRS */
     uint32_t *touched, ntouched;
     uint8_t *mark;        /* N: v is in touched */
+    struct flat *flat;    /* N: each node's memory as read last */
 };
 
 static void touch(struct layout *l, uint32_t v)
@@ -970,7 +1016,7 @@ static int place_circuit(struct tn_sched *s, uint32_t r, struct tn_circuit *c, s
     struct msgref ref = {&c->moff, &c->mcnt, c->msgs, c->nmsgs, &c->mphase, &c->mrun,
                          &c->mskip, &c->stream, &c->msg_bad, &c->msg_noncontig,
                          &c->nruns, &c->runs};
-    if (resolve_msgs(s, r, s->st->mem[(size_t)r * N + c->src], c->src, &ref))
+    if (resolve_msgs(s, r, s->st->mem[(size_t)r * N + c->src], &l->flat[c->src], c->src, &ref))
         return TN_ENOMEM;
     if (!c->stream)
         return 0;
@@ -1012,7 +1058,8 @@ static int place_relay(struct tn_sched *s, uint32_t r, struct tn_relay *x, struc
     } else {
         struct msgref ref = {&x->moff, &x->mcnt, x->msgs, x->nmsgs, NULL, NULL, NULL,
                              &x->stream, &x->msg_bad, &x->msg_noncontig, NULL, NULL};
-        if (resolve_msgs(s, r, s->st->mem[(size_t)r * N + x->src], x->src, &ref))
+        if (resolve_msgs(s, r, s->st->mem[(size_t)r * N + x->src], &l->flat[x->src], x->src,
+                         &ref))
             return TN_ENOMEM;
         if (!x->stream)
             return 0;
@@ -1157,8 +1204,9 @@ int tn_sched_layout(struct tn_sched *s)
         .slot = calloc((size_t)N * TN_NDIRS, sizeof *l.slot),
         .touched = malloc(((size_t)N > s->parts ? N : s->parts) * sizeof *l.touched),
         .mark = calloc(N, 1),
+        .flat = calloc(N, sizeof *l.flat),
     };
-    if (!s->st->mem || !l.slot || !l.touched || !l.mark ||
+    if (!s->st->mem || !l.slot || !l.touched || !l.mark || !l.flat ||
         !(l.empty = blk_new(s, TN_BLK_LEAF, 0)))
         goto out_free;
     l.empty->u.ids = NULL;
@@ -1171,6 +1219,9 @@ int tn_sched_layout(struct tn_sched *s)
     if (!rc)
         s->st->laid_out = true;
 out_free:
+    for (uint32_t v = 0; l.flat && v < N; v++)
+        free(l.flat[v].ids);
+    free(l.flat);
     free(l.slot);
     free(l.touched);
     free(l.mark);

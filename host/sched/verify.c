@@ -305,24 +305,58 @@ struct used_arc {
     uint32_t circ;
 };
 
-/* Ids in b of node v that an all-to-all delivers to v (s * N + v), as a
- * bitmap of their sources. */
-static void mark_a2a(const struct tn_blk *b, uint32_t N, uint32_t v, uint64_t *bits)
+/* Marking a memory's ids in a bitmap: those that an all-to-all delivers
+ * to node v (s * N + v, bit s), or (v == UINT32_MAX) those below N (bit
+ * id: a gather's messages). */
+struct id_marks {
+    uint32_t N, v;
+    uint64_t *bits;
+};
+
+static bool mark_ids(void *ctx, const uint32_t *ids, uint32_t k)
 {
-    memset(bits, 0, ((size_t)N + 63) / 64 * sizeof *bits);
-    for (uint32_t i = 0; i < b->n; i++) {
-        uint32_t id = tn_blk_get(b, i);
-        if (id % N == v)
-            bits[(id / N) >> 6] |= 1ull << ((id / N) & 63);
+    const struct id_marks *x = ctx;
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t bit = x->v == UINT32_MAX ? ids[i] : ids[i] / x->N;
+        if (x->v == UINT32_MAX ? ids[i] < x->N : ids[i] % x->N == x->v)
+            x->bits[bit >> 6] |= 1ull << (bit & 63);
     }
+    return true;
+}
+
+static void mark_memory(const struct tn_blk *b, uint32_t N, uint32_t v, uint64_t *bits)
+{
+    struct id_marks x = {N, v, bits};
+    memset(bits, 0, ((size_t)N + 63) / 64 * sizeof *bits);
+    tn_blk_each(b, 0, b->n, mark_ids, &x);
+}
+
+static bool lacks_id(void *ctx, const uint32_t *ids, uint32_t k)
+{
+    const uint32_t *id = ctx;
+    for (uint32_t i = 0; i < k; i++)
+        if (ids[i] == *id)
+            return false;
+    return true;
 }
 
 static bool blk_holds(const struct tn_blk *b, uint32_t id)
 {
-    for (uint32_t i = 0; i < b->n; i++)
-        if (tn_blk_get(b, i) == id)
-            return true;
-    return false;
+    return !tn_blk_each(b, 0, b->n, lacks_id, &id);
+}
+
+/* The words of a memory's messages (variable lengths). */
+struct len_sum {
+    const uint32_t *msg_len;
+    uint64_t words;
+};
+
+static bool add_lens(void *ctx, const uint32_t *ids, uint32_t k)
+{
+    struct len_sum *x = ctx;
+    for (uint32_t i = 0; i < k; i++)
+        x->words += x->msg_len[ids[i]];
+    return true;
 }
 
 /* Does node v, holding m at the end, hold what the collective requires?
@@ -344,12 +378,7 @@ static bool node_complete(const struct tn_sched *s, uint32_t v, struct tn_blk *m
         /* the root holds every u != root (null messages need not travel) */
         if (v != s->root)
             return true;
-        memset(bits, 0, ((size_t)N + 63) / 64 * sizeof *bits);
-        for (uint32_t i = 0; i < m->n; i++) {
-            uint32_t id = tn_blk_get(m, i);
-            if (id < N)
-                bits[id >> 6] |= 1ull << (id & 63);
-        }
+        mark_memory(m, N, UINT32_MAX, bits);
         for (uint32_t u = 0; u < N; u++)
             if (u != s->root && tn_msg_len(s, u) > 0 && !((bits[u >> 6] >> (u & 63)) & 1)) {
                 *miss = u;
@@ -360,7 +389,7 @@ static bool node_complete(const struct tn_sched *s, uint32_t v, struct tn_blk *m
         /* v holds s * N + v from every s != v: N - 1 messages at least */
         if (m->n + 1 < N && !want_miss)
             return false;
-        mark_a2a(m, N, v, bits);
+        mark_memory(m, N, v, bits);
         for (uint32_t src = 0; src < N; src++)
             if (src != v && !((bits[src >> 6] >> (src & 63)) & 1)) {
                 *miss = src * N + v;
@@ -905,9 +934,9 @@ static int check_end(struct vctx *vx)
     for (uint32_t v = 0; v < N && rc == 0; v++) {
         uint64_t words = (uint64_t)fin[v]->n * s->msg_flits;
         if (s->msg_len) {
-            words = 0;
-            for (uint32_t i = 0; i < fin[v]->n; i++)
-                words += s->msg_len[tn_blk_get(fin[v], i)];
+            struct len_sum x = {s->msg_len, 0};
+            tn_blk_each(fin[v], 0, fin[v]->n, add_lens, &x);
+            words = x.words;
         }
         if (words > rep->mem_max_words)
             rep->mem_max_words = words;
