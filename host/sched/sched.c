@@ -725,8 +725,8 @@ static const uint32_t *flat_ids(struct flat *f, const struct tn_blk *m)
     if (f->m == m)
         return f->ids;
     uint32_t from = f->m && m->kind == TN_BLK_CAT && m->u.kids[0] == f->m ? f->m->n : 0;
-    if (m->n > f->cap) {
-        uint32_t cap = m->n > 2 * f->cap ? m->n : 2 * f->cap;
+    if (m->n >= f->cap) {  /* (at least one more: ids is never NULL) */
+        uint32_t cap = m->n >= 2 * f->cap ? m->n + 1 : 2 * f->cap;
         uint32_t *ids = realloc(f->ids, (size_t)cap * sizeof *ids);
         if (!ids)
             return NULL;

@@ -296,6 +296,20 @@ int main(void)
     is(rep.complete_nodes, 125 - 4, "the four nodes of that ring miss the message");
     tn_report_free(&rep);
     tn_sched_free(s);
+    /* an explicit message list sent from a node whose memory is still
+     * empty (the layout's flat copy of an empty memory) */
+    s = build("5x5x5", TN_BROADCAST, "dim");
+    uint32_t far = 124, far_msg = 0, far_next;
+    struct tn_arc far_arc = {far, TN_XP};
+    far_next = tn_neighbor(&s->topo, far, TN_XP);
+    ok(tn_sched_add_circuit(s, 0, far, &far_arc, 1, &far_next, 1, 0, 0, &far_msg, 1, 0) != NULL,
+       "a circuit from node 124 in round 0, with message 0 listed");
+    is(verify(s, 0, 0, &rep), TN_EVERIFY,
+       "sending from an empty memory rejected (not out of memory)");
+    ok(has(&rep, TN_V_MSG, 0, (int)s->rounds[0].ncirc - 1, -1, far),
+       "reported at round 0, node 124");
+    tn_report_free(&rep);
+    tn_sched_free(s);
     /* relay streams (one packet: a head flit + 2 payload flits per
      * message): a 4-node ring gossip in two rounds by DOR relays; then
      * streams that meet on an arc in the same cycles, or take a circuit's
