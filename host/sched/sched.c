@@ -709,25 +709,34 @@ static int locate_runs(struct tn_sched *s, struct msgref *c, const uint32_t *ids
 
 /* A node's memory as a flat array of ids, kept from one lookup to the
  * next: a memory that extends the one read last (a concatenation whose
- * first kid it is, as a round's merge makes it) costs only its new ids, so
- * a schedule's layout reads each node's memory about once, not once per
- * stream it sends (a 7x7x7 all-to-all: 117,306 reads of memories that are
- * chains of a concatenation per round). */
+ * first kid is it, or extends it, as the rounds' merges make them) costs
+ * only its new ids, so a schedule's layout reads each node's memory about
+ * once, not once per stream it sends (a 7x7x7 all-to-all: 117,306 reads
+ * of memories that are chains of a concatenation per round). */
 struct flat {
     const struct tn_blk *m;   /* the memory in ids, or NULL */
     uint32_t *ids;
-    uint32_t cap;
+    size_t cap;
 };
+
+/* How many of m's first ids are f's: all of f->m's when m extends it. */
+static uint32_t flat_prefix(const struct flat *f, const struct tn_blk *m)
+{
+    for (const struct tn_blk *b = m; f->m && b->kind == TN_BLK_CAT; b = b->u.kids[0])
+        if (b->u.kids[0] == f->m)
+            return f->m->n;
+    return 0;
+}
 
 /* m's ids (m->n of them), or NULL when out of memory. */
 static const uint32_t *flat_ids(struct flat *f, const struct tn_blk *m)
 {
     if (f->m == m)
         return f->ids;
-    uint32_t from = f->m && m->kind == TN_BLK_CAT && m->u.kids[0] == f->m ? f->m->n : 0;
+    uint32_t from = flat_prefix(f, m);
     if (m->n >= f->cap) {  /* (at least one more: ids is never NULL) */
-        uint32_t cap = m->n >= 2 * f->cap ? m->n + 1 : 2 * f->cap;
-        uint32_t *ids = realloc(f->ids, (size_t)cap * sizeof *ids);
+        size_t cap = m->n >= 2 * f->cap ? (size_t)m->n + 1 : 2 * f->cap;
+        uint32_t *ids = realloc(f->ids, cap * sizeof *ids);
         if (!ids)
             return NULL;
         f->ids = ids;
