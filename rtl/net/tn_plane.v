@@ -46,17 +46,19 @@ module tn_plane #(
     input  wire [19:0]               nb_addr_i, // region and offset
     input  wire [31:0]               nb_wdata_i,
     output reg  [31:0]               nb_rdata_o,
-    // bus-clock table writes (a one-cycle pulse for the nodes in tw_hit_i)
+    // bus-clock table writes and record reads, as accepted in this cycle
+    // (the table clock runs in it): a table write for the nodes in hit_i,
+    // or a record read of the node in hit_i (index sel_i in the plane);
+    // the record word in rr_data_o from three cycles later on, until the
+    // next record read of the plane
     input  wire                      bclk_i,
-    input  wire [DIM_X*DIM_Y-1:0]    tw_hit_i,
-    input  wire [19:0]               tw_addr_i, // region and offset
-    input  wire [63:0]               tw_data_i, // {this write, the write before}
-    // bus-clock record reads: a request (rr_i) for the node in rr_hit_i (if
-    // in this plane); its word in rr_data_o four cycles later (0 if not)
+    input  wire                      tw_i,
     input  wire                      rr_i,
-    input  wire [DIM_X*DIM_Y-1:0]    rr_hit_i,
-    input  wire [15:0]               rr_off_i,
-    output reg  [31:0]               rr_data_o,
+    input  wire [DIM_X*DIM_Y-1:0]    hit_i,
+    input  wire [7:0]                sel_i,
+    input  wire [19:0]               addr_i,    // region and offset
+    input  wire [63:0]               wdata_i,   // {this write, the write before}
+    output wire [31:0]               rr_data_o,
     output wire [DIM_X*DIM_Y-1:0]    err_o,     // node k has a status flag set
     output wire                      act_o      // a flit is on some link of the plane
 );
@@ -119,21 +121,22 @@ module tn_plane #(
             nbr_q <= 1'b0;
         end
     end
-    reg [P-1:0]   twh_q, rrh_q;
+    reg [P-1:0]   twh_q, rrh_q;         // a one-cycle pulse for these nodes
     reg [19:0]    twa_q;
     reg [63:0]    twd_q;
-    reg           rr_q;
     reg [15:0]    rro_q;
+    reg [7:0]     rrs_q;                // the node of the last record read
     always @(posedge bclk_i) begin
-        twh_q <= tw_hit_i;
-        rr_q  <= rr_i;
-        rrh_q <= rr_hit_i;
-        if (|tw_hit_i) begin
-            twa_q <= tw_addr_i;
-            twd_q <= tw_data_i;
+        twh_q <= tw_i ? hit_i : {P{1'b0}};
+        rrh_q <= rr_i ? hit_i : {P{1'b0}};
+        if (tw_i) begin
+            twa_q <= addr_i;
+            twd_q <= wdata_i;
         end
-        if (rr_i)
-            rro_q <= rr_off_i;
+        if (rr_i) begin
+            rro_q <= addr_i[15:0];
+            rrs_q <= sel_i;
+        end
     end
 
     // ---- table writes, packed for the RAMs ----
@@ -160,7 +163,7 @@ module tn_plane #(
     reg  [P-1:0]    xyv_q, zv_q;        // they may hold a flit
     wire [6*FS-1:0] lin  [0:P-1];
     wire [31:0]     nrd  [0:P-1];
-    wire [31:0]     nrr  [0:P-1];
+    wire [32*P-1:0] nrr;                // each node's record word register
     // Each node's id and coordinates come from registers set in reset (the
     // plane's z is an input).
     (* mem2reg *) reg [11:0] nid_q [0:P-1];
@@ -276,17 +279,17 @@ module tn_plane #(
                     .bclk_i(bclk_i), .tw_i(twh_q[K]), .tw_kind_i(tw_kind),
                     .tw_lane_i(tw_off[RW+3:RW+1]), .tw_idx_i(tw_idx),
                     .tw_cfg_i(tw_cfg), .tw_inj_i(tw_inj), .tw_ej_i(tw_ej),
-                    .rr_i(rrh_q[K]), .rr_off_i(rro_q), .rr_data_o(nrr[K]), .err_o(err_o[K]));
+                    .rr_i(rrh_q[K]), .rr_off_i(rro_q), .rr_data_o(nrr[32*K +: 32]), .err_o(err_o[K]));
             end
         end
     endgenerate
     assign act_o = |xyv_q || |zv_q;
 
-    // ---- the addressed node's read data (network clock) and record word
-    // (bus clock), one register stage each ----
+    // ---- the addressed node's read data (network clock), one register
+    // stage; its record word (bus clock), the node's word register ----
     reg [1:0]   nbp_q;                // a read reached the nodes 1, 2 cycles ago
     reg [P-1:0] nbs_q;                // its node
-    integer     nk, rk;
+    integer     nk;
     always @(posedge nclk_i) begin
         nbp_q <= {nbp_q[0], nbr_q};
         if (nbr_q)
@@ -298,20 +301,5 @@ module tn_plane #(
                     nb_rdata_o <= nrd[nk];
         end
     end
-
-    // the record word: the nodes answer two cycles after the request
-    // reached them; the addressed one's word is taken in the cycle after
-    reg [1:0]   rrp_q;
-    reg [P-1:0] rrs_q;
-    always @(posedge bclk_i) begin
-        rrp_q <= {rrp_q[0], rr_q};
-        if (rr_q)
-            rrs_q <= rrh_q;
-        if (rrp_q[1]) begin
-            rr_data_o <= 32'd0;
-            for (rk = 0; rk < P; rk = rk + 1)
-                if (rrs_q[rk])
-                    rr_data_o <= nrr[rk];
-        end
-    end
+    assign rr_data_o = nrr[32*rrs_q +: 32];
 endmodule

@@ -93,7 +93,7 @@ module tn_torus #(
 
     localparam [1:0] S_IDLE = 2'd0, S_RWAIT = 2'd1, S_XWAIT = 2'd2;
     reg [1:0]  st_q;
-    reg [2:0]  rcnt_q;
+    reg [1:0]  rcnt_q;
     /* verilator lint_off UNUSEDSIGNAL */ // the fields of word 0 that are kept
     reg [31:0] wlat_q;                 // data of the last write (word 0 of an entry)
     /* verilator lint_on UNUSEDSIGNAL */
@@ -103,9 +103,9 @@ module tn_torus #(
     wire       natog;                  // (network clock) ack toggle
     wire [31:0] nrd;                   // (network clock) read data, held
 
-    // table writes and record reads: a one-cycle pulse the cycle after
-    // acceptance, registered per plane on its table clock (gen_z), and
-    // duration writes for the sequencer
+    // table writes and record reads: registered by the addressed plane on
+    // its table clock in the cycle of acceptance (gen_z); duration writes
+    // for the sequencer
     reg          dw_q;
     reg [RW-1:0] dw_idx_q;
     reg [DW-1:0] dw_data_q;
@@ -141,7 +141,7 @@ module tn_torus #(
         case (st_q)
             S_IDLE:  bus_ready_o = bus_we_i && !a_xw;
             S_RWAIT:
-                if (rcnt_q == 3'd0) begin
+                if (rcnt_q == 2'd0) begin
                     bus_ready_o = 1'b1;
                     if (info_q)
                         bus_rdata_o = info(info_a_q);
@@ -195,12 +195,15 @@ module tn_torus #(
                         ctog_q   <= !ctog_q;
                     end
                 end else if (acc && !bus_we_i) begin
+                    // INFO or a record word: the plane takes the request,
+                    // the node reads its RAM, then registers the lane's
+                    // word, which the plane selects
                     st_q   <= S_RWAIT;
-                    rcnt_q <= 3'd4;
+                    rcnt_q <= 2'd2;
                 end
             S_RWAIT: begin
                 rcnt_q <= rcnt_q - 1'b1;
-                if (rcnt_q == 3'd0)
+                if (rcnt_q == 2'd0)
                     st_q <= S_IDLE;
             end
             S_XWAIT:
@@ -348,16 +351,21 @@ module tn_torus #(
             // the node below it, its input 5 the output 5 of the node above
             localparam ZM = (gz + DIM_Z - 1) % DIM_Z, ZP = (gz + 1) % DIM_Z;
             wire [ZW-1:0] zin;
-            // The plane's table writes and record reads (the nodes they are
-            // for, a one-cycle pulse; the address and data, held), on the
-            // bus clock: they change only in cycles in which the plane's
-            // table clock runs (tbusy_o[gz]), so the plane sees them change
-            // only on its own edges (and a simulator has no clock to watch
-            // per plane here, only the plane's own).
-            // It has work from the cycle a request for one of its nodes is
-            // accepted to the four cycles after the pulse that carry it
-            // through the plane and the node (a record word reaches prr
-            // four cycles after the pulse), and in reset.
+            // The plane's table writes and record reads: the request as
+            // presented in the cycle it is accepted (the addressed node, the
+            // address and data), which the plane registers on its table
+            // clock. That clock runs in the cycle of acceptance (tbusy_o
+            // depends on the request presented), in the next (the node
+            // writes its table or reads its record RAM), after a read in
+            // the one after that (the node's record word register), and in
+            // the stretched reset. Nothing but those registers depends on
+            // these plane inputs: a simulator evaluates what a plane input
+            // feeds on every edge of the clock of the logic that drives it,
+            // here the bus clock, so only the plane's copies of its inputs
+            // run every bus cycle, not its nodes' copies of the registers.
+            // (Nothing here may depend on a top-level input such as rst_i:
+            // a simulator would evaluate it, and all that depends on it,
+            // on every change of the host's byte input.)
             localparam ZFIRST = gz * P;                  // the plane's first node
             localparam [11:0] Z_LO = ZFIRST[11:0];
             wire [11:0]   a_rel = a_tgt - Z_LO;
@@ -365,30 +373,13 @@ module tn_torus #(
             wire [P-1:0]  one_z = ONE_Z << a_rel;  // the addressed node (none outside the plane)
             wire          tw_sel = tw_now && (a_all || one_z != {P{1'b0}});
             wire          rr_sel = rr_now && one_z != {P{1'b0}};
-            reg  [P-1:0]  tw_hit_q, rr_hit_q;
-            reg  [19:0]   tw_addr_q;
-            reg  [63:0]   tw_data_q;
-            reg  [15:0]   rr_off_q;
-            reg  [2:0]    tcnt_q;
-            wire          tw_z = tw_hit_q != {P{1'b0}};
-            wire          rr_z = rr_hit_q != {P{1'b0}};
-            wire          treq = rlvl_q || tw_z || rr_z;
+            reg           tw_zq, rr_zq, rw_zq;     // the cycle after acceptance; after a read's, the next
             always @(posedge bclk_i) begin
-                tw_hit_q <= !tw_sel ? {P{1'b0}} : a_all ? {P{1'b1}} : one_z;
-                rr_hit_q <= rr_sel ? one_z : {P{1'b0}};
-                if (tw_sel) begin
-                    tw_addr_q <= bus_addr_i[19:0];
-                    tw_data_q <= {bus_wdata_i, wlat_q};
-                end
-                if (rr_sel)
-                    rr_off_q <= a_off;
-                tcnt_q <= treq ? 3'd4 : (tcnt_q != 3'd0) ? tcnt_q - 1'b1 : 3'd0;
-                if (rst_i) begin
-                    tw_hit_q <= {P{1'b0}};
-                    rr_hit_q <= {P{1'b0}};
-                end
+                tw_zq <= tw_sel;
+                rr_zq <= rr_sel;
+                rw_zq <= rr_zq;
             end
-            assign tbusy_o[gz] = tw_sel || rr_sel || treq || tcnt_q != 3'd0;
+            assign tbusy_o[gz] = rlvl_q || tw_sel || rr_sel || tw_zq || rr_zq || rw_zq;
             reg           rrz_q;
             always @(posedge bclk_i)
                 if (acc && !bus_we_i)
@@ -413,9 +404,9 @@ module tn_torus #(
                 .nb_we_i(nb_we_q && psel_q[gz]), .nb_re_i(nb_re_q && psel_q[gz]),
                 .nb_hit_i(nb_hit_q[gz*P +: P]),
                 .nb_addr_i(nb_addr_q), .nb_wdata_i(nb_wdata_q), .nb_rdata_o(pnrd[gz]),
-                .bclk_i(tclk_i[gz]), .tw_hit_i(tw_hit_q), .tw_addr_i(tw_addr_q),
-                .tw_data_i(tw_data_q),
-                .rr_i(rr_z), .rr_hit_i(rr_hit_q), .rr_off_i(rr_off_q), .rr_data_o(prr[gz]),
+                .bclk_i(tclk_i[gz]), .tw_i(tw_sel), .rr_i(rr_sel),
+                .hit_i(a_all ? {P{1'b1}} : one_z), .sel_i(a_rel[7:0]),
+                .addr_i(bus_addr_i[19:0]), .wdata_i({bus_wdata_i, wlat_q}), .rr_data_o(prr[gz]),
                 .err_o(perr[gz]), .act_o(pact[gz]));
         end
     endgenerate

@@ -6,7 +6,7 @@
  * of the bus's last write as word 0, a lone word 0 changes nothing);
  * unmapped offsets read 0 and writes to them change nothing; the bus's
  * wait cycles (a table write completes in the cycle it reaches the torus,
- * an INFO or record read after 5 wait cycles); and a run
+ * an INFO or record read after 3 wait cycles); and a run
  * after all those reads (which move every table's read port) still starts
  * from round 0 and entry 0; a bus read of a table (CFG, DURATION, INJ,
  * EJ) during a run returns 0 and does not disturb the run (the tables'
@@ -242,10 +242,10 @@ int main(int argc, char **argv)
     is(L.cycles(L.s) - c0, 2, "a DURATION write completes in the cycle it reaches the torus");
     c0 = L.cycles(L.s);
     (void)sl_rd(&L, A_GLOB(G_W));
-    is(L.cycles(L.s) - c0, 7, "an INFO read completes after 5 wait cycles");
+    is(L.cycles(L.s) - c0, 5, "an INFO read completes after 3 wait cycles");
     c0 = L.cycles(L.s);
     (void)sl_rd(&L, A_NODE(tv, RG_REC, sl_rec_off(&L, 0, 9, 0)));
-    is(L.cycles(L.s) - c0, 7, "a record read completes after 5 wait cycles");
+    is(L.cycles(L.s) - c0, 5, "a record read completes after 3 wait cycles");
 
     /* A run after all those reads: round 0, entry 0, from START on. One
      * stream from node 0's lane 0 to its first neighbour, read back before
