@@ -27,6 +27,8 @@ struct simlib {
     void (*free_run)(struct tn_sim *, int);
     int (*bus_write)(struct tn_sim *, uint32_t, uint32_t);
     int (*bus_read)(struct tn_sim *, uint32_t, uint32_t *);
+    int (*byte_write)(struct tn_sim *, const uint8_t *, size_t);
+    size_t (*byte_read)(struct tn_sim *, uint8_t *, size_t);
     int (*trace_open)(struct tn_sim *, const char *, uint64_t, uint64_t);
     void (*trace_close)(struct tn_sim *);
     const char *(*build_info)(void);
@@ -182,6 +184,8 @@ static inline int sl_open(struct simlib *L, const char *path)
     SL_SYM("tn_sim_free_run", free_run);
     SL_SYM("tn_sim_bus_write", bus_write);
     SL_SYM("tn_sim_bus_read", bus_read);
+    SL_SYM("tn_sim_byte_write", byte_write);
+    SL_SYM("tn_sim_byte_read", byte_read);
     SL_SYM("tn_sim_trace_open", trace_open);
     SL_SYM("tn_sim_trace_close", trace_close);
     SL_SYM("tn_sim_build_info", build_info);

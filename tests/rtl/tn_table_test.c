@@ -6,7 +6,9 @@
  * of the bus's last write as word 0, a lone word 0 changes nothing);
  * unmapped offsets read 0 and writes to them change nothing; the bus's
  * wait cycles (a table write completes in the cycle it reaches the torus,
- * an INFO or record read after 3 wait cycles); and a run
+ * an INFO or record read after 3 wait cycles; through the host bridge, a
+ * READ of record words answers a byte a bus cycle, each further word
+ * costing just its bytes); and a run
  * after all those reads (which move every table's read port) still starts
  * from round 0 and entry 0; a bus read of a table (CFG, DURATION, INJ,
  * EJ) during a run returns 0 and does not disturb the run (the tables'
@@ -23,6 +25,59 @@ static uint64_t rng = 0x7AB1E5ULL;
 static uint32_t rnd(uint32_t k)
 {
     return k ? sl_rand(&rng) % k : 0;
+}
+
+/* CRC-16/CCITT-FALSE of docs/protocol.md, bit by bit. */
+static uint16_t crc16(const uint8_t *m, size_t n)
+{
+    uint16_t c = 0xFFFF;
+    for (size_t i = 0; i < n; i++) {
+        c ^= (uint16_t)(m[i] << 8);
+        for (int b = 0; b < 8; b++)
+            c = (uint16_t)((c & 0x8000) ? (c << 1) ^ 0x1021 : c << 1);
+    }
+    return c;
+}
+
+/* Send a READ frame of count words from addr to the bridge (SLIP,
+ * docs/protocol.md) and step the model a bus cycle at a time until its
+ * answer's closing END: the bus cycles from the send to that byte, and in
+ * *bytes the answer's bytes on the wire (0 cycles if none came). */
+static uint64_t bridge_read(uint32_t addr, uint32_t count, size_t *bytes)
+{
+    uint8_t f[15] = {1, 0x03, 7, 8, 0}, wire[40];
+    for (int k = 0; k < 4; k++) {
+        f[5 + k] = (uint8_t)(addr >> (8 * k));
+        f[9 + k] = (uint8_t)(count >> (8 * k));
+    }
+    uint16_t c = crc16(f, 13);
+    f[13] = (uint8_t)(c >> 8);
+    f[14] = (uint8_t)c;
+    size_t n = 0;
+    wire[n++] = 0xC0;
+    for (size_t i = 0; i < sizeof f; i++) {
+        if (f[i] == 0xC0 || f[i] == 0xDB) {
+            wire[n++] = 0xDB;
+            wire[n++] = f[i] == 0xC0 ? 0xDC : 0xDD;
+        } else {
+            wire[n++] = f[i];
+        }
+    }
+    wire[n++] = 0xC0;
+    uint64_t c0 = L.cycles(L.s);
+    L.byte_write(L.s, wire, n);
+    unsigned ends = 0;
+    *bytes = 0;
+    for (unsigned t = 0; t < 20u * count + 1000u && ends < 2; t++) {
+        uint8_t b[64];
+        L.step(L.s, 1);
+        size_t got = L.byte_read(L.s, b, sizeof b);
+        for (size_t i = 0; i < got && ends < 2; i++) {
+            ends += b[i] == 0xC0 && (ends > 0 || *bytes == 0);
+            ++*bytes;
+        }
+    }
+    return ends == 2 ? L.cycles(L.s) - c0 : 0;
 }
 
 int main(int argc, char **argv)
@@ -246,6 +301,16 @@ int main(int argc, char **argv)
     c0 = L.cycles(L.s);
     (void)sl_rd(&L, A_NODE(tv, RG_REC, sl_rec_off(&L, 0, 9, 0)));
     is(L.cycles(L.s) - c0, 5, "a record read completes after 3 wait cycles");
+    /* The bridge reads the next word while it sends the last one's 4
+     * bytes: with 3 wait cycles the answer is byte-bound, so 64 more
+     * words cost exactly their bytes on the wire (SLIP escapes included). */
+    size_t b64, b128;
+    uint64_t t64 = bridge_read(A_NODE(tv, RG_REC, sl_rec_off(&L, 0, 0, 0)), 64, &b64);
+    uint64_t t128 = bridge_read(A_NODE(tv, RG_REC, sl_rec_off(&L, 0, 0, 0)), 128, &b128);
+    ok(t64 > 0 && t128 > 0 && b128 >= b64 + 256,
+       "READ frames of 64 and 128 record words answered (%zu and %zu bytes in %" PRIu64 " and %" PRIu64 " cycles)",
+       b64, b128, t64, t128);
+    is(t128 - t64, b128 - b64, "a READ of record words streams a byte a bus cycle: 64 more words cost their bytes");
 
     /* A run after all those reads: round 0, entry 0, from START on. One
      * stream from node 0's lane 0 to its first neighbour, read back before
