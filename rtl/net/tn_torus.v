@@ -235,10 +235,13 @@ module tn_torus #(
     end
 
     // the crossing: a request toggle seen through a synchroniser becomes a
-    // one-cycle request on the network bus; its answer two cycles later is
-    // held (nrd) and acknowledged by the ack toggle
+    // one-cycle request on the network bus. A write is acknowledged (the
+    // ack toggle) in that cycle: the network takes its requests in order,
+    // so any later one sees it. A read's answer, two cycles after the
+    // planes, is held (nrd) and then acknowledged.
     reg        t1_q, t2_q, t3_q, ntog_q, natog_q;
     reg        nb_we_q, nb_re_q, p1_q, p2_q, p3_q, p4_q;
+    reg [3:0]  rp_q;                     // a read in stage 1..4 (its answer held at 4)
     reg [N-1:0] nb_hit_q;                // the nodes the request is for
     reg [DIM_Z-1:0] psel_q;              // ... and the planes (tn_plane's nb_we_i, nb_re_i)
     reg [31:0] nrd_q;
@@ -280,9 +283,12 @@ module tn_torus #(
         p2_q    <= p1_q;
         p3_q    <= p2_q;
         p4_q    <= p3_q;
+        rp_q    <= {rp_q[2:0], nb_re_q};
         if (nreq)
             ntog_q <= t2_q;
-        if (p4_q) begin
+        if (nb_we_q)
+            natog_q <= ntog_q;
+        if (rp_q[3]) begin
             nrd_or = 32'd0;
             for (k = 0; k < DIM_Z; k = k + 1)
                 if (psel_q[k])          // (the others hold their last answer)
@@ -299,6 +305,7 @@ module tn_torus #(
             p2_q    <= 1'b0;
             p3_q    <= 1'b0;
             p4_q    <= 1'b0;
+            rp_q    <= 4'd0;
         end
     end
     /* verilator lint_on BLKSEQ */

@@ -6,7 +6,8 @@
  * of the bus's last write as word 0, a lone word 0 changes nothing);
  * unmapped offsets read 0 and writes to them change nothing; the bus's
  * wait cycles (a table write completes in the cycle it reaches the torus,
- * an INFO or record read after 3 wait cycles; through the host bridge, a
+ * an INFO or record read after 3 wait cycles, a flit memory write after 7
+ * and a read after 11; through the host bridge, a
  * READ of record words answers a byte a bus cycle, each further word
  * costing just its bytes); and a run
  * after all those reads (which move every table's read port) still starts
@@ -301,6 +302,17 @@ int main(int argc, char **argv)
     c0 = L.cycles(L.s);
     (void)sl_rd(&L, A_NODE(tv, RG_REC, sl_rec_off(&L, 0, 9, 0)));
     is(L.cycles(L.s) - c0, 5, "a record read completes after 3 wait cycles");
+    /* A crossing (network clock with the bus clock): the request toggle
+     * synchronised (2), the request issued on the network bus (1), the
+     * acknowledgement toggled (1), synchronised back (2) and seen (1); a
+     * read is acknowledged when its answer is held, 4 network cycles
+     * after it is issued (planes, node, plane, held), a write at once. */
+    c0 = L.cycles(L.s);
+    sl_wr(&L, A_NODE(tv, RG_MEM, 5), 0x2A);
+    is(L.cycles(L.s) - c0, 9, "a flit memory write completes after 7 wait cycles (acknowledged once issued)");
+    c0 = L.cycles(L.s);
+    is(sl_rd(&L, A_NODE(tv, RG_MEM, 5)) & sl_wmask(&L), 0x2A, "the next crossing request sees that write");
+    is(L.cycles(L.s) - c0, 13, "a flit memory read completes after 11 wait cycles");
     /* The bridge reads the next word while it sends the last one's 4
      * bytes: with 3 wait cycles the answer is byte-bound, so 64 more
      * words cost exactly their bytes on the wire (SLIP escapes included). */
