@@ -68,6 +68,12 @@ RTL_CLOCK_MODELS := 3x3x3 2x3x2
 $(RTL_TEST_DIR)/tn_%: tests/rtl/tn_%.c tests/rtl/tn_simlib.h tests/tap.h
 	@mkdir -p $(@D)
 	$(CC) $(RTL_TEST_CFLAGS) -o $@ $< -ldl
+# The table test sends the bridge frames built by the host's protocol code.
+$(RTL_TEST_DIR)/tn_table_test: tests/rtl/tn_table_test.c tests/rtl/tn_simlib.h tests/tap.h \
+                               host/proto/proto.c host/core/error.c $(PROTO_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(RTL_TEST_CFLAGS) -iquote include/torus -iquote host/core -o $@ $< \
+	    host/proto/proto.c host/core/error.c -ldl
 
 define rtl_bind
 	@mkdir -p $(@D)

@@ -18,6 +18,7 @@
 #include <inttypes.h>
 
 #include "../tap.h"
+#include "proto.h"
 #include "tn_simlib.h"
 
 static struct simlib L;
@@ -28,43 +29,19 @@ static uint32_t rnd(uint32_t k)
     return k ? sl_rand(&rng) % k : 0;
 }
 
-/* CRC-16/CCITT-FALSE of docs/protocol.md, bit by bit. */
-static uint16_t crc16(const uint8_t *m, size_t n)
-{
-    uint16_t c = 0xFFFF;
-    for (size_t i = 0; i < n; i++) {
-        c ^= (uint16_t)(m[i] << 8);
-        for (int b = 0; b < 8; b++)
-            c = (uint16_t)((c & 0x8000) ? (c << 1) ^ 0x1021 : c << 1);
-    }
-    return c;
-}
-
 /* Send a READ frame of count words from addr to the bridge (SLIP,
- * docs/protocol.md) and step the model a bus cycle at a time until its
- * answer's closing END: the bus cycles from the send to that byte, and in
- * *bytes the answer's bytes on the wire (0 cycles if none came). */
+ * docs/protocol.md, built by the host's tn_frame_encode) and step the
+ * model a bus cycle at a time until its answer's closing END: the bus
+ * cycles from the send to that byte, and in *bytes the answer's bytes on
+ * the wire (0 cycles if none came). */
 static uint64_t bridge_read(uint32_t addr, uint32_t count, size_t *bytes)
 {
-    uint8_t f[15] = {1, 0x03, 7, 8, 0}, wire[40];
+    uint8_t payload[8], wire[40];
     for (int k = 0; k < 4; k++) {
-        f[5 + k] = (uint8_t)(addr >> (8 * k));
-        f[9 + k] = (uint8_t)(count >> (8 * k));
+        payload[k] = (uint8_t)(addr >> (8 * k));
+        payload[4 + k] = (uint8_t)(count >> (8 * k));
     }
-    uint16_t c = crc16(f, 13);
-    f[13] = (uint8_t)(c >> 8);
-    f[14] = (uint8_t)c;
-    size_t n = 0;
-    wire[n++] = 0xC0;
-    for (size_t i = 0; i < sizeof f; i++) {
-        if (f[i] == 0xC0 || f[i] == 0xDB) {
-            wire[n++] = 0xDB;
-            wire[n++] = f[i] == 0xC0 ? 0xDC : 0xDD;
-        } else {
-            wire[n++] = f[i];
-        }
-    }
-    wire[n++] = 0xC0;
+    size_t n = tn_frame_encode(wire, sizeof wire, TN_T_READ, 7, payload, sizeof payload);
     uint64_t c0 = L.cycles(L.s);
     L.byte_write(L.s, wire, n);
     unsigned ends = 0;
