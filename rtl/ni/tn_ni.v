@@ -383,16 +383,15 @@ module tn_ni #(
     reg  sw1_q;                              // the last cycle was a switch cycle
     always @(posedge nclk_i)
         sw1_q <= sw_i && !nrst_i;
-    // The round of the active descriptors, and the one before it (the
-    // round of a record whose words are still being written after a
-    // switch), shared by the lanes.
-    reg [RW-1:0] eidx_q, eprv_q;
+    // The round of the active descriptors, shared by the lanes, and the
+    // row of word 2 of its record (a register's sum: a lane's filing
+    // decision, late in the cycle, only selects it; docs/boards.md).
+    reg [RW-1:0] eidx_q;
     always @(posedge nclk_i)
-        if (sw_i) begin
-            eprv_q <= eidx_q;
+        if (sw_i)
             eidx_q <= round_i;
-        end
     assign around_o = eidx_q;
+    wire [RW+1:0] erow2 = {1'b0, eidx_q, 1'b0} + {2'b00, eidx_q} + {{RW{1'b0}}, 2'd2};
     wire elr  = tr_i && tr_ej_i;
     wire elrs = elr || prep_i || sw1_q;      // the descriptors' read ports are used
     // the record words read for the bus (bus clock)
@@ -441,6 +440,7 @@ module tn_ni #(
             reg [R0W:0]     recp_q;           // {seen, epoch, errors, count} of the words still to write
             reg             recc_q;           // ... of the active round (1) or the one before (0)
             reg [1:0]       recw_q;           // ... from word 2 - recw_q (0: none)
+            reg [RW+1:0]    recrow_q;         // ... the next one's row
             reg             file;
             // This cycle's flit's effect on the record (blocking
             // temporaries), computed only for a flit, a round's end, a
@@ -454,9 +454,7 @@ module tn_ni #(
             reg [31:0]     crc_d;
             reg [2:0]      err_d;
             reg [4*NN-1:0] d;
-            reg [RW-1:0]   recr;             // the round of the record word written
-            reg [1:0]      recw;             // ... the word
-            reg [RW+1:0]   row;              // ... its row
+            reg [RW+1:0]   row;              // the row of the record word written
             integer        n;
             /* verilator lint_off BLKSEQ */
             always @(posedge nclk_i) begin
@@ -487,13 +485,12 @@ module tn_ni #(
                     // simulator then keeps no delayed copy of them;
                     // docs/NOTES.md, "Simulation cost")
                     if (file || recw_q != 2'd0) begin
-                        recr = (file || recc_q) ? eidx_q : eprv_q;
-                        recw = file ? 2'd2 : 2'd2 - recw_q;
-                        row  = {1'b0, recr, 1'b0} + {2'b00, recr} + {{RW{1'b0}}, recw};
+                        row = file ? erow2 : recrow_q;
                         rec_m[row] = file ? ~crc_d
                             : (recw_q == 2'd1)
                             ? (recp_q[R0W] ? {{(16 - DW){1'b0}}, last_q, {(16 - DW){1'b0}}, first_q} : 32'd0)
                             : {recp_q[R0W-1 -: 4], 9'd0, recp_q[AW+1 +: 3], {(15 - AW){1'b0}}, recp_q[0 +: AW + 1]};
+                        recrow_q <= row - 1'b1;
                     end
                     recw_q <= file ? 2'd1 : (recw_q == 2'd1) ? 2'd2 : 2'd0;
                     if (file) begin
@@ -572,7 +569,7 @@ module tn_ni #(
             // round's are pending), and where
             wire          f_file = eact_q[g] && (fin_i || (f_fv && !run_i && !sw_i)) &&
                                    (recw_q == 2'd0 || recc_q);
-            wire [RW-1:0] f_recr = recc_q ? eidx_q : eprv_q;   // the round of the words to write
+            wire [RW-1:0] f_recr = recc_q ? eidx_q : f_eprv;   // the round of the words to write
             wire [RW+1:0] f_row  = {1'b0, f_recr, 1'b0} + {2'b00, f_recr};   // ... its word 0's row
             wire [31:0]   f_w2   = rec_m[f_row + 2'd2];     // the CRC word
             reg  [RW+1:0] f_prow;                          // f_row a cycle ago
@@ -600,8 +597,8 @@ module tn_ni #(
                 // (invariants of the words still to write: {last, first}
                 // in first_q and last_q, untouched since the filing; a
                 // record filed at a switch, or followed by one, has its
-                // round in eprv_q, and no other switch comes before its
-                // words are written)
+                // round in f_eprv, and no other switch comes before its
+                // words are written; recrow_q is the next word's row)
                 if (eact_q[g] && !f_seen)
                     assert(f_first == {DW{1'b0}} && f_last == {DW{1'b0}});
                 if (recw_q == 2'd1)
@@ -611,6 +608,8 @@ module tn_ni #(
                     assert(f_sw_q != 2'd0);
                 if (recw_q == 2'd1 && !recc_q)
                     assert(f_sw_q[0]);
+                if (recw_q != 2'd0)
+                    assert(recrow_q == f_row + 2'd2 - recw_q);
                 if (eact_q[g])
                     assert(cnt_q == f_cnt && crc_q == f_crc && f_acc <= f_n && erem_q[g] == f_n - f_acc &&
                            eadr_q[g] == {1'b0, f_a} + f_cnt &&
@@ -759,9 +758,12 @@ module tn_ni #(
     `include "tn_formal_reset.vh"
     reg       f_run_q;
     reg [1:0] f_sw_q;                         // switches 1 and 2 cycles ago
+    reg [RW-1:0] f_eprv;                      // the round before eidx_q's
     always @(posedge nclk_i) begin
         f_run_q <= run_i;
         f_sw_q  <= {f_sw_q[0], sw_i};
+        if (sw_i)
+            f_eprv <= eidx_q;
     end
     always @* begin
         if (f_past && !f_run_q && run_i)
