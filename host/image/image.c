@@ -183,18 +183,67 @@ static int lists_build(struct lists *ls, const struct tn_plan *p)
     return 0;
 }
 
-int tn_image_records(const struct tn_plan *p, uint32_t **index)
+/* A descriptor's record: its list (node * TN_MAX_LANES + lane), round,
+ * and place in plan order. */
+struct rec_at {
+    uint32_t key, round;
+    size_t desc;
+};
+
+static int cmp_rec_at(const void *a, const void *b)
 {
-    uint32_t n = 0;
+    const struct rec_at *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->round < y->round ? -1 : x->round > y->round;
+}
+
+int tn_image_record_spans(const struct tn_plan *p, const struct tn_info *dev, uint32_t gap,
+                          struct tn_rec_spans *rs)
+{
+    size_t n = 0;
     for (uint32_t r = 0; r < p->nrounds; r++)
         n += p->rounds[r].nej;
-    *index = malloc((n ? n : 1) * sizeof **index);
-    if (*index == NULL)
+    memset(rs, 0, sizeof *rs);
+    struct rec_at *by = malloc((n ? n : 1) * sizeof *by);
+    rs->pos = malloc((n ? n : 1) * sizeof *rs->pos);
+    rs->sp = malloc((n ? n : 1) * sizeof *rs->sp);
+    if (by == NULL || rs->pos == NULL || rs->sp == NULL) {
+        free(by);
+        tn_rec_spans_free(rs);
         return TN_ENOMEM;
+    }
     for (uint32_t r = 0, k = 0; r < p->nrounds; r++)
-        for (uint32_t i = 0; i < p->rounds[r].nej; i++)
-            (*index)[k++] = r;
+        for (uint32_t i = 0; i < p->rounds[r].nej; i++, k++) {
+            const struct tn_eject *e = &p->rounds[r].ej[i];
+            by[k] = (struct rec_at){e->node * TN_MAX_LANES + e->lane, r, k};
+        }
+    qsort(by, n, sizeof *by, cmp_rec_at);
+    uint32_t first = 0;
+    for (size_t k = 0; k < n; k++) {
+        const struct rec_at *a = &by[k];
+        if (k == 0 || a->key != by[k - 1].key ||
+            a->round - by[k - 1].round > (uint64_t)gap + 1) {
+            rs->sp[rs->nsp++] = (struct tn_proto_rspan){
+                TN_ADDR_NODE(a->key / TN_MAX_LANES, TN_REGION_REC,
+                             tn_rec_off(dev, a->key % TN_MAX_LANES, a->round)), NULL, 0};
+            first = a->round;
+        }
+        struct tn_proto_rspan *sp = &rs->sp[rs->nsp - 1];
+        size_t words = (size_t)(a->round - first + 1) * TN_REC_WORDS;
+        rs->nwords += words - sp->n;
+        sp->n = words;
+        rs->pos[a->desc] = rs->nwords - words + (size_t)(a->round - first) * TN_REC_WORDS;
+    }
+    free(by);
     return 0;
+}
+
+void tn_rec_spans_free(struct tn_rec_spans *rs)
+{
+    free(rs->pos);
+    free(rs->sp);
+    memset(rs, 0, sizeof *rs);
 }
 
 /* ---- checks ---- */

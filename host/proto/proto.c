@@ -535,6 +535,11 @@ static int transact(struct tn_proto *p, uint8_t type, size_t len,
     return 0;
 }
 
+int tn_proto_read_window(const struct tn_proto *p)
+{
+    return p->read_window;
+}
+
 int tn_proto_info(struct tn_proto *p, struct tn_info *info)
 {
     int rc = transact(p, TN_T_INFO, 0, TN_T_DATA, 32);

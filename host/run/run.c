@@ -184,53 +184,6 @@ static void compare_stat(const struct tn_plan *p, const struct tn_info *info,
         res->bad[i] = res->nmis != nmis;
 }
 
-/* Where the records are read: one span per (node, lane) eject list, its
- * records 0 .. n-1 (TN_REC_WORDS each) from at[key] words into the buffer. */
-struct rec_spans {
-    uint32_t *index;          /* record index of each eject descriptor (plan order) */
-    size_t *at;               /* per key node * TN_MAX_LANES + lane: first word in the buffer */
-    struct tn_proto_rspan *sp;
-    size_t nsp, nwords;
-};
-
-static void rec_spans_free(struct rec_spans *rs)
-{
-    free(rs->index);
-    free(rs->at);
-    free(rs->sp);
-}
-
-static int rec_spans_plan(struct rec_spans *rs, const struct tn_plan *p, const struct tn_info *info,
-                          const struct tn_model_out *mo)
-{
-    size_t nkeys = (size_t)p->topo.n * TN_MAX_LANES;
-    uint32_t *nrec = calloc(nkeys, sizeof *nrec);
-    memset(rs, 0, sizeof *rs);
-    rs->at = calloc(nkeys, sizeof *rs->at);
-    rs->sp = calloc(nkeys, sizeof *rs->sp);
-    if (nrec == NULL || rs->at == NULL || rs->sp == NULL || tn_image_records(p, &rs->index) != 0) {
-        free(nrec);
-        return TN_ENOMEM;
-    }
-    for (uint32_t i = 0; i < mo->nstats; i++) {
-        size_t key = (size_t)mo->stats[i].node * TN_MAX_LANES + mo->stats[i].lane;
-        if (rs->index[i] + 1 > nrec[key])
-            nrec[key] = rs->index[i] + 1;
-    }
-    for (size_t key = 0; key < nkeys; key++) {
-        if (nrec[key] == 0)
-            continue;
-        uint32_t node = (uint32_t)(key / TN_MAX_LANES), lane = (uint32_t)(key % TN_MAX_LANES);
-        rs->at[key] = rs->nwords;
-        rs->sp[rs->nsp++] = (struct tn_proto_rspan){
-            TN_ADDR_NODE(node, TN_REGION_REC, tn_rec_off(info, lane, 0)), NULL,
-            (size_t)nrec[key] * TN_REC_WORDS};
-        rs->nwords += (size_t)nrec[key] * TN_REC_WORDS;
-    }
-    free(nrec);
-    return 0;
-}
-
 /* The nodes in ERRMAP, each with what it latched (its status flags). */
 static int read_error_nodes(struct tn_proto *dev, const struct tn_plan *p, struct tn_run_result *res)
 {
@@ -334,9 +287,10 @@ static int readback(struct tn_proto *dev, const struct tn_info *info, const stru
                     const struct tn_status *st, struct tn_run_result *res, bool quiet)
 {
     struct tn_progress pr = {"reading records", tn_now_s(), 0, false, quiet};
-    struct rec_spans rs;
+    struct tn_rec_spans rs;
     uint32_t *buf = NULL, runs = 0;
-    int rc = rec_spans_plan(&rs, p, info, mo);
+    int rc = tn_image_record_spans(p, info,
+                                   tn_proto_read_window(dev) > 1 ? TN_REC_GAP : UINT32_MAX, &rs);
     if (rc == 0 && (buf = malloc((rs.nwords ? rs.nwords : 1) * sizeof *buf)) == NULL)
         rc = TN_ENOMEM;
     if (rc != 0)
@@ -353,12 +307,8 @@ static int readback(struct tn_proto *dev, const struct tn_info *info, const stru
         rc = tn_proto_read(dev, TN_G_RUNS, &runs, 1);
     if (rc != 0)
         goto out;
-    for (uint32_t i = 0; i < mo->nstats; i++) {
-        const struct tn_stat *e = &mo->stats[i];
-        size_t at = rs.at[(size_t)e->node * TN_MAX_LANES + e->lane] +
-                    (size_t)rs.index[i] * TN_REC_WORDS;
-        compare_stat(p, info, e, buf + at, runs, res, i);
-    }
+    for (uint32_t i = 0; i < mo->nstats; i++)
+        compare_stat(p, info, &mo->stats[i], buf + rs.pos[i], runs, res, i);
     if (mo->relay_total[TN_RELAY_COLL] + mo->relay_total[TN_RELAY_UNRT] +
         mo->relay_total[TN_RELAY_DROP] > 0) {
         rc = compare_relay_events(dev, p, mo, res);
@@ -367,7 +317,7 @@ static int readback(struct tn_proto *dev, const struct tn_info *info, const stru
         res->data_ok = false;
     }
 out:
-    rec_spans_free(&rs);
+    tn_rec_spans_free(&rs);
     free(buf);
     return rc;
 }

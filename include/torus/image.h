@@ -126,12 +126,34 @@ uint32_t tn_record_count_mask(const struct tn_info *dev);
  * status registers with their counters; "" when none is. Returns buf. */
 const char *tn_status_describe(const uint32_t st[TN_ST_WORDS], char *buf, size_t len);
 
-/* Record index of every eject descriptor of p: its position in its
- * (node, lane) eject list, which is where the device files its record.
- * *index gets one entry per descriptor in plan order (round by round, each
- * round's ej[] in order, as tn_model_run lists its statistics); free() it.
- * 0 or TN_ENOMEM. */
-int tn_image_records(const struct tn_plan *p, uint32_t **index);
+/* Where the records of p's eject descriptors are read back. A lane files
+ * the record of round r at record index r (tn_rec_off), so a lane that
+ * ejects in a few of many rounds has its records far apart: the spans
+ * cover the runs of rounds in which a (node, lane) holds a record, read
+ * through gaps of up to `gap` rounds, in order of node, lane and round
+ * (their words pointers NULL). pos[i] is where descriptor i's record
+ * starts in the spans' words laid end to end (nwords in all); descriptors
+ * in plan order: round by round, each round's ej[] in order, as
+ * tn_model_run lists its statistics. */
+struct tn_rec_spans {
+    size_t *pos;
+    struct tn_proto_rspan *sp;
+    size_t nsp, nwords;
+};
+/* 0 or TN_ENOMEM (rs then holds nothing to free). */
+int tn_image_record_spans(const struct tn_plan *p, const struct tn_info *dev, uint32_t gap,
+                          struct tn_rec_spans *rs);
+void tn_rec_spans_free(struct tn_rec_spans *rs);
+
+/* The gap with READs pipelined (the simulator): records of rounds without
+ * one read rather than a READ more; one costs 12 bytes of answer, about
+ * what a READ of its own costs the bridge (about 16 bus cycles: its
+ * answer's header and CRC, the engine's turn). The 8x8x8 all-to-all's
+ * readback in bus cycles: 4.96 M with 0, 4.80 M with 1, 5.07 M with 2;
+ * 11.9 M reading each list from its round 0. With one READ at a time (a
+ * board: a round trip over USB is a millisecond or more) a list is read
+ * whole, from its first record to its last (gap UINT32_MAX). */
+#define TN_REC_GAP 1
 
 /* Zero words a burst may carry to join two runs of round settings (a burst
  * costs about 13 bytes of framing, a word 4). */

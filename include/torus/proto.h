@@ -229,6 +229,8 @@ int tn_proto_writev(struct tn_proto *p, const struct tn_proto_wspan *s, size_t n
  * addresses without read side effects (not CYCLE low, which latches CYCLE
  * high): a READ may be executed again after a damaged frame. */
 int tn_proto_readv(struct tn_proto *p, const struct tn_proto_rspan *s, size_t ns);
+/* READs sent before waiting for the first answer (tn_proto_opts). */
+int tn_proto_read_window(const struct tn_proto *p);
 /* Ask every exchange with a device to stop: the next time a client waits
  * for a reply it fails with TN_EINTR instead (the caller then closes the
  * device as usual, so a simulator's waveform is complete). Process-wide;

@@ -232,22 +232,47 @@ static bool cfg_match(const struct bus *b, const struct tn_plan *p)
     return same;
 }
 
-/* The record index of each eject descriptor is its round. */
+/* Each eject descriptor's record is read from its round's record in its
+ * lane's region (tn_rec_off: 3 words from lane << (RW + 2) | 3 round): the
+ * span holding pos[k] starts at a record of the same list and round. The
+ * spans follow each other in the words, start and end with a record of a
+ * descriptor, and read through at most TN_REC_GAP rounds without one. */
 static bool records_match(const struct bus *b, const struct tn_plan *p, const struct tn_info *d)
 {
-    uint32_t *index;
-    if (tn_image_records(p, &index) != 0)
+    struct tn_rec_spans rs;
+    if (tn_image_record_spans(p, d, TN_REC_GAP, &rs) != 0)
         return false;
-    bool same = true;
-    for (uint32_t r = 0, k = 0; r < p->nrounds; r++)
+    size_t *start = malloc((rs.nsp + 1) * sizeof *start);  /* each span's first word */
+    uint8_t *used = calloc(rs.nwords / 3 + 1, 1);           /* records of a descriptor */
+    bool same = start != NULL && used != NULL;
+    for (size_t j = 0, at = 0; same && j <= rs.nsp; at += j < rs.nsp ? rs.sp[j].n : 0, j++)
+        start[j] = at;
+    same &= same && start[rs.nsp] == rs.nwords;
+    for (uint32_t r = 0, k = 0; same && r < p->nrounds; r++)
         for (uint32_t i = 0; i < p->rounds[r].nej; i++, k++) {
             const struct tn_eject *e = &p->rounds[r].ej[i];
-            const uint32_t *en = entry(b, b->ej, e->node, e->lane, index[k]);
-            same &= index[k] == r && (en[0] >> 31) && (en[1] & 0xFFFF) == e->addr;
-            same &= tn_rec_off(d, e->lane, index[k]) ==
-                    ((uint32_t)e->lane << (b->rw + 2) | index[k] * 3);
+            const uint32_t *en = entry(b, b->ej, e->node, e->lane, r);
+            same &= (en[0] >> 31) && (en[1] & 0xFFFF) == e->addr;
+            size_t j = 0;
+            while (j + 1 < rs.nsp && start[j + 1] <= rs.pos[k])
+                j++;
+            size_t off = rs.pos[k] - start[j];
+            same &= rs.pos[k] < rs.nwords && off % 3 == 0 && off < rs.sp[j].n;
+            same &= rs.sp[j].addr + off ==
+                    ((uint32_t)e->node << 20 | 4u << 16 | (uint32_t)e->lane << (b->rw + 2) | r * 3);
+            used[rs.pos[k] / 3] = 1;
         }
-    free(index);
+    for (size_t j = 0; same && j < rs.nsp; j++) {
+        size_t gap = 0;
+        same &= rs.sp[j].words == NULL && used[start[j] / 3] && used[(start[j + 1] - 3) / 3];
+        for (size_t w = start[j]; w < start[j + 1]; w += 3) {
+            gap = used[w / 3] ? 0 : gap + 1;
+            same &= gap <= TN_REC_GAP;
+        }
+    }
+    free(start);
+    free(used);
+    tn_rec_spans_free(&rs);
     return same;
 }
 
@@ -317,8 +342,8 @@ static void check_load(const char *what, const struct tn_plan *p, const struct t
        "valid | relay << 30 | round << 16 | start, len << 16 | addr, then a terminator", what);
     ok(ejects_match(&b, p), "%s: eject tables = the plan's at index round, valid | relay << "
        "30 | port, len << 16 | addr; invalid in the run's other rounds", what);
-    ok(records_match(&b, p, d), "%s: each eject descriptor's record index is its round",
-       what);
+    ok(records_match(&b, p, d), "%s: each eject descriptor's record read from its round's "
+       "record, in spans that skip runs of more than TN_REC_GAP rounds without one", what);
     ok(durations_match(&b, p), "%s: DURATION[r] at 0xFFF08000 + r and NROUNDS", what);
     bus_free(&b);
     tn_image_free(&img);
@@ -548,6 +573,58 @@ static void test_small_frames(void)
     tn_sched_free(s);
 }
 
+/* Sparse records: in the 4x4x4 liquid all-to-all a lane ejects in few of
+ * the rounds, so the readback's spans (records_match: no run of more than
+ * TN_REC_GAP rounds without a record read) read a fraction of what each
+ * list from its round 0 to its last record would. */
+static void test_sparse_records(void)
+{
+    struct tn_topo t;
+    tn_topo_parse(&t, "4x4x4");
+    struct tn_a2a_opts o = {TN_A2A_LIQUID, 1, 6, 1, 1.0, 1};
+    struct tn_a2a_info ai;
+    struct tn_sched *s;
+    if (tn_a2a_build(&s, &t, &o, &ai) != 0) {
+        ok(0, "build the 4x4x4 liquid all-to-all");
+        return;
+    }
+    struct tn_info d = fake_info(4, 4, 4, 6, 128);
+    struct tn_plan *p = lower(s, &d);
+    struct tn_rec_spans rs;
+    if (p == NULL || tn_image_record_spans(p, &d, TN_REC_GAP, &rs) != 0) {
+        ok(0, "lower the 4x4x4 liquid all-to-all and place its records");
+        tn_plan_free(p);
+        tn_sched_free(s);
+        return;
+    }
+    check_load("4x4x4 liquid all-to-all", p, &d, 7);
+    /* each list from its round 0 to its last record, in words */
+    uint32_t last[64 * TN_MAX_LANES] = {0};
+    size_t records = 0, whole = 0;
+    for (uint32_t r = 0; r < p->nrounds; r++)
+        for (uint32_t i = 0; i < p->rounds[r].nej; i++, records++)
+            last[p->rounds[r].ej[i].node * TN_MAX_LANES + p->rounds[r].ej[i].lane] = r + 1;
+    for (size_t k = 0; k < 64 * TN_MAX_LANES; k++)
+        whole += (size_t)last[k] * TN_REC_WORDS;
+    ok(rs.nwords < whole / 2 && rs.nwords >= records * TN_REC_WORDS,
+       "4x4x4 liquid all-to-all: %zu records read as %zu words, not %zu (each list from round 0)",
+       records, rs.nwords, whole);
+    size_t sparse = rs.nwords;
+    tn_rec_spans_free(&rs);
+    /* one READ at a time (a board): each list whole, first to last record */
+    size_t lists = 0;
+    for (size_t k = 0; k < 64 * TN_MAX_LANES; k++)
+        lists += last[k] != 0;
+    if (tn_image_record_spans(p, &d, UINT32_MAX, &rs) == 0) {
+        ok(rs.nsp == lists && rs.nwords > sparse && rs.nwords <= whole,
+           "4x4x4 liquid all-to-all, gap unbounded: a span per list (%zu of %zu), %zu words",
+           rs.nsp, lists, rs.nwords);
+        tn_rec_spans_free(&rs);
+    }
+    tn_plan_free(p);
+    tn_sched_free(s);
+}
+
 /* The 7x7x7 paper gossip: the image stays small. */
 static void test_size(void)
 {
@@ -593,6 +670,7 @@ int main(void)
     test_full_lists();
     test_relay();
     test_small_frames();
+    test_sparse_records();
     test_size();
     return tap_done();
 }
