@@ -550,23 +550,32 @@ static void test_relay(void)
     tn_sched_free(s);
 }
 
+/* The all-to-all of kind on dims (L 1, alpha 1) lowered for d; *s its
+ * schedule (free both). NULL, after a failed test line, if it cannot be. */
+static struct tn_plan *a2a_plan(const char *dims, enum tn_a2a_kind kind, unsigned ports,
+                                const struct tn_info *d, struct tn_sched **s)
+{
+    struct tn_topo t;
+    tn_topo_parse(&t, dims);
+    struct tn_a2a_opts o = {kind, 1, ports, 1, 1.0, 1};
+    struct tn_a2a_info ai;
+    if (tn_a2a_build(s, &t, &o, &ai) != 0) {
+        ok(0, "build the %s all-to-all", dims);
+        *s = NULL;
+        return NULL;
+    }
+    return lower(*s, d);
+}
+
 /* Long lists in small frames: the 26-step round-robin all-to-all fills
  * lists of up to 26 entries; a bridge with 64-byte frames (15 words per
  * WRITE) gets them in bursts of at most 7 whole entries. */
 static void test_small_frames(void)
 {
-    struct tn_topo t;
-    tn_topo_parse(&t, "3x3x3");
-    struct tn_a2a_opts o = {TN_A2A_RR, 1, 1, 1, 1.0, 1};
-    struct tn_a2a_info ai;
-    struct tn_sched *s;
-    if (tn_a2a_build(&s, &t, &o, &ai) != 0) {
-        ok(0, "build the round-robin all-to-all");
-        return;
-    }
     struct tn_info d = fake_info(3, 3, 3, 6, 32);
     d.max_payload = 64;
-    struct tn_plan *p = lower(s, &d);
+    struct tn_sched *s;
+    struct tn_plan *p = a2a_plan("3x3x3", TN_A2A_RR, 1, &d, &s);
     if (p != NULL)
         check_load("3x3x3 round-robin all-to-all, 64-byte frames", p, &d, 9);
     tn_plan_free(p);
@@ -579,17 +588,9 @@ static void test_small_frames(void)
  * list from its round 0 to its last record would. */
 static void test_sparse_records(void)
 {
-    struct tn_topo t;
-    tn_topo_parse(&t, "4x4x4");
-    struct tn_a2a_opts o = {TN_A2A_LIQUID, 1, 6, 1, 1.0, 1};
-    struct tn_a2a_info ai;
-    struct tn_sched *s;
-    if (tn_a2a_build(&s, &t, &o, &ai) != 0) {
-        ok(0, "build the 4x4x4 liquid all-to-all");
-        return;
-    }
     struct tn_info d = fake_info(4, 4, 4, 6, 128);
-    struct tn_plan *p = lower(s, &d);
+    struct tn_sched *s;
+    struct tn_plan *p = a2a_plan("4x4x4", TN_A2A_LIQUID, 6, &d, &s);
     struct tn_rec_spans rs;
     if (p == NULL || tn_image_record_spans(p, &d, TN_REC_GAP, &rs) != 0) {
         ok(0, "lower the 4x4x4 liquid all-to-all and place its records");
