@@ -133,7 +133,10 @@ for b in hx8k icebreaker; do
     clk=$(awk -F= '$1 == "freq" { f = $2 } $1 == "fmax" { m = $2 }
         END { printf "%s MHz (Fmax %.2f)", f, m }' "$d/summary.txt")
     seeds="(make board-seeds BOARD=$b)"
-    [ -s "$d/seeds.txt" ] && seeds=$(awk '/clk:/ { for (i = 1; i <= NF; i++) if ($i == "clk:") v = $(i + 1) + 0
+    # (seeds of an older synthesis than the bitstream's are not this build's)
+    [ -s "$d/seeds.txt" ] && [ "$d/seeds.txt" -ot "$d/synth.json" ] &&
+        seeds="(older than the build: make board-seeds BOARD=$b)"
+    [ -s "$d/seeds.txt" ] && [ ! "$d/seeds.txt" -ot "$d/synth.json" ] && seeds=$(awk '/clk:/ { for (i = 1; i <= NF; i++) if ($i == "clk:") v = $(i + 1) + 0
         if (n == 0 || v < lo) lo = v; if (v > hi) hi = v; n++ }
         END { if (n) printf "%.2f to %.2f MHz over %d seeds", lo, hi, n }' "$d/seeds.txt")
     row "board $b: torus, network clock (seed 1)" "$torus, $clk" "$goal, >= 16 rounds,"
