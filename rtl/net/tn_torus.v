@@ -129,7 +129,11 @@ module tn_torus #(
         endcase
     endfunction
 
-    wire idle = st_q == S_IDLE;
+    // A crossing write is accepted (ready) when it is issued and is in
+    // flight until its ack toggle comes back; no request is accepted while
+    // one is in flight, so requests take effect in the order issued.
+    wire fly  = ctog_q != as2_q;
+    wire idle = st_q == S_IDLE && !fly;
     wire acc  = idle && (bus_we_i || bus_re_i);
     wire xreq = bus_we_i ? a_xw : a_xr;     // the request crosses
     reg  nr1_q, nr2_q;                     // the network's reset, synchronised
@@ -139,7 +143,7 @@ module tn_torus #(
         bus_rdata_o = 32'd0;
         kz = 0;
         case (st_q)
-            S_IDLE:  bus_ready_o = bus_we_i && !a_xw;
+            S_IDLE:  bus_ready_o = idle && bus_we_i && (!a_xw || xok);
             S_RWAIT:
                 if (rcnt_q == 2'd0) begin
                     bus_ready_o = 1'b1;
@@ -188,7 +192,8 @@ module tn_torus #(
             S_IDLE:
                 if (acc && xreq) begin
                     if (xok) begin  // (else the request waits)
-                        st_q     <= S_XWAIT;
+                        if (!bus_we_i)
+                            st_q <= S_XWAIT;
                         caddr_q  <= bus_addr_i;
                         cwdata_q <= bus_wdata_i;
                         cwe_q    <= bus_we_i;
@@ -236,9 +241,10 @@ module tn_torus #(
 
     // the crossing: a request toggle seen through a synchroniser becomes a
     // one-cycle request on the network bus. A write is acknowledged (the
-    // ack toggle) in that cycle: the network takes its requests in order,
-    // so any later one sees it. A read's answer, two cycles after the
-    // planes, is held (nrd) and then acknowledged.
+    // ack toggle) at the edge that registers it: the bus side may then
+    // change its held request, and the network takes its requests in
+    // order, so any later one sees the write. A read's answer, two cycles
+    // after the planes, is held (nrd) and then acknowledged.
     reg        t1_q, t2_q, t3_q, ntog_q, natog_q;
     reg        nb_we_q, nb_re_q, p1_q, p2_q, p3_q, p4_q;
     reg [3:0]  rp_q;                     // a read in stage 1..4 (its answer held at 4)
@@ -286,8 +292,8 @@ module tn_torus #(
         rp_q    <= {rp_q[2:0], nb_re_q};
         if (nreq)
             ntog_q <= t2_q;
-        if (nb_we_q)
-            natog_q <= ntog_q;
+        if (nreq && cwe_q)
+            natog_q <= t2_q;
         if (rp_q[3]) begin
             nrd_or = 32'd0;
             for (k = 0; k < DIM_Z; k = k + 1)
@@ -334,7 +340,7 @@ module tn_torus #(
     // the network has work: reset, a crossing in flight, a run, or a flit
     // anywhere in the last 16 cycles (drain_q)
     wire   nwork = rlvl_q || rs1_q || rs2_q || nrst || running || drain_q != 5'd0;
-    assign net_busy_o = nwork || ctog_q != natog_q || p1_q || p2_q || p3_q || p4_q;
+    assign net_busy_o = nwork || ctog_q != natog_q || nb_we_q || nb_re_q || p1_q || p2_q || p3_q || p4_q;
     // plane z has work: the network's (reset, a run, flits), or a request
     // for it from the cycle it reaches the plane's inputs until the last
     // cycle in which it changes one of the plane's registers (a write: the
@@ -343,7 +349,9 @@ module tn_torus #(
     // of the plane holds its value: its sequencer inputs are constant
     // (rcyc holds, tn_seq), no flit moves, and its bus inputs are masked
     // (psel_q).
-    wire   preq = nb_we_q || nb_re_q || p1_q || (!cwe_q && (p2_q || p3_q));
+    // (a read's stages from rp_q: the bus side may hold the next request,
+    // of either kind, while a write's stages run)
+    wire   preq = nb_we_q || nb_re_q || p1_q || rp_q[1] || rp_q[2];
     assign pbusy_o = {DIM_Z{nwork}} | ({DIM_Z{preq}} & psel_q);
 
     // ---- planes and their Z links ----

@@ -5,7 +5,8 @@
 #     on the 3x3x3 model, the run of CYCLES minus the run of 0 (the same
 #     set-up), divided by the cycles the probe really simulated (it prints
 #     them) and by the 27 nodes; loading also on the 7x7x7 (343 nodes: a
-#     word clocks one plane of 7, so the cost per node falls with DIM_Z);
+#     word clocks one plane of 7, so the cost per node falls with DIM_Z),
+#     and per flit memory word written (the bus cycles a word takes count);
 #   7x7x7 speed: wall time of 30,000 traffic cycles (about 3 s) minus that
 #     of 0 (one thread; wall time here varies +-40 %);
 #   gossip: wall time of the whole `torusctl run gossip --algo dp` on the
@@ -16,23 +17,29 @@ set -u
 B=$1 RAW=$2
 SIM=$B/sim PROBE=$B/tests/rtl/tn_bench_speed TORUSCTL=$B/torusctl
 
-# instructions of one probe run: MODEL CYCLES MODE -> "instr net_cycles bus_cycles"
+# instructions of one probe run: MODEL CYCLES MODE -> "instr net_cycles bus_cycles words"
 instr() {
     local f out
     f=$(mktemp)
     out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$PROBE" "$1" "$2" "$3" 2>"$f")
     awk -v o="$out" '/Collected :/ { i = $NF } END {
-        split(o, a, " "); print i, a[3], a[5] }' "$f"
+        split(o, a, " "); print i, a[3], a[5], a[7] }' "$f"
     grep -q "check ok" <<<"$out" || echo "bench: probe $3 failed: $out" >&2
     rm -f "$f"
 }
-# (instructions of N - instructions of 0) / (cycles of N - cycles of 0) / nodes;
-# field 2 of instr's output: network cycles, 3: bus cycles
-per_cycle() { # MODEL MODE N FIELD NODES
+# (instructions of N - instructions of 0) / (network cycles of N - of 0) / nodes
+per_cycle() { # MODEL MODE N NODES
     local a b
     a=$(instr "$1" "$3" "$2") b=$(instr "$1" 0 "$2")
-    awk -v a="$a" -v b="$b" -v f="$4" -v n="$5" 'BEGIN { split(a, x, " "); split(b, y, " ");
-        printf "%.0f", (x[1] - y[1]) / (x[f] - y[f]) / n }'
+    awk -v a="$a" -v b="$b" -v n="$4" 'BEGIN { split(a, x, " "); split(b, y, " ");
+        printf "%.0f", (x[1] - y[1]) / (x[2] - y[2]) / n }'
+}
+# a load of 2,000 bus cycles: "per node and bus cycle / per word written"
+load_cost() { # MODEL NODES
+    local a b
+    a=$(instr "$1" 2000 load) b=$(instr "$1" 0 load)
+    awk -v a="$a" -v b="$b" -v n="$2" 'BEGIN { split(a, x, " "); split(b, y, " ");
+        printf "%.0f / %.0f", (x[1] - y[1]) / (x[3] - y[3]) / n, (x[1] - y[1]) / (x[4] - y[4]) }'
 }
 wall() { # command... -> seconds
     local t0 t1
@@ -78,17 +85,17 @@ echo "Lean node: today's figure beside the goal"
 row "figure" "today" "goal"
 if command -v valgrind >/dev/null && [ -f "$SIM/libtnsim_3x3x3.so" ]; then
     m=$SIM/libtnsim_3x3x3.so
-    t=$(per_cycle "$m" traffic 2000 2 27) i=$(per_cycle "$m" idle 2000 2 27)
-    l=$(per_cycle "$m" load 2000 3 27)
+    t=$(per_cycle "$m" traffic 2000 27) i=$(per_cycle "$m" idle 2000 27)
+    l=$(load_cost "$m" 27)
     row "host instructions per node-cycle, 3x3x3, traffic / idle" "$t / $i" "<= 1,000 / <= 300"
-    row "host instructions per node and bus cycle, load, 3x3x3" "$l" "(context)"
+    row "load: per node and bus cycle / per word written, 3x3x3" "$l" "(context)"
 else
     row "host instructions per node-cycle (callgrind)" "(valgrind or model missing)" "<= 1,000 / <= 300"
 fi
 if [ -f "$SIM/libtnsim_7x7x7.so" ]; then
     m=$SIM/libtnsim_7x7x7.so
     if command -v valgrind >/dev/null; then
-        row "  the same, 7x7x7" "$(per_cycle "$m" load 2000 3 343)" "(context)"
+        row "  the same, 7x7x7" "$(load_cost "$m" 343)" "(context)"
     fi
     a=$(wall "$PROBE" "$m" 30000 traffic) b=$(wall "$PROBE" "$m" 0 traffic)
     n=$("$PROBE" "$m" 30000 traffic | awk '{ print $3 }')

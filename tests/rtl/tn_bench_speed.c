@@ -14,7 +14,8 @@
  * The set-up (tables) is the same in every mode and costs the same for
  * every CYCLES, so the difference of two runs (CYCLES and 0) is the cost of
  * the work alone.
- * Prints: "MODE net_cycles N bus_cycles B check ok|FAILED (why)"; exit 0
+ * Prints: "MODE net_cycles N bus_cycles B words K check ok|FAILED (why)"
+ * (K: the flit memory words a load wrote, 0 in the other modes); exit 0
  * when the check holds (traffic: every run done without an error and the
  * last round's record has LEN flits; idle: no network error; load: the last
  * word written reads back). */
@@ -46,6 +47,8 @@ static void setup_traffic(struct simlib *L)
         sl_inj_end(L, SL_ALL, l, ROUNDS);
     sl_wr(L, A_GLOB(G_NROUNDS), ROUNDS);
 }
+
+static uint32_t words; /* flit memory words written by run_load */
 
 static int run_traffic(struct simlib *L, unsigned cycles, char *why, size_t n)
 {
@@ -94,6 +97,7 @@ static int run_load(struct simlib *L, unsigned cycles, char *why, size_t n)
         sl_wr(L, A_NODE(0, RG_MEM, k % L->mem_depth), last);
         k++;
     }
+    words = k;
     if (k > 0 && sl_rd(L, A_NODE(0, RG_MEM, (k - 1) % L->mem_depth)) != last) {
         snprintf(why, n, "word %u does not read back", (k - 1) % L->mem_depth);
         return -1;
@@ -123,8 +127,9 @@ int main(int argc, char **argv)
     char why[128] = "";
     int rc = work(&L, (unsigned)strtoul(argv[2], NULL, 10), why, sizeof why);
     uint64_t n1 = L.net_cycles(L.s), b1 = L.cycles(L.s);
-    printf("%s net_cycles %llu bus_cycles %llu check %s%s%s\n", mode, (unsigned long long)(n1 - n0),
-           (unsigned long long)(b1 - b0), rc ? "FAILED (" : "ok", why, rc ? ")" : "");
+    printf("%s net_cycles %llu bus_cycles %llu words %u check %s%s%s\n", mode,
+           (unsigned long long)(n1 - n0), (unsigned long long)(b1 - b0), words,
+           rc ? "FAILED (" : "ok", why, rc ? ")" : "");
     sl_close(&L);
     return rc ? 1 : 0;
 }

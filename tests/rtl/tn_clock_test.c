@@ -59,6 +59,7 @@ static void plane_clocks(unsigned v, unsigned a, int write, uint64_t *own, uint6
         sl_wr(&L, A_NODE(v, RG_MEM, a), v & sl_wmask(&L));
     else
         (void)sl_rd(&L, A_NODE(v, RG_MEM, a));
+    L.step(L.s, 16); /* (a write is posted: its clocks come after it completes) */
     *own = *others = 0;
     for (unsigned z = 0; z < nz; z++)
         *(z == zv ? own : others) += L.plane_cycles(L.s, z) - before[z];

@@ -6,8 +6,9 @@
  * of the bus's last write as word 0, a lone word 0 changes nothing);
  * unmapped offsets read 0 and writes to them change nothing; the bus's
  * wait cycles (a table write completes in the cycle it reaches the torus,
- * an INFO or record read after 3 wait cycles, a flit memory write after 7
- * and a read after 11; through the host bridge, a
+ * an INFO or record read after 3 wait cycles, a flit memory write at once
+ * (posted) with the next request waiting 4 cycles for it to be registered,
+ * a flit memory read after 11; through the host bridge, a
  * READ of record words answers a byte a bus cycle, each further word
  * costing just its bytes); and a run
  * after all those reads (which move every table's read port) still starts
@@ -283,12 +284,24 @@ int main(int argc, char **argv)
      * synchronised (2), the request issued on the network bus (1), the
      * acknowledgement toggled (1), synchronised back (2) and seen (1); a
      * read is acknowledged when its answer is held, 4 network cycles
-     * after it is issued (planes, node, plane, held), a write at once. */
+     * after it is issued (planes, node, plane, held). A write is posted:
+     * it completes at once, and the next request, of any kind, waits until
+     * its acknowledgement, toggled at the edge that registers it, is seen:
+     * 4 wait cycles after the write's completion cycle and its own. */
     c0 = L.cycles(L.s);
     sl_wr(&L, A_NODE(tv, RG_MEM, 5), 0x2A);
-    is(L.cycles(L.s) - c0, 9, "a flit memory write completes after 7 wait cycles (acknowledged once issued)");
+    is(L.cycles(L.s) - c0, 2, "a flit memory write completes in the cycle it reaches the torus (posted)");
     c0 = L.cycles(L.s);
-    is(sl_rd(&L, A_NODE(tv, RG_MEM, 5)) & sl_wmask(&L), 0x2A, "the next crossing request sees that write");
+    sl_cfg(&L, tv, 9, 0);
+    is(L.cycles(L.s) - c0, 6, "a table write after it waits 4 cycles for the network to register the write");
+    c0 = L.cycles(L.s);
+    sl_wr(&L, A_NODE(tv, RG_MEM, 6), 0x15);
+    is(L.cycles(L.s) - c0, 2, "a flit memory write with none in flight completes at once");
+    c0 = L.cycles(L.s);
+    is(sl_rd(&L, A_NODE(tv, RG_MEM, 6)) & sl_wmask(&L), 0x15, "the next crossing request sees that write");
+    is(L.cycles(L.s) - c0, 17, "... a read: 4 wait cycles for the write, 11 for its answer");
+    c0 = L.cycles(L.s);
+    is(sl_rd(&L, A_NODE(tv, RG_MEM, 5)) & sl_wmask(&L), 0x2A, "the first write holds");
     is(L.cycles(L.s) - c0, 13, "a flit memory read completes after 11 wait cycles");
     /* The bridge reads the next word while it sends the last one's 4
      * bytes: with 3 wait cycles the answer is byte-bound, so 64 more
