@@ -27,7 +27,12 @@ IFS=x read -r X Y Z <<<"$dims"
 W=${W:-16} MEM_DEPTH=${MEM_DEPTH:-4096} ROUNDS=${ROUNDS:-1024} RELAY=${RELAY:-1}
 VERILATOR=${VERILATOR:-verilator} CXX=${CXX:-c++} VJOBS=${VJOBS:-2}
 SIM_OPT=${SIM_OPT:--O2} SIM_TRACE=${SIM_TRACE:-0} VFLAGS=${VFLAGS:-}
-here=$(cd "$(dirname "$0")" && pwd)
+# The model's sources by the path as invoked (relative from the top of the
+# tree under make): Verilator writes their names into the generated C++, so
+# an absolute path would make clones at other paths miss ccache. The C++
+# file, compiled by Verilator's makefile in the object directory, absolute.
+here=$(dirname "$0")
+cpp=$(cd "$here" && pwd)/tn_sim.cpp
 mdir=$(dirname "$out")/obj_$stem
 mkdir -p "$mdir"
 case $SIM_TRACE in
@@ -43,7 +48,7 @@ start=$(date +%s)
     -Wno-fatal --x-assign fast --x-initial fast $VFLAGS "${trace[@]}" --threads "$threads" \
     -GDIM_X="$X" -GDIM_Y="$Y" -GDIM_Z="$Z" -GW="$W" -GLANES="$lanes" \
     -GMEM_DEPTH="$MEM_DEPTH" -GROUNDS="$ROUNDS" -GRELAY="$RELAY" \
-    -CFLAGS "$defs" "$here/tn_sim.vlt" "$here/tn_sim_top.v" "$@" "$here/tn_sim.cpp"
+    -CFLAGS "$defs" "$here/tn_sim.vlt" "$here/tn_sim_top.v" "$@" "$cpp"
 objcache=$(command -v ccache || true)
 mk=(make -s -C "$mdir" -f Vtn_sim_top.mk -j"$VJOBS" OBJCACHE="$objcache"
     OPT_FAST="$SIM_OPT" OPT_SLOW=-O1 OPT_GLOBAL=-O1 VM_PARALLEL_BUILDS=1)
