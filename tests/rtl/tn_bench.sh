@@ -47,25 +47,6 @@ wall() { # command... -> seconds
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'
 }
 row() { printf '%-58s %-38s %s\n' "$1" "$2" "$3"; }
-# The size of a model's node object (its C++ class, the obj_* headers of
-# sim/tn_sim_build.sh): "bytes lines", or nothing. A plane's table clock
-# touches the same few fields of each of its nodes; with an even number of
-# 64-byte lines a node, those fields share a fraction of the L1 data
-# cache's sets (docs/NOTES.md, "What surprised us").
-node_size() { # OBJ_DIR
-    local h cls root t n
-    h=$(ls "$1"/Vtn_sim_top_tn_node__pi*.h 2>/dev/null | grep -v '__Syms\|DepSet' | head -1)
-    root=$(verilator --getenv VERILATOR_ROOT 2>/dev/null)
-    [ -n "$h" ] && [ -n "$root" ] || return 0
-    cls=$(basename "$h" .h) t=$(mktemp -d)
-    printf '#include "Vtn_sim_top.h"\n#include "%s.h"\n#include <cstdio>\nint main() { printf("%%zu", sizeof(%s)); }\n' \
-        "$cls" "$cls" >"$t/size.cpp"
-    if ${CXX:-c++} -std=c++17 -I"$1" -I"$root/include" -I"$root/include/vltstd" -o "$t/size" "$t/size.cpp" 2>/dev/null; then
-        n=$("$t/size")
-        echo "$n $((n / 64))"
-    fi
-    rm -rf "$t"
-}
 # the estimate's figures (scripts/board_estimate_table.sh --values):
 # est node CONFIG KEY, est part "CONFIG PART" KEY
 VALS=""
@@ -103,7 +84,7 @@ if [ -f "$SIM/libtnsim_7x7x7.so" ]; then
         "$(awk -v a="$a" -v b="$b" -v n="$n" 'BEGIN { d = a - b; if (d <= 0) d = 0.001; printf "%.0f", n / d }')" ">= 25,000"
     row "torusctl run gossip --algo dp, simulated 7x7x7, whole" \
         "$(TN_SIM_DIR=$SIM wall "$TORUSCTL" run gossip --algo dp) s" "<= 2 s"
-    sz=$(node_size "$SIM/obj_7x7x7")
+    sz=$(sim/tn_node_size.sh "$SIM/obj_7x7x7")
     row "node's C++ object in the 7x7x7 model: bytes, 64-byte lines" \
         "$(awk -v s="$sz" 'BEGIN { if (split(s, a, " ") < 2) print "(not measured)";
             else printf "%d, %d (%s)", a[1], a[2], a[2] % 2 ? "odd" : "even: loads and readbacks slow" }')" \
