@@ -815,7 +815,7 @@ module tn_ni #(
     wire [W+2:0]  f_ef   = ej_i[0 +: W + 3];
 
     always @* if (f_live) begin
-        // words are read only while running, outside a switch cycle
+        // words are read only while running; in a switch cycle only by a start
         if (ird[0])
             assert(run_i && (start[0] || (iact_q[0] && !sw_i)));
         // a stream reads its entry's words a, a+1, ..., a+n-1 in order:
