@@ -99,7 +99,12 @@ static int compile(const struct tn_info *info, const struct tn_run_opts *o,
         return tn_link_fault_place(rep->plan, info->w, &f->link, &rep->fault_round,
                                    &rep->fault_rcyc, err, errlen);
     }
-    if (tn_fault_apply(&rep->image, f, rep->plan) != 0)
+    rc = tn_fault_apply(&rep->image, f, rep->plan);
+    if (rc == TN_ENOTSUP)
+        return tn_errf(err, errlen, TN_EINVAL, "--fault duration:%u: round %u lasts %u cycles, "
+                    "the device's shortest; one cycle short runs as long, so nothing would "
+                    "change (name a longer round)", f->arg, f->arg, TN_ROUND_MIN);
+    if (rc != 0)
         return tn_errf(err, errlen, TN_EINVAL, "--fault names nothing in this image (node without "
                     "initial data, no such round, or rounds:N not below the schedule's %u "
                     "rounds)", rep->plan->nrounds);

@@ -108,7 +108,10 @@ int tn_fault_apply(struct tn_image *img, const struct tn_fault *f, const struct 
         }
         if (f->kind == TN_FAULT_DURATION && b->addr == TN_G_DURATION(0) && f->arg >= 1 &&
             f->arg <= p->nrounds) {
-            img->words[b->off + f->arg - 1] -= 1;  /* rounds count from 1 */
+            uint32_t *d = &img->words[b->off + f->arg - 1];  /* rounds count from 1 */
+            if (*d <= TN_ROUND_MIN)
+                return TN_ENOTSUP;
+            *d -= 1;
             return 0;
         }
         if (f->kind == TN_FAULT_ROUNDS && b->addr == TN_G_NROUNDS && f->arg >= 1 &&

@@ -40,7 +40,10 @@ struct tn_fault {
  * or TN_EINVAL (f->kind TN_FAULT_NONE). */
 int tn_fault_parse(const char *s, struct tn_fault *f);
 /* Apply f to img (after the model ran on the correct plan p): 0, or
- * TN_EINVAL when it names nothing in the image (a link fault never does). */
+ * TN_EINVAL when it names nothing in the image (a link fault never does),
+ * TN_ENOTSUP for duration:ROUND on a round of TN_ROUND_MIN cycles (one
+ * cycle short runs as long: nothing would change). img is unchanged on
+ * an error. */
 int tn_fault_apply(struct tn_image *img, const struct tn_fault *f, const struct tn_plan *p);
 
 #endif

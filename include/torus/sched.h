@@ -175,13 +175,15 @@ static inline uint32_t tn_sched_nids(const struct tn_sched *s)
  * a node: the memory holds messages, each msg_flits long. 0 when none
  * does, UINT32_MAX when messages have their own lengths (msg_len). */
 uint32_t tn_sched_max_flits(const struct tn_sched *s, uint64_t words, uint64_t depth);
+/* The device's shortest round in cycles (tn_seq: an eject lane writes its
+ * record over 3 cycles; a shorter duration runs as this). */
+#define TN_ROUND_MIN 3u
 /* A round's duration on the device: alpha cycles for the switch, need
- * for its streams, and at least 3 (the device's shortest round, tn_seq: an
- * eject lane writes its record over 3 cycles; a shorter duration runs as
- * 3). The plan and the closed forms use it. */
+ * for its streams, and at least TN_ROUND_MIN. The plan and the closed
+ * forms use it. */
 static inline uint64_t tn_round_duration(unsigned alpha, uint64_t need)
 {
-    return alpha + need < 3 ? 3 : alpha + need;
+    return alpha + need < TN_ROUND_MIN ? TN_ROUND_MIN : alpha + need;
 }
 /* Append an empty round: its index or TN_ENOMEM. */
 int tn_sched_add_round(struct tn_sched *s);

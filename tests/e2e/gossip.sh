@@ -160,6 +160,14 @@ r=$?
 check "a round table one cycle short exits 3 with node, round and lane named" \
     "$([ $r = 3 ] && grep -Eq '^MISMATCH round 1 node [0-9]+ lane [0-9]+' "$tmp/fd.out"; echo $?)"
 
+# One cycle short of a 3-cycle round (the device's shortest, which the
+# default gossip's rounds at L = 1 are) would change nothing: refused
+# before anything is loaded, the round named.
+"$T" run gossip --dims 3x3x3 --fault duration:1 >"$tmp/fd3.out" 2>&1
+r=$?
+check "a duration fault on a 3-cycle round exits 1, naming the round and why" \
+    "$([ $r = 1 ] && grep -q 'duration:1: round 1 lasts 3 cycles' "$tmp/fd3.out"; echo $?)"
+
 # Only the first round run (NROUNDS 1): the later rounds' records keep the
 # epoch of an earlier run and are reported as not filed.
 "$T" run gossip --dims 3x3x3 --fault rounds:1 >"$tmp/fr.out" 2>&1

@@ -104,6 +104,22 @@ static void test_fault_apply(void)
     for (size_t i = 0; i < img.nwords; i++)
         diff += (size_t)__builtin_popcount(before[i] ^ img.words[i]);
     is(diff, 1, "fault: payload:3 flips exactly one bit");
+    /* durations: one cycle short of a round longer than the device's
+     * shortest, refused (image unchanged) on a round of TN_ROUND_MIN */
+    uint32_t *dur = NULL;
+    for (size_t i = 0; i < img.nbursts; i++)
+        if (img.bursts[i].addr == TN_G_DURATION(0))
+            dur = &img.words[img.bursts[i].off];
+    if (ok(dur != NULL && p->nrounds >= 2, "fault: the image has %u round durations", p->nrounds)) {
+        dur[0] = TN_ROUND_MIN;
+        dur[1] = TN_ROUND_MIN + 2;
+        f = (struct tn_fault){.kind = TN_FAULT_DURATION, .arg = 1};
+        ok(tn_fault_apply(&img, &f, p) == TN_ENOTSUP && dur[0] == TN_ROUND_MIN,
+           "fault: duration:1 on a %u-cycle round is refused and changes nothing", TN_ROUND_MIN);
+        f.arg = 2;
+        ok(tn_fault_apply(&img, &f, p) == 0 && dur[1] == TN_ROUND_MIN + 1 && dur[0] == TN_ROUND_MIN,
+           "fault: duration:2 shortens round 2 alone by one cycle");
+    }
     f = (struct tn_fault){.kind = TN_FAULT_ROUNDS, .arg = p->nrounds};
     ok(tn_fault_apply(&img, &f, p) == TN_EINVAL, "fault: rounds:%u (all of them) names nothing",
        p->nrounds);
