@@ -131,8 +131,10 @@ for b in hx8k icebreaker; do
     row "  network Fmax, seeds 1-5" "$seeds" ">= 48 MHz on every seed"
 done
 # The README's test from a fresh clone of HEAD (committed work only), as a
-# top-level make (not under make bench's flags), in CI's case: nothing in
-# ccache (CCACHE_DISABLE, every object compiled); BENCH_FRESH=0 skips it.
+# top-level make (not under make bench's flags), as on a new machine:
+# nothing in ccache (CCACHE_DISABLE, every object compiled; CI runs on the
+# session's own machine, whose ccache holds what the session built);
+# BENCH_FRESH=0 skips it.
 if [ "${BENCH_FRESH:-1}" != 0 ] && git rev-parse -q --verify HEAD >/dev/null; then
     fd=$(mktemp -d)
     t0=$(date +%s)
