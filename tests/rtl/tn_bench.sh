@@ -17,22 +17,32 @@ set -u
 B=$1 RAW=$2
 SIM=$B/sim PROBE=$B/tests/rtl/tn_bench_speed TORUSCTL=$B/torusctl
 
-# instructions of one probe run: MODEL CYCLES MODE -> "instr net_cycles bus_cycles words"
+# instructions of one probe run: MODEL CYCLES MODE ->
+# "instr net_cycles bus_cycles words node planes", node and planes: the
+# instructions of the node's and the planes' own functions (the model's
+# classes of tn_node and tn_plane), the rest being the top's (tn_torus,
+# the bridge, Verilator's evaluation loop) and the probe's
 instr() {
-    local f out
-    f=$(mktemp)
-    out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$PROBE" "$1" "$2" "$3" 2>"$f")
-    awk -v o="$out" '/Collected :/ { i = $NF } END {
-        split(o, a, " "); print i, a[3], a[5], a[7] }' "$f"
+    local f g out np
+    f=$(mktemp) g=$(mktemp)
+    out=$(valgrind --tool=callgrind --callgrind-out-file="$g" "$PROBE" "$1" "$2" "$3" 2>"$f")
+    np=$(callgrind_annotate --auto=no --threshold=100 "$g" 2>/dev/null | awk '
+        /^ *[0-9][0-9,]* / { n = $1; gsub(",", "", n)
+            if ($0 ~ /_tn_node__/) node += n; else if ($0 ~ /_tn_plane__/) plane += n }
+        END { printf "%.0f %.0f", node, plane }')
+    awk -v o="$out" -v np="$np" '/Collected :/ { i = $NF } END {
+        split(o, a, " "); print i, a[3], a[5], a[7], np }' "$f"
     grep -q "check ok" <<<"$out" || echo "bench: probe $3 failed: $out" >&2
-    rm -f "$f"
+    rm -f "$f" "$g"
 }
-# (instructions of N - instructions of 0) / (network cycles of N - of 0) / nodes
+# (instructions of N - instructions of 0) / (network cycles of N - of 0) / nodes:
+# "all node planes rest"
 per_cycle() { # MODEL MODE N NODES
     local a b
     a=$(instr "$1" "$3" "$2") b=$(instr "$1" 0 "$2")
     awk -v a="$a" -v b="$b" -v n="$4" 'BEGIN { split(a, x, " "); split(b, y, " ");
-        printf "%.0f", (x[1] - y[1]) / (x[2] - y[2]) / n }'
+        d = (x[2] - y[2]) * n; t = (x[1] - y[1]) / d; k = (x[5] - y[5]) / d; p = (x[6] - y[6]) / d
+        printf "%.0f %.0f %.0f %.0f", t, k, p, t - k - p }'
 }
 # a load of 2,000 bus cycles: "per node and bus cycle / per word written"
 load_cost() { # MODEL NODES
@@ -68,7 +78,9 @@ if command -v valgrind >/dev/null && [ -f "$SIM/libtnsim_3x3x3.so" ]; then
     m=$SIM/libtnsim_3x3x3.so
     t=$(per_cycle "$m" traffic 2000 27) i=$(per_cycle "$m" idle 2000 27)
     l=$(load_cost "$m" 27)
-    row "host instructions per node-cycle, 3x3x3, traffic / idle" "$t / $i" "<= 1,000 / <= 300"
+    row "host instructions per node-cycle, 3x3x3, traffic / idle" "${t%% *} / ${i%% *}" "<= 1,000 / <= 300"
+    row "  of which node / planes / the rest: traffic" "$(tr ' ' '\n' <<<"$t" | sed 1d | paste -sd/ | sed 's,/, / ,g')" "(context)"
+    row "  of which node / planes / the rest: idle" "$(tr ' ' '\n' <<<"$i" | sed 1d | paste -sd/ | sed 's,/, / ,g')" "(context)"
     row "load: per node and bus cycle / per word written, 3x3x3" "$l" "(context)"
 else
     row "host instructions per node-cycle (callgrind)" "(valgrind or model missing)" "<= 1,000 / <= 300"
