@@ -17,13 +17,14 @@ UART_RTL   := $(RTL_UART_SRC)
 # The simulated top (sim/tn_sim_top.v) puts the bridge in front of the torus.
 SIM_RTL_SRC += $(BRIDGE_RTL)
 PROTO_SRC  := host/proto/proto.c host/core/error.c
-PROTO_HDR  := $(addprefix include/torus/,proto.h transport.h tn_error.h) host/core/clock.h tests/tap.h
+PROTO_HDR  := $(addprefix include/torus/,proto.h transport.h tn_error.h image.h) host/core/clock.h tests/tap.h
 
 # Parameters of the bridge under test: a small payload bound (oversized
 # frames are cheap), a short idle timeout, a 16-byte input FIFO (so that
-# backpressure is exercised). The defaults are for the boards.
-# tb_bridge_dflt runs the same tests on the board defaults (bound 1024 bytes,
-# 512-byte FIFO, 16-cycle reset), only the idle timeout shortened.
+# backpressure is exercised).
+# tb_bridge_dflt runs the same tests on tn_bridge's defaults (bound 1024
+# bytes, 512-byte FIFO, 16-cycle reset; the boards build a 512-byte bound,
+# mk/board.mk), only the idle timeout shortened.
 BRIDGE_TB_PARAMS := MAX_WORDS=64 IDLE_TIMEOUT=3000 RESET_CYCLES=5 FIFO_AW=4
 BRIDGE_TB_G       = $(foreach p,$(BRIDGE_TB_PARAMS),-G$(p))
 BRIDGE_TB_D       = -DTB_MAX_WORDS=64 -DTB_IDLE_TIMEOUT=3000 -DTB_RESET_CYCLES=5
