@@ -44,6 +44,8 @@ per_cycle() { # MODEL MODE N NODES
         d = (x[2] - y[2]) * n; t = (x[1] - y[1]) / d; k = (x[5] - y[5]) / d; p = (x[6] - y[6]) / d
         printf "%.0f %.0f %.0f %.0f", t, k, p, t - k - p }'
 }
+# per_cycle's split: "node / planes / rest"
+parts() { awk '{ printf "%s / %s / %s", $2, $3, $4 }' <<<"$1"; }
 # a load of 2,000 bus cycles: "per node and bus cycle / per word written"
 load_cost() { # MODEL NODES
     local a b
@@ -79,8 +81,8 @@ if command -v valgrind >/dev/null && [ -f "$SIM/libtnsim_3x3x3.so" ]; then
     t=$(per_cycle "$m" traffic 2000 27) i=$(per_cycle "$m" idle 2000 27)
     l=$(load_cost "$m" 27)
     row "host instructions per node-cycle, 3x3x3, traffic / idle" "${t%% *} / ${i%% *}" "<= 1,000 / <= 300"
-    row "  of which node / planes / the rest: traffic" "$(tr ' ' '\n' <<<"$t" | sed 1d | paste -sd/ | sed 's,/, / ,g')" "(context)"
-    row "  of which node / planes / the rest: idle" "$(tr ' ' '\n' <<<"$i" | sed 1d | paste -sd/ | sed 's,/, / ,g')" "(context)"
+    row "  of which node / planes / the rest: traffic" "$(parts "$t")" "(context)"
+    row "  of which node / planes / the rest: idle" "$(parts "$i")" "(context)"
     row "load: per node and bus cycle / per word written, 3x3x3" "$l" "(context)"
 else
     row "host instructions per node-cycle (callgrind)" "(valgrind or model missing)" "<= 1,000 / <= 300"
