@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The size of a Verilated model's node object (the C++ class of tn_node in
-# the object directory of sim/tn_sim_build.sh): prints "bytes lines" (64-byte
-# lines), or nothing when the headers or the compiler are missing. A
+# the object directory of sim/tn_sim_build.sh): prints "bytes lines header"
+# (64-byte lines; the class's header, which tn_sim_build.sh pads), or
+# nothing when the headers or the compiler are missing. A
 # plane's clocks touch the same few fields of each of its nodes, which lie
 # one object apart: with an even number of lines a node, those fields share
 # a fraction of the L1 data cache's sets (docs/NOTES.md, "What surprised
@@ -19,5 +20,5 @@ printf '#include "Vtn_sim_top.h"\n#include "%s.h"\n#include <cstdio>\nint main()
 if ${CXX:-c++} -std=c++17 -I"$dir" -I"$root/include" -I"$root/include/vltstd" -o "$t/size" \
     "$t/size.cpp" 2>/dev/null; then
     n=$("$t/size")
-    echo "$n $((n / 64))"
+    echo "$n $((n / 64)) $h"
 fi

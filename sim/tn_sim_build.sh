@@ -53,9 +53,8 @@ start=$(date +%s)
 # says why: loads and readbacks of a 7x7x7 take 12-14 % less wall time):
 # if even, a padding member of one line, the class's first, in the
 # generated header.
-lines=$("$here/tn_node_size.sh" "$mdir" | awk '{ print $2 }')
+read -r _ lines hdr <<<"$("$here/tn_node_size.sh" "$mdir")" || true
 if [ -n "$lines" ] && [ $((lines % 2)) = 0 ]; then
-    hdr=$(ls "$mdir"/Vtn_sim_top_tn_node__pi*.h | grep -v '__Syms\|DepSet' | head -1)
     sed -i '0,/^  public:$/s//  public:\n    char tn_sim_pad[64];  \/\/ tn_sim_build.sh: an odd number of 64-byte lines/' "$hdr"
     lines=$("$here/tn_node_size.sh" "$mdir" | awk '{ print $2 }')
 fi
