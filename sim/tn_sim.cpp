@@ -2,6 +2,7 @@
 // Thin extern "C" wrapper around the Verilated torus (tn_sim_top).
 #include "tn_sim.h"
 
+#include <cstddef>
 #include <cstdio>
 #include <deque>
 #include <new>
@@ -56,9 +57,25 @@ static bool present_byte(struct tn_sim *s)
     return true;
 }
 
+/* neval_i, the nodes whose code the model runs at the next edge (the
+ * generated code is patched to test it, sim/tn_sim_build.sh): the ones with
+ * work (nbusy_o before the edge), or all of them. Bits above the nodes'
+ * are never tested. */
+template <typename T> static void set_nodes(T &neval, T busy, bool all)
+{
+    neval = all ? static_cast<T>(~static_cast<T>(0)) : busy;
+}
+
+template <std::size_t N> static void set_nodes(VlWide<N> &neval, const VlWide<N> &busy, bool all)
+{
+    for (std::size_t i = 0; i < N; i++)
+        neval.at(i) = all ? ~static_cast<EData>(0) : busy.at(i);
+}
+
 /* One bus clock, a network clock with it when the network has work (and
- * of the planes, the ones with work), and the table clock of the planes
- * whose table ports have work (all always, free running, as on a board):
+ * of the planes, the ones with work, and of their nodes, the ones with
+ * work), and the table clock of the planes whose table ports have work
+ * (all always, and every node, free running, as on a board):
  * inputs were set by the caller; rising edges, then falling. The bridge's
  * byte input is fed from the queue (one byte per cycle at most) and its
  * output collected, always ready. The next byte goes in with the falling
@@ -80,6 +97,7 @@ static void tick(struct tn_sim *s)
     t->nclk_i = net;
     uint32_t planes = all ? ALL_PLANES : net ? t->pbusy_o : 0;
     t->pclk_i = planes;
+    set_nodes(t->neval_i, t->nbusy_o, all);
     t->eval();
     trace_dump(s, 2 * s->cycles + 1);
     if (in_fire)
@@ -127,6 +145,7 @@ struct tn_sim *tn_sim_create(void)
     s->top->bus_re_i = 0;
     s->top->byte_in_valid_i = 0;
     s->top->byte_out_ready_i = 1;
+    set_nodes(s->top->neval_i, s->top->nbusy_o, true);
     s->top->eval();
     return s;
 }

@@ -8,7 +8,9 @@
 # MEM_DEPTH, ROUNDS, RELAY.
 # The model is flat (one Verilated model of the whole top): the nodes share
 # one copy of the node's code (rtl/net/tn_node.v), the planes one of the
-# plane's (docs/NOTES.md, "Simulation cost").
+# plane's (docs/NOTES.md, "Simulation cost"). The generated code is
+# patched so that a clocked plane runs the code of its nodes with work only
+# (sim/tn_node_gate.awk, tn_torus's nbusy_o).
 set -eu
 stem=$1 out=$2
 shift 2
@@ -61,6 +63,30 @@ fi
 if [ -z "$lines" ] || [ $((lines % 2)) = 0 ]; then
     echo "tn_sim_build: the node object is not an odd number of 64-byte lines (${lines:-not measured}):" \
         "loads and readbacks run slower" >&2
+fi
+# Within a clocked plane, the code of the nodes with work only
+# (tn_node_gate.awk). Every call of a node's code from the root's
+# evaluation must be patched, at least one per node; with more threads the
+# model keeps Verilator's own schedule (every node evaluated).
+if [ "$threads" = 1 ]; then
+    nodes=$((X * Y * Z)) gated=0
+    for f in "$mdir"/Vtn_sim_top___024root__DepSet_*.cpp; do
+        all=$(grep -c 'Vtn_sim_top_tn_node__pi[0-9]*___nba_[A-Za-z0-9_]*((&vlSymsp' "$f" || true)
+        [ "$all" -gt 0 ] || continue
+        awk -v DX="$X" -v DY="$Y" -v N="$nodes" -f "$here/tn_node_gate.awk" "$f" >"$f.tmp" 2>"$mdir/gate.txt"
+        read -r _ calls <"$mdir/gate.txt"
+        if [ "$calls" != "$all" ]; then
+            echo "tn_sim_build: $f: $calls of $all node calls gated: see sim/tn_node_gate.awk" >&2
+            rm -f "$f.tmp"
+            exit 1
+        fi
+        mv "$f.tmp" "$f"
+        gated=$((gated + calls))
+    done
+    if [ "$gated" -lt "$nodes" ]; then
+        echo "tn_sim_build: $gated node calls gated for $nodes nodes: see sim/tn_node_gate.awk" >&2
+        exit 1
+    fi
 fi
 objcache=$(command -v ccache || true)
 mk=(make -s -C "$mdir" -f Vtn_sim_top.mk -j"$VJOBS" OBJCACHE="$objcache"

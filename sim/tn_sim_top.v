@@ -14,7 +14,10 @@
 // wrapper clocks only while net_busy_o says the network has work, each plane
 // on its own copy of it, pclk_i[z], while pbusy_o[z] says the plane has
 // work, and each plane's table ports on tclk_i[z], a copy of bclk_i while
-// tbusy_o[z] says they have work.
+// tbusy_o[z] says they have work. Within a clocked plane the model
+// evaluates only the nodes with work: the C wrapper copies nbusy_o into
+// neval_i before each rising edge, and the generated code, patched by
+// sim/tn_sim_build.sh, calls a node's functions only when its bit is set.
 module tn_sim_top #(
     parameter DIM_X     = 3,    // torus size in X
     parameter DIM_Y     = 3,    // torus size in Y
@@ -46,7 +49,11 @@ module tn_sim_top #(
     input  wire        byte_out_ready_i,
     output wire        net_busy_o,
     output wire [DIM_Z-1:0] pbusy_o,
-    output wire [DIM_Z-1:0] tbusy_o
+    output wire [DIM_Z-1:0] tbusy_o,
+    output wire [DIM_X*DIM_Y*DIM_Z-1:0] nbusy_o,
+    /* verilator lint_off UNUSEDSIGNAL */ // read by the patched generated code only
+    input  wire [DIM_X*DIM_Y*DIM_Z-1:0] neval_i   // nbusy_o before this edge
+    /* verilator lint_on UNUSEDSIGNAL */
 );
     wire [31:0] br_addr, br_wdata, t_rdata;
     wire        br_we, br_re, br_rst, t_ready;
@@ -89,7 +96,7 @@ module tn_sim_top #(
         .bus_re_i(direct ? d_re_q : br_re),
         .bus_rdata_o(t_rdata), .bus_ready_o(t_ready),
         .nclk_i(nclk_i), .pclk_i(pclk_i), .net_busy_o(net_busy_o), .pbusy_o(pbusy_o),
-        .status_o(status));
+        .nbusy_o(nbusy_o), .status_o(status));
 
     assign bus_rdata_o = t_rdata;
     assign bus_ready_o = t_ready & direct;

@@ -38,6 +38,7 @@ module tn_torus #(
     input  wire [DIM_Z-1:0] pclk_i, // each plane's network clock: nclk_i (or stopped, see above)
     output wire        net_busy_o,  // the network has work (the simulator clocks it only then)
     output wire [DIM_Z-1:0] pbusy_o, // plane z has work (the simulator clocks it only then)
+    output wire [DIM_X*DIM_Y*DIM_Z-1:0] nbusy_o, // node k has work (the simulator evaluates it only then)
     output wire [3:0]  status_o     // STATUS bits 3:0, network domain (board LEDs)
 );
     localparam N   = DIM_X * DIM_Y * DIM_Z;      // nodes
@@ -250,6 +251,7 @@ module tn_torus #(
     reg [3:0]  rp_q;                     // a read in stage 1..4 (its answer held at 4)
     reg [N-1:0] nb_hit_q;                // the nodes the request is for
     reg [DIM_Z-1:0] psel_q;              // ... and the planes (tn_plane's nb_we_i, nb_re_i)
+    reg        nall_q;                   // ... and every node (a global or link fault write)
     reg [31:0] nrd_q;
     wire       nreq = t2_q != t3_q && !nrst;
     // (nrd_or: a blocking temporary, assigned only for a read)
@@ -282,6 +284,7 @@ module tn_torus #(
             nb_addr_q  <= caddr_q[19:0];
             nb_wdata_q <= cwdata_q;
             nb_glob_q  <= nb_tgt == 12'hFFF;
+            nall_q     <= nall;
             for (k = 0; k < DIM_Z; k = k + 1)
                 psel_q[k] <= nall || nhit[k*P +: P] != {P{1'b0}};
         end
@@ -353,6 +356,15 @@ module tn_torus #(
     // of either kind, while a write's stages run)
     wire   preq = nb_we_q || nb_re_q || p1_q || rp_q[1] || rp_q[2];
     assign pbusy_o = {DIM_Z{nwork}} | ({DIM_Z{preq}} & psel_q);
+    // Node k has work at the next edge of its plane's network or table
+    // clock: the network's, a request for it in the cycles its plane has
+    // one (a node that is not addressed only sees the plane's shared
+    // request registers change, which none of its registers and outputs
+    // follow without its own request bit), or table work for it (gen_z).
+    // A simulator that skips a node's evaluation at any other edge
+    // simulates the same design (sim/tn_sim_build.sh): every node register
+    // holds its value there, as in a plane without work (above).
+    wire [N-1:0] nnet = {N{nwork}} | ({N{preq}} & (nb_hit_q | {N{nall_q}}));
 
     // ---- planes and their Z links ----
     /* verilator lint_off UNUSEDSIGNAL */ // unconnected when DIM_Z = 1
@@ -395,6 +407,14 @@ module tn_torus #(
                 rw_zq <= rr_zq;
             end
             assign tbusy_o[gz] = rlvl_q || tw_sel || rr_sel || tw_zq || rr_zq || rw_zq;
+            // the nodes of those three cycles, and in the stretched reset all
+            wire [P-1:0]  thit = (tw_sel || rr_sel) ? (a_all ? {P{1'b1}} : one_z) : {P{1'b0}};
+            reg  [P-1:0]  th1_q, th2_q;
+            always @(posedge bclk_i) begin
+                th1_q <= thit;
+                th2_q <= rr_zq ? th1_q : {P{1'b0}};
+            end
+            assign nbusy_o[ZFIRST +: P] = nnet[ZFIRST +: P] | thit | th1_q | th2_q | {P{rlvl_q}};
             reg           rrz_q;
             always @(posedge bclk_i)
                 if (acc && !bus_we_i)

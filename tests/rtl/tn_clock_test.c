@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Clock test: the simulator clocks the network only while it has work
- * (and of its planes, only the ones with work), a board's network clock
- * runs always (tn_sim_free_run); both must give
- * the same cycles between START_CYCLE and any timestamp (docs/hardware.md,
+ * (and of its planes, only the ones with work, and runs the code of their
+ * nodes with work only), a board's network clock runs always
+ * (tn_sim_free_run: every plane clocked, every node evaluated); both must
+ * give the same cycles between START_CYCLE and any timestamp (docs/hardware.md,
  * "Clocks and reset"). The same schedule (streams in several rounds, one
  * flit arriving after the run's end) runs with free running off, on (with
  * idle network cycles before the start), and off again: every record
