@@ -24,7 +24,7 @@ struct tn_sim {
     Vtn_sim_top *top;
     uint64_t cycles, net_cycles;
     uint64_t plane_cycles[TN_DIM_Z];
-    bool free_run;
+    bool free_run, eval_all;
 #if VM_TRACE
     VerilatedFstC *fst;
 #endif
@@ -72,10 +72,12 @@ template <std::size_t N> static void set_nodes(VlWide<N> &neval, const VlWide<N>
         neval.at(i) = all ? ~static_cast<EData>(0) : busy.at(i);
 }
 
-/* One bus clock, a network clock with it when the network has work (and
- * of the planes, the ones with work, and of their nodes, the ones with
- * work), and the table clock of the planes whose table ports have work
- * (all always, and every node, free running, as on a board):
+/* One bus clock, a network clock with it when the network has work or
+ * free running (of the planes, the ones with work), and the table clock of
+ * the planes whose table ports have work; of the clocked planes the nodes
+ * with work are evaluated. With eval_all, and in reset, every plane's
+ * clocks and every node, as on a board. Skipping changes nothing
+ * (docs/hardware.md, "Clocks and reset"):
  * inputs were set by the caller; rising edges, then falling. The bridge's
  * byte input is fed from the queue (one byte per cycle at most) and its
  * output collected, always ready. The next byte goes in with the falling
@@ -90,8 +92,8 @@ static void tick(struct tn_sim *s)
     bool in_fire = t->byte_in_valid_i && t->byte_in_ready_o;
     bool out_fire = t->byte_out_valid_o;
     uint8_t out_byte = t->byte_out_data_o;
-    bool all = s->free_run || t->rst_i;
-    bool net = all || t->net_busy_o;
+    bool all = s->eval_all || t->rst_i;
+    bool net = all || s->free_run || t->net_busy_o;
     t->bclk_i = 1;
     t->tclk_i = all ? ALL_PLANES : t->tbusy_o;
     t->nclk_i = net;
@@ -199,6 +201,11 @@ uint64_t tn_sim_plane_cycles(const struct tn_sim *s, unsigned z)
 void tn_sim_free_run(struct tn_sim *s, int on)
 {
     s->free_run = on != 0;
+}
+
+void tn_sim_eval_all(struct tn_sim *s, int on)
+{
+    s->eval_all = on != 0;
 }
 
 /* Hold the request until bus_ready_o is seen before an edge. */

@@ -6,8 +6,10 @@
  * only while the network has work (a run, a bus request for the network
  * domain, flits in flight), as docs/hardware.md describes, each plane of
  * it only while it has work, and a plane's table ports get the bus clock
- * only while a table write or record read is in flight for them, unless
- * tn_sim_free_run() asks for all of them on every step, as a board's run. */
+ * only while a table write or record read is in flight for them, and of a
+ * clocked plane only the nodes with work are evaluated (their code run).
+ * tn_sim_free_run() asks for the network clock on every step, as on a
+ * board; tn_sim_eval_all() for every plane's clocks and every node. */
 #ifndef TN_SIM_H
 #define TN_SIM_H
 
@@ -34,9 +36,16 @@ uint64_t tn_sim_net_cycles(const struct tn_sim *s);
  * clocked only while it has work (a run, flits, a bus request for one of
  * its nodes) unless free running; 0 for z out of range. */
 uint64_t tn_sim_plane_cycles(const struct tn_sim *s, unsigned z);
-/* on != 0: clock the network on every step (as a board); 0: only while it
- * has work (the default). */
+/* on != 0: the network clock ticks on every step, as on a board (the
+ * network's cycle counter advances); 0: only while the network has work
+ * (the default). */
 void tn_sim_free_run(struct tn_sim *s, int on);
+/* on != 0: at every step clock every plane's network clock (with the
+ * network's) and table clock, and evaluate every node, as a board does;
+ * 0: only the planes, table ports and nodes with work (the default;
+ * docs/hardware.md, "Clocks and reset"). Both give the same results: a
+ * check of that. */
+void tn_sim_eval_all(struct tn_sim *s, int on);
 /* One bus request, clocked until it completes: 0, or -1 if the bus did not
  * answer within 10000 cycles. */
 int tn_sim_bus_write(struct tn_sim *s, uint32_t addr, uint32_t data);

@@ -8,7 +8,11 @@
  * MODE traffic: every node streams LEN flits on each of its outputs (output
  *   o from inject lane o mod LANES, circuits) and ejects every input, in
  *   ROUNDS rounds per run, runs back to back until CYCLES network cycles;
- * MODE idle: the network clocked (free run) with nothing to do;
+ * MODE idle: the network clocked (free run) with nothing to do: the model
+ *   clocks no plane and runs no node's code (only what has work);
+ * MODE idle_all: the same with every plane and node evaluated
+ *   (tn_sim_eval_all, a board's way), as the nodes with nothing to do in
+ *   a run are;
  * MODE load: bus writes to the flit memory (the bridge's work while the
  *   host loads an image): the network is not clocked.
  * The set-up (tables) is the same in every mode and costs the same for
@@ -74,17 +78,29 @@ static int run_traffic(struct simlib *L, unsigned cycles, char *why, size_t n)
     return 0;
 }
 
-static int run_idle(struct simlib *L, unsigned cycles, char *why, size_t n)
+static int idle_run(struct simlib *L, unsigned cycles, int all, char *why, size_t n)
 {
     L->free_run(L->s, 1);
+    L->eval_all(L->s, all);
     L->step(L->s, cycles);
     L->free_run(L->s, 0);
+    L->eval_all(L->s, 0);
     uint32_t st = sl_rd(L, A_GLOB(G_STATUS));
     if (st & STATUS_ERROR) {
         snprintf(why, n, "status %x", st);
         return -1;
     }
     return 0;
+}
+
+static int run_idle(struct simlib *L, unsigned cycles, char *why, size_t n)
+{
+    return idle_run(L, cycles, 0, why, n);
+}
+
+static int run_idle_all(struct simlib *L, unsigned cycles, char *why, size_t n)
+{
+    return idle_run(L, cycles, 1, why, n);
 }
 
 /* Bus writes of flit memory words, until the bus has run cycles cycles. */
@@ -108,15 +124,15 @@ static int run_load(struct simlib *L, unsigned cycles, char *why, size_t n)
 int main(int argc, char **argv)
 {
     if (argc != 4) {
-        fprintf(stderr, "usage: %s MODEL.so CYCLES traffic|idle|load\n", argv[0]);
+        fprintf(stderr, "usage: %s MODEL.so CYCLES traffic|idle|idle_all|load\n", argv[0]);
         return 2;
     }
     const char *mode = argv[3];
     int (*work)(struct simlib *, unsigned, char *, size_t) =
         !strcmp(mode, "traffic") ? run_traffic : !strcmp(mode, "idle") ? run_idle
-        : !strcmp(mode, "load")  ? run_load : NULL;
+        : !strcmp(mode, "idle_all") ? run_idle_all : !strcmp(mode, "load") ? run_load : NULL;
     if (!work) {
-        fprintf(stderr, "%s: unknown mode '%s' (traffic, idle, load)\n", argv[0], mode);
+        fprintf(stderr, "%s: unknown mode '%s' (traffic, idle, idle_all, load)\n", argv[0], mode);
         return 2;
     }
     struct simlib L;

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* Clock test: the simulator clocks the network only while it has work
- * (and of its planes, only the ones with work, and runs the code of their
- * nodes with work only), a board's network clock runs always
- * (tn_sim_free_run: every plane clocked, every node evaluated); both must
- * give the same cycles between START_CYCLE and any timestamp (docs/hardware.md,
- * "Clocks and reset"). The same schedule (streams in several rounds, one
- * flit arriving after the run's end) runs with free running off, on (with
- * idle network cycles before the start), and off again: every record
+/* Clock test: the simulator clocks the network only while it has work,
+ * of its planes only the ones with work, and of a clocked plane runs the
+ * code of the nodes with work only; a board's network clock runs always
+ * (tn_sim_free_run) and clocks every plane and node (tn_sim_eval_all). All
+ * must give the same cycles between START_CYCLE and any timestamp
+ * (docs/hardware.md, "Clocks and reset"). The same schedule (streams in
+ * several rounds, one flit arriving after the run's end) runs on demand, as
+ * a board (free running, everything evaluated, idle network cycles before
+ * the start), on demand again, and free running with only what has work
+ * evaluated: every record
  * (count, round-relative first/last, CRC, error bits) and END_CYCLE -
  * START_CYCLE are identical, the epoch counts the runs. Also: the cycle
  * counter counts network clocks only, an idle network is not clocked
@@ -209,8 +211,10 @@ int main(int argc, char **argv)
         late += (ra[i].err & REC_OVERRUN) != 0;
     ok(late > 0, "on demand: %u streams end after the run (overrun flits filed after the end)", late);
 
-    /* Run B: free running, idle network cycles before the start. */
+    /* Run B: as a board: free running, every plane and node evaluated at
+     * every edge, idle network cycles before the start. */
     L.free_run(L.s, 1);
+    L.eval_all(L.s, 1);
     uint64_t b0 = L.cycles(L.s), nb0 = L.net_cycles(L.s);
     unsigned idle = 777 + rnd(100);
     L.step(L.s, idle);
@@ -227,6 +231,7 @@ int main(int argc, char **argv)
     uint64_t lb = sl_rd48(&L, A_GLOB(G_END)) - startb;
     read_all(rb);
     L.free_run(L.s, 0);
+    L.eval_all(L.s, 0);
     is(sb, sa, "free running: the same STATUS");
     is(lb, la, "free running: the same END_CYCLE - START_CYCLE");
     ok(startb >= enda + idle + 300, "START_CYCLE is absolute: counts the idle free-running cycles (%" PRIu64
@@ -239,12 +244,32 @@ int main(int argc, char **argv)
     is(sc, sa, "on demand again: the same STATUS");
     is(lc, la, "on demand again: the same END_CYCLE - START_CYCLE");
 
-    unsigned diffb = 0, diffc = 0;
+    /* Run D: free running, only the planes and nodes with work evaluated. */
+    static struct sl_rec rd[MAXS];
+    L.free_run(L.s, 1);
+    uint64_t nd0 = L.net_cycles(L.s), pd0 = 0, pd1 = 0;
+    for (unsigned z = 0; z < L.dim[2]; z++)
+        pd0 += L.plane_cycles(L.s, z);
+    L.step(L.s, idle);
+    for (unsigned z = 0; z < L.dim[2]; z++)
+        pd1 += L.plane_cycles(L.s, z);
+    is(L.net_cycles(L.s) - nd0, idle, "free running, what has work only: a network clock on every bus clock");
+    is(pd1 - pd0, 0, "free running, what has work only: no plane clocked while the network is idle");
+    uint32_t sd = sl_run(&L, NR, total, 32);
+    uint64_t ld = sl_rd48(&L, A_GLOB(G_END)) - sl_rd48(&L, A_GLOB(G_START));
+    read_all(rd);
+    L.free_run(L.s, 0);
+    is(sd, sa, "free running, what has work only: the same STATUS");
+    is(ld, la, "free running, what has work only: the same END_CYCLE - START_CYCLE");
+
+    unsigned diffb = 0, diffc = 0, diffd = 0;
     for (unsigned i = 0; i < nst; i++) {
-        struct sl_rec b = rb[i], c = rc[i];
+        struct sl_rec b = rb[i], c = rc[i], d = rd[i];
         diffb += b.epoch != ((ra[i].epoch + 1) & 15);
         diffc += c.epoch != ((ra[i].epoch + 2) & 15);
-        b.epoch = c.epoch = ra[i].epoch;
+        diffd += d.epoch != ((ra[i].epoch + 3) & 15);
+        b.epoch = c.epoch = d.epoch = ra[i].epoch;
+        diffd += !sl_rec_eq(&d, &ra[i]);
         if (!sl_rec_eq(&b, &ra[i]) && diffb++ < 4) {
             char x[128], y[128];
             diag("stream %u: free running %s, on demand %s", i, sl_rec_str(&b, x, sizeof(x)),
@@ -254,6 +279,7 @@ int main(int argc, char **argv)
     }
     is(diffb, 0, "free running: all %u records identical (epoch one more)", nst);
     is(diffc, 0, "on demand again: all %u records identical (epoch two more)", nst);
+    is(diffd, 0, "free running, what has work only: all %u records identical (epoch three more)", nst);
     is(L.bus_errors, 0, "every bus request completed");
     sl_close(&L);
     free(memtop);

@@ -25,6 +25,7 @@ struct simlib {
     uint64_t (*net_cycles)(const struct tn_sim *);
     uint64_t (*plane_cycles)(const struct tn_sim *, unsigned);
     void (*free_run)(struct tn_sim *, int);
+    void (*eval_all)(struct tn_sim *, int);
     int (*bus_write)(struct tn_sim *, uint32_t, uint32_t);
     int (*bus_read)(struct tn_sim *, uint32_t, uint32_t *);
     int (*byte_write)(struct tn_sim *, const uint8_t *, size_t);
@@ -182,6 +183,7 @@ static inline int sl_open(struct simlib *L, const char *path)
     SL_SYM("tn_sim_net_cycles", net_cycles);
     SL_SYM("tn_sim_plane_cycles", plane_cycles);
     SL_SYM("tn_sim_free_run", free_run);
+    SL_SYM("tn_sim_eval_all", eval_all);
     SL_SYM("tn_sim_bus_write", bus_write);
     SL_SYM("tn_sim_bus_read", bus_read);
     SL_SYM("tn_sim_byte_write", byte_write);
