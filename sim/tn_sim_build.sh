@@ -65,28 +65,20 @@ if [ -z "$lines" ] || [ $((lines % 2)) = 0 ]; then
         "loads and readbacks run slower" >&2
 fi
 # Within a clocked plane, the code of the nodes with work only
-# (tn_node_gate.awk). Every call of a node's code from the root's
-# evaluation must be patched, at least one per node; with more threads the
-# model keeps Verilator's own schedule (every node evaluated).
+# (tn_node_gate.awk): every call of a node's code from the root's
+# evaluation patched, the same number for every node. With more threads
+# the model keeps Verilator's own schedule (every node evaluated).
 if [ "$threads" = 1 ]; then
-    nodes=$((X * Y * Z)) gated=0
-    for f in "$mdir"/Vtn_sim_top___024root__DepSet_*.cpp; do
-        all=$(grep -c 'Vtn_sim_top_tn_node__pi[0-9]*___nba_[A-Za-z0-9_]*((&vlSymsp' "$f" || true)
-        [ "$all" -gt 0 ] || continue
-        awk -v DX="$X" -v DY="$Y" -v N="$nodes" -f "$here/tn_node_gate.awk" "$f" >"$f.tmp" 2>"$mdir/gate.txt"
-        read -r _ calls <"$mdir/gate.txt"
-        if [ "$calls" != "$all" ]; then
-            echo "tn_sim_build: $f: $calls of $all node calls gated: see sim/tn_node_gate.awk" >&2
-            rm -f "$f.tmp"
-            exit 1
-        fi
-        mv "$f.tmp" "$f"
-        gated=$((gated + calls))
-    done
-    if [ "$gated" -lt "$nodes" ]; then
-        echo "tn_sim_build: $gated node calls gated for $nodes nodes: see sim/tn_node_gate.awk" >&2
+    files=$(grep -l 'Vtn_sim_top_tn_node__pi[0-9]*___nba_' "$mdir"/Vtn_sim_top___024root__DepSet_*.cpp || true)
+    read -r _ calls gated lo hi < <(awk -v DX="$X" -v DY="$Y" -v N=$((X * Y * Z)) \
+        -f "$here/tn_node_gate.awk" $files 2>&1 >/dev/null)
+    if [ -z "$files" ] || [ "$gated" != "$calls" ] || [ "$lo" != "$hi" ] || [ "$lo" -lt 1 ]; then
+        echo "tn_sim_build: ${gated:-0} of ${calls:-0} node calls gated, ${lo:-0} to ${hi:-0} a node:" \
+            "see sim/tn_node_gate.awk" >&2
+        for f in $files; do rm -f "$f.tmp"; done
         exit 1
     fi
+    for f in $files; do mv "$f.tmp" "$f"; done
 fi
 objcache=$(command -v ccache || true)
 mk=(make -s -C "$mdir" -f Vtn_sim_top.mk -j"$VJOBS" OBJCACHE="$objcache"

@@ -14,9 +14,9 @@
 // wrapper clocks only while net_busy_o says the network has work, each plane
 // on its own copy of it, pclk_i[z], while pbusy_o[z] says the plane has
 // work, and each plane's table ports on tclk_i[z], a copy of bclk_i while
-// tbusy_o[z] says they have work. Within a clocked plane the model
-// evaluates only the nodes with work: the C wrapper copies nbusy_o into
-// neval_i before each rising edge, and the generated code, patched by
+// tbusy_o[z] says they have work. Within a clocked plane a one-thread
+// model evaluates only the nodes with work: the C wrapper copies nbusy_o
+// into neval_i before each rising edge, and the generated code, patched by
 // sim/tn_sim_build.sh, calls a node's functions only when its bit is set.
 module tn_sim_top #(
     parameter DIM_X     = 3,    // torus size in X
@@ -52,7 +52,7 @@ module tn_sim_top #(
     output wire [DIM_Z-1:0] tbusy_o,
     output wire [DIM_X*DIM_Y*DIM_Z-1:0] nbusy_o,
     /* verilator lint_off UNUSEDSIGNAL */ // read by the patched generated code only
-    input  wire [DIM_X*DIM_Y*DIM_Z-1:0] neval_i   // nbusy_o before this edge
+    input  wire [DIM_X*DIM_Y*DIM_Z-1:0] neval_i   // nbusy_o before this edge (all ones: everything)
     /* verilator lint_on UNUSEDSIGNAL */
 );
     wire [31:0] br_addr, br_wdata, t_rdata;

@@ -357,13 +357,14 @@ module tn_torus #(
     wire   preq = nb_we_q || nb_re_q || p1_q || rp_q[1] || rp_q[2];
     assign pbusy_o = {DIM_Z{nwork}} | ({DIM_Z{preq}} & psel_q);
     // Node k has work at the next edge of its plane's network or table
-    // clock: the network's, a request for it in the cycles its plane has
-    // one (a node that is not addressed only sees the plane's shared
-    // request registers change, which none of its registers and outputs
-    // follow without its own request bit), or table work for it (gen_z).
-    // A simulator that skips a node's evaluation at any other edge
-    // simulates the same design (sim/tn_sim_build.sh): every node register
-    // holds its value there, as in a plane without work (above).
+    // clock: the network's, a request for it, or a global or link fault
+    // write (CLEAR reaches the nodes through the sequencer), in the cycles
+    // its plane has one, or table work for it (gen_z). A node that is not
+    // addressed only sees the plane's shared request registers change,
+    // which none of its registers and outputs follow without its own
+    // request bit: a simulator that skips a node's evaluation at any other
+    // edge simulates the same design (docs/hardware.md, "Clocks and
+    // reset").
     wire [N-1:0] nnet = {N{nwork}} | ({N{preq}} & (nb_hit_q | {N{nall_q}}));
 
     // ---- planes and their Z links ----
