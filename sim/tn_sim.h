@@ -7,7 +7,8 @@
  * domain, flits in flight), as docs/hardware.md describes, each plane of
  * it only while it has work, and a plane's table ports get the bus clock
  * only while a table write or record read is in flight for them, and of a
- * clocked plane only the nodes with work are evaluated (their code run).
+ * clocked plane only the nodes with work are evaluated (their code run;
+ * one-thread models, every model make builds).
  * tn_sim_free_run() asks for the network clock on every step, as on a
  * board; tn_sim_eval_all() for every plane's clocks and every node. */
 #ifndef TN_SIM_H
@@ -34,7 +35,8 @@ uint64_t tn_sim_cycles(const struct tn_sim *s);
 uint64_t tn_sim_net_cycles(const struct tn_sim *s);
 /* Network clocks of plane z (0 <= z < DIM_Z) since create: a plane is
  * clocked only while it has work (a run, flits, a bus request for one of
- * its nodes) unless free running; 0 for z out of range. */
+ * its nodes), free running or not, unless tn_sim_eval_all; 0 for z out of
+ * range. */
 uint64_t tn_sim_plane_cycles(const struct tn_sim *s, unsigned z);
 /* on != 0: the network clock ticks on every step, as on a board (the
  * network's cycle counter advances); 0: only while the network has work
@@ -42,7 +44,8 @@ uint64_t tn_sim_plane_cycles(const struct tn_sim *s, unsigned z);
 void tn_sim_free_run(struct tn_sim *s, int on);
 /* on != 0: at every step clock every plane's network clock (with the
  * network's) and table clock, and evaluate every node, as a board does;
- * 0: only the planes, table ports and nodes with work (the default;
+ * 0: only the planes, table ports and nodes with work (the default; the
+ * nodes: one-thread models;
  * docs/hardware.md, "Clocks and reset"). Both give the same results: a
  * check of that. */
 void tn_sim_eval_all(struct tn_sim *s, int on);

@@ -8,9 +8,9 @@
 # MEM_DEPTH, ROUNDS, RELAY.
 # The model is flat (one Verilated model of the whole top): the nodes share
 # one copy of the node's code (rtl/net/tn_node.v), the planes one of the
-# plane's (docs/NOTES.md, "Simulation cost"). The generated code is
-# patched so that a clocked plane runs the code of its nodes with work only
-# (sim/tn_node_gate.awk, tn_torus's nbusy_o).
+# plane's (docs/NOTES.md, "Simulation cost"). The generated code of a
+# one-thread model is patched so that a clocked plane runs the code of its
+# nodes with work only (sim/tn_node_gate.awk, tn_torus's nbusy_o).
 set -eu
 stem=$1 out=$2
 shift 2

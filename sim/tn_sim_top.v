@@ -11,10 +11,11 @@
 // combinationally: Verilator evaluates such logic, here the bridge engine
 // and the torus's bus decode, on every eval(), twice a bus cycle.
 // The bridge and the bus run on bclk_i, the network on nclk_i, which the C
-// wrapper clocks only while net_busy_o says the network has work, each plane
-// on its own copy of it, pclk_i[z], while pbusy_o[z] says the plane has
-// work, and each plane's table ports on tclk_i[z], a copy of bclk_i while
-// tbusy_o[z] says they have work. Within a clocked plane a one-thread
+// wrapper clocks only while net_busy_o says the network has work (on every
+// step with tn_sim_free_run), each plane on its own copy of it, pclk_i[z],
+// while pbusy_o[z] says the plane has work, and each plane's table ports on
+// tclk_i[z], a copy of bclk_i while tbusy_o[z] says they have work (every
+// plane with tn_sim_eval_all and in reset). Within a clocked plane a one-thread
 // model evaluates only the nodes with work: the C wrapper copies nbusy_o
 // into neval_i before each rising edge, and the generated code, patched by
 // sim/tn_sim_build.sh, calls a node's functions only when its bit is set.

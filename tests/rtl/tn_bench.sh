@@ -5,7 +5,8 @@
 #     on the 3x3x3 model, the run of CYCLES minus the run of 0 (the same
 #     set-up), divided by the cycles the probe really simulated (it prints
 #     them) and by the 27 nodes; loading also on the 7x7x7 (343 nodes: a
-#     word clocks one plane of 7, so the cost per node falls with DIM_Z),
+#     word clocks one plane of 7 and runs one node's code, so the cost
+#     per node falls with the node count),
 #     and per flit memory word written (the bus cycles a word takes count);
 #   7x7x7 speed: wall time of 30,000 traffic cycles (about 3 s) minus that
 #     of 0 (one thread; wall time here varies +-40 %);

@@ -218,13 +218,13 @@ int main(int argc, char **argv)
     uint64_t b0 = L.cycles(L.s), nb0 = L.net_cycles(L.s);
     unsigned idle = 777 + rnd(100);
     L.step(L.s, idle);
-    is(L.net_cycles(L.s) - nb0, L.cycles(L.s) - b0, "free running: a network clock on every bus clock");
+    is(L.net_cycles(L.s) - nb0, L.cycles(L.s) - b0, "as a board: a network clock on every bus clock");
     c1 = cycle_now();
     m1 = L.net_cycles(L.s);
     L.step(L.s, 300);
     c2 = cycle_now();
     m2 = L.net_cycles(L.s);
-    is(c2 - c1, m2 - m1, "free running: CYCLE advances by the network clocks between two reads (%" PRIu64 ")",
+    is(c2 - c1, m2 - m1, "as a board: CYCLE advances by the network clocks between two reads (%" PRIu64 ")",
        m2 - m1);
     uint32_t sb = sl_run(&L, NR, total, 32);
     uint64_t startb = sl_rd48(&L, A_GLOB(G_START));
@@ -232,8 +232,8 @@ int main(int argc, char **argv)
     read_all(rb);
     L.free_run(L.s, 0);
     L.eval_all(L.s, 0);
-    is(sb, sa, "free running: the same STATUS");
-    is(lb, la, "free running: the same END_CYCLE - START_CYCLE");
+    is(sb, sa, "as a board: the same STATUS");
+    is(lb, la, "as a board: the same END_CYCLE - START_CYCLE");
     ok(startb >= enda + idle + 300, "START_CYCLE is absolute: counts the idle free-running cycles (%" PRIu64
        " after the last end)", startb - enda);
 
@@ -272,12 +272,12 @@ int main(int argc, char **argv)
         diffd += !sl_rec_eq(&d, &ra[i]);
         if (!sl_rec_eq(&b, &ra[i]) && diffb++ < 4) {
             char x[128], y[128];
-            diag("stream %u: free running %s, on demand %s", i, sl_rec_str(&b, x, sizeof(x)),
+            diag("stream %u: as a board %s, on demand %s", i, sl_rec_str(&b, x, sizeof(x)),
                  sl_rec_str(&ra[i], y, sizeof(y)));
         }
         diffc += !sl_rec_eq(&c, &ra[i]);
     }
-    is(diffb, 0, "free running: all %u records identical (epoch one more)", nst);
+    is(diffb, 0, "as a board: all %u records identical (epoch one more)", nst);
     is(diffc, 0, "on demand again: all %u records identical (epoch two more)", nst);
     is(diffd, 0, "free running, what has work only: all %u records identical (epoch three more)", nst);
     is(L.bus_errors, 0, "every bus request completed");
