@@ -50,6 +50,46 @@ static uint64_t cycle_now(void)
     return sl_rd48(&L, A_GLOB(G_CYCLE));
 }
 
+/* Network clocks of all planes since create. */
+static uint64_t planes_clocked(void)
+{
+    uint64_t n = 0;
+    for (unsigned z = 0; z < L.dim[2]; z++)
+        n += L.plane_cycles(L.s, z);
+    return n;
+}
+
+/* One run of the schedule (total cycles): its STATUS, START_CYCLE and
+ * END_CYCLE - START_CYCLE, and every record. */
+static uint32_t run_once(uint32_t total, struct sl_rec *rec, uint64_t *start, uint64_t *len)
+{
+    uint32_t status = sl_run(&L, NR, total, 32);
+    *start = sl_rd48(&L, A_GLOB(G_START));
+    *len = sl_rd48(&L, A_GLOB(G_END)) - *start;
+    read_all(rec);
+    return status;
+}
+
+/* The records of a run that came `later` runs after the reference run:
+ * the number of streams whose epoch is not `later` more or whose record
+ * differs otherwise (the first few are printed). */
+static unsigned records_differ(const struct sl_rec *rec, const struct sl_rec *ref, unsigned later,
+                               const char *what)
+{
+    unsigned bad = 0;
+    for (unsigned i = 0; i < nst; i++) {
+        struct sl_rec r = rec[i];
+        bad += r.epoch != ((ref[i].epoch + later) & 15);
+        r.epoch = ref[i].epoch;
+        if (!sl_rec_eq(&r, &ref[i]) && bad++ < 4) {
+            char x[128], y[128];
+            diag("stream %u: %s %s, on demand %s", i, what, sl_rec_str(&r, x, sizeof(x)),
+                 sl_rec_str(&ref[i], y, sizeof(y)));
+        }
+    }
+    return bad;
+}
+
 /* Network clocks of node v's plane and of all the other planes during a
  * read or write of word a of v's flit memory. */
 static void plane_clocks(unsigned v, unsigned a, int write, uint64_t *own, uint64_t *others)
@@ -199,11 +239,10 @@ int main(int argc, char **argv)
        m2 - m1);
 
     /* Run A: clocked on demand. */
-    static struct sl_rec ra[MAXS], rb[MAXS], rc[MAXS];
-    uint32_t sa = sl_run(&L, NR, total, 32);
-    uint64_t la = sl_rd48(&L, A_GLOB(G_END)) - sl_rd48(&L, A_GLOB(G_START));
-    uint64_t enda = sl_rd48(&L, A_GLOB(G_END));
-    read_all(ra);
+    static struct sl_rec ra[MAXS], rb[MAXS], rc[MAXS], rd[MAXS];
+    uint64_t starta, la, startb, lb, startc, lc, startd, ld;
+    uint32_t sa = run_once(total, ra, &starta, &la);
+    uint64_t enda = starta + la;
     is(la, total, "on demand: END_CYCLE - START_CYCLE is the sum of the durations");
     ok((sa & 0xB) == STATUS_DONE, "on demand: run done (STATUS 0x%x)", sa);
     unsigned late = 0;
@@ -226,10 +265,7 @@ int main(int argc, char **argv)
     m2 = L.net_cycles(L.s);
     is(c2 - c1, m2 - m1, "as a board: CYCLE advances by the network clocks between two reads (%" PRIu64 ")",
        m2 - m1);
-    uint32_t sb = sl_run(&L, NR, total, 32);
-    uint64_t startb = sl_rd48(&L, A_GLOB(G_START));
-    uint64_t lb = sl_rd48(&L, A_GLOB(G_END)) - startb;
-    read_all(rb);
+    uint32_t sb = run_once(total, rb, &startb, &lb);
     L.free_run(L.s, 0);
     L.eval_all(L.s, 0);
     is(sb, sa, "as a board: the same STATUS");
@@ -238,48 +274,26 @@ int main(int argc, char **argv)
        " after the last end)", startb - enda);
 
     /* Run C: on demand again. */
-    uint32_t sc = sl_run(&L, NR, total, 32);
-    uint64_t lc = sl_rd48(&L, A_GLOB(G_END)) - sl_rd48(&L, A_GLOB(G_START));
-    read_all(rc);
+    uint32_t sc = run_once(total, rc, &startc, &lc);
     is(sc, sa, "on demand again: the same STATUS");
     is(lc, la, "on demand again: the same END_CYCLE - START_CYCLE");
 
     /* Run D: free running, only the planes and nodes with work evaluated. */
-    static struct sl_rec rd[MAXS];
     L.free_run(L.s, 1);
-    uint64_t nd0 = L.net_cycles(L.s), pd0 = 0, pd1 = 0;
-    for (unsigned z = 0; z < L.dim[2]; z++)
-        pd0 += L.plane_cycles(L.s, z);
+    uint64_t nd0 = L.net_cycles(L.s), pd0 = planes_clocked();
     L.step(L.s, idle);
-    for (unsigned z = 0; z < L.dim[2]; z++)
-        pd1 += L.plane_cycles(L.s, z);
     is(L.net_cycles(L.s) - nd0, idle, "free running, what has work only: a network clock on every bus clock");
-    is(pd1 - pd0, 0, "free running, what has work only: no plane clocked while the network is idle");
-    uint32_t sd = sl_run(&L, NR, total, 32);
-    uint64_t ld = sl_rd48(&L, A_GLOB(G_END)) - sl_rd48(&L, A_GLOB(G_START));
-    read_all(rd);
+    is(planes_clocked() - pd0, 0, "free running, what has work only: no plane clocked while the network is idle");
+    uint32_t sd = run_once(total, rd, &startd, &ld);
     L.free_run(L.s, 0);
     is(sd, sa, "free running, what has work only: the same STATUS");
     is(ld, la, "free running, what has work only: the same END_CYCLE - START_CYCLE");
 
-    unsigned diffb = 0, diffc = 0, diffd = 0;
-    for (unsigned i = 0; i < nst; i++) {
-        struct sl_rec b = rb[i], c = rc[i], d = rd[i];
-        diffb += b.epoch != ((ra[i].epoch + 1) & 15);
-        diffc += c.epoch != ((ra[i].epoch + 2) & 15);
-        diffd += d.epoch != ((ra[i].epoch + 3) & 15);
-        b.epoch = c.epoch = d.epoch = ra[i].epoch;
-        diffd += !sl_rec_eq(&d, &ra[i]);
-        if (!sl_rec_eq(&b, &ra[i]) && diffb++ < 4) {
-            char x[128], y[128];
-            diag("stream %u: as a board %s, on demand %s", i, sl_rec_str(&b, x, sizeof(x)),
-                 sl_rec_str(&ra[i], y, sizeof(y)));
-        }
-        diffc += !sl_rec_eq(&c, &ra[i]);
-    }
-    is(diffb, 0, "as a board: all %u records identical (epoch one more)", nst);
-    is(diffc, 0, "on demand again: all %u records identical (epoch two more)", nst);
-    is(diffd, 0, "free running, what has work only: all %u records identical (epoch three more)", nst);
+    is(records_differ(rb, ra, 1, "as a board"), 0, "as a board: all %u records identical (epoch one more)", nst);
+    is(records_differ(rc, ra, 2, "on demand again"), 0,
+       "on demand again: all %u records identical (epoch two more)", nst);
+    is(records_differ(rd, ra, 3, "free running, what has work only"), 0,
+       "free running, what has work only: all %u records identical (epoch three more)", nst);
     is(L.bus_errors, 0, "every bus request completed");
     sl_close(&L);
     free(memtop);
