@@ -45,9 +45,17 @@ trace=()
 [ "$SIM_TRACE" = 1 ] && trace=(--trace-fst)
 defs="-fPIC -DTN_DIM_X=$X -DTN_DIM_Y=$Y -DTN_DIM_Z=$Z -DTN_W=$W -DTN_LANES=$lanes"
 defs="$defs -DTN_MEM_DEPTH=$MEM_DEPTH -DTN_ROUNDS=$ROUNDS -DTN_RELAY=$RELAY"
+# Loops of at most 8 iterations unrolled (Verilator's default: 64). Verilator
+# works on each node's own copy of the node's code until it merges the
+# copies at the end, so every statement an unrolled loop adds is paid once a
+# node in every pass: the router's loops over its 6 + LANES sources, left
+# rolled, make Verilator's run on the 7x7x7 171 s -> 61 s (docs/NOTES.md,
+# "Simulation cost"). A cycle with traffic costs the same; a relay cycle,
+# which runs those loops, more.
+unroll=(--unroll-count 8)
 start=$(date +%s)
 "$VERILATOR" --cc --top-module tn_sim_top --prefix Vtn_sim_top -Mdir "$mdir" \
-    -Wno-fatal --x-assign fast --x-initial fast $VFLAGS "${trace[@]}" --threads "$threads" \
+    -Wno-fatal --x-assign fast --x-initial fast "${unroll[@]}" $VFLAGS "${trace[@]}" --threads "$threads" \
     -GDIM_X="$X" -GDIM_Y="$Y" -GDIM_Z="$Z" -GW="$W" -GLANES="$lanes" \
     -GMEM_DEPTH="$MEM_DEPTH" -GROUNDS="$ROUNDS" -GRELAY="$RELAY" \
     -CFLAGS "$defs" "$here/tn_sim.vlt" "$here/tn_sim_top.v" "$@" "$cpp"
