@@ -3,9 +3,8 @@
 # Usage: sim/tn_sim_build.sh <X>x<Y>x<Z>[_l<LANES>][_t<THREADS>] <out.so> <rtl sources...>
 # Environment: VERILATOR, CXX, VJOBS (parallel C++ jobs), SIM_OPT (C++ -O level),
 # SIM_TRACE (1: FST tracing compiled in; 0, the default: not; the trace code
-# is most of a model's C++: the 3x3x3 builds in 35 s with it and 16 s
-# without, the 7x7x7 in about 8.5 min with it and 2 to 2.5 without), W,
-# MEM_DEPTH, ROUNDS, RELAY.
+# is most of a model's C++: docs/NOTES.md, "Measurements", gives the build
+# times), VFLAGS (more Verilator options), W, MEM_DEPTH, ROUNDS, RELAY.
 # The model is flat (one Verilated model of the whole top): the nodes share
 # one copy of the node's code (rtl/net/tn_node.v), the planes one of the
 # plane's (docs/NOTES.md, "Simulation cost"). The generated code of a
@@ -49,9 +48,9 @@ defs="$defs -DTN_MEM_DEPTH=$MEM_DEPTH -DTN_ROUNDS=$ROUNDS -DTN_RELAY=$RELAY"
 # works on each node's own copy of the node's code until it merges the
 # copies at the end, so every statement an unrolled loop adds is paid once a
 # node in every pass: the router's loops over its 6 + LANES sources, left
-# rolled, make Verilator's run on the 7x7x7 171 s -> 61 s (docs/NOTES.md,
-# "Simulation cost"). A cycle with traffic costs the same; a relay cycle,
-# which runs those loops, more.
+# rolled, make Verilator's run on the 7x7x7 113-120 s -> 66-70 s
+# (docs/NOTES.md, "Simulation cost"). A cycle with traffic costs the same;
+# a relay cycle, which runs those loops, more.
 unroll=(--unroll-count 8)
 start=$(date +%s)
 "$VERILATOR" --cc --top-module tn_sim_top --prefix Vtn_sim_top -Mdir "$mdir" \
