@@ -112,14 +112,9 @@ module tn_router #(
     reg [11:0]    cup, cdn;            // the neighbours' coordinates, + and -
     reg [29:0]    chw;                 // per dimension {w, h2, h1}
     reg [3*NIN-1:0] tgt;               // each new head's route: 0..5 an output, 6 here, 7 none
-    reg [NIN-1:0] rqo, rqe;            // new heads for a relay output, for an eject lane
-    reg [5:0]     ohit;                // relay outputs with a new head for them
-    reg [6*SIW-1:0] ofst;              // each one's lowest source with such a head
-    reg [LANES*SIW-1:0] efst;          // the lowest LANES sources with a head for this node, in order
-    reg [3:0]     nrq, ne, ng, eg;     // new heads with a route; those for this node; heads given
-                                       // a path; those given an eject lane
-    reg [NIN-1:0] win, lost, low;      // heads that got a path; the others; the lowest of them
-    reg [SIW-1:0] idx;                 // the index of low
+    reg [NIN-1:0] rqo, rqe, unr;       // new heads for a relay output, an eject lane, unroutable
+    reg [NIN-1:0] hit, low, win, lost; // heads for one output, its lowest; heads that got a path; the others
+    reg [SIW-1:0] idx;                 // the index of a one-hot source vector
     integer       o, l, i, k;
 
     // The allocation of this cycle's relay heads (relay rounds only): each
@@ -159,13 +154,8 @@ module tn_router #(
         tgt     = {3*NIN{1'b0}};
         rqo     = {NIN{1'b0}};
         rqe     = {NIN{1'b0}};
-        ohit    = 6'd0;
-        ofst    = {6*SIW{1'b0}};
-        efst    = {LANES*SIW{1'b0}};
-        nrq     = 4'd0;
-        ne      = 4'd0;
-        ng      = 4'd0;
-        eg      = 4'd0;
+        unr     = {NIN{1'b0}};
+        hit     = {NIN{1'b0}};
         low     = {NIN{1'b0}};
         win     = {NIN{1'b0}};
         lost    = {NIN{1'b0}};
@@ -240,45 +230,48 @@ module tn_router #(
                                                        : (chw[10*k+9] && v <= chw[10*k+5 +: 4]))};
                         end
                     end
-                    // (sources in order: the first head for an output or
-                    // for this node is the lowest)
                     tgt[3*i +: 3] = t;
-                    if (t < 3'd6 && orel_i[t]) begin
+                    if (t < 3'd6 && orel_i[t])
                         rqo[i] = 1'b1;
-                        nrq    = nrq + 4'd1;
-                        if (!ohit[t]) begin
-                            ohit[t] = 1'b1;
-                            ofst[t*SIW +: SIW] = i[SIW-1:0];
-                        end
-                    end else if (t == 3'd6 && |erel_i) begin
+                    else if (t == 3'd6 && |erel_i)
                         rqe[i] = 1'b1;
-                        nrq    = nrq + 4'd1;
-                        if (ne < LANES[3:0])
-                            efst[ne*SIW +: SIW] = i[SIW-1:0];
-                        ne = ne + 4'd1;
-                    end else
-                        nunrt_o = nunrt_o + 4'd1;
+                    else
+                        unr[i] = 1'b1;
                 end
             end
-            if (nrq != 4'd0) begin
-                for (o = 0; o < 6; o = o + 1)
-                    if (!busy_q[o] && ohit[o]) begin
+            if (|rqo || |rqe) begin
+                for (o = 0; o < 6; o = o + 1) begin
+                    for (i = 0; i < NIN; i = i + 1)
+                        hit[i] = rqo[i] && tgt[3*i +: 3] == o[2:0];
+                    low = hit & (~hit + {{(NIN-1){1'b0}}, 1'b1});
+                    idx = {SIW{1'b0}};
+                    for (i = 0; i < NIN; i = i + 1)  // (one-hot: an OR, not a priority chain)
+                        if (low[i])
+                            idx = idx | i[SIW-1:0];
+                    if (!busy_q[o] && |hit) begin
                         busy_d[o] = 1'b1;
-                        own_d[o*SIW +: SIW] = ofst[o*SIW +: SIW];
-                        win[ofst[o*SIW +: SIW]] = 1'b1;
-                        ng = ng + 4'd1;
+                        own_d[o*SIW +: SIW] = idx;
+                        win = win | low;
                     end
-                for (l = 0; l < LANES; l = l + 1)
-                    if (erel_i[l] && !ebusy_q[l] && eg < ne) begin
+                end
+                hit = rqe;
+                for (l = 0; l < LANES; l = l + 1) begin
+                    low = hit & (~hit + {{(NIN-1){1'b0}}, 1'b1});
+                    idx = {SIW{1'b0}};
+                    for (i = 0; i < NIN; i = i + 1)
+                        if (low[i])
+                            idx = idx | i[SIW-1:0];
+                    if (erel_i[l] && !ebusy_q[l] && |hit) begin
                         ebusy_d[l] = 1'b1;
-                        eown_d[l*SIW +: SIW] = efst[eg*SIW +: SIW];
-                        win[efst[eg*SIW +: SIW]] = 1'b1;
-                        eg = eg + 4'd1;
+                        eown_d[l*SIW +: SIW] = idx;
+                        win = win | low;
+                        hit = hit & ~low;
                     end
-                ng = ng + eg;
-                ncoll_o = nrq - ng;
-                if (ncoll_o != 4'd0) begin
-                    lost = (rqo | rqe) & ~win;
+                end
+                lost = (rqo | rqe) & ~win;
+                for (i = 0; i < NIN; i = i + 1)
+                    ncoll_o = ncoll_o + {3'd0, lost[i]};
+                if (|lost) begin
                     coll_o = 1'b1;
                     low = lost & (~lost + {{(NIN-1){1'b0}}, 1'b1});
                     idx = {SIW{1'b0}};
@@ -289,6 +282,8 @@ module tn_router #(
                     coll_tgt_o = tgt[3*idx +: 3];
                 end
             end
+            for (i = 0; i < NIN; i = i + 1)
+                nunrt_o = nunrt_o + {3'd0, unr[i]};
         end
     end
 
