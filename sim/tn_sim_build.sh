@@ -49,8 +49,9 @@ defs="$defs -DTN_MEM_DEPTH=$MEM_DEPTH -DTN_ROUNDS=$ROUNDS -DTN_RELAY=$RELAY"
 # copies at the end, so every statement an unrolled loop adds is paid once a
 # node in every pass: the router's loops over its 6 + LANES sources, left
 # rolled, make Verilator's run on the 7x7x7 113-120 s -> 66-70 s
-# (docs/NOTES.md, "Simulation cost"). A cycle with traffic costs the same;
-# a relay cycle, which runs those loops, more.
+# (docs/NOTES.md, "Simulation cost"). A cycle with traffic costs the same,
+# a relay cycle, which runs those loops, more (the 7x7x7 scatter's whole
+# command 10 %).
 unroll=(--unroll-count 8)
 start=$(date +%s)
 "$VERILATOR" --cc --top-module tn_sim_top --prefix Vtn_sim_top -Mdir "$mdir" \
