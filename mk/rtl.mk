@@ -169,8 +169,8 @@ $(RTL_TEST_DIR)/lint.t: tests/rtl/tn_lint_test.sh | lint-ahead
 	printf '#!/bin/sh\nexec tests/rtl/tn_lint_test.sh "%s"\n' '$(MAKE)' >$@
 	chmod +x $@
 TESTS_RTL += $(RTL_TEST_DIR)/lint.t
-# The 7x7x7 model ahead of everything else: its Verilator run, about 2 min on
-# one core, is the build's longest step. Only the first job of make -j starts
+# The 7x7x7 model ahead of everything else: its Verilator run, over a minute
+# on one core, is the build's longest step. Only the first job of make -j starts
 # at once, and GNU make starts the jobs waiting for a slot last-queued first:
 # appended, the model waited for the boards, the proofs and the lint (it
 # started 150 s into a fresh clone's make test).
