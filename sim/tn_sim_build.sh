@@ -9,7 +9,9 @@
 # one copy of the node's code (rtl/net/tn_node.v), the planes one of the
 # plane's (docs/NOTES.md, "Simulation cost"). The generated code of a
 # one-thread model is patched so that a clocked plane runs the code of its
-# nodes with work only (sim/tn_node_gate.awk, tn_torus's nbusy_o).
+# nodes with work only (sim/tn_node_gate.awk, tn_torus's nbusy_o). The C++
+# is compiled as three units, and Verilator's runtime once for all the
+# models of a directory (sim/tn_sim_units.mk).
 set -eu
 stem=$1 out=$2
 shift 2
@@ -89,16 +91,21 @@ if [ "$threads" = 1 ]; then
     for f in $files; do mv "$f.tmp" "$f"; done
 fi
 objcache=$(command -v ccache || true)
-mk=(make -s -C "$mdir" -f Vtn_sim_top.mk -j"$VJOBS" OBJCACHE="$objcache"
-    OPT_FAST="$SIM_OPT" OPT_SLOW=-O1 OPT_GLOBAL=-O1 VM_PARALLEL_BUILDS=1)
-"${mk[@]}" default tn_sim.o >/dev/null
-# The Verilator runtime objects (not archived when no executable is linked).
-printf 'tn_globals: $(VK_GLOBAL_OBJS)\n\t@echo $(VK_GLOBAL_OBJS)\n' >"$mdir/tn_globals.mk"
-globals=$("${mk[@]}" -f tn_globals.mk tn_globals | tail -1)
-objs=()
-for o in $globals; do objs+=("$mdir/$o"); done
-"$CXX" -shared -o "$out.tmp" "$mdir/tn_sim.o" "$mdir/Vtn_sim_top__ALL.a" \
-    "${objs[@]}" -lz -pthread
+mk=(make -s -C "$mdir" -f Vtn_sim_top.mk -f "$(cd "$here" && pwd)/tn_sim_units.mk" -j"$VJOBS"
+    OBJCACHE="$objcache" OPT_FAST="$SIM_OPT" OPT_SLOW=-O1 OPT_GLOBAL=-O1)
+# The model's C++ as three units, Verilator's runtime once for all the
+# models of the directory (sim/tn_sim_units.mk): in a directory named by
+# the versions of Verilator and the compiler, built by the first model
+# that needs it while the others wait.
+rt=$(cd "$(dirname "$out")" && pwd)/runtime_$({ "$VERILATOR" --version; "$CXX" --version | head -1; } | cksum | cut -d' ' -f1)
+mkdir -p "$rt"
+(
+    flock 9
+    "${mk[@]}" TN_RT="$rt" "$rt/libverilated.a" >/dev/null
+) 9>"$rt/.lock"
+"${mk[@]}" tn_units >/dev/null
+"$CXX" -shared -o "$out.tmp" "$mdir"/tn_unit_fast.o "$mdir"/tn_unit_slow.o "$mdir"/tn_unit_cold.o \
+    "$mdir/tn_sim.o" "$rt/libverilated.a" -lz -pthread
 mv "$out.tmp" "$out"
 secs=$(( $(date +%s) - start ))
 ccache_note=""

@@ -1,0 +1,44 @@
+# The model's C++ as three compilation units and Verilator's runtime as one
+# archive, for sim/tn_sim_build.sh (read after Verilator's own makefile,
+# Vtn_sim_top.mk, whose variables and flags it uses).
+#
+# Every generated file includes Verilator's headers, about 1 s of compiler
+# time each: compiled one by one, a 6x1x1 model's 15 files cost 18 s, as
+# three units 8 s. The units (docs/NOTES.md, "Measurements", the model
+# builds):
+#   fast  the evaluation code (VM_FAST), at OPT_FAST;
+#   slow  construction and the rest of VM_SLOW, at OPT_SLOW;
+#   cold  the symbol table and the trace declarations, at -O0: code run
+#         once when a model or a trace is opened, and large (the 7x7x7's
+#         symbol table, 3.4 MB, takes 17 s at -O1 and 6 s at -O0).
+# The runtime (TN_RT, a directory shared by the models of a build
+# directory) is compiled once: the models differ only in flags that its
+# files do not use (-DTN_*, VM_TRACE).
+
+tn_cold := $(foreach f,$(VM_SLOW),$(if $(findstring __Syms,$(f))$(findstring __Trace__,$(f)),$(f)))
+tn_slow := $(filter-out $(tn_cold),$(VM_SLOW))
+
+tn_unit_fast.cpp: $(addsuffix .cpp,$(VM_FAST))
+tn_unit_slow.cpp: $(addsuffix .cpp,$(tn_slow))
+tn_unit_cold.cpp: $(addsuffix .cpp,$(tn_cold))
+tn_unit_%.cpp:
+	printf '#include "%s"\n' $^ >$@
+
+tn_unit_fast.o: tn_unit_fast.cpp
+	$(OBJCACHE) $(CXX) $(CXXFLAGS) $(CPPFLAGS) $(OPT_FAST) -c -o $@ $<
+tn_unit_slow.o: tn_unit_slow.cpp
+	$(OBJCACHE) $(CXX) $(CXXFLAGS) $(CPPFLAGS) $(OPT_SLOW) -c -o $@ $<
+tn_unit_cold.o: tn_unit_cold.cpp
+	$(OBJCACHE) $(CXX) $(CXXFLAGS) $(CPPFLAGS) -O0 -c -o $@ $<
+
+.PHONY: tn_units
+tn_units: tn_unit_fast.o tn_unit_slow.o tn_unit_cold.o tn_sim.o
+
+# The runtime: what every model links (VK_GLOBAL_OBJS) and the FST writer
+# of the models with traces (an archive: the others leave it out).
+tn_rt_objs := $(addprefix $(TN_RT)/,$(VK_GLOBAL_OBJS) verilated_fst_c.o)
+$(TN_RT)/libverilated.a: $(tn_rt_objs)
+	rm -f $@
+	$(AR) rcs $@ $^
+$(TN_RT)/%.o: %.cpp
+	$(OBJCACHE) $(CXX) $(CXXFLAGS) $(filter-out -DTN_%,$(CPPFLAGS)) $(OPT_GLOBAL) -c -o $@ $<
