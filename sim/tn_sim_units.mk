@@ -18,11 +18,15 @@
 tn_cold := $(foreach f,$(VM_SLOW),$(if $(findstring __Syms,$(f))$(findstring __Trace__,$(f)),$(f)))
 tn_slow := $(filter-out $(tn_cold),$(VM_SLOW))
 
-tn_unit_fast.cpp: $(addsuffix .cpp,$(VM_FAST))
-tn_unit_slow.cpp: $(addsuffix .cpp,$(tn_slow))
-tn_unit_cold.cpp: $(addsuffix .cpp,$(tn_cold))
-tn_unit_%.cpp:
-	printf '#include "%s"\n' $^ >$@
+# (a unit's list rewritten only when it changes, e.g. with SIM_TRACE: what
+# it includes is a dependency of its object through the compiler's .d file)
+tn_files_fast := $(VM_FAST)
+tn_files_slow := $(tn_slow)
+tn_files_cold := $(tn_cold)
+tn_unit_fast.cpp tn_unit_slow.cpp tn_unit_cold.cpp: tn_unit_%.cpp: FORCE
+	printf '#include "%s.cpp"\n' $(tn_files_$*) >$@.tmp
+	cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+FORCE:
 
 tn_unit_fast.o: tn_unit_fast.cpp
 	$(OBJCACHE) $(CXX) $(CXXFLAGS) $(CPPFLAGS) $(OPT_FAST) -c -o $@ $<
