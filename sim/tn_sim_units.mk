@@ -15,28 +15,27 @@
 # directory) is compiled once: the models differ only in flags that its
 # files do not use (-DTN_*, VM_TRACE).
 
-tn_cold := $(foreach f,$(VM_SLOW),$(if $(findstring __Syms,$(f))$(findstring __Trace__,$(f)),$(f)))
-tn_slow := $(filter-out $(tn_cold),$(VM_SLOW))
+# The units' files and options.
+tn_files_fast := $(VM_FAST)
+tn_files_cold := $(foreach f,$(VM_SLOW),$(if $(findstring __Syms,$(f))$(findstring __Trace__,$(f)),$(f)))
+tn_files_slow := $(filter-out $(tn_files_cold),$(VM_SLOW))
+tn_opt_fast = $(OPT_FAST)
+tn_opt_slow = $(OPT_SLOW)
+tn_opt_cold = -O0
+tn_unit_names := tn_unit_fast tn_unit_slow tn_unit_cold
 
 # (a unit's list rewritten only when it changes, e.g. with SIM_TRACE: what
 # it includes is a dependency of its object through the compiler's .d file)
-tn_files_fast := $(VM_FAST)
-tn_files_slow := $(tn_slow)
-tn_files_cold := $(tn_cold)
-tn_unit_fast.cpp tn_unit_slow.cpp tn_unit_cold.cpp: tn_unit_%.cpp: FORCE
+$(addsuffix .cpp,$(tn_unit_names)): tn_unit_%.cpp: FORCE
 	printf '#include "%s.cpp"\n' $(tn_files_$*) >$@.tmp
 	cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 FORCE:
 
-tn_unit_fast.o: tn_unit_fast.cpp
-	$(OBJCACHE) $(CXX) $(CXXFLAGS) $(CPPFLAGS) $(OPT_FAST) -c -o $@ $<
-tn_unit_slow.o: tn_unit_slow.cpp
-	$(OBJCACHE) $(CXX) $(CXXFLAGS) $(CPPFLAGS) $(OPT_SLOW) -c -o $@ $<
-tn_unit_cold.o: tn_unit_cold.cpp
-	$(OBJCACHE) $(CXX) $(CXXFLAGS) $(CPPFLAGS) -O0 -c -o $@ $<
+$(addsuffix .o,$(tn_unit_names)): tn_unit_%.o: tn_unit_%.cpp
+	$(OBJCACHE) $(CXX) $(CXXFLAGS) $(CPPFLAGS) $(tn_opt_$*) -c -o $@ $<
 
 .PHONY: tn_units
-tn_units: tn_unit_fast.o tn_unit_slow.o tn_unit_cold.o tn_sim.o
+tn_units: $(addsuffix .o,$(tn_unit_names)) tn_sim.o
 
 # The runtime: what every model links (VK_GLOBAL_OBJS) and the FST writer
 # of the models with traces (an archive: the others leave it out).
