@@ -42,6 +42,13 @@ static const char *const status_names[TN_ST_WORDS] = {
 
 static const char *const dir_names[6] = {"X+", "X-", "Y+", "Y-", "Z+", "Z-"};
 
+/* A relay inject descriptor's hop (TN_DESC_HOP_OF): the output its heads
+ * take at this node. */
+static const char *hop_name(unsigned hop)
+{
+    return hop < 6 ? dir_names[hop] : hop == TN_HOP_HERE ? "here" : "none";
+}
+
 /* What dump reads of one node, as the device holds it. */
 struct node_dump {
     uint32_t node, runs, nrounds;  /* nrounds: the rounds loaded (at most ROUNDS) */
@@ -204,9 +211,11 @@ static void print_rounds(const struct node_dump *nd)
 static void print_inject(uint32_t index, const uint32_t *w)
 {
     uint32_t len = TN_DESC_LEN_OF(w[1]), a = TN_DESC_ADDR_OF(w[1]);
-    printf("    [%u] round %u, start %u, words %u..%u (%u flits)%s\n", index,
-           TN_DESC_ROUND_OF(w[0]) + 1, w[0] & 0xFFFFu, a, a + len - 1, len,
-           w[0] & TN_DESC_RELAY ? ", relay" : "");
+    printf("    [%u] round %u, start %u, words %u..%u (%u flits)", index,
+           TN_DESC_ROUND_OF(w[0]) + 1, w[0] & 0xFFFFu, a, a + len - 1, len);
+    if (w[0] & TN_DESC_RELAY)
+        printf(", relay, first hop %s", hop_name(TN_DESC_HOP_OF(w[0])));
+    printf("\n");
 }
 
 /* Lane's eject descriptor of round r (a table indexed by round) and its
@@ -286,8 +295,12 @@ static json_t *lane_json(const struct node_dump *nd, const struct tn_info *in, u
     const uint32_t *rw = nd->rec + (size_t)l * nd->nrounds * TN_REC_WORDS;
     json_t *ia = json_array(), *ea = json_array();
     for (uint32_t i = 0; i < nd->ninj[l]; i++) {
+        uint32_t w0 = inj[TN_DESC_WORDS * i];
         json_t *o = desc_json(inj + TN_DESC_WORDS * i);
-        json_object_set_new(o, "start", json_integer(inj[TN_DESC_WORDS * i] & 0xFFFFu));
+        json_object_set_new(o, "start", json_integer(w0 & 0xFFFFu));
+        json_object_set_new(o, "hop", w0 & TN_DESC_RELAY
+                                          ? json_string(hop_name(TN_DESC_HOP_OF(w0)))
+                                          : json_null());
         json_array_append_new(ia, o);
     }
     for (uint32_t r = 0; r < nd->nrounds; r++) {

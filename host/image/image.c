@@ -46,8 +46,8 @@ unsigned tn_info_rw(const struct tn_info *dev)
 
 void tn_desc_inject(const struct tn_inject *in, uint32_t round, uint32_t w[TN_DESC_WORDS])
 {
-    w[0] = TN_DESC_VALID | (in->relay ? TN_DESC_RELAY : 0) | TN_DESC_ROUND(round) |
-           (in->start & 0xFFFFu);
+    w[0] = TN_DESC_VALID | (in->relay ? TN_DESC_RELAY | TN_DESC_HOP(in->hop) : 0) |
+           TN_DESC_ROUND(round) | (in->start & 0xFFFFu);
     w[1] = in->len << 16 | (in->addr & 0xFFFFu);
 }
 
@@ -287,6 +287,10 @@ static int check_device(const struct tn_plan *p, const struct tn_info *dev, char
                        "the schedule has %u rounds, the device's round table holds %u: "
                        "use a schedule with fewer rounds or a device built with ROUNDS >= %u",
                        p->nrounds, dev->rounds, p->nrounds);
+    if (p->nrounds > TN_DESC_ROUNDS)
+        return tn_errf(err, errlen, TN_ECAPACITY,
+                       "the schedule has %u rounds, an inject descriptor names at most %u: "
+                       "use a schedule with fewer rounds", p->nrounds, TN_DESC_ROUNDS);
     if (p->mem_max > dev->mem_depth)
         return tn_errf(err, errlen, TN_ECAPACITY,
                        "a node needs %llu words of flit memory, the device has %u: "

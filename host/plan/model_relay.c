@@ -2,23 +2,25 @@
 /* Reference model of relay rounds (docs/hardware.md "Relay mode",
  * docs/timing.md): cycle by cycle, every node serves the flits on its
  * relay inputs (links 0..5, then its relay inject lanes) in that order. A
- * head flit routed by DOR (X, Y, Z; + on a tie) takes its output if the
- * output's select is relay and nobody holds it, or, addressed to this
- * node, the lowest free relay eject lane; the input then forwards every
- * flit there until the tail, which releases it for the next cycle. A
- * head that finds its output held (or taken by a lower input in the same
- * cycle) is a collision: it and the rest of its packet are dropped. Heads
- * with no relay output or eject lane are unroutable and dropped. A flit
- * forwarded in cycle c is on the neighbour's input in c + 1; an eject lane
- * takes a flit in the cycle it is on the input (that cycle is its
- * timestamp). Only relay lanes and relay eject descriptors are modelled
- * here; the circuit engines of model.c skip them. A head whose bits 12-14
- * name a six tree (1..6) follows that tree instead of DOR (tn_tree_hop,
- * bit 15 its detour flag; 7 is unroutable). Per node it counts what
- * the status counters count: collisions (a head whose output or every
- * relay eject lane is held), unroutable heads (no relay output or eject
- * lane for it) and dropped flits (a body flit on an input that holds no
- * path). */
+ * head flit on a link is routed by DOR (X, Y, Z; + on a tie) or, when its
+ * bits 12-14 name a six tree (1..6), along that tree (tn_tree_hop, bit 15
+ * its detour flag; 7 is unroutable). A head on an inject lane is not
+ * routed: it wants the hop of its lane's current descriptor (0..5 an
+ * output, 6 this node, 7 none), whatever its data says. A head takes the
+ * output it wants if the output's select is relay and nobody holds it,
+ * or, addressed to this node, the lowest free relay eject lane; the input
+ * then forwards every flit there until the tail, which releases it for
+ * the next cycle. A head that finds its output held (or taken by a lower
+ * input in the same cycle) is a collision: it and the rest of its packet
+ * are dropped. Heads with no relay output or eject lane are unroutable
+ * and dropped. A flit forwarded in cycle c is on the neighbour's input in
+ * c + 1; an eject lane takes a flit in the cycle it is on the input (that
+ * cycle is its timestamp). Only relay lanes and relay eject descriptors
+ * are modelled here; the circuit engines of model.c skip them. Per node
+ * it counts what the status counters count: collisions (a head whose
+ * output or every relay eject lane is held), unroutable heads (no relay
+ * output or eject lane for it) and dropped flits (a body flit on an input
+ * that holds no path). */
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -234,13 +236,28 @@ static int take_eject_lane(struct relay_sim *m, uint32_t v, unsigned in, const u
     return HOLD_DROP;
 }
 
-/* Where the head f on input in of node v goes (x: v's selects): the
- * output it now holds, or HOLD_DROP with the event counted. */
-static int route_head(struct relay_sim *m, uint32_t v, unsigned in, const uint8_t *x,
-                      struct rflit f)
+/* The output the head f on input in of node v wants in round r (as
+ * head_out): a link's head is routed from its data; an inject lane's
+ * takes its lane's current descriptor's hop (the device's three bits: 6
+ * here, 7 none). */
+static int head_want(const struct relay_sim *m, uint32_t r, uint32_t v, unsigned in,
+                     struct rflit f)
+{
+    if (in < TN_NDIRS)
+        return head_out(&m->p->topo, v, f.data);
+    int32_t li = m->lane_inj[v * TN_NDIRS + in - TN_NDIRS];  /* >= 0: the lane sent f */
+    unsigned hop = m->p->rounds[r].inj[li].hop & 7u;
+    return hop == TN_HOP_NONE ? -1 : (int)hop;
+}
+
+/* Where the head f on input in of node v goes in round r (x: v's
+ * selects): the output it now holds, or HOLD_DROP with the event
+ * counted. */
+static int route_head(struct relay_sim *m, uint32_t r, uint32_t v, unsigned in,
+                      const uint8_t *x, struct rflit f)
 {
     uint32_t *ev = &m->out->relay_ev[3 * (size_t)v];
-    int o = head_out(&m->p->topo, v, f.data);
+    int o = head_want(m, r, v, in, f);
     if (o == 6)
         return take_eject_lane(m, v, in, x, ev);
     if (o < 0 || x[o] != TN_SEL_RELAY) {
@@ -293,7 +310,7 @@ static void node_cycle(struct relay_sim *m, uint32_t r, uint32_t k0, uint32_t v,
             continue;
         int *h = &m->inhold[v * 12 + in];
         if (f.head && *h < 0) /* a head on a held path is forwarded */
-            *h = route_head(m, v, in, x, f);
+            *h = route_head(m, r, v, in, x, f);
         else if (*h < 0)
             m->out->relay_ev[3 * (size_t)v + TN_RELAY_DROP]++;
         if (*h >= 0 && *h < TN_NDIRS) {

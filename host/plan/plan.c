@@ -304,7 +304,7 @@ static int emit_run(struct lower *lw, struct tn_plan_round *pr, const struct tn_
     if (addr + (uint64_t)take * L > UINT32_MAX)
         return tn_errf(lw->err, lw->errlen, TN_ECAPACITY, "node %u needs more than 2^32 words",
                        c->src);
-    struct tn_inject in = {c->src, lane, c->start + sent * L, (uint32_t)addr, take * L, ci, 0};
+    struct tn_inject in = {c->src, lane, c->start + sent * L, (uint32_t)addr, take * L, ci, 0, 0};
     return push_inject(lw, pr, &in);
 }
 

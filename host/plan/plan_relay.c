@@ -5,7 +5,10 @@
  * for a stream along a six tree, also 1 + the tree << 12 and the detour
  * flag << 15 (tn_tree_hop; docs/hardware.md "Route"), followed by the
  * words of its messages (a control packet: its words), the last flagged
- * tail.
+ * tail. The routers route a head from its word at every node but the
+ * source: there it takes the output its inject descriptor names (the
+ * descriptor's hop, docs/hardware.md "Inject descriptor"), which the
+ * lowering sets to the first arc of the packet's route (tn_relay_path).
  *
  * Memory: packets are staged at their source above the message layout
  * (from word mem_base on; the image writes their words and MEM flags), so a
@@ -16,8 +19,11 @@
  *
  * Lanes, as the hardware allocates them: the packets of a source that
  * follow each other without a gap (each starts the cycle after the
- * previous one's tail) share one inject descriptor (a chain), and a lane
- * sends several chains of a round one after the other; a
+ * previous one's tail) and leave by the same first hop share one inject
+ * descriptor (a chain: every head of a descriptor takes its one hop), and
+ * a lane sends several chains of a round one after the other (the next
+ * may start the cycle after the previous one's last flit, so packets back
+ * to back with different first hops are consecutive chains of a lane); a
  * destination's packets take the lowest relay eject lane free when their
  * head arrives (a lane is free from the cycle after its holder's tail;
  * heads of one cycle in input-port order), and each lane's descriptor
@@ -42,7 +48,7 @@
 struct pkt {
     uint32_t idx, src, dst;
     uint64_t start, flits, first; /* first: arrival of the head at dst */
-    unsigned d, inport;           /* hops, input port at dst */
+    unsigned d, hop, inport;      /* hops, output at src (the first), input port at dst */
     unsigned lane;                /* inject lane at src, then eject lane at dst */
     uint64_t off;                 /* words before it in its eject lane's area */
 };
@@ -150,6 +156,7 @@ static int collect_packets(struct relay *rl, uint32_t r)
         q->flits = flits;
         q->d = tn_relay_path(&rl->p->topo, x, rl->route, rl->rcap);
         q->first = rl->p->par.alpha + x->start + q->d;
+        q->hop = rl->route[0].dir;  /* the route from src: arc 0 leaves src */
         q->inport = rl->route[q->d - 1].dir;
         for (unsigned h = 0; h < q->d; h++)
             pr->xbar[(size_t)rl->route[h].node * 12 + rl->route[h].dir] = TN_SEL_RELAY;
@@ -178,10 +185,12 @@ static unsigned free_gap(const struct tn_plan *p, uint64_t top, bool (*clash)(co
     return 0; /* nothing avoids it: tn_plan_bank_check says where */
 }
 
-/* A source's chains (packets back to back, one inject descriptor each):
- * chain c's staging area is read from cycle alpha - 1 + start[c] on. */
+/* A source's chains (packets back to back with one first hop, one inject
+ * descriptor each): chain c's staging area is read from cycle alpha - 1 +
+ * start[c] on, and its heads leave by output hop[c]. */
 struct chains {
     uint64_t *base, *start, *len;
+    uint8_t *hop;
     unsigned n, cur;
     uint64_t mask;
 };
@@ -213,11 +222,14 @@ static int add_stage(struct relay *rl, uint32_t v, uint32_t r, const struct pkt 
 }
 
 /* The chains of source v's packets [a, b) (by start): a packet that
- * starts the cycle after a chain's last flit continues it, else it opens
- * a chain on the lowest lane whose chains have ended (a lane works
- * through its descriptors in order). Sets each packet's lane, *chain_of
- * its chain (from 0) and ch's starts and lengths; TN_ECAPACITY when more
- * chains than lanes run at once. */
+ * starts the cycle after a chain's last flit and leaves by the same first
+ * hop continues it (the device takes one hop per descriptor), provided
+ * the chain is still the last on its lane; else it opens a chain on the
+ * lowest lane whose chains have ended (a lane works through its
+ * descriptors in order, the next may start the cycle after the previous
+ * one's last flit). Sets each packet's lane, *chain_of its chain (from 0)
+ * and ch's starts, lengths and hops; TN_ECAPACITY when more chains than
+ * lanes run at once. */
 static int assign_chains(struct relay *rl, uint32_t r, uint32_t a, uint32_t b, struct chains *ch,
                          unsigned *lane_of, uint32_t *chain_of)
 {
@@ -226,7 +238,8 @@ static int assign_chains(struct relay *rl, uint32_t r, uint32_t a, uint32_t b, s
     for (uint32_t k = a; k < b; k++) {
         const struct pkt *q = &rl->pk[k];
         unsigned c = 0, l = 0;
-        while (c < ch->n && ch->start[c] + ch->len[c] != q->start)
+        while (c < ch->n && (ch->start[c] + ch->len[c] != q->start || ch->hop[c] != q->hop ||
+                             lane_end[lane_of[c]] != q->start))
             c++;
         if (c == ch->n) {
             while (l < p->par.lanes && lane_end[l] > q->start)
@@ -238,6 +251,7 @@ static int assign_chains(struct relay *rl, uint32_t r, uint32_t a, uint32_t b, s
                                p->par.lanes, p->par.lanes, p->par.lanes == 1 ? "" : "s");
             ch->start[c] = q->start;
             ch->len[c] = 0;
+            ch->hop[c] = (uint8_t)q->hop;
             lane_of[c] = l;
             ch->n++;
         }
@@ -250,18 +264,19 @@ static int assign_chains(struct relay *rl, uint32_t r, uint32_t a, uint32_t b, s
 }
 
 /* Injection of source v (packets [a, b) by start): one inject descriptor
- * per chain; each chain is staged where its lane's reads use other banks
- * than the chains running beside it. */
+ * per chain, with the chain's first hop; each chain is staged where its
+ * lane's reads use other banks than the chains running beside it. */
 static int inject_chains(struct relay *rl, uint32_t r, uint32_t a, uint32_t b)
 {
     struct tn_plan *p = rl->p;
     struct tn_plan_round *pr = &p->rounds[r];
     uint32_t v = rl->pk[a].src, np = b - a;
     struct chains ch = {malloc(np * sizeof *ch.base), malloc(np * sizeof *ch.start),
-                        malloc(np * sizeof *ch.len), 0, 0, p->par.banks - 1};
+                        malloc(np * sizeof *ch.len), malloc(np * sizeof *ch.hop), 0, 0,
+                        p->par.banks - 1};
     unsigned *lane_of = malloc(np * sizeof *lane_of);
     uint32_t *chain_of = malloc(np * sizeof *chain_of);
-    int rc = ch.base && ch.start && ch.len && lane_of && chain_of
+    int rc = ch.base && ch.start && ch.len && ch.hop && lane_of && chain_of
                  ? assign_chains(rl, r, a, b, &ch, lane_of, chain_of) : TN_ENOMEM;
     for (unsigned c = 0; c < ch.n && !rc; c++) {
         ch.start[c] += p->par.alpha; /* its reads: from alpha - 1 + start */
@@ -269,7 +284,9 @@ static int inject_chains(struct relay *rl, uint32_t r, uint32_t a, uint32_t b)
         rl->top[v] += free_gap(p, rl->top[v], chain_clash, &ch);
         ch.base[c] = rl->top[v];
         struct tn_inject *in = &pr->inj[pr->ninj++];
-        *in = (struct tn_inject){v, (uint8_t)lane_of[c], 0, (uint32_t)rl->top[v], 0, UINT32_MAX, 1};
+        *in = (struct tn_inject){.node = v, .lane = (uint8_t)lane_of[c],
+                                 .addr = (uint32_t)rl->top[v], .circuit = UINT32_MAX,
+                                 .relay = 1, .hop = ch.hop[c]};
         for (uint32_t k = a; k < b && !rc; k++) {
             if (chain_of[k - a] != c)
                 continue;
@@ -287,6 +304,7 @@ static int inject_chains(struct relay *rl, uint32_t r, uint32_t a, uint32_t b)
     free(ch.base);
     free(ch.start);
     free(ch.len);
+    free(ch.hop);
     free(lane_of);
     free(chain_of);
     return rc;

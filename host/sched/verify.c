@@ -1085,9 +1085,26 @@ struct plan_chk {
     int8_t *inj, *ej;
 };
 
+/* Does a relay descriptor of node v in round pr send its heads to a
+ * relay output: hop a direction whose link exists and whose select is
+ * relay, or TN_HOP_HERE with a relay eject lane at v? */
+static bool hop_relays(const struct tn_plan *p, const struct tn_plan_round *pr, uint32_t v,
+                       unsigned hop)
+{
+    const uint8_t *x = &pr->xbar[(size_t)v * 12];
+    if (hop < TN_NDIRS)
+        return tn_dir_exists(&p->topo, (int)hop) && x[hop] == TN_SEL_RELAY;
+    if (hop != TN_HOP_HERE)
+        return false;
+    for (unsigned l = 0; l < p->par.lanes && l < TN_NDIRS; l++)
+        if (x[6 + l] == TN_SEL_RELAY)
+            return true;
+    return false;
+}
+
 /* Inject descriptor i of round r: on a lane that exists, after the one
- * before it on its lane, its words held (or staged, for relay). 0 or
- * TN_ENOMEM. */
+ * before it on its lane, its words held (or staged, for relay; a relay
+ * descriptor's heads leave by a relay output). 0 or TN_ENOMEM. */
 static int check_inject(struct plan_chk *k, uint32_t r, uint32_t i)
 {
     const struct tn_plan *p = k->p;
@@ -1107,6 +1124,13 @@ static int check_inject(struct plan_chk *k, uint32_t r, uint32_t i)
                  (unsigned long long)prev->start + prev->len))
         return TN_ENOMEM;
     k->inj[in->node * TN_NDIRS + in->lane] = 1;
+    if (in->relay && !hop_relays(p, &p->rounds[r], in->node, in->hop) &&
+        add_viol(k->rep, PLAN_VIOL_MAX, TN_V_PATH, R, C, -1, in->node,
+                 "node %u lane %u: the relay descriptor's heads take hop %u (%s), not a relay "
+                 "output of the round: they are unroutable", in->node, in->lane, in->hop,
+                 in->hop < TN_NDIRS ? tn_dir_name(in->hop)
+                 : in->hop == TN_HOP_HERE ? "a relay eject lane here" : "none"))
+        return TN_ENOMEM;
     if (in->relay) {
         /* staged packets: above the message layout */
         if (in->addr < p->mem_base || (uint64_t)in->addr + in->len > p->mem_max)

@@ -43,8 +43,14 @@
 #define TN_DESC_WORDS 2
 #define TN_DESC_VALID (1u << 31)    /* word 0; 0 ends the list */
 #define TN_DESC_RELAY (1u << 30)    /* word 0; head-routed stream or lane */
-#define TN_DESC_ROUND(r) ((uint32_t)(r) << 16)   /* word 0 bits 29:16 */
-#define TN_DESC_ROUND_OF(w0) ((w0) >> 16 & 0x3FFFu)
+/* Inject word 0 bits 29:27 of a relay descriptor: the output its head
+ * flits take at this node (tn_inject.hop: 0..5 a direction, 6 a relay
+ * eject lane here, 7 none); 0 in a circuit descriptor. */
+#define TN_DESC_HOP(h) (((uint32_t)(h) & 7u) << 27)
+#define TN_DESC_HOP_OF(w0) ((w0) >> 27 & 7u)
+#define TN_DESC_ROUNDS 2048u        /* the round field's range (ROUNDS <= 2048) */
+#define TN_DESC_ROUND(r) (((uint32_t)(r) & 0x7FFu) << 16)   /* word 0 bits 26:16 */
+#define TN_DESC_ROUND_OF(w0) ((w0) >> 16 & 0x7FFu)
 #define TN_DESC_PORT_OF(w0) ((w0) & 7u)          /* eject word 0 bits 2:0 */
 #define TN_DESC_LEN_OF(w1) ((w1) >> 16)          /* word 1: length, first word */
 #define TN_DESC_ADDR_OF(w1) ((w1) & 0xFFFFu)
@@ -76,7 +82,7 @@ enum tn_node_status {
 #define TN_CTRL_ABORT 2u
 #define TN_CTRL_CLEAR 4u
 /* VERSION of the design this host loads (bits 31:16 must match). */
-#define TN_DESIGN_VERSION 0x00030000u
+#define TN_DESIGN_VERSION 0x00040000u
 
 /* Fill banks, dw, relay and fault of i from the PARAMS register (bits 3:0
  * log2 BANKS, 12:8 DW, 16 RELAY, 17 FAULT). */

@@ -78,9 +78,10 @@ int tn_model_run_fault(const struct tn_plan *p, uint64_t seed, const struct tn_m
                        struct tn_model_out *out);
 
 /* The reference model of the relay rounds (host/plan/model_relay.c): fills the
- * statistics of the relay eject lanes cycle by cycle (head routing by DOR,
- * hold until the tail, collisions dropped as the hardware does). Called by
- * tn_model_run. */
+ * statistics of the relay eject lanes cycle by cycle (an inject lane's
+ * heads sent to its descriptor's hop, a link's routed by DOR or their
+ * tree, hold until the tail, collisions dropped as the hardware does).
+ * Called by tn_model_run. */
 int tn_model_relay(const struct tn_plan *p, uint64_t seed, struct tn_model_out *out,
                    const struct tn_model_probe *probe, const struct tn_model_fault *fault);
 

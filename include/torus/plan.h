@@ -30,6 +30,9 @@ struct tn_plan_params {
 #define TN_SEL_RELAY 15           /* allocated by head flits (relay mode) */
 #define TN_PORT_RELAY 0xFF        /* tn_eject.port of a relay eject lane */
 #define TN_MODE_RELAY 1u          /* a relay round (heads routed by DOR or a six tree) */
+/* tn_inject.hop of a relay descriptor beside the directions 0..5. */
+#define TN_HOP_HERE 6             /* a relay eject lane of the sending node */
+#define TN_HOP_NONE 7             /* no output: every head is unroutable */
 
 /* One inject descriptor: flit k (k < len) reads word addr + k in
  * round-relative cycle alpha - 1 + start + k and is on the lane in
@@ -47,7 +50,13 @@ struct tn_inject {
                                * same source, start and data share a lane;
                                * relay: the lane's first packet in the
                                * round's relays) */
-    uint8_t relay;            /* head flits are routed */
+    uint8_t relay;            /* a relay stream: its head flits allocate outputs */
+    uint8_t hop;              /* relay: the output every head flit of the
+                               * stream takes at this node (the device does
+                               * not route them): 0..5 a direction (TN_XP ..
+                               * TN_ZM), TN_HOP_HERE a relay eject lane here,
+                               * TN_HOP_NONE none (unroutable); 0 for
+                               * circuits */
 };
 
 /* qsort orders of a round's descriptors: inject by node, lane, start;

@@ -28,7 +28,7 @@ module tn_node #(
     parameter FW    = W + 3,  // flit width on links
     parameter FS    = (FW <= 32) ? 32 : 64,    // a flit's slot on the link buses (tn_router)
     parameter CFW   = 24,                      // round settings: the outputs' selects
-    parameter IEW   = 2 + RW + DW + 2 * AW + 1, // inject entry
+    parameter IEW   = 5 + RW + DW + 2 * AW + 1, // inject entry
     parameter EEW   = 2 + 3 + 2 * AW + 1       // eject descriptor
 ) (
     input  wire            nclk_i,
@@ -152,6 +152,7 @@ module tn_node #(
     // ---- network interface: lanes, flit memory, lane tables, records ----
     wire [LANES*FS-1:0]  inj;
     wire [LANES-1:0]     irelay, erel;
+    wire [3*LANES-1:0]   ihop;
     /* verilator lint_off UNUSEDSIGNAL */ // the slots' unused bits
     wire [LANES*FS-1:0]  ej;
     /* verilator lint_on UNUSEDSIGNAL */
@@ -175,7 +176,7 @@ module tn_node #(
         .tr_idx_i(nb_off_i[RW:1]), .tr_word_i(nb_off_i[0]), .tr_data_o(tr_data),
         .mre_i(nb_r_i && nb_mem), .mwe_i(nb_w_i && nb_mem), .maddr_i(nb_off_i[AW-1:0]),
         .mwdata_i({nb_wdata_i[30], nb_wdata_i[31], nb_wdata_i[W-1:0]}), .mrdata_o(mbrd),
-        .inj_o(inj), .irel_o(irelay), .ej_i(ej), .ejany_i(ejany),
+        .inj_o(inj), .irel_o(irelay), .ihop_o(ihop), .ej_i(ej), .ejany_i(ejany),
         .esrc_o(esrc), .erel_o(erel), .euse_o(euse), .ev_o(nev), .nconf_o(nconf));
     wire ron = |orel_q || |erel;      // a relay round
 
@@ -186,8 +187,8 @@ module tn_node #(
     tn_router #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                 .RELAY(RELAY), .SIW(SIW), .FS(FS)) u_router (
         .clk_i(nclk_i), .rst_i(nrst_i), .sw_i(sw_i),
-        .lin_i(lin_i), .lout_o(lout_o), .lany_o(lany_o), .inj_i(inj), .inj_relay_i(irelay), .ej_o(ej),
-        .ejany_o(ejany), .osrc_i(osrc_q), .orel_i(orel_q), .esrc_i(esrc), .erel_i(erel),
+        .lin_i(lin_i), .lout_o(lout_o), .lany_o(lany_o), .inj_i(inj), .inj_relay_i(irelay),
+        .inj_hop_i(ihop), .ej_o(ej), .ejany_o(ejany), .osrc_i(osrc_q), .orel_i(orel_q), .esrc_i(esrc), .erel_i(erel),
         .rin_i(~(ouse_q | euse)), .iused_i(iused_q), .ron_i(ron), .coord_i(coord_i),
         .ncoll_o(ncoll), .nunrt_o(nunrt), .ndrop_o(ndrop),
         .coll_o(coll), .coll_port_o(coll_port), .coll_tgt_o(coll_tgt));

@@ -70,7 +70,7 @@ module tn_plane #(
     localparam BB  = $clog2(LANES);                  // log2 of the flit memory banks
     localparam FW  = W + 3;                         // flit width
     localparam CFW = 24;                            // round settings: the outputs' selects
-    localparam IEW = 2 + RW + DW + 2 * AW + 1;      // inject entry
+    localparam IEW = 5 + RW + DW + 2 * AW + 1;      // inject entry
     localparam EEW = 2 + 3 + 2 * AW + 1;            // eject descriptor
 
     // ---- input registers: the sequencer's state as every node sees it ----
@@ -148,7 +148,7 @@ module tn_plane #(
     wire [2:0]  tw_kind = {tw_rg == 4'd3, tw_rg == 4'd2, tw_rg == 4'd1};
     wire [RW-1:0] tw_idx = (tw_rg == 4'd1) ? tw_off[RW-1:0] : tw_off[RW:1];
     wire [CFW-1:0] tw_cfg = w1[CFW-1:0];
-    wire [IEW-1:0] tw_inj = {w0[31:30], w0[16 +: RW], w0[0 +: DW], w1[16 +: AW + 1], w1[0 +: AW]};
+    wire [IEW-1:0] tw_inj = {w0[31:27], w0[16 +: RW], w0[0 +: DW], w1[16 +: AW + 1], w1[0 +: AW]};
     wire [EEW-1:0] tw_ej  = {w0[31:30], w0[2:0], w1[16 +: AW + 1], w1[0 +: AW]};
 
     // ---- the nodes and their links ----

@@ -34,6 +34,7 @@ module tn_router #(
     input  wire [LANES*FS-1:0] inj_i,       // inject lanes, lane l in slot l
     /* verilator lint_on UNUSEDSIGNAL */
     input  wire [LANES-1:0]    inj_relay_i, // inject lane l is head-routed
+    input  wire [3*LANES-1:0]  inj_hop_i,   // ... and its heads' output: 0..5, 6 here, 7 none
     output reg  [LANES*FS-1:0] ej_o,        // eject lanes (this cycle's flits)
     output reg                 ejany_o,     // some eject lane has a flit
     input  wire [6*SIW-1:0]    osrc_i,      // output o's circuit source (NIN: none)
@@ -76,6 +77,7 @@ module tn_router #(
     wire [LANES-1:0] irel = RELAY != 0 ? inj_relay_i : {LANES{1'b0}};
     wire [NIN-1:0]   isrel = {irel, rin_i};
     wire             ron = RELAY != 0 && (ron_i || |irel);
+    wire [3*NIN-1:0] hop = {inj_hop_i, 18'd0};   // the inject lanes' heads' routes
 
     // Relay paths: output o (eject lane l) is held for source own (eown).
     // (owners are indices, not states: no FSM extraction in Yosys)
@@ -86,7 +88,9 @@ module tn_router #(
     (* fsm_encoding = "none" *) reg [LANES*SIW-1:0] eown_q;
     reg [LANES*SIW-1:0] eown_d;
 
-    // Routing (docs/hardware.md, "Route"), per dimension k (0 x, 1 y, 2 z,
+    // Routing (docs/hardware.md, "Route"): a head from an inject lane takes
+    // the output its lane's entry names (the host routes the first hop);
+    // a head from a link is routed here, per dimension k (0 x, 1 y, 2 z,
     // coordinates {z, y, x} of 4 bits): DOR goes + to the coordinates at
     // most n / 2 steps ahead on a ring of size n (a tie on an even ring goes
     // +): from c they are c + 1 .. h1 (h1 = c + n / 2) and, when h1 wraps
@@ -180,54 +184,58 @@ module tn_router #(
             for (l = 0; l < LANES; l = l + 1)
                 if (ebusy_q[l])
                     claimed = claimed | ({{(NIN-1){1'b0}}, 1'b1} << eown_q[l*SIW +: SIW]);
-            // New heads and their routes: along six tree dd[14:12] - 1 (7:
-            // none), or by DOR with dd[14:12] = 0; 7 for coordinates
-            // beyond the torus.
+            // New heads and their routes: an inject lane's from its entry;
+            // a link's along six tree dd[14:12] - 1 (7: none), or by DOR
+            // with dd[14:12] = 0; 7 for coordinates beyond the torus.
             for (i = 0; i < NIN; i = i + 1) begin
                 f = src[i];
                 if (isrel[i] && f[W+2] && f[W+1] && !claimed[i]) begin
-                    dd = 32'd0;
-                    dd[W-1:0] = f[W-1:0];
-                    vok = {1'b0, dd[3:0]} < DX && {1'b0, dd[7:4]} < DY && {1'b0, dd[11:8]} < DZ;
-                    t = 3'd7;
-                    if (vok && dd[14:12] != 3'd0) begin
-                        // The hop along tree tix (first dimension fd, +
-                        // for even tix): the dimensions in the cyclic
-                        // order fd, db, dc, each until it matches the
-                        // target; the target is the destination, but with
-                        // the detour flag and until the other two match,
-                        // one step short in fd, where this node is there
-                        // when its next coordinate in the tree's direction
-                        // is the destination's (host: tn_tree_hop).
-                        if (dd[14:12] != 3'd7) begin
-                            tix = dd[14:12] - 3'd1;
-                            fd = tix[2:1];
-                            db = (fd == 2'd2) ? 2'd0 : fd + 2'd1;
-                            dc = (db == 2'd2) ? 2'd0 : db + 2'd1;
-                            for (k = 0; k < 3; k = k + 1) begin
-                                eq[k]   = coord_i[4*k +: 4] == dd[4*k +: 4];
-                                nxeq[k] = (tix[0] ? cdn[4*k +: 4] : cup[4*k +: 4]) == dd[4*k +: 4];
+                    if (i >= 6) begin
+                        t = hop[3*i +: 3];
+                    end else begin
+                        dd = 32'd0;
+                        dd[W-1:0] = f[W-1:0];
+                        vok = {1'b0, dd[3:0]} < DX && {1'b0, dd[7:4]} < DY && {1'b0, dd[11:8]} < DZ;
+                        t = 3'd7;
+                        if (vok && dd[14:12] != 3'd0) begin
+                            // The hop along tree tix (first dimension fd, +
+                            // for even tix): the dimensions in the cyclic
+                            // order fd, db, dc, each until it matches the
+                            // target; the target is the destination, but with
+                            // the detour flag and until the other two match,
+                            // one step short in fd, where this node is there
+                            // when its next coordinate in the tree's direction
+                            // is the destination's (host: tn_tree_hop).
+                            if (dd[14:12] != 3'd7) begin
+                                tix = dd[14:12] - 3'd1;
+                                fd = tix[2:1];
+                                db = (fd == 2'd2) ? 2'd0 : fd + 2'd1;
+                                dc = (db == 2'd2) ? 2'd0 : db + 2'd1;
+                                for (k = 0; k < 3; k = k + 1) begin
+                                    eq[k]   = coord_i[4*k +: 4] == dd[4*k +: 4];
+                                    nxeq[k] = (tix[0] ? cdn[4*k +: 4] : cup[4*k +: 4]) == dd[4*k +: 4];
+                                end
+                                diff = ~eq;
+                                if (dd[15] && !(eq[db] && eq[dc]))
+                                    diff[fd] = !nxeq[fd];
+                                t = 3'd6;
+                                if (diff[dc])
+                                    t = {dc, tix[0]};
+                                if (diff[db])
+                                    t = {db, tix[0]};
+                                if (diff[fd])
+                                    t = {fd, tix[0]};
                             end
-                            diff = ~eq;
-                            if (dd[15] && !(eq[db] && eq[dc]))
-                                diff[fd] = !nxeq[fd];
+                        end else if (vok) begin
+                            // X, then Y, then Z: the first dimension that differs
                             t = 3'd6;
-                            if (diff[dc])
-                                t = {dc, tix[0]};
-                            if (diff[db])
-                                t = {db, tix[0]};
-                            if (diff[fd])
-                                t = {fd, tix[0]};
-                        end
-                    end else if (vok) begin
-                        // X, then Y, then Z: the first dimension that differs
-                        t = 3'd6;
-                        for (k = 0; k < 3; k = k + 1) begin
-                            v = dd[4*k +: 4];
-                            c = coord_i[4*k +: 4];
-                            if (t == 3'd6 && v != c)
-                                t = {k[1:0], !((v > c) ? ({1'b0, v} <= chw[10*k +: 5])
-                                                       : (chw[10*k+9] && v <= chw[10*k+5 +: 4]))};
+                            for (k = 0; k < 3; k = k + 1) begin
+                                v = dd[4*k +: 4];
+                                c = coord_i[4*k +: 4];
+                                if (t == 3'd6 && v != c)
+                                    t = {k[1:0], !((v > c) ? ({1'b0, v} <= chw[10*k +: 5])
+                                                           : (chw[10*k+9] && v <= chw[10*k+5 +: 4]))};
+                            end
                         end
                     end
                     tgt[3*i +: 3] = t;

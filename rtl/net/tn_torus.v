@@ -119,7 +119,7 @@ module tn_torus #(
     localparam [31:0] PARAMS = {14'd0, FAULT != 0, RELAY != 0, 3'd0, DW[4:0], 4'd0, BB[3:0]};
     function [31:0] info(input [2:0] a);
         case (a)
-            3'd0: info = 32'h00030000;
+            3'd0: info = 32'h00040000;
             3'd1: info = DIM_X | (DIM_Y << 8) | (DIM_Z << 16);
             3'd2: info = W;
             3'd3: info = LANES;

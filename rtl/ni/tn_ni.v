@@ -36,7 +36,7 @@ module tn_ni #(
     parameter SIW   = 4,       // the router's source index bits
     parameter FW    = W + 3,   // flit: {valid, head, tail, data}
     parameter FS    = (FW <= 32) ? 32 : 64,      // a flit's slot on the router's buses
-    parameter IEW   = 2 + RW + DW + 2 * AW + 1,  // inject entry {valid, relay, round, start, length, address}
+    parameter IEW   = 5 + RW + DW + 2 * AW + 1,  // inject entry {valid, relay, hop, round, start, length, address}
     parameter EEW   = 2 + 3 + 2 * AW + 1         // eject descriptor {valid, relay, port, length, address}
 ) (
     // ---- bus clock: table writes (tn_plane packs them), record reads ----
@@ -79,6 +79,7 @@ module tn_ni #(
     // ---- the router ----
     output reg  [LANES*FS-1:0] inj_o,      // inject lane l's flit in slot l
     output reg  [LANES-1:0]    irel_o,     // inject lane l's stream is head-routed
+    output wire [3*LANES-1:0]  ihop_o,     // ... and its heads' output (its entry's hop)
     /* verilator lint_off UNUSEDSIGNAL */ // the slots' unused bits
     input  wire [LANES*FS-1:0] ej_i,       // eject lane l's flit in slot l
     /* verilator lint_on UNUSEDSIGNAL */
@@ -102,10 +103,13 @@ module tn_ni #(
     localparam R0W = 4 + 3 + AW + 1;         // word 0's bits
     localparam ROUNDS = 1 << RW;
     // fields of an inject entry and of an eject descriptor
-    // An inject entry as the lists keep it: without the relay flag when
-    // RELAY is 0 (on an iCE40 at ROUNDS 16, 32 bits: 2 block RAMs, not 3).
-    localparam IMW = (RELAY != 0) ? IEW : IEW - 1;
-    localparam I_V = IMW - 1, I_REL = IEW - 2, I_RND = 2 * AW + 1 + DW, I_ST = 2 * AW + 1;
+    // An inject entry as the lists keep it: without the relay flag and the
+    // hop when RELAY is 0 (on an iCE40 at ROUNDS 16, 32 bits: 2 block
+    // RAMs, not 3). I_REL and I_HOP name bits of the round there (read
+    // only under RELAY != 0).
+    localparam IMW = (RELAY != 0) ? IEW : IEW - 4;
+    localparam I_V = IMW - 1, I_REL = IMW - 2, I_HOP = IMW - 5;
+    localparam I_RND = 2 * AW + 1 + DW, I_ST = 2 * AW + 1;
     localparam E_V = EEW - 1, E_REL = EEW - 2, E_PORT = 2 * AW + 1;
     localparam [3:0] NONE4 = 4'd6 + LANES[3:0];
     localparam [SIW-1:0] NONE = NONE4[SIW-1:0];     // the router's "no source"
@@ -129,6 +133,7 @@ module tn_ni #(
     reg [LANES-1:0] iact_q;                  // words left to read
     reg [LANES-1:0] iok_q;                   // a word was read (and granted) last cycle
     reg [LANES-1:0] irel_q;                  // the stream is head-routed
+    reg [3*LANES-1:0] ihop_q;                // its heads' output (lane l in bits 3l+2:3l)
     (* mem2reg *) reg [IMW-1:0] inx [0:LANES-1];   // the entry at each lane's position
     // eject lanes
     (* mem2reg *) reg [AW:0]   eadr_q [0:LANES-1];  // the next word (bit AW: beyond the memory)
@@ -156,6 +161,7 @@ module tn_ni #(
         inj_o  = t_inj;
         irel_o = t_irel;
     end
+    assign ihop_o = ihop_q;
 
     // ==== this cycle's lane work, memory requests and bank grants ====
     wire [BW-1:0]   mbank = maddr_i[BW-1:0] & BMASK;   // the bus's bank
@@ -336,7 +342,7 @@ module tn_ni #(
             always @(posedge bclk_i)
                 if (tw_i)
                     if (iw_i[g])
-                        mem[tw_idx_i] = {tw_inj_i[IEW-1], tw_inj_i[IMW-2:0]};  // (RELAY 0: no relay flag)
+                        mem[tw_idx_i] = {tw_inj_i[IEW-1], tw_inj_i[IMW-2:0]};  // (RELAY 0: no relay flag, no hop)
             always @(posedge nclk_i) begin
                 if (run_i || iwrun_q || nrst_i) begin
                     adr_d = iadr_q[g];
@@ -348,6 +354,7 @@ module tn_ni #(
                         adr_d     = {1'b0, inx[g][0 +: AW]} + 1'b1;
                         rem_d     = inx[g][AW +: AW + 1] - 1'b1;
                         irel_q[g] = RELAY != 0 && inx[g][I_REL];
+                        ihop_q[3*g +: 3] = RELAY != 0 ? inx[g][I_HOP +: 3] : 3'd0;
                     end else if (more[g]) begin
                         iact_q[g] = rem_d != 1;
                         adr_d     = adr_d + 1'b1;
@@ -690,7 +697,7 @@ module tn_ni #(
     /* verilator lint_on BLKSEQ */
 
     // ==== the network-clock bus's table words: lane l's entry or
-    // descriptor read in the cycle before, as written ({valid, relay,
+    // descriptor read in the cycle before, as written ({valid, relay, hop,
     // round, start}, {length, address}; {valid, relay, port}, {length,
     // address}) ====
     reg       trp_q, tre_q, trw_q;
@@ -718,7 +725,8 @@ module tn_ni #(
                 end
             if (!tre_q)
                 tr_data_o = trw_q ? {{(15 - AW){1'b0}}, te[AW +: AW + 1], {(16 - AW){1'b0}}, te[0 +: AW]}
-                                  : {te[I_V], RELAY != 0 && te[I_REL], {(14 - RW){1'b0}}, te[I_RND +: RW],
+                                  : {te[I_V], RELAY != 0 && te[I_REL], RELAY != 0 ? te[I_HOP +: 3] : 3'd0,
+                                     {(11 - RW){1'b0}}, te[I_RND +: RW],
                                      {(16 - DW){1'b0}}, te[I_ST +: DW]};
             else
                 tr_data_o = trw_q ? {{(15 - AW){1'b0}}, td[AW +: AW + 1], {(16 - AW){1'b0}}, td[0 +: AW]}

@@ -334,7 +334,7 @@ module tb_netlist;
 
         // ---- INFO ----
         bus_read(G | 32'h000);
-        check_eq(rd, 32'h00030000, "INFO VERSION");
+        check_eq(rd, 32'h00040000, "INFO VERSION");
         bus_read(G | 32'h001);
         check_eq(rd, DX | (DY << 8) | (DZ << 16), "INFO DIMS");
         bus_read(G | 32'h002);

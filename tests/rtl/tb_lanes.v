@@ -14,7 +14,7 @@
 //   entry) and the round switch cut a stream (nothing is sent in a switch
 //   cycle, nothing of a cut stream after it); an entry never reached stops
 //   the lane; words beyond the memory are gaps (bounds events); the
-//   entry's relay flag while its stream runs;
+//   entry's relay flag and hop while its stream runs;
 // - flit memory: word a in bank a mod BANKS; per bank and cycle one read
 //   and one write, the lowest lane first; losers send a gap / store
 //   nothing; every loss counted;
@@ -44,7 +44,7 @@ module tb_lanes;
     localparam FW    = W + 3;
     localparam MW    = W + 2;
     localparam FS    = (FW <= 32) ? 32 : 64;               // a flit's slot on the lanes' outputs
-    localparam IEW   = 2 + RW + DW + 2 * AW + 1;       // inject entry
+    localparam IEW   = 5 + RW + DW + 2 * AW + 1;       // inject entry
     localparam EEW   = 2 + 3 + 2 * AW + 1;             // eject descriptor
     localparam RCW   = 4 + 3 + AW + 1 + 2 * DW + 32;   // record
 
@@ -67,6 +67,7 @@ module tb_lanes;
     reg  [IEW-1:0]       irow = 0;
     reg  [EEW-1:0]       erow = 0;
     wire [LANES-1:0]     irelay, erel;
+    wire [3*LANES-1:0]   ihop;
     wire [LANES*FW-1:0]  iflit;
     reg  [LANES*FW-1:0]  eflit;
     wire [LANES*FS-1:0]  iflit_s;
@@ -89,7 +90,7 @@ module tb_lanes;
         .tr_i(1'b0), .tr_ej_i(1'b0), .tr_lane_i(3'd0), .tr_idx_i({RW{1'b0}}), .tr_word_i(1'b0),
         .tr_data_o(tr_data),
         .mre_i(bre), .mwe_i(bwe), .maddr_i(baddr), .mwdata_i(bwdata), .mrdata_o(brdata),
-        .inj_o(iflit_s), .irel_o(irelay), .ej_i(eflit_s), .ejany_i(|eflit_s),
+        .inj_o(iflit_s), .irel_o(irelay), .ihop_o(ihop), .ej_i(eflit_s), .ejany_i(|eflit_s),
         .esrc_o(esrc), .erel_o(erel), .euse_o(euse), .ev_o(evs), .nconf_o(nconf));
     // flits in their slots of the NI's buses
     genvar g;
@@ -118,6 +119,7 @@ module tb_lanes;
     // inject lists: entry i of lane l
     reg          ev  [0:LANES-1][0:ROUNDS-1];
     reg          erl [0:LANES-1][0:ROUNDS-1];
+    reg [2:0]    eih [0:LANES-1][0:ROUNDS-1];   // its relay heads' hop
     integer      ern [0:LANES-1][0:ROUNDS-1];
     integer      es  [0:LANES-1][0:ROUNDS-1];
     integer      en  [0:LANES-1][0:ROUNDS-1];
@@ -134,6 +136,7 @@ module tb_lanes;
     // inject lanes
     integer      iptr [0:LANES-1], iadr [0:LANES-1], irem [0:LANES-1];
     reg          iact [0:LANES-1], irdq [0:LANES-1], irel [0:LANES-1], ibusy [0:LANES-1];
+    reg [2:0]    ihp [0:LANES-1];        // the running entry's hop
     reg [MW-1:0] iword [0:LANES-1];      // the word read last cycle
     // eject lanes
     reg          xact [0:LANES-1];
@@ -157,6 +160,7 @@ module tb_lanes;
     // this cycle's expectations and next state
     reg [LANES*FW-1:0] x_iflit;
     reg [LANES-1:0]    x_irel;
+    reg [3*LANES-1:0]  x_ihop;
     integer            x_conf;
     reg [3:0]          x_ev;             // this cycle's events {inject bounds, eject bounds, short, overrun}
     reg [NBK-1:0]      rbank, wbank;
@@ -181,6 +185,7 @@ module tb_lanes;
             for (l = 0; l < LANES; l = l + 1) begin
                 x_iflit[l*FW +: FW] = {irdq[l] && !sw, iword[l]};
                 x_irel[l] = irel[l];
+                x_ihop[3*l +: 3] = ihp[l];
                 nrdq[l] = 0;
                 nword[l] = iword[l];
                 st = run && iptr[l] < ROUNDS && ev[l][iptr[l]] && ern[l][iptr[l]] == round &&
@@ -197,6 +202,7 @@ module tb_lanes;
                     irem[l] = en[l][iptr[l]] - 1;
                     iact[l] = en[l][iptr[l]] > 1;
                     irel[l] = erl[l][iptr[l]];
+                    ihp[l] = eih[l][iptr[l]];
                     iptr[l] = iptr[l] + 1;
                 end else if (sw) begin
                     if (iact[l]) cov_cut_sw = cov_cut_sw + 1;
@@ -352,7 +358,9 @@ module tb_lanes;
                 if (bad_ev < 8) $display("# cycle %0d: events %b, model %b", cyc, evs, x_ev);
             end
             for (l = 0; l < LANES; l = l + 1)
-                if (iflit[l*FW+W+2] && irelay[l] != x_irel[l]) bad_rel = bad_rel + 1;
+                if (iflit[l*FW+W+2] && (irelay[l] != x_irel[l] ||
+                                        (x_irel[l] && ihop[3*l +: 3] != x_ihop[3*l +: 3])))
+                    bad_rel = bad_rel + 1;
             @(posedge clk);
             model_edge;
             cyc = cyc + 1;
@@ -368,7 +376,7 @@ module tb_lanes;
                 for (i = 0; i < ROUNDS; i = i + 1) begin
                     @(negedge clk);
                     lw_idx = i;
-                    irow = {ev[l][i], erl[l][i], ern[l][i][RW-1:0], es[l][i][DW-1:0], en[l][i][AW:0],
+                    irow = {ev[l][i], erl[l][i], eih[l][i], ern[l][i][RW-1:0], es[l][i][DW-1:0], en[l][i][AW:0],
                             ea[l][i][AW-1:0]};
                     ilw = 0;
                     ilw[l] = 1;
@@ -421,6 +429,7 @@ module tb_lanes;
                     while (rnd(3) != 0 && i < ROUNDS - 1 && s < ((dur[r] < 3) ? 3 : dur[r]) + 1) begin
                         ev[l][i] = 1;
                         erl[l][i] = rnd(2);
+                        eih[l][i] = rnd(8);
                         ern[l][i] = r;
                         es[l][i] = s;
                         en[l][i] = rnd(7);
@@ -435,7 +444,7 @@ module tb_lanes;
                     end
                 end
                 for (i = i; i < ROUNDS; i = i + 1) begin
-                    ev[l][i] = 0; erl[l][i] = 0; ern[l][i] = 0; es[l][i] = 0; en[l][i] = 0; ea[l][i] = 0;
+                    ev[l][i] = 0; erl[l][i] = 0; eih[l][i] = 0; ern[l][i] = 0; es[l][i] = 0; en[l][i] = 0; ea[l][i] = 0;
                 end
                 for (r = 0; r < ROUNDS; r = r + 1) begin
                     dv[l][r] = r < nr && rnd(5) != 0;
@@ -526,7 +535,7 @@ module tb_lanes;
         $display("# tb_lanes LANES=%0d W=%0d MEM_DEPTH=%0d BANKS=%0d ROUNDS=%0d SEED=%0d", LANES, W, DEPTH, NBK,
                  ROUNDS, SEED);
         for (l = 0; l < LANES; l = l + 1) begin
-            iptr[l] = 0; iadr[l] = 0; irem[l] = 0; iact[l] = 0; irdq[l] = 0; irel[l] = 0; iword[l] = 0;
+            iptr[l] = 0; iadr[l] = 0; irem[l] = 0; iact[l] = 0; irdq[l] = 0; irel[l] = 0; ihp[l] = 0; iword[l] = 0;
             ibusy[l] = 0;
             xact[l] = 0; xadr[l] = 0; xrem[l] = 0; xcnt[l] = 0; xidx[l] = 0; xfirst[l] = 0; xlast[l] = 0;
             xcrc[l] = 0; xerr[l] = 0; hop[l] = 1; prm[l] = l;
@@ -558,7 +567,7 @@ module tb_lanes;
             end
         $sformat(msg, "%0d runs, %0d cycles: every inject lane's flit in every cycle as modelled", RUNS, cyc);
         ok(bad_i == 0, msg);
-        ok(bad_rel == 0, "inject lanes: the relay flag of the running entry with every flit");
+        ok(bad_rel == 0, "inject lanes: the relay flag and hop of the running entry with every flit");
         ok(bad_c == 0, "flit memory: bank conflicts (lowest lane first) counted every cycle as modelled");
         ok(bad_r == 0, "eject records (epoch, errors, count, first, last, CRC) filed as modelled");
         ok(bad_m == 0, "flit memory contents as modelled after every run (stores, no stores past n or on conflicts)");

@@ -4,7 +4,8 @@
 // Random rounds (a switch every few dozen cycles) give the router random
 // settings as tn_node derives them from a CFG word and the eject
 // descriptors (circuit sources, relay outputs and eject lanes; heads
-// routed by DOR, and along the six trees when W >= 16) and random
+// from links routed by DOR, and along the six trees when W >= 16; heads
+// from inject lanes to the hop of their lane, random) and random
 // traffic: random flits on
 // circuit sources, well-formed packets (head .. tail) with routable and
 // unroutable destinations on relay sources. Every cycle, every output, eject
@@ -40,6 +41,7 @@ module tb_router;
     reg  [6*FW-1:0]      lin = 0;
     reg  [LANES*FW-1:0]  inj = 0;
     reg  [LANES-1:0]     irel = 0;
+    reg  [3*LANES-1:0]   ihop = 0;
     wire [6*FW-1:0]      lout;
     wire [LANES*FW-1:0]  ej;
     reg  [6*SIW-1:0]     osrc = {6{NONE}};
@@ -82,7 +84,8 @@ module tb_router;
     tn_router #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES), .RELAY(RELAY),
                 .SIW(SIW)) dut (
         .clk_i(clk), .rst_i(rst), .sw_i(sw),
-        .lin_i(lin_s), .lout_o(lout_s), .lany_o(lany), .inj_i(inj_s), .inj_relay_i(irel), .ej_o(ej_s),
+        .lin_i(lin_s), .lout_o(lout_s), .lany_o(lany), .inj_i(inj_s), .inj_relay_i(irel), .inj_hop_i(ihop),
+        .ej_o(ej_s),
         .osrc_i(osrc), .orel_i(orel), .esrc_i(esrc), .erel_i(erel), .rin_i(rin),
         .iused_i(iused), .ron_i(ron), .coord_i(coord), .ncoll_o(ncoll), .nunrt_o(nunrt), .ndrop_o(ndrop),
         .coll_o(coll), .coll_port_o(cport), .coll_tgt_o(ctgt));
@@ -177,7 +180,7 @@ module tb_router;
     reg                mron;
     // coverage
     integer cov_coll = 0, cov_tie = 0, cov_ecoll = 0, cov_unrt = 0, cov_reuse = 0, cov_eject = 0,
-            cov_drop = 0, cov_alloc = 0, cov_sw_held = 0, cov_tree = 0;
+            cov_drop = 0, cov_alloc = 0, cov_sw_held = 0, cov_tree = 0, cov_hop = 0;
     reg [NIN:0] cov_sel [0:5];
     reg [5:0]   freed_q = 0;     // outputs released by a tail last cycle
 
@@ -202,7 +205,10 @@ module tb_router;
                 for (i = 0; i < NIN; i = i + 1) begin
                     f = srcf(i);
                     if (isrel[i] && f[W+2] && f[W+1] && !claimed[i]) begin
-                        t = mroute(f[W-1:0]);
+                        // an inject lane's head: its lane's hop, whatever its data
+                        t = (i < 6) ? mroute(f[W-1:0]) : ihop[3*(i-6) +: 3];
+                        if (i >= 6 && t < 6 && orel[t] && !nbusy[t] && t != mroute(f[W-1:0]))
+                            cov_hop = cov_hop + 1;
                         if (t < 6 && !orel[t])
                             xunrt = xunrt + 1;
                         else if (t < 6 && nbusy[t]) begin
@@ -321,6 +327,11 @@ module tb_router;
                 rdata = $random(seed);
                 if (isrel_now(i)) begin
                     if (left[i] == 0 && rnd(3) == 0) begin
+                        // an inject lane's hop: an output, this node or none
+                        if (i >= 6) begin
+                            p = rnd(10);
+                            ihop[3*(i-6) +: 3] = (p < 7) ? rnd(6) : (p < 9) ? 6 : 7;
+                        end
                         n = 1 + rnd(5);
                         left[i] = n;
                         g = {1'b1, 1'b1, n == 1, dest(0)};
@@ -344,7 +355,7 @@ module tb_router;
 
     // A new round's settings, as tn_node derives them from random selects.
     reg [3:0] sel [0:5+LANES];
-    integer   s, ko;
+    integer   s, ko, sj, nround = 0;
     task new_round;
         begin
             for (o = 0; o < 6 + LANES; o = o + 1) begin
@@ -355,6 +366,11 @@ module tb_router;
             end
             if (rnd(4) == 0)        // a circuit-only round
                 for (o = 0; o < 6 + LANES; o = o + 1) if (sel[o] == 15) sel[o] = 8 + rnd(6);
+            // one output per round sweeps the sources: every output selects
+            // every input link and inject lane within 6 (6 + LANES) rounds
+            sj = (nround / 6) % NIN;
+            sel[nround % 6] = (sj < 6) ? 8 + sj : 1 + sj - 6;
+            nround = nround + 1;
             for (o = 0; o < 6; o = o + 1) begin
                 osrc[o*SIW +: SIW] = (sel[o] >= 8 && sel[o] <= 13) ? sel[o] - 8 :
                                      (sel[o] >= 1 && sel[o] <= LANES) ? sel[o] + 5 : NONE;
@@ -440,6 +456,8 @@ module tb_router;
             $sformat(msg, "coverage: %0d relay allocations (%0d by heads along a six tree), %0d to eject lanes, %0d outputs taken the cycle after a tail",
                      cov_alloc, cov_tree, cov_eject, cov_reuse);
             ok(cov_alloc > 0 && cov_eject > 0 && cov_reuse > 0 && (W < 16 || cov_tree > 0), msg);
+            $sformat(msg, "coverage: %0d inject heads took their lane's hop where their data would route elsewhere", cov_hop);
+            ok(cov_hop > 0, msg);
             $sformat(msg, "coverage: %0d collisions (%0d same-cycle ties, %0d on eject lanes), %0d cycles with unroutable heads",
                      cov_coll, cov_tie, cov_ecoll, cov_unrt);
             ok(cov_coll > 0 && cov_tie > 0 && cov_ecoll > 0 && cov_unrt > 0, msg);

@@ -68,7 +68,7 @@ module tb_torus;
         #1 rst = 0;
         repeat (20) @(posedge clk);
         req(0, 32'hFFF00000, 0, q);
-        ok(q === 32'h00030000, "VERSION reads 0x00030000 (answered in the bus domain)");
+        ok(q === 32'h00040000, "VERSION reads 0x00040000 (answered in the bus domain)");
         req(0, 32'hFFF00012, 0, q);
         ok(hung == 0 && q === 32'd0, "STATUS (a read that crosses into the network domain) reads 0 after reset");
         wr(32'h00000003, 32'h5A);

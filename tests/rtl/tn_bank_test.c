@@ -68,8 +68,8 @@ static void lanes_test(void)
         unsigned ah = base, al = base + 16 * B + 2 + r;
         put(v, ah, 6, dh[r]);
         put(v, al, 3, dl[r]);
-        sl_inj(&L, v, hi, r, r, 0, 6, ah, 0);
-        sl_inj(&L, v, lo, r, r, 2, 3, al, 0);
+        sl_inj(&L, v, hi, r, r, 0, 6, ah);
+        sl_inj(&L, v, lo, r, r, 2, 3, al);
         sl_cfg(&L, v, r, CFG_SEL(0, SEL_LANE(hi)) | CFG_SEL(2, SEL_LANE(lo)));
         sl_ej(&L, vx, 0, r, 0, 0, 6, base);
         sl_ej(&L, vy, 0, r, 2, 0, 3, base);
@@ -79,8 +79,8 @@ static void lanes_test(void)
         unsigned bh = base, bl = base + 16 * B + 2 + r;
         put(u1, base, 6, eh[r]);
         put(u2, base, 3, el[r]);
-        sl_inj(&L, u1, 0, r, r, 0, 6, base, 0);
-        sl_inj(&L, u2, 0, r, r, 2, 3, base, 0);
+        sl_inj(&L, u1, 0, r, r, 0, 6, base);
+        sl_inj(&L, u2, 0, r, r, 2, 3, base);
         sl_cfg(&L, u1, r, CFG_SEL(0, SEL_LANE(0)));
         sl_cfg(&L, u2, r, CFG_SEL(2, SEL_LANE(0)));
         sl_ej(&L, w, ehi, r, 0, 0, 6, bh);
@@ -158,8 +158,8 @@ static void bus_test(void)
     sl_wr(&L, A_NODE(v, RG_MEM, 3000), probe);
     mark(w, 1000, N + 1);
     mark(w2, 1000, N + 1);
-    sl_inj(&L, v, 0, 0, 0, 0, N, 0, 0);
-    sl_inj(&L, v2, 0, 0, 0, 0, N, 0, 0);
+    sl_inj(&L, v, 0, 0, 0, 0, N, 0);
+    sl_inj(&L, v2, 0, 0, 0, 0, N, 0);
     sl_inj_end(&L, v, 0, 1);
     sl_inj_end(&L, v2, 0, 1);
     sl_cfg(&L, v, 0, CFG_SEL(0, SEL_LANE(0)));

@@ -42,7 +42,7 @@ static void setup_traffic(struct simlib *L)
         sl_cfg(L, SL_ALL, r, cfg);
         for (unsigned l = 0; l < L->lanes; l++) {
             /* lane l's words start at l * LEN: distinct banks in every cycle */
-            sl_inj(L, SL_ALL, l, r, r, 0, LEN, l * LEN, 0);
+            sl_inj(L, SL_ALL, l, r, r, 0, LEN, l * LEN);
             sl_ej(L, SL_ALL, l, r, l, 0, LEN, L->mem_depth / 2 + l * LEN);
         }
         sl_dur(L, r, 2 + LEN);

@@ -192,7 +192,7 @@ int main(int argc, char **argv)
         memtop[S->src] = a + S->n;
         for (unsigned k = 0; k < S->n; k++)
             sl_wr(&L, A_NODE(S->src, RG_MEM, a + k), sl_rand(&rng) & sl_wmask(&L));
-        sl_inj(&L, S->src, S->lane, S->idx, S->round, S->s, S->n, a, 0);
+        sl_inj(&L, S->src, S->lane, S->idx, S->round, S->s, S->n, a);
         unsigned b = 2048 + memtop[S->dst];
         b += (L.alpha + S->s + S->hops + S->elane + L.banks - b % L.banks) % L.banks;
         memtop[S->dst] = b - 2048 + S->n;

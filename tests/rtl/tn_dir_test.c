@@ -60,7 +60,7 @@ static unsigned stream(unsigned r, unsigned node, unsigned lane, unsigned s, uns
         data[k] = sl_rand(&rng) & sl_wmask(&L);
         sl_wr(&L, A_NODE(node, RG_MEM, a + k), data[k]);
     }
-    sl_inj(&L, node, lane, nidx[node][lane]++, r, s, n, a, 0);
+    sl_inj(&L, node, lane, nidx[node][lane]++, r, s, n, a);
     return a;
 }
 
@@ -246,7 +246,7 @@ int main(int argc, char **argv)
     struct chk *ib = eject(E, b[IB], 0, 0, 1, alloc_mem(b[IB], 1 + 2, 0), "inject bounds (receiver)");
     ib->data[0] = 0x77;
     sl_wr(&L, A_NODE(a[IB], RG_MEM, L.mem_depth - 1), ib->data[0]);
-    sl_inj(&L, a[IB], 0, nidx[a[IB]][0]++, E, 0, 3, L.mem_depth - 1, 0);
+    sl_inj(&L, a[IB], 0, nidx[a[IB]][0]++, E, 0, 3, L.mem_depth - 1);
     expect(ib, L.alpha + 1, 1, 0, 1);
     /* dropped: 3 flits injected that no output takes */
     uint32_t drpd[3];

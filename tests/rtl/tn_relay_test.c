@@ -4,7 +4,8 @@
  * both sides of every switch), then a deliberate collision on a held link, a
  * tie of two heads for the relay eject lanes (lowest input first) and an
  * unroutable head. The test computes paths itself (DOR paths from
- * docs/hardware.md's rule), schedules packets so
+ * docs/hardware.md's rule; an inject entry names its packet's first hop,
+ * the routers route the rest from the head), schedules packets so
  * that no two hold one link or one relay eject lane at once (back-to-back
  * reuse allowed: a path is released by the tail), lets a destination
  * gather several packets into one relay eject lane, and predicts every
@@ -198,7 +199,7 @@ static void load_injects(unsigned from, unsigned to, unsigned *idx)
             memtop[v] += p->n;
             for (unsigned f = 0; f < p->n; f++)
                 sl_wr(&L, A_NODE(v, RG_MEM, p->addr + f), p->data[f]);
-            sl_inj(&L, v, 0, idx[v]++, p->round, p->s, p->n, p->addr, 1);
+            sl_inj_relay(&L, v, 0, idx[v]++, p->round, p->s, p->n, p->addr, (unsigned)p->dir[0]);
         }
     }
 }
@@ -270,7 +271,7 @@ int main(int argc, char **argv)
                 memtop[v] += p->n;
                 for (unsigned f = 0; f < p->n; f++)
                     sl_wr(&L, A_NODE(v, RG_MEM, p->addr + f), p->data[f]);
-                sl_inj(&L, v, 0, idx[v]++, r, 0, p->n, p->addr, 0);
+                sl_inj(&L, v, 0, idx[v]++, r, 0, p->n, p->addr);
                 struct ejx *e = &X[nx++];
                 e->round = r;
                 e->node = p->dst;
@@ -367,8 +368,8 @@ int main(int argc, char **argv)
      * circuit, both at s = 0: the heads reach q's inputs 0 and 2 in the same
      * cycle. With two relay eject lanes, input 0's packet takes lane 0 and
      * input 2's lane 1; with one, input 2's head is a collision (wanted
-     * output 6). A third node sends a head-routed packet with an X
-     * coordinate beyond the torus (DOR): unroutable at its own router. */
+     * output 6). A third node sends a head-routed packet whose entry names
+     * no output (hop 7): unroutable at its own router. */
     first_of[TIE] = np;
     unsigned q = 0;
     for (unsigned tries = 0; tries < 1000; tries++) {
@@ -397,7 +398,7 @@ int main(int argc, char **argv)
             memtop[p->src] += p->n;
             for (unsigned f = 0; f < p->n; f++)
                 sl_wr(&L, A_NODE(p->src, RG_MEM, p->addr + f), p->data[f]);
-            sl_inj(&L, p->src, 0, idx[p->src]++, TIE, 0, p->n, p->addr, 0);
+            sl_inj(&L, p->src, 0, idx[p->src]++, TIE, 0, p->n, p->addr);
         }
         sl_cfg(&L, q, TIE, 0);
         for (unsigned l = 0; l < tie_lanes; l++) {
@@ -428,7 +429,7 @@ int main(int argc, char **argv)
     memtop[un] += PU->n;
     for (unsigned f = 0; f < PU->n; f++)
         sl_wr(&L, A_NODE(un, RG_MEM, PU->addr + f), PU->data[f]);
-    sl_inj(&L, un, 0, idx[un]++, TIE, 0, PU->n, PU->addr, 1);
+    sl_inj_relay(&L, un, 0, idx[un]++, TIE, 0, PU->n, PU->addr, 7);
     sl_cfg(&L, un, TIE, relay_cfg);
     dur[TIE] = L.alpha + 1 + 6 + 1;
     first_of[NR] = np;
@@ -495,7 +496,7 @@ int main(int argc, char **argv)
            "tie: latched with round %u, input 2, wanted output 6 (ejection)", TIE);
         is(sl_rd(&L, A_NODE(q, RG_ST, ST_DROP)), PY->n - 1, "tie: the loser's body flits dropped");
     }
-    is(sl_rd(&L, A_NODE(un, RG_ST, ST_UNRT)), 1, "a head with a coordinate beyond the torus is unroutable");
+    is(sl_rd(&L, A_NODE(un, RG_ST, ST_UNRT)), 1, "an inject entry with hop 7 (no output): its head is unroutable");
     is(sl_rd(&L, A_NODE(un, RG_ST, ST_DROP)), PU->n - 1, "unroutable: its body flits dropped");
     is(sl_rd(&L, A_NODE(un, RG_ST, ST_FLAGS)), FL_UNRT | FL_DROP, "unroutable: flags 5 and 6");
     unsigned others = 0;

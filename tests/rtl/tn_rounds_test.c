@@ -401,7 +401,7 @@ int main(int argc, char **argv)
     }
     for (unsigned i = 0; i < nst; i++) {
         struct stream *S = &st[i];
-        sl_inj(&L, S->src, S->lane, S->idx, S->round, S->s, S->n, S->addr, 0);
+        sl_inj(&L, S->src, S->lane, S->idx, S->round, S->s, S->n, S->addr);
         sl_ej(&L, S->dst, S->elane, S->round, S->port, 0, S->n, S->eaddr);
         for (unsigned k = 0; k < S->n; k++)
             sl_wr(&L, A_NODE(S->src, RG_MEM, S->addr + k), S->data[k]);

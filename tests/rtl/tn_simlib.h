@@ -252,10 +252,12 @@ static inline uint32_t sl_rec_off(const struct simlib *L, unsigned lane, unsigne
     return ((uint32_t)lane << (L->rw + 2)) + (uint32_t)round * 3 + word;
 }
 
-/* Descriptor words (inject word 0, eject word 0, the common word 1). */
-static inline uint32_t sl_inj_w0(int valid, int relay, unsigned round, unsigned start)
+/* Descriptor words (inject word 0, eject word 0, the common word 1); an
+ * inject entry's hop is its relay heads' output (0..5, 6 here, 7 none). */
+static inline uint32_t sl_inj_w0(int valid, int relay, unsigned hop, unsigned round, unsigned start)
 {
-    return (valid ? 1u << 31 : 0) | (relay ? 1u << 30 : 0) | (round & 0x3FFFu) << 16 | (start & 0xFFFFu);
+    return (valid ? 1u << 31 : 0) | (relay ? 1u << 30 : 0) | (hop & 7u) << 27 | (round & 0x7FFu) << 16 |
+           (start & 0xFFFFu);
 }
 static inline uint32_t sl_ej_w0(int valid, int relay, unsigned port)
 {
@@ -268,11 +270,23 @@ static inline uint32_t sl_desc_w1(unsigned len, unsigned addr)
 
 /* Inject entry idx of node's lane (node SL_ALL: every node): word 0 is
  * written immediately before word 1, which commits the entry. */
-static inline void sl_inj(struct simlib *L, unsigned node, unsigned lane, unsigned idx,
-                          unsigned round, unsigned start, unsigned len, unsigned addr, int relay)
+static inline void sl_inj_w(struct simlib *L, unsigned node, unsigned lane, unsigned idx, uint32_t w0,
+                            unsigned len, unsigned addr)
 {
-    sl_wr(L, A_NODE(node, RG_INJ, sl_inj_off(L, lane, idx, 0)), sl_inj_w0(1, relay, round, start));
+    sl_wr(L, A_NODE(node, RG_INJ, sl_inj_off(L, lane, idx, 0)), w0);
     sl_wr(L, A_NODE(node, RG_INJ, sl_inj_off(L, lane, idx, 1)), sl_desc_w1(len, addr));
+}
+/* ... a circuit stream */
+static inline void sl_inj(struct simlib *L, unsigned node, unsigned lane, unsigned idx,
+                          unsigned round, unsigned start, unsigned len, unsigned addr)
+{
+    sl_inj_w(L, node, lane, idx, sl_inj_w0(1, 0, 0, round, start), len, addr);
+}
+/* ... a relay stream whose heads leave by output hop */
+static inline void sl_inj_relay(struct simlib *L, unsigned node, unsigned lane, unsigned idx,
+                                unsigned round, unsigned start, unsigned len, unsigned addr, unsigned hop)
+{
+    sl_inj_w(L, node, lane, idx, sl_inj_w0(1, 1, hop, round, start), len, addr);
 }
 /* The end of a lane's list (valid 0) at entry idx. */
 static inline void sl_inj_end(struct simlib *L, unsigned node, unsigned lane, unsigned idx)

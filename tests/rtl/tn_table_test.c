@@ -73,7 +73,7 @@ int main(int argc, char **argv)
     size_t wl = strlen(want_info);
     ok(!strncmp(want_info, L.build_info(), wl) && !strncmp(L.build_info() + wl, " TRACE=", 7),
        "INFO (%s) agrees with the model's build parameters", want_info);
-    is(L.version, 0x00030000, "VERSION 0x00030000");
+    is(L.version, 0x00040000, "VERSION 0x00040000");
     is(L.alpha, 1, "ALPHA 1");
     is(L.banks, 1u << sl_log2(L.lanes), "PARAMS: BANKS = 2^ceil(log2 LANES)");
     unsigned aw = sl_log2(L.mem_depth);
@@ -114,7 +114,8 @@ int main(int argc, char **argv)
     is(bad, 0, "CFG: a broadcast write reaches every node");
 
     /* INJ and EJ: random entries of every lane */
-    uint32_t w0m = 0xC0000000u | (R - 1) << 16 | dmask;
+    /* inject word 0: valid; relay and hop (RELAY 1 only); round; start */
+    uint32_t w0m = 0x80000000u | (L.relay ? 0x78000000u : 0) | (R - 1) << 16 | dmask;
     uint32_t w1m = (uint32_t)(2 * L.mem_depth - 1) << 16 | amask;
     static uint32_t inj[6][32][2], ej[6][32][2];
     unsigned idxs[32];
@@ -123,7 +124,7 @@ int main(int argc, char **argv)
     unsigned tv = N / 2;
     for (unsigned l = 0; l < L.lanes; l++)
         for (unsigned i = 0; i < 32; i++) {
-            uint32_t a = sl_inj_w0(rnd(2), rnd(2), rnd(R), rnd(dmask + 1));
+            uint32_t a = sl_inj_w0(rnd(2), rnd(2), rnd(8), rnd(R), rnd(dmask + 1));
             uint32_t b = sl_desc_w1(rnd(L.mem_depth + 1), rnd(L.mem_depth));
             sl_wr(&L, A_NODE(tv, RG_INJ, sl_inj_off(&L, l, idxs[i], 0)), a);
             sl_wr(&L, A_NODE(tv, RG_INJ, sl_inj_off(&L, l, idxs[i], 1)), b);
@@ -154,18 +155,18 @@ int main(int argc, char **argv)
                     diag("EJ lane %u round %u word %u: %08x, want %08x", l, idxs[i], w, ge, we);
             }
         }
-    is(badi, 0, "INJ: %u entries of every lane (valid, relay, round, start, length, address) read back", 32);
+    is(badi, 0, "INJ: %u entries of every lane (valid, relay, hop, round, start, length, address) read back", 32);
     is(bade, 0, "EJ: %u rounds of every lane (valid, relay, port, length, address) read back", 32);
 
     /* the two-word rule */
     unsigned l1 = L.lanes - 1, e = 9;
-    sl_inj(&L, tv, l1, e, 5, 6, 7, 8, 0);
-    sl_wr(&L, A_NODE(tv, RG_INJ, sl_inj_off(&L, l1, e, 0)), sl_inj_w0(1, 1, 100, 200));
-    is(sl_rd(&L, A_NODE(tv, RG_INJ, sl_inj_off(&L, l1, e, 0))), sl_inj_w0(1, 0, 5, 6),
+    sl_inj(&L, tv, l1, e, 5, 6, 7, 8);
+    sl_wr(&L, A_NODE(tv, RG_INJ, sl_inj_off(&L, l1, e, 0)), sl_inj_w0(1, 1, 5, 100, 200));
+    is(sl_rd(&L, A_NODE(tv, RG_INJ, sl_inj_off(&L, l1, e, 0))), sl_inj_w0(1, 0, 0, 5, 6),
        "INJ: a write of word 0 alone changes nothing");
-    sl_wr(&L, A_NODE(tv, RG_MEM, 3), sl_inj_w0(1, 1, 11, 12));
+    sl_wr(&L, A_NODE(tv, RG_MEM, 3), sl_inj_w0(1, 1, 3, 11, 12));
     sl_wr(&L, A_NODE(tv, RG_INJ, sl_inj_off(&L, l1, e, 1)), sl_desc_w1(13, 14));
-    is(sl_rd(&L, A_NODE(tv, RG_INJ, sl_inj_off(&L, l1, e, 0))), sl_inj_w0(1, 1, 11, 12),
+    is(sl_rd(&L, A_NODE(tv, RG_INJ, sl_inj_off(&L, l1, e, 0))), sl_inj_w0(1, 1, 3, 11, 12),
        "INJ: word 1 commits the data of the bus's last write (any address) as word 0");
     is(sl_rd(&L, A_NODE(tv, RG_INJ, sl_inj_off(&L, l1, e, 1))), sl_desc_w1(13, 14), "INJ: word 1 as written");
     sl_ej(&L, tv, l1, e, 3, 0, 5, 6);
@@ -173,11 +174,11 @@ int main(int argc, char **argv)
     is(sl_rd(&L, A_NODE(tv, RG_EJ, sl_ej_off(&L, l1, e, 0))), sl_ej_w0(1, 0, 3),
        "EJ: a write of word 0 alone changes nothing");
     /* broadcast entries */
-    sl_inj(&L, SL_ALL, 0, 1, 2, 3, 4, 5, 1);
+    sl_inj_relay(&L, SL_ALL, 0, 1, 2, 3, 4, 5, 6);
     sl_ej(&L, SL_ALL, 0, 1, 4, 1, 6, 7);
     bad = 0;
     for (unsigned v = 0; v < N; v++) {
-        bad += sl_rd(&L, A_NODE(v, RG_INJ, sl_inj_off(&L, 0, 1, 0))) != sl_inj_w0(1, 1, 2, 3);
+        bad += sl_rd(&L, A_NODE(v, RG_INJ, sl_inj_off(&L, 0, 1, 0))) != sl_inj_w0(1, 1, 6, 2, 3);
         bad += sl_rd(&L, A_NODE(v, RG_INJ, sl_inj_off(&L, 0, 1, 1))) != sl_desc_w1(4, 5);
         bad += sl_rd(&L, A_NODE(v, RG_EJ, sl_ej_off(&L, 0, 1, 0))) != sl_ej_w0(1, 1, 4);
         bad += sl_rd(&L, A_NODE(v, RG_EJ, sl_ej_off(&L, 0, 1, 1))) != sl_desc_w1(6, 7);
@@ -327,8 +328,8 @@ int main(int argc, char **argv)
         data[k] = sl_rand(&rng) & sl_wmask(&L);
         sl_wr(&L, A_NODE(src, RG_MEM, 100 + k), data[k]);
     }
-    sl_inj(&L, src, 0, 0, 1, 2, 5, 100, 0);
-    sl_inj(&L, src, 0, 1, 1, 40, 1, 100, 0);
+    sl_inj(&L, src, 0, 0, 1, 2, 5, 100);
+    sl_inj(&L, src, 0, 1, 1, 40, 1, 100);
     sl_inj_end(&L, src, 0, 2);
     sl_cfg(&L, src, 1, CFG_SEL(d, SEL_LANE(0)));
     sl_ej(&L, dst, 0, 1, (unsigned)d, 0, 5, 300);
@@ -360,7 +361,7 @@ int main(int argc, char **argv)
                 dd[r][k] = sl_rand(&rng) & sl_wmask(&L);
                 sl_wr(&L, A_NODE(src, RG_MEM, 10 * r + k), dd[r][k]);
             }
-            sl_inj(&L, src, 0, r, r, 0, 10, 10 * r, 0);
+            sl_inj(&L, src, 0, r, r, 0, 10, 10 * r);
             sl_cfg(&L, src, r, CFG_SEL(d, SEL_LANE(0)));
             sl_ej(&L, dst, 0, r, (unsigned)d, 0, 10, 1000 + 16 * r);
             sl_dur(&L, r, 40);

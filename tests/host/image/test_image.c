@@ -24,7 +24,7 @@
  * shallower round table (rw = 4 keeps the list offsets readable). */
 static struct tn_info fake_info(unsigned x, unsigned y, unsigned z, unsigned lanes, uint32_t rounds)
 {
-    struct tn_info d = {.version = 0x00030000u, .dims = {x, y, z}, .w = 16, .lanes = lanes,
+    struct tn_info d = {.version = 0x00040000u, .dims = {x, y, z}, .w = 16, .lanes = lanes,
                         .mem_depth = 4096, .rounds = rounds, .alpha = 1, .max_payload = 1024,
                         .proto_version = 1};
     /* PARAMS: log2 BANKS in bits 3:0, DW in 12:8, RELAY in 16 */
@@ -148,7 +148,8 @@ static const struct tn_image_burst *broadcast_ends(const struct tn_image *img, u
 
 /* Expected words of lane l's inject list of node v: the plan's
  * descriptors in increasing (round, start) order, encoded per the tables of
- * docs/hardware.md. Returns the count. */
+ * docs/hardware.md (a relay descriptor's hop in bits 29:27, the round in
+ * 26:16). Returns the count. */
 static uint32_t expect_list(const struct tn_plan *p, uint32_t v, uint32_t l, uint32_t *w,
                             uint32_t cap)
 {
@@ -161,7 +162,8 @@ static uint32_t expect_list(const struct tn_plan *p, uint32_t v, uint32_t l, uin
             if (in->node != v || in->lane != l)
                 continue;
             uint32_t start = in->start;
-            uint32_t w0 = 1u << 31 | (uint32_t)in->relay << 30 | r << 16 | in->start;
+            uint32_t hop = in->relay ? in->hop : 0;  /* bits 29:27, relay only */
+            uint32_t w0 = 1u << 31 | (uint32_t)in->relay << 30 | hop << 27 | r << 16 | in->start;
             uint32_t w1 = in->len << 16 | in->addr;
             /* insert in start order within the round (chains) */
             uint32_t k = n;
@@ -324,6 +326,39 @@ static void test_formats(void)
        "status FLAGS bit 7 is a bank conflict, shown with its counter: %s", buf);
 }
 
+/* Inject descriptor word 0 (design version 4): valid 31, relay 30, a relay
+ * descriptor's hop 29:27, round 26:16, start 15:0, side by side without
+ * overlap at their extremes; a circuit descriptor's hop bits are 0. */
+static void test_inject_words(void)
+{
+    is(TN_DESIGN_VERSION, 0x00040000u, "the host loads design version 4 (0x00040000)");
+    struct tn_inject in = {.node = 0, .lane = 0, .start = 0xFFFF, .addr = 0x1234, .len = 7,
+                           .relay = 1, .hop = 5};
+    uint32_t w[TN_DESC_WORDS];
+    tn_desc_inject(&in, 2047, w);
+    is(w[0], 1u << 31 | 1u << 30 | 5u << 27 | 2047u << 16 | 0xFFFFu,
+       "relay, hop 5 (Z+), round 2047, start 0xFFFF: word 0 = 1 << 31 | 1 << 30 | 5 << 27 | "
+       "2047 << 16 | 0xFFFF");
+    is(w[1], 7u << 16 | 0x1234u, "word 1: length 7 << 16 | first word 0x1234");
+    ok(TN_DESC_HOP_OF(w[0]) == 5 && TN_DESC_ROUND_OF(w[0]) == 2047 && (w[0] & 0xFFFFu) == 0xFFFF,
+       "TN_DESC_HOP_OF and TN_DESC_ROUND_OF read back hop 5 and round 2047");
+    bool apart = true;
+    for (unsigned h = 0; h < 8; h++) {
+        in.hop = (uint8_t)h;
+        tn_desc_inject(&in, 2047, w);
+        apart &= w[0] >> 27 == (0x18u | h) && (w[0] >> 16 & 0x7FFu) == 2047;
+        tn_desc_inject(&in, 0, w);
+        apart &= w[0] >> 27 == (0x18u | h) && (w[0] >> 16 & 0x7FFu) == 0;
+    }
+    ok(apart, "every hop 0..7 beside rounds 0 and 2047: bits 29:27 hold the hop, 26:16 the "
+       "round, neither touches the other");
+    in.relay = 0;
+    in.hop = 7;
+    tn_desc_inject(&in, 3, w);
+    is(w[0], 1u << 31 | 3u << 16 | 0xFFFFu, "a circuit descriptor: bits 30:27 are 0 whatever "
+       "its hop field holds");
+}
+
 /* Compile p for d, play it into a stale device, check every table. */
 static void check_load(const char *what, const struct tn_plan *p, const struct tn_info *d,
                        uint64_t seed)
@@ -339,7 +374,8 @@ static void check_load(const char *what, const struct tn_plan *p, const struct t
     ok(cfg_match(&b, p), "%s: CFG word of every node and round = selects << 4o",
        what);
     ok(lists_match(&b, p), "%s: inject lists = the plan's in (round, start) order, "
-       "valid | relay << 30 | round << 16 | start, len << 16 | addr, then a terminator", what);
+       "valid | relay << 30 | hop << 27 (relay) | round << 16 | start, len << 16 | addr, then "
+       "a terminator", what);
     ok(ejects_match(&b, p), "%s: eject tables = the plan's at index round, valid | relay << "
        "30 | port, len << 16 | addr; invalid in the run's other rounds", what);
     ok(records_match(&b, p, d), "%s: each eject descriptor's record read from its round's "
@@ -497,8 +533,8 @@ static void test_full_lists(void)
 }
 
 /* A relay plan: staged packets carry head and tail in bits 30 and 31, the
- * DOR mode bit is set, relay descriptors have bit 30. A device without
- * relay hardware refuses it. */
+ * DOR mode bit is set, relay descriptors have bit 30 and their heads'
+ * first hop in bits 29:27. A device without relay hardware refuses it. */
 static void test_relay(void)
 {
     struct tn_topo t;
@@ -513,6 +549,9 @@ static void test_relay(void)
         ok(0, "build the 3x3x3 scatter");
         return;
     }
+    /* the single-port root sends its 26 packets back to back, one inject
+     * descriptor per run of packets with one first hop: more than a
+     * 16-entry list holds */
     struct tn_info d = fake_info(3, 3, 3, 6, 16);
     struct tn_plan *p = lower(s, &d);
     if (p == NULL) {
@@ -520,13 +559,24 @@ static void test_relay(void)
         tn_sched_free(s);
         return;
     }
-    check_load("3x3x3 scatter (relay)", p, &d, 5);
     struct tn_image img;
     char err[256] = "";
+    is(tn_image_check(p, &d, err, sizeof err), TN_ECAPACITY,
+       "3x3x3 single-port scatter on 16-entry lists: refused");
+    ok(strstr(err, "node 0 inject lane 0 needs") != NULL,
+       "... the root's lane needs more descriptors (one per run of a first hop): %s", err);
+    d = fake_info(3, 3, 3, 6, 32);
+    check_load("3x3x3 scatter (relay)", p, &d, 5);
     struct bus b;
     tn_image_compile(&img, p, &d, 5, err, sizeof err);
     bus_init(&b, &d, t.n);
     play(&b, &img, &d);
+    unsigned hops = 0;  /* the first hops of the root's relay entries on the bus */
+    const uint32_t *e = entry(&b, b.inj, 0, 0, 0);
+    for (uint32_t i = 0; i < b.rounds && e[2 * i] >> 31; i++)
+        hops |= (e[2 * i] >> 30 & 1) << (e[2 * i] >> 27 & 7);
+    is(hops, 0x3F, "the root's relay entries name all six first hops X+..Z- in bits 29:27 "
+       "(mask of the hops seen)");
     bool fok = p->nstage > 0;
     for (uint32_t i = 0; i < p->nstage; i++) {
         uint32_t data[64];
@@ -667,6 +717,7 @@ static void test_size(void)
 int main(void)
 {
     test_formats();
+    test_inject_words();
     test_gossip();
     test_full_lists();
     test_relay();

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* Relay mode: lowering (staged packets, inject chains, relay eject lanes,
  * DOR crossbar selects) and the reference model of relay rounds, against
- * the theory: FDF scatter arrivals first = alpha + start + Lee distance,
+ * the theory. Every relay inject descriptor's hop (design version 4) is
+ * the first hop of each packet it sends, and back-to-back packets with
+ * different first hops get descriptors of their own on one lane; the
+ * model sends an inject lane's heads where the descriptor's hop says
+ * (another output, this node, or unroutable), not by their data. FDF
+ * scatter arrivals first = alpha + start + Lee distance,
  * total = alpha + max_k (S_k + d_k) and equal to the brute-force optimum
  * over every dispatch order on small rings (Theorem 1); certificate gather
  * arrives gap-free at the root with total M flits, between its bounds; a
@@ -58,6 +63,65 @@ static uint32_t packet_crc(const struct tn_topo *t, const struct tn_relay *x, ui
         crc = (uint32_t)crc32(crc, b, 2);
     }
     return crc;
+}
+
+/* Packets of round r whose inject descriptor's hop is not the first hop
+ * of their route (recomputed with tn_relay_path), and packets sent by no
+ * relay descriptor or by several (found by their staged words). */
+static unsigned hop_mismatches(const struct tn_plan *p, uint32_t r)
+{
+    const struct tn_plan_round *pr = &p->rounds[r];
+    unsigned bad = 0;
+    for (uint32_t k = 0; k < p->nstage; k++) {
+        const struct tn_plan_stage *st = &p->stage[k];
+        if (st->round != r)
+            continue;
+        struct tn_arc first;
+        unsigned d = tn_relay_path(&p->topo, &p->sched->rounds[r].relay[st->relay], &first, 1);
+        unsigned senders = 0;
+        for (uint32_t i = 0; i < pr->ninj; i++) {
+            const struct tn_inject *in = &pr->inj[i];
+            if (!in->relay || in->node != st->node || st->addr < in->addr ||
+                st->addr >= (uint64_t)in->addr + in->len)
+                continue;
+            senders++;
+            bad += d == 0 || in->hop != first.dir;
+        }
+        bad += senders != 1;
+    }
+    return bad;
+}
+
+/* A packet's start and first hop, to order a source's packets by start. */
+struct start_hop {
+    uint32_t start;
+    unsigned hop;
+};
+
+static int cmp_start(const void *a, const void *b)
+{
+    const struct start_hop *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The runs of one first hop among the non-null packets of round r in
+ * start order (1 + the changes of first hop from one packet to the next). */
+static unsigned hop_runs(const struct tn_sched *s, uint32_t r)
+{
+    const struct tn_round *rd = &s->rounds[r];
+    struct start_hop *sh = malloc((rd->nrelay + 1) * sizeof *sh);
+    unsigned n = 0, runs = 0;
+    for (uint32_t i = 0; sh && i < rd->nrelay; i++) {
+        struct tn_arc first;
+        if (tn_relay_flits(s, &rd->relay[i]) && tn_relay_path(&s->topo, &rd->relay[i], &first, 1))
+            sh[n++] = (struct start_hop){rd->relay[i].start, first.dir};
+    }
+    if (n)
+        qsort(sh, n, sizeof *sh, cmp_start);
+    for (unsigned i = 0; i < n; i++)
+        runs += i == 0 || sh[i].hop != sh[i - 1].hop;
+    free(sh);
+    return runs;
 }
 
 /* Best completion over every order of the k messages (brute force). */
@@ -140,14 +204,25 @@ static void scatter_checks(const char *dims, unsigned ports, enum tn_sg_tree tre
             nonnull++;
         }
     uint64_t injected = 0;
-    bool inj_ok = pr->mode == TN_MODE_RELAY;
+    bool inj_ok = pr->mode == TN_MODE_RELAY, gapless = true;
     for (uint32_t i = 0; i < pr->ninj; i++) {
         inj_ok &= pr->inj[i].node == root && pr->inj[i].relay && pr->inj[i].lane < ports;
         injected += pr->inj[i].len;
+        if (i > 0)
+            gapless &= pr->inj[i].start == pr->inj[i - 1].start + pr->inj[i - 1].len;
     }
-    ok(inj_ok && injected == flits && (ports == 6 || pr->ninj == 1),
+    ok(inj_ok && injected == flits,
        "scatter %s: %u relay inject descriptor(s) at the root carry all %llu flits", dims,
        pr->ninj, (unsigned long long)flits);
+    is(hop_mismatches(p, 0), 0, "scatter %s ports %u: every relay descriptor's hop is the first "
+       "hop of each packet it sends (tn_relay_path), every packet sent once", dims, ports);
+    if (ports == 1) {
+        unsigned runs = hop_runs(s, 0);
+        ok(gapless && pr->ninj == runs,
+           "scatter %s: the single-port root's packets go back to back on lane 0, one "
+           "descriptor per run of one first hop (%u descriptors, %u runs)", dims, pr->ninj,
+           runs);
+    }
     struct tn_model_out m, m2;
     is(tn_model_run(p, 5, TN_ENGINE_CYCLE, &m), 0, "model runs");
     is(tn_model_run(p, 5, TN_ENGINE_STREAM, &m2), 0, "stream engine runs");
@@ -375,9 +450,128 @@ static void short_round_checks(void)
     tn_sched_free(s);
 }
 
+/* Flits node 0 sends on X+ and X- in round-relative cycles 1..3 (when
+ * hop_checks' packet A leaves it). */
+struct out_count {
+    unsigned xp, xm;
+};
+
+static void count_out(void *ctx, uint32_t round, uint64_t c, uint32_t node, int dir)
+{
+    struct out_count *oc = ctx;
+    if (round == 0 && node == 0 && c >= 1 && c <= 3) {
+        oc->xp += dir == TN_XP;
+        oc->xm += dir == TN_XM;
+    }
+}
+
+/* The heads of an inject lane go where the lane's descriptor says, not
+ * where their data would route them (design version 4): on a 4-ring, A
+ * (0 -> 2, 3 flits from cycle 0) leaves node 0 by X+ as lowered; B (0 ->
+ * 3), C (3 -> 2) and D (1 -> 0), all from cycle 10, make node 0's X-,
+ * node 3's X- and a relay eject lane at node 0 relay in the round. A's
+ * descriptor set to hop X- sends A the other way round (node 3 routes it
+ * by DOR on to 2, which records the same flits at the same cycles); hop 7
+ * drops it at node 0 as unroutable; hop 6 ejects it at node 0 itself. The
+ * plan check accepts X- and 6 (relay outputs of node 0) and names 7. */
+static void hop_checks(void)
+{
+    struct tn_topo t;
+    tn_topo_parse(&t, "4");
+    struct tn_sched *s = NULL;
+    uint32_t len[4] = {0, 0, 0, 0}, wa[2] = {0xA1, 0xA2}, wb = 0xB1;
+    tn_sched_new(&s, &t, TN_GATHER, "hop", 1, 1, 1, 0);
+    tn_sched_set_lengths(s, len, 4);
+    tn_sched_add_round(s);
+    tn_sched_add_relay_words(s, 0, 0, 2, wa, 2, 0);   /* A: X+ X+ (a tie goes +) */
+    tn_sched_add_relay_words(s, 0, 0, 3, &wb, 1, 10); /* B: X- */
+    tn_sched_add_relay_words(s, 0, 3, 2, &wb, 1, 10); /* C: X- */
+    tn_sched_add_relay_words(s, 0, 1, 0, &wb, 1, 10); /* D: X- */
+    struct tn_plan_params par = {.lanes = 1, .mem_depth = 4096, .width = 16, .alpha = 1};
+    struct tn_plan *p = NULL;
+    char err[256] = "";
+    if (!ok(tn_plan_lower(&p, s, &par, err, sizeof err) == 0, "hop: 4-ring packets lowered %s",
+            err)) {
+        tn_sched_free(s);
+        return;
+    }
+    struct tn_plan_round *pr = &p->rounds[0];
+    struct tn_inject *a = NULL;
+    for (uint32_t i = 0; i < pr->ninj; i++)
+        if (pr->inj[i].node == 0 && pr->inj[i].start == 0)
+            a = &pr->inj[i];
+    struct tn_model_out m0, m;
+    struct out_count oc = {0, 0};
+    struct tn_model_probe probe = {.on_flit = count_out, .ctx = &oc};
+    if (!ok(a && a->hop == TN_XP && a->len == 3 && tn_model_run(p, 1, TN_ENGINE_CYCLE, &m0) == 0 &&
+                tn_model_probe_links(p, 1, &probe) == 0,
+            "hop: A's descriptor (3 flits) leaves by X+ as lowered, and the model runs")) {
+        tn_plan_free(p);
+        tn_sched_free(s);
+        return;
+    }
+    const struct tn_stat *a0 = stat_of(&m0, 2), *e0 = stat_of(&m0, 0);
+    ok(m0.errors == 0 && a0 && a0->first == 3 && a0->count == 3 + 2 && oc.xp == 3 && oc.xm == 0,
+       "hop X+ (lowered): A's 3 flits leave node 0 on X+ in cycles 1..3, node 2 receives A from "
+       "cycle 3 and C after it");
+    struct tn_report rep;
+    a->hop = TN_XM;
+    oc = (struct out_count){0, 0};
+    is(tn_plan_check(p, &rep), 0, "hop X-: the plan check accepts it (node 0's X- is relay)");
+    tn_report_free(&rep);
+    if (tn_model_run(p, 1, TN_ENGINE_CYCLE, &m) == 0 && tn_model_probe_links(p, 1, &probe) == 0) {
+        const struct tn_stat *a1 = stat_of(&m, 2);
+        ok(oc.xp == 0 && oc.xm == 3 && m.errors == 0 && a1 && a1->first == a0->first &&
+               a1->count == a0->count && a1->crc == a0->crc,
+           "hop X-: the model sends A's 3 flits on node 0's X- (%u) instead of X+ (%u), node 3 "
+           "routes the head on by DOR, node 2 records the same flits in the same cycles",
+           oc.xm, oc.xp);
+        tn_model_free(&m);
+    } else {
+        ok(0, "hop X-: the model runs");
+    }
+    a->hop = TN_HOP_NONE;
+    if (tn_model_run(p, 1, TN_ENGINE_CYCLE, &m) == 0) {
+        const struct tn_stat *a2 = stat_of(&m, 2);
+        ok(m.relay_ev[TN_RELAY_UNRT] == 1 && m.relay_ev[TN_RELAY_DROP] == 2 &&
+               m.relay_total[TN_RELAY_UNRT] == 1 && m.relay_total[TN_RELAY_COLL] == 0 && a2 &&
+               a2->count == 2 && (a2->err & 2),
+           "hop 7: node 0 counts A's head unroutable and drops its 2 body flits; node 2 gets "
+           "only C, short");
+        tn_model_free(&m);
+    } else {
+        ok(0, "hop 7: the model runs");
+    }
+    is(tn_plan_check(p, &rep), TN_EVERIFY, "hop 7: the plan check refuses it");
+    bool named = false;
+    for (uint32_t i = 0; i < rep.nkept; i++)
+        named |= rep.viol[i].kind == TN_V_PATH && rep.viol[i].node == 0 &&
+                 strstr(rep.viol[i].text, "hop 7") != NULL;
+    ok(named, "... naming node 0 and hop 7: %s", rep.nkept ? rep.viol[0].text : "");
+    tn_report_free(&rep);
+    a->hop = TN_HOP_HERE;
+    is(tn_plan_check(p, &rep), 0, "hop 6: the plan check accepts it (node 0 has a relay eject "
+       "lane)");
+    tn_report_free(&rep);
+    if (tn_model_run(p, 1, TN_ENGINE_CYCLE, &m) == 0) {
+        const struct tn_stat *h = stat_of(&m, 0), *a3 = stat_of(&m, 2);
+        ok(e0 && h && h->first == 1 && h->count == 3 + e0->count && (h->err & 1) && a3 &&
+               a3->count == 2,
+           "hop 6: node 0 ejects A itself from cycle 1 (its lane's record: A's 3 flits and "
+           "D's %u, an overrun); node 2 gets only C", e0 ? e0->count : 0);
+        tn_model_free(&m);
+    } else {
+        ok(0, "hop 6: the model runs");
+    }
+    tn_model_free(&m0);
+    tn_plan_free(p);
+    tn_sched_free(s);
+}
+
 int main(void)
 {
     control_packet_checks();
+    hop_checks();
     short_round_checks();
     scatter_checks("3x3x3", 1, TN_SG_DOR, 4, 1);
     scatter_checks("4x4x4", 1, TN_SG_DOR, 3, 2);
@@ -628,13 +822,40 @@ int main(void)
             tn_model_free(&m);
         }
         tn_plan_free(p);
-        s->rounds[0].relay[1].start = 4; /* back to back with A: one chain */
+        /* B back to back with A (A sends in [0, 4), B from 4): A leaves
+         * node 0 by X+, B (0 -> 4 -> 3) by X-, and a descriptor names one
+         * first hop: two descriptors on the lane, B's from the cycle
+         * after A's tail */
+        s->rounds[0].relay[1].start = 4;
         s->rounds[0].relay[0].start = 0;
         s->rounds[0].duration = 0;
         tn_sched_changed(s);
-        is(tn_plan_lower(&p, s, &par, err, sizeof err), 0, "back-to-back packets share a lane");
-        ok(p && p->rounds[0].ninj == 1 && p->rounds[0].inj[0].len == 8,
-           "one inject descriptor of 2 x 4 flits");
+        is(tn_plan_lower(&p, s, &par, err, sizeof err), 0,
+           "back-to-back packets with first hops X+ and X- lowered on one lane %s", err);
+        const struct tn_inject *i0 = p && p->rounds[0].ninj == 2 ? &p->rounds[0].inj[0] : NULL;
+        ok(i0 && i0[0].lane == 0 && i0[1].lane == 0 && i0[0].start == 0 && i0[0].len == 4 &&
+               i0[0].hop == TN_XP && i0[1].start == 4 && i0[1].len == 4 && i0[1].hop == TN_XM,
+           "two inject descriptors on lane 0: A's (hop X+) from cycle 0, B's (hop X-) from "
+           "cycle 4, the cycle after A's tail");
+        if (p && tn_model_run(p, 1, TN_ENGINE_CYCLE, &m) == 0) {
+            const struct tn_stat *a2 = stat_of(&m, 2), *b3 = stat_of(&m, 3);
+            ok(m.errors == 0 && a2 && a2->count == 4 && a2->first == 1 + 0 + 2 && b3 &&
+                   b3->count == 4 && b3->first == 1 + 4 + 2,
+               "model: A arrives from cycle 3 and B from 7, both whole (the lane sends them "
+               "back to back, each by its descriptor's hop)");
+            tn_model_free(&m);
+        }
+        tn_plan_free(p);
+        /* B to node 1 instead: X+ as A, so B continues A's descriptor */
+        s->rounds[0].relay[1].dst = 1;
+        s->rounds[0].duration = 0;
+        tn_sched_changed(s);
+        is(tn_plan_lower(&p, s, &par, err, sizeof err), 0,
+           "back-to-back packets with one first hop lowered %s", err);
+        ok(p && p->rounds[0].ninj == 1 && p->rounds[0].inj[0].len == 8 &&
+               p->rounds[0].inj[0].hop == TN_XP,
+           "back to back, both leaving by X+: one inject descriptor of 2 x 4 flits, hop X+");
+        is(p ? hop_mismatches(p, 0) : 1, 0, "... whose hop is both packets' first hop");
         tn_plan_free(p);
         tn_sched_free(s);
     }

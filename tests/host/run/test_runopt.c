@@ -78,7 +78,7 @@ static void test_fault_apply(void)
     struct tn_algo_opts ao = {NULL, 1, 6, 1, 0};
     struct tn_sched *s = NULL;
     struct tn_plan *p = NULL;
-    struct tn_info d = {.version = 0x00030000u, .dims = {2, 2, 1}, .w = 16, .lanes = 6,
+    struct tn_info d = {.version = 0x00040000u, .dims = {2, 2, 1}, .w = 16, .lanes = 6,
                         .mem_depth = 4096, .rounds = 16, .alpha = 1, .max_payload = 1024,
                         .proto_version = 1};
     tn_info_set_params(&d, 3u | 14u << 8);
