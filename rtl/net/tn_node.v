@@ -188,9 +188,9 @@ module tn_node #(
                 .RELAY(RELAY), .SIW(SIW), .FS(FS)) u_router (
         .clk_i(nclk_i), .rst_i(nrst_i), .sw_i(sw_i),
         .lin_i(lin_i), .lout_o(lout_o), .lany_o(lany_o), .inj_i(inj), .inj_relay_i(irelay),
-        .inj_hop_i(ihop), .ej_o(ej), .ejany_o(ejany), .osrc_i(osrc_q), .orel_i(orel_q), .esrc_i(esrc), .erel_i(erel),
-        .rin_i(~(ouse_q | euse)), .iused_i(iused_q), .ron_i(ron), .coord_i(coord_i),
-        .ncoll_o(ncoll), .nunrt_o(nunrt), .ndrop_o(ndrop),
+        .inj_hop_i(ihop), .ej_o(ej), .ejany_o(ejany), .osrc_i(osrc_q), .orel_i(orel_q),
+        .esrc_i(esrc), .erel_i(erel), .rin_i(~(ouse_q | euse)), .iused_i(iused_q), .ron_i(ron),
+        .coord_i(coord_i), .ncoll_o(ncoll), .nunrt_o(nunrt), .ndrop_o(ndrop),
         .coll_o(coll), .coll_port_o(coll_port), .coll_tgt_o(coll_tgt));
 
     // ---- status ----
