@@ -15,7 +15,7 @@ void tn_scatter_free(struct tn_scatter *s)
 }
 
 struct fdf_key {
-    int dist, id;
+    int dist, sub, id; /* sub: the root's child on the way to id */
 };
 
 static int cmp_fdf(const void *a, const void *b)
@@ -23,6 +23,8 @@ static int cmp_fdf(const void *a, const void *b)
     const struct fdf_key *x = a, *y = b;
     if (x->dist != y->dist)
         return x->dist > y->dist ? -1 : 1;
+    if (x->sub != y->sub)
+        return x->sub < y->sub ? -1 : 1;
     return (x->id > y->id) - (x->id < y->id);
 }
 
@@ -65,13 +67,20 @@ static long fdf_port(const int *dests, int m, const int *depth, const int *len,
     return time;
 }
 
-static int sort_fdf(int *dests, int m, const int *depth)
+/* dests in FDF order; ties by the root's child they lie under (so a
+ * relay root's back-to-back packets of one distance leave by one first
+ * hop in a row, one inject descriptor for them), then by id. */
+static int sort_fdf(int *dests, int m, const struct tn_ctree *t)
 {
     struct fdf_key *k = malloc(sizeof(*k) * (m ? m : 1));
     if (!k)
         return TN_ENOMEM;
     for (int j = 0; j < m; j++) {
-        k[j].dist = depth[dests[j]];
+        int u = dests[j];
+        while (t->parent[u] != t->root)
+            u = t->parent[u];
+        k[j].dist = t->depth[dests[j]];
+        k[j].sub = u;
         k[j].id = dests[j];
     }
     qsort(k, m, sizeof(*k), cmp_fdf);
@@ -98,7 +107,7 @@ int tn_scatter_fdf(const struct tn_ctree *t, const int *len, int head,
         if (v != t->root && len[v] > 0)
             dests[m++] = v;
     }
-    int rc = sort_fdf(dests, m, t->depth);
+    int rc = sort_fdf(dests, m, t);
     out->s = malloc(sizeof(*out->s) * (m ? m : 1));
     if (rc || !out->s) {
         free(dests);

@@ -34,7 +34,9 @@ struct tn_scatter {
 
 /* FDF scatter from t->root: non-null messages (len[v] > 0, len[root]
  * ignored) dispatched back to back in decreasing tree distance (ties by
- * increasing id). Returns 0, TN_EINVAL or TN_ENOMEM. */
+ * the root's child they lie under, then by id: the streams of one
+ * distance through one child follow each other). Returns 0, TN_EINVAL
+ * or TN_ENOMEM. */
 int tn_scatter_fdf(const struct tn_ctree *t, const int *len, int head,
                    struct tn_scatter *out);
 
