@@ -17,6 +17,11 @@ struct tn_arena {
     max_align_t data[];
 };
 
+/* Chunks double from ARENA_FIRST to ARENA_CHUNK: a schedule of a few
+ * circuits takes a few kB, a large one megabyte chunks. A request of more
+ * than a quarter of the next chunk gets a chunk of its own, linked behind
+ * the current one, which keeps filling. */
+#define ARENA_FIRST ((size_t)1 << 14)
 #define ARENA_CHUNK ((size_t)1 << 20)
 
 void *tn_sched_alloc(struct tn_sched *s, size_t size)
@@ -24,14 +29,14 @@ void *tn_sched_alloc(struct tn_sched *s, size_t size)
     size = (size + sizeof(max_align_t) - 1) & ~(sizeof(max_align_t) - 1);
     struct tn_arena *a = s->st->arena;
     if (!a || a->cap - a->used < size) {
-        size_t cap = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
+        size_t next = !a ? ARENA_FIRST : a->cap < ARENA_CHUNK / 2 ? 2 * a->cap : ARENA_CHUNK;
+        size_t cap = size > next / 4 ? size : next;
         struct tn_arena *n = malloc(sizeof *n + cap);
         if (!n)
             return NULL;
         n->used = 0;
         n->cap = cap;
-        if (a && size > ARENA_CHUNK / 4) {
-            /* keep filling the current chunk: link the big one behind it */
+        if (a && size > next / 4) {
             n->next = a->next;
             a->next = n;
         } else {
