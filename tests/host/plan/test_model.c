@@ -963,7 +963,8 @@ int main(void)
     run("8x8x1", TN_BROADCAST, "tree", 1, 1, 1, 1, 16);
     test_e2e_plans();
     test_e2e_relay_plans();
-    test_49();
+    if (tap_full_scale("the 49x49x49 gossips, dp through the stream engine, dp-long refused"))
+        test_49();
     test_encoding();
     test_gaps_needed();
     test_refusals();
