@@ -155,8 +155,10 @@ endef
 $(foreach b,$(BOARDS),$(eval $(call BOARD_RULES,$(b))))
 
 # ---- post-synthesis simulation ----
-# Each board's torus (BOARD_TORUS_<board>), synthesized by synth_ice40 and
-# written back as a Verilog netlist of iCE40 cells, runs
+# Each board's torus (BOARD_TORUS_<board>), synthesized by synth_ice40
+# module by module (-noflatten: a node is synthesized once, for all the
+# nodes, with its coordinates as inputs; the bitstream's synthesis flattens
+# the whole top) and written back as a Verilog netlist of iCE40 cells, runs
 # tests/board/tb_netlist.v in Icarus with yosys' cell models, on the
 # board's clocks (BOARD_NL_CLK_<board>: the bench's half periods in ps of
 # the bus and the network clock, or ONE_CLOCK); the same bench runs on the
@@ -176,7 +178,7 @@ $(BOARD_DIR)/netlist/torus_$(1).v: $(BOARD_NET_SRC) mk/board.mk
 	@mkdir -p $$(@D)
 	$(YOSYS) -q -l $$(@D)/torus_$(1).log -p "read_verilog -defer $(BOARD_NET_SRC); \
 		chparam $(call board_chparam,$(BOARD_TORUS_$(1))) tn_torus; \
-		synth_ice40 -top tn_torus; write_verilog -noattr $$@" >/dev/null 2>&1 || \
+		synth_ice40 -noflatten -top tn_torus; write_verilog -noattr $$@" >/dev/null 2>&1 || \
 		{ tail -20 $$(@D)/torus_$(1).log >&2; exit 1; }
 
 $(BOARD_DIR)/netlist/nl_$(1).vvp: $(BOARD_DIR)/netlist/torus_$(1).v tests/board/tb_netlist.v mk/board.mk
