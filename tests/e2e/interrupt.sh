@@ -34,8 +34,8 @@ fst_blocks() {
 # ignored, as under nohup or in a background job: torusctl keeps a signal
 # ignored that was ignored when it started)
 set -m
-env --default-signal=INT "$T" run gossip --dims 3x3x3 --algo ring --msg-flits 128 --trace "$tmp/w.fst" --json \
-    >"$tmp/out.json" 2>"$tmp/err" &
+env --default-signal=INT "$T" run gossip --dims 3x3x3 --algo ring --msg-flits 128 \
+    --trace "$tmp/w.fst" --json >"$tmp/out.json" 2>"$tmp/err" &
 pid=$!
 set +m
 for _ in $(seq 500); do [ -e "$tmp/w.fst" ] && break; sleep 0.01; done
