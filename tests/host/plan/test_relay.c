@@ -42,6 +42,14 @@ static const struct tn_stat *stat_of(const struct tn_model_out *m, uint32_t node
     return NULL;
 }
 
+/* After an edit of round 0's streams: the schedule's derived state and
+ * the round's duration (0: computed again) follow them. */
+static void edited(struct tn_sched *s)
+{
+    s->rounds[0].duration = 0;
+    tn_sched_changed(s);
+}
+
 /* CRC the destination computes: head word (coordinates) + payload. */
 /* The CRC of a relay packet: its head (the destination's coordinates;
  * for a packet along six tree k, also 1 + k << 12 and the detour flag <<
@@ -777,8 +785,7 @@ int main(void)
         tn_plan_free(p);
         /* shift A by its packet length + 1: B has released the arc */
         s->rounds[0].relay[0].start = 4;
-        tn_sched_changed(s);
-        s->rounds[0].duration = 0;
+        edited(s);
         tn_verify(s, &vo, &rep);
         seen = false;
         for (uint32_t i = 0; i < rep.nkept; i++)
@@ -798,16 +805,14 @@ int main(void)
         s->rounds[0].relay[1].src = 0;
         s->rounds[0].relay[1].msgs[0] = 0;
         s->rounds[0].relay[1].start = 2;
-        s->rounds[0].duration = 0;
-        tn_sched_changed(s);
+        edited(s);
         par.lanes = 1;
         is(tn_plan_lower(&p, s, &par, err, sizeof err), TN_ECAPACITY,
            "two chains at once at one source on one lane refused: %s", err);
         /* B after A's tail (A sends in [4, 8)) with a gap: two chains, one
          * after the other on the lane, two inject descriptors */
         s->rounds[0].relay[1].start = 9;
-        s->rounds[0].duration = 0;
-        tn_sched_changed(s);
+        edited(s);
         is(tn_plan_lower(&p, s, &par, err, sizeof err), 0,
            "two chains one after the other share one lane %s", err);
         ok(p && p->rounds[0].ninj == 2 && p->rounds[0].inj[0].lane == 0 &&
@@ -828,8 +833,7 @@ int main(void)
          * after A's tail */
         s->rounds[0].relay[1].start = 4;
         s->rounds[0].relay[0].start = 0;
-        s->rounds[0].duration = 0;
-        tn_sched_changed(s);
+        edited(s);
         is(tn_plan_lower(&p, s, &par, err, sizeof err), 0,
            "back-to-back packets with first hops X+ and X- lowered on one lane %s", err);
         const struct tn_inject *i0 = p && p->rounds[0].ninj == 2 ? &p->rounds[0].inj[0] : NULL;
@@ -848,8 +852,7 @@ int main(void)
         tn_plan_free(p);
         /* B to node 1 instead: X+ as A, so B continues A's descriptor */
         s->rounds[0].relay[1].dst = 1;
-        s->rounds[0].duration = 0;
-        tn_sched_changed(s);
+        edited(s);
         is(tn_plan_lower(&p, s, &par, err, sizeof err), 0,
            "back-to-back packets with one first hop lowered %s", err);
         ok(p && p->rounds[0].ninj == 1 && p->rounds[0].inj[0].len == 8 &&
