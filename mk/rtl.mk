@@ -14,8 +14,9 @@ SIM_DIR := $(BUILD)/sim
 SIM_OPT ?= -O2
 # FST waveform support (tn_sim_trace_open, torusctl --trace) is compiled into
 # the models named in SIM_TRACE_MODELS only: the trace code is most of a
-# small model's C++ (with nothing in ccache, the 3x3x3 builds in 41 s with
-# it, 19 s without: docs/NOTES.md, "Measurements").
+# small model's C++ (with nothing in ccache and Verilator's runtime built,
+# the 3x3x3 builds in 29-37 s with it, 13 s without: docs/NOTES.md,
+# "Measurements").
 # SIM_TRACE=1 (or 0) on the command line or in the environment puts it into
 # (leaves it out of) every model built.
 SIM_TRACE_MODELS ?= 3x3x3

@@ -10,7 +10,7 @@
 # plane's (docs/NOTES.md, "Simulation cost"). The generated code of a
 # one-thread model is patched so that a clocked plane runs the code of its
 # nodes with work only (sim/tn_node_gate.awk, tn_torus's nbusy_o). The C++
-# is compiled as three units, and Verilator's runtime once for all the
+# is compiled as four units, and Verilator's runtime once for all the
 # models of a directory (sim/tn_sim_units.mk).
 set -eu
 stem=$1 out=$2
@@ -93,7 +93,7 @@ fi
 objcache=$(command -v ccache || true)
 mk=(make -s -C "$mdir" -f Vtn_sim_top.mk -f "$(cd "$here" && pwd)/tn_sim_units.mk" -j"$VJOBS"
     OBJCACHE="$objcache" OPT_FAST="$SIM_OPT" OPT_SLOW=-O1 OPT_GLOBAL=-O1)
-# The model's C++ as three units, Verilator's runtime once for all the
+# The model's C++ as four units, Verilator's runtime once for all the
 # models of the directory (sim/tn_sim_units.mk): in a directory named by
 # the versions of Verilator and the compiler, built by the first model
 # that needs it while the others wait.
@@ -104,7 +104,7 @@ mkdir -p "$rt"
     "${mk[@]}" TN_RT="$rt" "$rt/libverilated.a" >/dev/null
 ) 9>"$rt/.lock"
 "${mk[@]}" tn_units >/dev/null
-"$CXX" -shared -o "$out.tmp" "$mdir"/tn_unit_fast.o "$mdir"/tn_unit_slow.o "$mdir"/tn_unit_cold.o \
+"$CXX" -shared -o "$out.tmp" "$mdir"/tn_unit_fast.o "$mdir"/tn_unit_trace.o "$mdir"/tn_unit_slow.o "$mdir"/tn_unit_cold.o \
     "$mdir/tn_sim.o" "$rt/libverilated.a" -lz -pthread
 mv "$out.tmp" "$out"
 secs=$(( $(date +%s) - start ))
