@@ -156,6 +156,9 @@ test-rtl-tb: $(RTL_TB_TESTS)
 RTL_LINT_PARAMS := "" "-GLANES=1" "-GDIM_X=5 -GDIM_Y=1 -GDIM_Z=1 -GW=8" \
 	"-GDIM_X=2 -GDIM_Y=2 -GDIM_Z=1 -GW=30 -GROUNDS=2 -GMEM_DEPTH=128" \
 	"-GDIM_X=5 -GDIM_Y=4 -GDIM_Z=2"
+# Yosys' check: synth_ice40 of a small torus, module by module (-noflatten:
+# each module once, with the same warnings; 16 s against 21 flattened), no
+# warning allowed.
 RTL_SYNTH_SMALL := -set DIM_X 2 -set DIM_Y 1 -set DIM_Z 1 -set W 8 -set LANES 1 \
 	-set MEM_DEPTH 16 -set ROUNDS 2
 
@@ -191,7 +194,7 @@ $(BUILD)/rtl/lint.ok: $(SIM_RTL_SRC) sim/tn_sim_top.v
 	$(VERILATOR) --lint-only -Wall --top-module tn_sim_top sim/tn_sim_top.v $(SIM_RTL_SRC)
 	$(IVERILOG) -g2005 -Wall -Wno-sensitivity-entire-array -s tn_torus -o $(@D)/tn_torus.vvp $(RTL_NET_SRC)
 	$(YOSYS) -q -l $(@D)/synth_ice40.log -p "read_verilog -defer $(RTL_NET_SRC); \
-		chparam $(RTL_SYNTH_SMALL) tn_torus; synth_ice40 -top tn_torus; stat"
+		chparam $(RTL_SYNTH_SMALL) tn_torus; synth_ice40 -noflatten -top tn_torus; stat"
 	@! grep -i "^warning" $(@D)/synth_ice40.log
 	touch $@
 
