@@ -74,6 +74,17 @@ if [ -z "$lines" ] || [ $((lines % 2)) = 0 ]; then
     echo "tn_sim_build: the node object is not an odd number of 64-byte lines (${lines:-not measured}):" \
         "loads and readbacks run slower" >&2
 fi
+# The model's state in huge pages: the symbol table, which holds every
+# node's registers, tables and flit memory (9 MB in a 3x3x3, 120 MB in a
+# 7x7x7), allocated by tn_sim_state_alloc (sim/tn_sim.cpp says why).
+syms=$mdir/Vtn_sim_top__Syms.h
+sed -i -e 's|^// SYMS CLASS (contains all model state)$|void *tn_sim_state_alloc(size_t size);  // tn_sim_build.sh: sim/tn_sim.cpp\nvoid tn_sim_state_free(void *p, size_t size);\n&|' \
+    -e '/^class Vtn_sim_top__Syms final : public VerilatedSyms {$/,/^  public:$/s|^  public:$|&\n    static void *operator new(size_t size) { return tn_sim_state_alloc(size); }\n    static void operator delete(void *p, size_t size) { tn_sim_state_free(p, size); }|' \
+    "$syms"
+if [ "$(grep -c 'tn_sim_state_' "$syms")" != 4 ]; then
+    echo "tn_sim_build: the model's state is not in huge pages (no symbol table class in $syms):" \
+        "runs start slower" >&2
+fi
 # Within a clocked plane, the code of the nodes with work only
 # (tn_node_gate.awk): every call of a node's code from the root's
 # evaluation patched, the same number for every node. With more threads
