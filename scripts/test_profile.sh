@@ -2,8 +2,9 @@
 # Where `make test`'s CPU goes on a new machine: clones HEAD into a fresh
 # directory, runs `make test` there with nothing from ccache, every recipe
 # line and every test under GNU time, and prints the CPU seconds by kind
-# of step and the most expensive lines. docs/NOTES.md ("Issue 14, last
-# row") has what it found. Takes as long as make test itself (8-9 min).
+# of step, the most expensive lines and the core-seconds a core idled
+# (sampled). docs/NOTES.md ("Issue 14, last row") has what it found.
+# Takes as long as make test itself (8-9 min).
 #
 # Usage: scripts/test_profile.sh [DIR]   (DIR: the clone, default a new
 #        temporary directory; the logs stay in DIR/profile/)
