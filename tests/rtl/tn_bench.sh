@@ -98,7 +98,7 @@ if [ -f "$SIM/libtnsim_7x7x7.so" ]; then
     n=$("$PROBE" "$m" 30000 traffic | awk '{ print $3 }')
     row "7x7x7 simulated cycles/s, one thread, traffic" \
         "$(awk -v a="$a" -v b="$b" -v n="$n" 'BEGIN { d = a - b; if (d <= 0) d = 0.001; printf "%.0f", n / d }')" ">= 25,000"
-    row "  the same run of 0 cycles: the model opened and set up (wall)" "$b s" "(context)"
+    row "  its run of 0 cycles (the model opened and set up)" "$b s" "(context)"
     row "torusctl run gossip --algo dp, simulated 7x7x7, whole" \
         "$(TN_SIM_DIR=$SIM wall "$TORUSCTL" run gossip --algo dp) s" "<= 2 s"
     sz=$(sim/tn_node_size.sh "$SIM/obj_7x7x7")
