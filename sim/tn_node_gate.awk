@@ -2,7 +2,7 @@
 # that a clocked plane runs the code of its nodes with work only: every call
 # of a node's scheduled ("nba") function from the root's evaluation becomes
 #     if (<node k's bit of neval_i>) <the call>
-# (docs/hardware.md, "Clocks and reset": neval_i, nbusy_o, why it is exact).
+# (docs/hardware.md, "Clocks and reset": neval_i, why it is exact).
 # Node k = x + DIM_X * (y + DIM_Y * z) from the instance's generate indices.
 # Usage: awk -v DX=.. -v DY=.. -v N=.. -f tn_node_gate.awk FILE...
 # writes each FILE patched to FILE.tmp and prints to stderr

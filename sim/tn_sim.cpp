@@ -61,18 +61,51 @@ static bool present_byte(struct tn_sim *s)
 }
 
 /* neval_i, the nodes whose code the model runs at the next edge (the
- * generated code is patched to test it, sim/tn_sim_build.sh): the ones with
- * work (nbusy_o before the edge), or all of them. Bits above the nodes'
- * are never tested. */
-template <typename T> static void set_nodes(T &neval, T busy, bool all)
+ * generated code is patched to test it, sim/tn_sim_build.sh): all of them
+ * (eval_all, reset, or tn_torus's nball_o), else the nodes of a network
+ * request (nbreq_o) and of the table stages (ntab_o: three {valid, every
+ * node, node} of 14 bits). Bits above the nodes' are never tested. The
+ * helpers take the model's type for N bits: an integer, or VlWide. */
+template <typename T> static void fill_nodes(T &v)
 {
-    neval = all ? static_cast<T>(~static_cast<T>(0)) : busy;
+    v = static_cast<T>(~static_cast<T>(0));
 }
 
-template <std::size_t N> static void set_nodes(VlWide<N> &neval, const VlWide<N> &busy, bool all)
+template <std::size_t N> static void fill_nodes(VlWide<N> &v)
 {
     for (std::size_t i = 0; i < N; i++)
-        neval.at(i) = all ? ~static_cast<EData>(0) : busy.at(i);
+        v.at(i) = ~static_cast<EData>(0);
+}
+
+template <typename T> static void set_node(T &v, unsigned k)
+{
+    v = static_cast<T>(v | static_cast<T>(static_cast<T>(1) << k));
+}
+
+template <std::size_t N> static void set_node(VlWide<N> &v, unsigned k)
+{
+    v.at(k / 32) |= static_cast<EData>(1) << (k % 32);
+}
+
+static void set_nodes(Vtn_sim_top *t, bool all)
+{
+    if (all || t->nball_o) {
+        fill_nodes(t->neval_i);
+        return;
+    }
+    t->neval_i = t->nbreq_o;
+    uint64_t tab = t->ntab_o;
+    for (int stage = 0; stage < 3; stage++, tab >>= 14) {
+        if (!(tab & (1u << 13)))
+            continue;
+        if (tab & (1u << 12)) {
+            fill_nodes(t->neval_i);
+            return;
+        }
+        unsigned k = tab & 0xfffu;
+        if (k < TN_DIM_X * TN_DIM_Y * TN_DIM_Z)
+            set_node(t->neval_i, k);
+    }
 }
 
 /* One bus clock, a network clock with it when the network has work or
@@ -102,7 +135,7 @@ static void tick(struct tn_sim *s)
     t->nclk_i = net;
     uint32_t planes = all ? ALL_PLANES : net ? t->pbusy_o : 0;
     t->pclk_i = planes;
-    set_nodes(t->neval_i, t->nbusy_o, all);
+    set_nodes(t, all);
     t->eval();
     trace_dump(s, 2 * s->cycles + 1);
     if (in_fire)
@@ -192,7 +225,7 @@ struct tn_sim *tn_sim_create(void)
     s->top->bus_re_i = 0;
     s->top->byte_in_valid_i = 0;
     s->top->byte_out_ready_i = 1;
-    set_nodes(s->top->neval_i, s->top->nbusy_o, true);
+    set_nodes(s->top, true);
     s->top->eval();
     return s;
 }

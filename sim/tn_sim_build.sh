@@ -9,7 +9,7 @@
 # one copy of the node's code (rtl/net/tn_node.v), the planes one of the
 # plane's (docs/NOTES.md, "Simulation cost"). The generated code of a
 # one-thread model is patched so that a clocked plane runs the code of its
-# nodes with work only (sim/tn_node_gate.awk, tn_torus's nbusy_o). The C++
+# nodes with work only (sim/tn_node_gate.awk; tn_torus's nball_o, nbreq_o, ntab_o). The C++
 # is compiled as four units, and Verilator's runtime once for all the
 # models of a directory (sim/tn_sim_units.mk).
 set -eu

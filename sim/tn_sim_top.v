@@ -16,8 +16,8 @@
 // while pbusy_o[z] says the plane has work, and each plane's table ports on
 // tclk_i[z], a copy of bclk_i while tbusy_o[z] says they have work (every
 // plane with tn_sim_eval_all and in reset). Within a clocked plane a one-thread
-// model evaluates only the nodes with work: the C wrapper copies nbusy_o
-// into neval_i before each rising edge, and the generated code, patched by
+// model evaluates only the nodes with work: the C wrapper sets neval_i
+// from nball_o, nbreq_o and ntab_o before each rising edge, and the generated code, patched by
 // sim/tn_sim_build.sh, calls a node's functions only when its bit is set.
 module tn_sim_top #(
     parameter DIM_X     = 3,    // torus size in X
@@ -51,9 +51,11 @@ module tn_sim_top #(
     output wire        net_busy_o,
     output wire [DIM_Z-1:0] pbusy_o,
     output wire [DIM_Z-1:0] tbusy_o,
-    output wire [DIM_X*DIM_Y*DIM_Z-1:0] nbusy_o,
+    output wire        nball_o,     // the nodes with work (tn_torus)
+    output wire [DIM_X*DIM_Y*DIM_Z-1:0] nbreq_o,
+    output wire [41:0] ntab_o,
     /* verilator lint_off UNUSEDSIGNAL */ // read by the patched generated code only
-    input  wire [DIM_X*DIM_Y*DIM_Z-1:0] neval_i   // nbusy_o before this edge (all ones: everything)
+    input  wire [DIM_X*DIM_Y*DIM_Z-1:0] neval_i   // the nodes with work before this edge (all ones: everything)
     /* verilator lint_on UNUSEDSIGNAL */
 );
     wire [31:0] br_addr, br_wdata, t_rdata;
@@ -97,7 +99,7 @@ module tn_sim_top #(
         .bus_re_i(direct ? d_re_q : br_re),
         .bus_rdata_o(t_rdata), .bus_ready_o(t_ready),
         .nclk_i(nclk_i), .pclk_i(pclk_i), .net_busy_o(net_busy_o), .pbusy_o(pbusy_o),
-        .nbusy_o(nbusy_o), .status_o(status));
+        .nball_o(nball_o), .nbreq_o(nbreq_o), .ntab_o(ntab_o), .status_o(status));
 
     assign bus_rdata_o = t_rdata;
     assign bus_ready_o = t_ready & direct;

@@ -57,7 +57,9 @@ module tn_board_system #(
     /* verilator lint_off UNUSEDSIGNAL */ // for the simulator only
     wire net_busy;
     wire [DIM_Z-1:0] tbusy, pbusy;
-    wire [DIM_X*DIM_Y*DIM_Z-1:0] nbusy;
+    wire nball;
+    wire [DIM_X*DIM_Y*DIM_Z-1:0] nbreq;
+    wire [41:0] ntab;
     /* verilator lint_on UNUSEDSIGNAL */
     tn_torus #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY)) u_torus (
@@ -65,5 +67,5 @@ module tn_board_system #(
         .bus_addr_i(addr), .bus_wdata_i(wdata), .bus_we_i(we), .bus_re_i(re),
         .bus_rdata_o(rdata), .bus_ready_o(ready),
         .nclk_i(nclk_i), .pclk_i({DIM_Z{nclk_i}}), .net_busy_o(net_busy), .pbusy_o(pbusy),
-        .nbusy_o(nbusy), .status_o(status_o));
+        .nball_o(nball), .nbreq_o(nbreq), .ntab_o(ntab), .status_o(status_o));
 endmodule

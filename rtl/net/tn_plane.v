@@ -47,14 +47,14 @@ module tn_plane #(
     input  wire [31:0]               nb_wdata_i,
     output reg  [31:0]               nb_rdata_o,
     // bus-clock table writes and record reads, as accepted in this cycle
-    // (the table clock runs in it): a table write for the nodes in hit_i,
-    // or a record read of the node in hit_i (index sel_i in the plane);
+    // (the table clock runs in it): a table write for node sel_i of the
+    // plane (every node with all_i), or a record read of node sel_i;
     // the record word in rr_data_o from three cycles later on, until the
     // next record read of the plane
     input  wire                      bclk_i,
     input  wire                      tw_i,
     input  wire                      rr_i,
-    input  wire [DIM_X*DIM_Y-1:0]    hit_i,
+    input  wire                      all_i,
     input  wire [7:0]                sel_i,
     input  wire [19:0]               addr_i,    // region and offset
     input  wire [63:0]               wdata_i,   // {this write, the write before}
@@ -126,9 +126,12 @@ module tn_plane #(
     reg [63:0]    twd_q;
     reg [15:0]    rro_q;
     reg [7:0]     rrs_q;                // the node of the last record read
+    // (the one-hot node from sel_i here, on the plane's table clock: a
+    // simulator computes it only at the plane's table edges)
+    localparam [P-1:0] ONE = 1;
     always @(posedge bclk_i) begin
-        twh_q <= tw_i ? hit_i : {P{1'b0}};
-        rrh_q <= rr_i ? hit_i : {P{1'b0}};
+        twh_q <= !tw_i ? {P{1'b0}} : all_i ? {P{1'b1}} : ONE << sel_i;
+        rrh_q <= rr_i ? ONE << sel_i : {P{1'b0}};
         if (tw_i) begin
             twa_q <= addr_i;
             twd_q <= wdata_i;

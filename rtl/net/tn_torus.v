@@ -38,7 +38,10 @@ module tn_torus #(
     input  wire [DIM_Z-1:0] pclk_i, // each plane's network clock: nclk_i (or stopped, see above)
     output wire        net_busy_o,  // the network has work (the simulator clocks it only then)
     output wire [DIM_Z-1:0] pbusy_o, // plane z has work (the simulator clocks it only then)
-    output wire [DIM_X*DIM_Y*DIM_Z-1:0] nbusy_o, // node k has work (the simulator evaluates it only then)
+    // the nodes with work (the simulator evaluates only them; see nball_o below)
+    output wire        nball_o,     // every node
+    output wire [DIM_X*DIM_Y*DIM_Z-1:0] nbreq_o, // the nodes of a network-clock request
+    output wire [41:0] ntab_o,      // the table stages' nodes: 3 x {valid, all, node}
     output wire [3:0]  status_o     // STATUS bits 3:0, network domain (board LEDs)
 );
     localparam N   = DIM_X * DIM_Y * DIM_Z;      // nodes
@@ -254,11 +257,11 @@ module tn_torus #(
     reg        nall_q;                   // ... and every node (a global or link fault write)
     reg [31:0] nrd_q;
     wire       nreq = t2_q != t3_q && !nrst;
-    // (nrd_or: a blocking temporary, assigned only for a read)
+    // (nrd_or and nhit: blocking temporaries, assigned only for a read and
+    // a request: a simulator computes them only then, not every bus cycle)
     /* verilator lint_off BLKSEQ */
     wire [11:0] nb_tgt = caddr_q[31:20];  // held by the bus side while the request is in flight
-    wire [N-1:0] nhit = (nb_tgt == 12'hFFE && cwe_q) ? {N{1'b1}}
-                      : (nb_tgt < NN) ? {{(N - 1){1'b0}}, 1'b1} << nb_tgt : {N{1'b0}};
+    reg  [N-1:0] nhit;                    // the request's nodes
     // every plane takes a global write (its START or CLEAR reaches the
     // nodes through the sequencer) and a link fault write (it disarms the
     // fault of every other node)
@@ -280,6 +283,8 @@ module tn_torus #(
         nb_we_q <= nreq && cwe_q;
         nb_re_q <= nreq && !cwe_q;
         if (nreq) begin
+            nhit = (nb_tgt == 12'hFFE && cwe_q) ? {N{1'b1}}
+                 : (nb_tgt < NN) ? {{(N - 1){1'b0}}, 1'b1} << nb_tgt : {N{1'b0}};
             nb_hit_q   <= nhit;
             nb_addr_q  <= caddr_q[19:0];
             nb_wdata_q <= cwdata_q;
@@ -357,15 +362,32 @@ module tn_torus #(
     wire   preq = nb_we_q || nb_re_q || p1_q || rp_q[1] || rp_q[2];
     assign pbusy_o = {DIM_Z{nwork}} | ({DIM_Z{preq}} & psel_q);
     // Node k has work at the next edge of its plane's network or table
-    // clock: the network's, a request for it, or a global or link fault
-    // write (CLEAR reaches the nodes through the sequencer), in the cycles
-    // its plane has one, or table work for it (gen_z). A node that is not
-    // addressed only sees the plane's shared request registers change,
-    // which none of its registers and outputs follow without its own
-    // request bit: a simulator that skips a node's evaluation at any other
-    // edge simulates the same design (docs/hardware.md, "Clocks and
-    // reset").
-    wire [N-1:0] nnet = {N{nwork}} | ({N{preq}} & (nb_hit_q | {N{nall_q}}));
+    // clock: every node in the stretched reset and while the network has
+    // work, and in the cycles its plane has one, a global or link fault
+    // write (CLEAR reaches the nodes through the sequencer) or a request
+    // for it (nball_o, nbreq_o: network-clock registers only, so a
+    // simulator evaluates them on network edges, not every bus cycle), or
+    // table work for it: a table write or record read in the cycle of its
+    // acceptance, in the next (the node writes its table or reads its
+    // record RAM), and after a read in the one after that (the node's
+    // record word register), each stage as {valid, every node, node}
+    // (ntab_o, from the bus side's registers and the request presented).
+    // A node that is not addressed only sees the plane's shared request
+    // registers change, which none of its registers and outputs follow
+    // without its own request bit: a simulator that skips a node's
+    // evaluation at any other edge simulates the same design
+    // (docs/hardware.md, "Clocks and reset").
+    assign nball_o = rlvl_q || nwork || (preq && nall_q);
+    assign nbreq_o = preq ? nb_hit_q : {N{1'b0}};
+    wire [13:0] tb0 = {tw_now || rr_now, a_all, a_tgt};
+    reg  [13:0] tb1_q, tb2_q;
+    reg         tr1_q;                   // tb1_q is a record read
+    always @(posedge bclk_i) begin
+        tb1_q <= tb0;
+        tr1_q <= rr_now;
+        tb2_q <= tr1_q ? tb1_q : 14'd0;
+    end
+    assign ntab_o = {tb2_q, tb1_q, tb0};
 
     // ---- planes and their Z links ----
     /* verilator lint_off UNUSEDSIGNAL */ // unconnected when DIM_Z = 1
@@ -395,12 +417,11 @@ module tn_torus #(
             // a simulator would evaluate it, and all that depends on it,
             // on every change of the host's byte input.)
             localparam ZFIRST = gz * P;                  // the plane's first node
-            localparam [11:0] Z_LO = ZFIRST[11:0];
+            localparam [11:0] Z_LO = ZFIRST[11:0], PP = P[11:0];
             wire [11:0]   a_rel = a_tgt - Z_LO;
-            localparam [P-1:0] ONE_Z = 1;
-            wire [P-1:0]  one_z = ONE_Z << a_rel;  // the addressed node (none outside the plane)
-            wire          tw_sel = tw_now && (a_all || one_z != {P{1'b0}});
-            wire          rr_sel = rr_now && one_z != {P{1'b0}};
+            wire          in_z = a_node && a_rel < PP;  // the addressed node is in the plane
+            wire          tw_sel = tw_now && (a_all || in_z);
+            wire          rr_sel = rr_now && in_z;
             reg           tw_zq, rr_zq, rw_zq;     // the cycle after acceptance; after a read's, the next
             always @(posedge bclk_i) begin
                 tw_zq <= tw_sel;
@@ -408,14 +429,6 @@ module tn_torus #(
                 rw_zq <= rr_zq;
             end
             assign tbusy_o[gz] = rlvl_q || tw_sel || rr_sel || tw_zq || rr_zq || rw_zq;
-            // the nodes of those three cycles, and in the stretched reset all
-            wire [P-1:0]  thit = (tw_sel || rr_sel) ? (a_all ? {P{1'b1}} : one_z) : {P{1'b0}};
-            reg  [P-1:0]  th1_q, th2_q;
-            always @(posedge bclk_i) begin
-                th1_q <= thit;
-                th2_q <= rr_zq ? th1_q : {P{1'b0}};
-            end
-            assign nbusy_o[ZFIRST +: P] = nnet[ZFIRST +: P] | thit | th1_q | th2_q | {P{rlvl_q}};
             reg           rrz_q;
             always @(posedge bclk_i)
                 if (acc && !bus_we_i)
@@ -441,7 +454,7 @@ module tn_torus #(
                 .nb_hit_i(nb_hit_q[gz*P +: P]),
                 .nb_addr_i(nb_addr_q), .nb_wdata_i(nb_wdata_q), .nb_rdata_o(pnrd[gz]),
                 .bclk_i(tclk_i[gz]), .tw_i(tw_sel), .rr_i(rr_sel),
-                .hit_i(a_all ? {P{1'b1}} : one_z), .sel_i(a_rel[7:0]),
+                .all_i(a_all), .sel_i(a_rel[7:0]),
                 .addr_i(bus_addr_i[19:0]), .wdata_i({bus_wdata_i, wlat_q}), .rr_data_o(prr[gz]),
                 .err_o(perr[gz]), .act_o(pact[gz]));
         end

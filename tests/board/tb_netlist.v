@@ -87,7 +87,9 @@ module tb_netlist;
     wire [31:0] rdata;
     wire        ready, busy;
     wire [DZ-1:0] tbusy, pbusy;
-    wire [DX*DY*DZ-1:0] nbusy;
+    wire nball;
+    wire [DX*DY*DZ-1:0] nbreq;
+    wire [41:0] ntab;
     wire [3:0]  status;
 
 `ifdef NETLIST
@@ -98,8 +100,8 @@ module tb_netlist;
 `endif
         .bclk_i(bclk), .tclk_i({DZ{bclk}}), .tbusy_o(tbusy), .rst_i(rst), .bus_addr_i(addr), .bus_wdata_i(wdata),
         .bus_we_i(we), .bus_re_i(re), .bus_rdata_o(rdata), .bus_ready_o(ready),
-        .nclk_i(nclk), .pclk_i({DZ{nclk}}), .net_busy_o(busy), .pbusy_o(pbusy), .nbusy_o(nbusy),
-        .status_o(status));
+        .nclk_i(nclk), .pclk_i({DZ{nclk}}), .net_busy_o(busy), .pbusy_o(pbusy),
+        .nball_o(nball), .nbreq_o(nbreq), .ntab_o(ntab), .status_o(status));
 
     integer tap_n = 0, tap_fail = 0;
     task check(input cond, input [8*80-1:0] what);

@@ -21,7 +21,9 @@ module tb_torus;
     reg [31:0] addr = 0, wdata = 0;
     wire [31:0] rdata;
     wire ready, busy, tbusy, pbusy;
-    wire [DIM_X-1:0] nbusy;
+    wire nball;
+    wire [DIM_X-1:0] nbreq;
+    wire [41:0] ntab;
     wire [3:0] status;
     always #5 clk = !clk;
 
@@ -29,8 +31,8 @@ module tb_torus;
                .ROUNDS(ROUNDS), .RELAY(RELAY)) dut (
         .bclk_i(clk), .tclk_i(clk), .tbusy_o(tbusy), .rst_i(rst), .bus_addr_i(addr), .bus_wdata_i(wdata),
         .bus_we_i(we), .bus_re_i(re), .bus_rdata_o(rdata), .bus_ready_o(ready),
-        .nclk_i(clk), .pclk_i(clk), .net_busy_o(busy), .pbusy_o(pbusy), .nbusy_o(nbusy),
-        .status_o(status));
+        .nclk_i(clk), .pclk_i(clk), .net_busy_o(busy), .pbusy_o(pbusy),
+        .nball_o(nball), .nbreq_o(nbreq), .ntab_o(ntab), .status_o(status));
 
     integer hung = 0;
     `include "tb_tap.vh"
