@@ -4,7 +4,7 @@
 # Verilog sources of the simulated top (other parts append, e.g. the bridge).
 SIM_RTL_SRC += $(RTL_NET_SRC)
 SIM_DEPS := sim/tn_sim_top.v sim/tn_sim.cpp sim/tn_sim.h sim/tn_sim.vlt sim/tn_sim_build.sh \
-            sim/tn_node_size.sh sim/tn_node_gate.awk sim/tn_sim_units.mk
+            sim/tn_node_size.sh sim/tn_gate.awk sim/tn_sim_units.mk
 
 # Models `make sim` builds: <X>x<Y>x<Z> (LANES=6), <X>x<Y>x<Z>_l1 (LANES=1);
 # any other fragment may depend on $(BUILD)/sim/libtnsim_<name>.so.

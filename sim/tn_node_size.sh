@@ -3,7 +3,7 @@
 # the object directory of sim/tn_sim_build.sh): prints "bytes lines header"
 # (64-byte lines; the class's header, which tn_sim_build.sh pads), or
 # nothing when the headers or the compiler are missing. A
-# plane's clocks touch the same few fields of each of its nodes, which lie
+# plane's edges touch the same few fields of each of its nodes, which lie
 # one object apart: with an even number of lines a node, those fields share
 # a fraction of the L1 data cache's sets (docs/NOTES.md, "What surprised
 # us"), so sim/tn_sim_build.sh pads the object to an odd number.

@@ -19,7 +19,7 @@
 #define TN_STR2(x) #x
 #define TN_STR(x) TN_STR2(x)
 
-/* every plane's bit of pclk_i */
+/* every plane's bit of pnet_i and ptab_i */
 static const uint32_t ALL_PLANES = (1u << TN_DIM_Z) - 1u;
 
 struct tn_sim {
@@ -60,12 +60,15 @@ static bool present_byte(struct tn_sim *s)
     return true;
 }
 
-/* neval_i, the nodes whose code the model runs at the next edge (the
- * generated code is patched to test it, sim/tn_sim_build.sh): all of them
- * (eval_all, reset, or tn_torus's nball_o), else the nodes of a network
- * request (nbreq_o) and of the table stages (ntab_o: three {valid, every
- * node, node} of 14 bits). Bits above the nodes' are never tested. The
- * helpers take the model's type for N bits: an integer, or VlWide. */
+/* The planes and nodes whose code the model runs at the next edges (the
+ * generated code is patched to test them, sim/tn_sim_build.sh): at the
+ * network clock's, pnet_i and neval_i; at the bus clock's, ptab_i and
+ * nteval_i. All of them with eval_all and in reset; else the planes by
+ * pbusy_o and tbusy_o (tn_torus), the nodes with network work: all of
+ * them (nball_o), or those of a network request (nbreq_o); with table
+ * work: those of the table stages (ntab_o: three {valid, every node,
+ * node} of 14 bits). Bits above the planes' and nodes' are never tested.
+ * The helpers take the model's type for N bits: an integer, or VlWide. */
 template <typename T> static void fill_nodes(T &v)
 {
     v = static_cast<T>(~static_cast<T>(0));
@@ -75,6 +78,17 @@ template <std::size_t N> static void fill_nodes(VlWide<N> &v)
 {
     for (std::size_t i = 0; i < N; i++)
         v.at(i) = ~static_cast<EData>(0);
+}
+
+template <typename T> static void clear_nodes(T &v)
+{
+    v = 0;
+}
+
+template <std::size_t N> static void clear_nodes(VlWide<N> &v)
+{
+    for (std::size_t i = 0; i < N; i++)
+        v.at(i) = 0;
 }
 
 template <typename T> static void set_node(T &v, unsigned k)
@@ -87,32 +101,37 @@ template <std::size_t N> static void set_node(VlWide<N> &v, unsigned k)
     v.at(k / 32) |= static_cast<EData>(1) << (k % 32);
 }
 
-static void set_nodes(Vtn_sim_top *t, bool all)
+static void set_eval(Vtn_sim_top *t, bool all, uint32_t net_planes)
 {
-    if (all || t->nball_o) {
+    t->pnet_i = net_planes;
+    t->ptab_i = all ? ALL_PLANES : t->tbusy_o;
+    if (all || t->nball_o)
         fill_nodes(t->neval_i);
+    else
+        t->neval_i = t->nbreq_o;
+    if (all) {
+        fill_nodes(t->nteval_i);
         return;
     }
-    t->neval_i = t->nbreq_o;
+    clear_nodes(t->nteval_i);
     uint64_t tab = t->ntab_o;
     for (int stage = 0; stage < 3; stage++, tab >>= 14) {
         if (!(tab & (1u << 13)))
             continue;
         if (tab & (1u << 12)) {
-            fill_nodes(t->neval_i);
+            fill_nodes(t->nteval_i);
             return;
         }
         unsigned k = tab & 0xfffu;
         if (k < TN_DIM_X * TN_DIM_Y * TN_DIM_Z)
-            set_node(t->neval_i, k);
+            set_node(t->nteval_i, k);
     }
 }
 
 /* One bus clock, a network clock with it when the network has work or
- * free running (of the planes, the ones with work), and the table clock of
- * the planes whose table ports have work; of the clocked planes the nodes
- * with work are evaluated. With eval_all, and in reset, every plane's
- * clocks and every node, as on a board. Skipping changes nothing
+ * free running; at each, the planes and nodes with work for that clock are
+ * evaluated. With eval_all, and in reset, every plane and node at both,
+ * as on a board. Skipping changes nothing
  * (docs/hardware.md, "Clocks and reset"):
  * inputs were set by the caller; rising edges, then falling. The bridge's
  * byte input is fed from the queue (one byte per cycle at most) and its
@@ -130,12 +149,10 @@ static void tick(struct tn_sim *s)
     uint8_t out_byte = t->byte_out_data_o;
     bool all = s->eval_all || t->rst_i;
     bool net = all || s->free_run || t->net_busy_o;
-    t->bclk_i = 1;
-    t->tclk_i = all ? ALL_PLANES : t->tbusy_o;
-    t->nclk_i = net;
     uint32_t planes = all ? ALL_PLANES : net ? t->pbusy_o : 0;
-    t->pclk_i = planes;
-    set_nodes(t, all);
+    set_eval(t, all, planes);
+    t->bclk_i = 1;
+    t->nclk_i = net;
     t->eval();
     trace_dump(s, 2 * s->cycles + 1);
     if (in_fire)
@@ -144,9 +161,7 @@ static void tick(struct tn_sim *s)
         s->out.push_back(out_byte);
     present_byte(s);
     t->bclk_i = 0;
-    t->tclk_i = 0;
     t->nclk_i = 0;
-    t->pclk_i = 0;
     t->eval();
     s->cycles++;
     s->net_cycles += net;
@@ -217,15 +232,13 @@ struct tn_sim *tn_sim_create(void)
         return nullptr;
     }
     s->top->bclk_i = 0;
-    s->top->tclk_i = 0;
     s->top->nclk_i = 0;
-    s->top->pclk_i = 0;
     s->top->rst_i = 0;
     s->top->bus_we_i = 0;
     s->top->bus_re_i = 0;
     s->top->byte_in_valid_i = 0;
     s->top->byte_out_ready_i = 1;
-    set_nodes(s->top, true);
+    set_eval(s->top, true, ALL_PLANES);
     s->top->eval();
     return s;
 }

@@ -4,13 +4,13 @@
  * and drives the configuration bus exactly as a board's bridge would.
  * A step is one clock of the bus clock; the network clock ticks with it
  * only while the network has work (a run, a bus request for the network
- * domain, flits in flight), as docs/hardware.md describes, each plane of
- * it only while it has work, and a plane's table ports get the bus clock
- * only while a table write or record read is in flight for them, and of a
- * clocked plane only the nodes with work are evaluated (their code run;
- * one-thread models, every model make builds).
+ * domain, flits in flight), as docs/hardware.md describes; at each edge
+ * only the planes and nodes with work for that clock are evaluated (their
+ * code run; one-thread models, every model make builds): a plane's
+ * network side while it has work, its table ports while a table write or
+ * record read is in flight for them.
  * tn_sim_free_run() asks for the network clock on every step, as on a
- * board; tn_sim_eval_all() for every plane's clocks and every node. */
+ * board; tn_sim_eval_all() for every plane and node at every edge. */
 #ifndef TN_SIM_H
 #define TN_SIM_H
 
@@ -33,8 +33,8 @@ void tn_sim_step(struct tn_sim *s, uint64_t cycles);
 uint64_t tn_sim_cycles(const struct tn_sim *s);
 /* Network clocks since create. */
 uint64_t tn_sim_net_cycles(const struct tn_sim *s);
-/* Network clocks of plane z (0 <= z < DIM_Z) since create: a plane is
- * clocked only while it has work (a run, flits, a bus request for one of
+/* Network edges at which plane z (0 <= z < DIM_Z) was evaluated since
+ * create: only while it has work (a run, flits, a bus request for one of
  * its nodes), free running or not, unless tn_sim_eval_all; 0 for z out of
  * range. */
 uint64_t tn_sim_plane_cycles(const struct tn_sim *s, unsigned z);

@@ -8,8 +8,9 @@
 # The model is flat (one Verilated model of the whole top): the nodes share
 # one copy of the node's code (rtl/net/tn_node.v), the planes one of the
 # plane's (docs/NOTES.md, "Simulation cost"). The generated code of a
-# one-thread model is patched so that a clocked plane runs the code of its
-# nodes with work only (sim/tn_node_gate.awk; tn_torus's nball_o, nbreq_o, ntab_o). The C++
+# one-thread model is patched so that at each edge it runs the code of the
+# planes and nodes with work only (sim/tn_gate.awk; tn_torus's pbusy_o,
+# tbusy_o, nball_o, nbreq_o, ntab_o). The C++
 # is compiled as four units, and Verilator's runtime once for all the
 # models of a directory (sim/tn_sim_units.mk).
 set -eu
@@ -85,17 +86,32 @@ if [ "$(grep -c 'tn_sim_state_' "$syms")" != 4 ]; then
     echo "tn_sim_build: the model's state is not in huge pages (no symbol table class in $syms):" \
         "runs start slower" >&2
 fi
-# Within a clocked plane, the code of the nodes with work only
-# (tn_node_gate.awk): every call of a node's code from the root's
-# evaluation patched, the same number for every node. With more threads
-# the model keeps Verilator's own schedule (every node evaluated).
+# At each clock's edge, the code of the planes and nodes with work for
+# that clock only (tn_gate.awk): every call of a plane's or node's code
+# from the root's evaluation patched, the same number for every node and
+# every plane. It needs the model's two nba triggers, the bus clock's and
+# the network clock's (every plane on those two: sim/tn_sim_top.v). With
+# more threads the model keeps Verilator's own schedule (every plane and
+# node evaluated).
 if [ "$threads" = 1 ]; then
-    files=$(grep -l 'Vtn_sim_top_tn_node__pi[0-9]*___nba_' "$mdir"/Vtn_sim_top___024root__DepSet_*.cpp || true)
-    read -r _ calls gated lo hi < <(awk -v DX="$X" -v DY="$Y" -v N=$((X * Y * Z)) \
-        -f "$here/tn_node_gate.awk" $files 2>&1 >/dev/null)
-    if [ -z "$files" ] || [ "$gated" != "$calls" ] || [ "$lo" != "$hi" ] || [ "$lo" -lt 1 ]; then
-        echo "tn_sim_build: ${gated:-0} of ${calls:-0} node calls gated, ${lo:-0} to ${hi:-0} a node:" \
-            "see sim/tn_node_gate.awk" >&2
+    trig() { # CLOCK -> its nba trigger index
+        sed -n "s/.*'nba' region trigger index \([0-9]*\) is active: @(posedge $1).*/\1/p" \
+            "$mdir"/Vtn_sim_top___024root__*Slow.cpp | head -1
+    }
+    ntrig=$(grep -ho "'nba' region trigger index [0-9]* is active" "$mdir"/Vtn_sim_top___024root__*Slow.cpp | sort -u | wc -l)
+    tb=$(trig bclk_i) tn=$(trig nclk_i)
+    # (the Slow files' calls are the initial settle's: every plane and node)
+    files=$(grep -lE 'Vtn_sim_top_tn_(node|plane)__[A-Za-z0-9_]*___nba_' "$mdir"/Vtn_sim_top___024root__DepSet_*.cpp |
+        grep -v '__Slow\.cpp$' || true)
+    read -r _ calls gated lo hi pcalls pgated plo phi < <(awk -v DX="$X" -v DY="$Y" -v N=$((X * Y * Z)) \
+        -v Z="$Z" -v TB="${tb:--2}" -v TN="${tn:--2}" -f "$here/tn_gate.awk" $files 2>&1 >/dev/null)
+    if [ "$ntrig" != 2 ] || [ -z "$tb" ] || [ -z "$tn" ] || [ -z "$files" ] ||
+        [ "$gated" != "$calls" ] || [ "$lo" != "$hi" ] || [ "$lo" -lt 1 ] ||
+        [ "$pgated" != "$pcalls" ] || [ "$plo" != "$phi" ] || [ "$plo" -lt 1 ]; then
+        echo "tn_sim_build: $ntrig clock triggers (bus ${tb:-none}, network ${tn:-none});" \
+            "${gated:-0} of ${calls:-0} node calls gated, ${lo:-0} to ${hi:-0} a node;" \
+            "${pgated:-0} of ${pcalls:-0} plane calls gated, ${plo:-0} to ${phi:-0} a plane:" \
+            "see sim/tn_gate.awk" >&2
         for f in $files; do rm -f "$f.tmp"; done
         exit 1
     fi

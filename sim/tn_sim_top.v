@@ -12,13 +12,17 @@
 // and the torus's bus decode, on every eval(), twice a bus cycle.
 // The bridge and the bus run on bclk_i, the network on nclk_i, which the C
 // wrapper clocks only while net_busy_o says the network has work (on every
-// step with tn_sim_free_run), each plane on its own copy of it, pclk_i[z],
-// while pbusy_o[z] says the plane has work, and each plane's table ports on
-// tclk_i[z], a copy of bclk_i while tbusy_o[z] says they have work (every
-// plane with tn_sim_eval_all and in reset). Within a clocked plane a one-thread
-// model evaluates only the nodes with work: the C wrapper sets neval_i
-// from nball_o, nbreq_o and ntab_o before each rising edge, and the generated code, patched by
-// sim/tn_sim_build.sh, calls a node's functions only when its bit is set.
+// step with tn_sim_free_run). Every plane's network clock is nclk_i and its
+// table clock bclk_i (two clocks in all: Verilator's evaluation loop tests
+// every clock's trigger at every eval(), so a clock per plane cost each
+// bus cycle more than the planes it spared), and a one-thread model
+// evaluates only the planes and nodes with work: before each rising edge
+// the C wrapper sets pnet_i (pbusy_o: the planes whose network clock would
+// run), ptab_i (tbusy_o: their table ports), neval_i (the nodes with
+// network work: nball_o, nbreq_o) and nteval_i (with table work: ntab_o),
+// every bit with tn_sim_eval_all and in reset, and the generated code,
+// patched by sim/tn_sim_build.sh (sim/tn_gate.awk), calls a plane's or
+// node's functions of a clock only when its bit for that clock is set.
 module tn_sim_top #(
     parameter DIM_X     = 3,    // torus size in X
     parameter DIM_Y     = 3,    // torus size in Y
@@ -30,9 +34,7 @@ module tn_sim_top #(
     parameter RELAY     = 1     // relay hardware
 ) (
     input  wire        bclk_i,
-    input  wire [DIM_Z-1:0] tclk_i, // bclk_i while tbusy_o[z] (tn_torus)
     input  wire        nclk_i,
-    input  wire [DIM_Z-1:0] pclk_i, // nclk_i while pbusy_o[z] (tn_torus)
     input  wire        rst_i,
     // direct bus (testbenches)
     input  wire [31:0] bus_addr_i,
@@ -55,7 +57,10 @@ module tn_sim_top #(
     output wire [DIM_X*DIM_Y*DIM_Z-1:0] nbreq_o,
     output wire [41:0] ntab_o,
     /* verilator lint_off UNUSEDSIGNAL */ // read by the patched generated code only
-    input  wire [DIM_X*DIM_Y*DIM_Z-1:0] neval_i   // the nodes with work before this edge (all ones: everything)
+    input  wire [DIM_Z-1:0] pnet_i,  // the planes evaluated at the next nclk_i edge
+    input  wire [DIM_Z-1:0] ptab_i,  // ... at the next bclk_i edge
+    input  wire [DIM_X*DIM_Y*DIM_Z-1:0] neval_i,  // the nodes evaluated at the next nclk_i edge
+    input  wire [DIM_X*DIM_Y*DIM_Z-1:0] nteval_i  // ... at the next bclk_i edge
     /* verilator lint_on UNUSEDSIGNAL */
 );
     wire [31:0] br_addr, br_wdata, t_rdata;
@@ -92,13 +97,13 @@ module tn_sim_top #(
 
     tn_torus #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY), .FAULT(1)) u_torus (
-        .bclk_i(bclk_i), .tclk_i(tclk_i), .tbusy_o(tbusy_o), .rst_i(rst_i | br_rst),
+        .bclk_i(bclk_i), .tbusy_o(tbusy_o), .rst_i(rst_i | br_rst),
         .bus_addr_i(direct ? d_addr_q : br_addr),
         .bus_wdata_i(direct ? d_wdata_q : br_wdata),
         .bus_we_i(direct ? d_we_q : br_we),
         .bus_re_i(direct ? d_re_q : br_re),
         .bus_rdata_o(t_rdata), .bus_ready_o(t_ready),
-        .nclk_i(nclk_i), .pclk_i(pclk_i), .net_busy_o(net_busy_o), .pbusy_o(pbusy_o),
+        .nclk_i(nclk_i), .net_busy_o(net_busy_o), .pbusy_o(pbusy_o),
         .nball_o(nball_o), .nbreq_o(nbreq_o), .ntab_o(ntab_o), .status_o(status));
 
     assign bus_rdata_o = t_rdata;

@@ -63,9 +63,9 @@ module tn_board_system #(
     /* verilator lint_on UNUSEDSIGNAL */
     tn_torus #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY)) u_torus (
-        .bclk_i(bclk_i), .tclk_i({DIM_Z{bclk_i}}), .tbusy_o(tbusy), .rst_i(rst_i || soft_rst),
+        .bclk_i(bclk_i), .tbusy_o(tbusy), .rst_i(rst_i || soft_rst),
         .bus_addr_i(addr), .bus_wdata_i(wdata), .bus_we_i(we), .bus_re_i(re),
         .bus_rdata_o(rdata), .bus_ready_o(ready),
-        .nclk_i(nclk_i), .pclk_i({DIM_Z{nclk_i}}), .net_busy_o(net_busy), .pbusy_o(pbusy),
+        .nclk_i(nclk_i), .net_busy_o(net_busy), .pbusy_o(pbusy),
         .nball_o(nball), .nbreq_o(nbreq), .ntab_o(ntab), .status_o(status_o));
 endmodule

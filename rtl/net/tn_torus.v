@@ -7,12 +7,11 @@
 // INFO) and the network clock (everything that moves flits). Requests for
 // network-domain registers and the flit memory cross through one toggle
 // handshake; table writes and record reads do not cross (dual-clock RAMs).
-// Plane z's table ports run on tclk_i[z]: the bus clock itself on a board;
-// a simulator stops it while tbusy_o[z] is low (no table write or record
-// read for the plane in flight, so an edge would change nothing there), as
-// it stops the network clock while net_busy_o is low, and plane z's
-// network clock pclk_i[z] while pbusy_o[z] is low (no run, no flit, no
-// request for the plane).
+// A simulator stops the network clock while net_busy_o is low, and skips
+// plane z at a network edge while pbusy_o[z] is low (no run, no flit, no
+// request for the plane) and at a bus edge while tbusy_o[z] is low (no
+// table write or record read for the plane in flight): an edge would
+// change nothing there.
 module tn_torus #(
     parameter DIM_X     = 3,    // torus size in X (1..15; 1 = no X links)
     parameter DIM_Y     = 3,    // torus size in Y
@@ -25,8 +24,7 @@ module tn_torus #(
     parameter FAULT     = 0     // 1: link fault injection, region 7 (simulation models)
 ) (
     input  wire        bclk_i,      // bus clock
-    input  wire [DIM_Z-1:0] tclk_i, // each plane's table ports' clock: bclk_i (or stopped, see above)
-    output wire [DIM_Z-1:0] tbusy_o, // plane z's table ports have work (the simulator clocks them only then)
+    output wire [DIM_Z-1:0] tbusy_o, // plane z's table ports have work (the simulator evaluates them only then)
     input  wire        rst_i,       // synchronous reset, bus clock domain
     input  wire [31:0] bus_addr_i,
     input  wire [31:0] bus_wdata_i,
@@ -35,9 +33,8 @@ module tn_torus #(
     output reg  [31:0] bus_rdata_o,
     output reg         bus_ready_o,
     input  wire        nclk_i,      // network clock
-    input  wire [DIM_Z-1:0] pclk_i, // each plane's network clock: nclk_i (or stopped, see above)
     output wire        net_busy_o,  // the network has work (the simulator clocks it only then)
-    output wire [DIM_Z-1:0] pbusy_o, // plane z has work (the simulator clocks it only then)
+    output wire [DIM_Z-1:0] pbusy_o, // plane z has work (the simulator evaluates it only then)
     // the nodes with work (the simulator evaluates only them; see nball_o below)
     output wire        nball_o,     // every node
     output wire [DIM_X*DIM_Y*DIM_Z-1:0] nbreq_o, // the nodes of a network-clock request
@@ -446,14 +443,14 @@ module tn_torus #(
             tn_plane #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                        .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY),
                        .FAULT(FAULT)) u_plane (
-                .nclk_i(pclk_i[gz]), .nrst_i(nrst), .z_i(gz[3:0]),
+                .nclk_i(nclk_i), .nrst_i(nrst), .z_i(gz[3:0]),
                 .run_n_i(run_n), .sw_n_i(sw_n), .fin_n_i(fin_n), .prep_n_i(prep_n), .clr_n_i(clr_n),
                 .round_n_i(round11), .rcyc_n_i(rcyc16),
                 .zin_i(zin), .zout_o(zout[gz]),
                 .nb_we_i(nb_we_q && psel_q[gz]), .nb_re_i(nb_re_q && psel_q[gz]),
                 .nb_hit_i(nb_hit_q[gz*P +: P]),
                 .nb_addr_i(nb_addr_q), .nb_wdata_i(nb_wdata_q), .nb_rdata_o(pnrd[gz]),
-                .bclk_i(tclk_i[gz]), .tw_i(tw_sel), .rr_i(rr_sel),
+                .bclk_i(bclk_i), .tw_i(tw_sel), .rr_i(rr_sel),
                 .all_i(a_all), .sel_i(a_rel[7:0]),
                 .addr_i(bus_addr_i[19:0]), .wdata_i({bus_wdata_i, wlat_q}), .rr_data_o(prr[gz]),
                 .err_o(perr[gz]), .act_o(pact[gz]));

@@ -98,9 +98,9 @@ module tb_netlist;
     tn_torus #(.DIM_X(DX), .DIM_Y(DY), .DIM_Z(DZ), .W(W), .LANES(1), .MEM_DEPTH(MD),
                .ROUNDS(RN), .RELAY(0)) dut (
 `endif
-        .bclk_i(bclk), .tclk_i({DZ{bclk}}), .tbusy_o(tbusy), .rst_i(rst), .bus_addr_i(addr), .bus_wdata_i(wdata),
+        .bclk_i(bclk), .tbusy_o(tbusy), .rst_i(rst), .bus_addr_i(addr), .bus_wdata_i(wdata),
         .bus_we_i(we), .bus_re_i(re), .bus_rdata_o(rdata), .bus_ready_o(ready),
-        .nclk_i(nclk), .pclk_i({DZ{nclk}}), .net_busy_o(busy), .pbusy_o(pbusy),
+        .nclk_i(nclk), .net_busy_o(busy), .pbusy_o(pbusy),
         .nball_o(nball), .nbreq_o(nbreq), .ntab_o(ntab), .status_o(status));
 
     integer tap_n = 0, tap_fail = 0;

@@ -29,9 +29,9 @@ module tb_torus;
 
     tn_torus #(.DIM_X(DIM_X), .DIM_Y(1), .DIM_Z(1), .W(W), .LANES(LANES), .MEM_DEPTH(MEM_DEPTH),
                .ROUNDS(ROUNDS), .RELAY(RELAY)) dut (
-        .bclk_i(clk), .tclk_i(clk), .tbusy_o(tbusy), .rst_i(rst), .bus_addr_i(addr), .bus_wdata_i(wdata),
+        .bclk_i(clk), .tbusy_o(tbusy), .rst_i(rst), .bus_addr_i(addr), .bus_wdata_i(wdata),
         .bus_we_i(we), .bus_re_i(re), .bus_rdata_o(rdata), .bus_ready_o(ready),
-        .nclk_i(clk), .pclk_i(clk), .net_busy_o(busy), .pbusy_o(pbusy),
+        .nclk_i(clk), .net_busy_o(busy), .pbusy_o(pbusy),
         .nball_o(nball), .nbreq_o(nbreq), .ntab_o(ntab), .status_o(status));
 
     integer hung = 0;
