@@ -60,20 +60,20 @@ module tn_node #(
     input  wire [31:0]     nb_wdata_i /*verilator public_flat_rd*/,
     /* verilator lint_on UNUSEDSIGNAL */
     output reg  [31:0]     nb_rdata_o,
-    // bus-clock table writes (decoded and packed by tn_torus)
+    // bus-clock table writes and record reads (registered by tn_plane): a
+    // table write of the words in tw_data_i, {word 1, word 0}; a record
+    // read in cycle c, the record word in rr_data_o from c+2 on. The
+    // request's fields, decoded once in the plane, come packed in tw_ctl_i
+    // {record read offset (region 4, held), table lane, table kind
+    // (one-hot: round settings, inject list, eject table), round or list
+    // index}: a simulator copies every node's inputs at each of the
+    // plane's table edges, and two words cost less than seven fields.
     input  wire            bclk_i,
     input  wire            tw_i /*verilator public_flat_rd*/,      // a table write for this node
-    input  wire [2:0]      tw_kind_i /*verilator public_flat_rd*/, // one-hot: round settings, inject list, eject table
-    input  wire [2:0]      tw_lane_i /*verilator public_flat_rd*/,
-    input  wire [RW-1:0]   tw_idx_i /*verilator public_flat_rd*/,  // round, or list index
-    input  wire [CFW-1:0]  tw_cfg_i /*verilator public_flat_rd*/,
-    input  wire [IEW-1:0]  tw_inj_i /*verilator public_flat_rd*/,
-    input  wire [EEW-1:0]  tw_ej_i /*verilator public_flat_rd*/,
-    // bus-clock record reads: a request in cycle c (rr_off_i: the region
-    // 4 offset, held), the record word in rr_data_o from c+2 on
     input  wire            rr_i /*verilator public_flat_rd*/,      // a record read of this node
-    /* verilator lint_off UNUSEDSIGNAL */ // the lane and row bits are used
-    input  wire [15:0]     rr_off_i /*verilator public_flat_rd*/,
+    /* verilator lint_off UNUSEDSIGNAL */ // the fields' unused bits
+    input  wire [22+RW-1:0] tw_ctl_i /*verilator public_flat_rd*/,
+    input  wire [63:0]     tw_data_i /*verilator public_flat_rd*/,
     /* verilator lint_on UNUSEDSIGNAL */
     output wire [31:0]     rr_data_o, // (the network interface's word register)
     output wire            err_o      // a status flag is set
@@ -92,6 +92,18 @@ module tn_node #(
     wire nb_mem = nb_rg_i == 4'd0 && (nb_off_i >> AW) == 16'd0;
     // tables are read only between runs (during one, their read ports
     // belong to the read-ahead; such a read returns 0)
+    // the table request's fields (tw_ctl_i) and entries (tw_data_i)
+    wire [RW-1:0]  tw_idx  = tw_ctl_i[RW-1:0];
+    wire [2:0]     tw_kind = tw_ctl_i[RW +: 3];
+    wire [2:0]     tw_lane = tw_ctl_i[RW+3 +: 3];
+    wire [RW+4:0]  rr_off  = tw_ctl_i[RW+6 +: RW+5];  // {lane, row}
+    /* verilator lint_off UNUSEDSIGNAL */ // the entries' unused bits
+    wire [31:0]    tw_w0 = tw_data_i[31:0], tw_w1 = tw_data_i[63:32];
+    /* verilator lint_on UNUSEDSIGNAL */
+    wire [CFW-1:0] tw_cfg = tw_w1[CFW-1:0];
+    wire [IEW-1:0] tw_inj = {tw_w0[31:27], tw_w0[16 +: RW], tw_w0[0 +: DW], tw_w1[16 +: AW + 1], tw_w1[0 +: AW]};
+    wire [EEW-1:0] tw_ej  = {tw_w0[31:30], tw_w0[2:0], tw_w1[16 +: AW + 1], tw_w1[0 +: AW]};
+
     wire nb_tok = !run_i && !prep_i;
     wire nb_cfg = nb_rg_i == 4'd1 && (nb_off_i >> RW) == 16'd0 && nb_tok;
     wire nb_lst = (nb_rg_i == 4'd2 || nb_rg_i == 4'd3) && nb_lok && nb_tok;
@@ -99,7 +111,7 @@ module tn_node #(
     // ---- round settings ----
     wire [CFW-1:0] cfg_nx;            // the next round's settings (read ahead)
     tn_ram #(.DW(CFW), .AW(RW)) u_cfg (
-        .wclk_i(bclk_i), .wsel_i(tw_i), .we_i(tw_kind_i[0]), .waddr_i(tw_idx_i), .wdata_i(tw_cfg_i),
+        .wclk_i(bclk_i), .wsel_i(tw_i), .we_i(tw_kind[0]), .waddr_i(tw_idx), .wdata_i(tw_cfg),
         .rclk_i(nclk_i), .rsel_i(1'b1), .re_i((nb_r_i && nb_cfg) || prep_i || sw_i),
         .raddr_i((nb_r_i && nb_cfg) ? nb_off_i[RW-1:0] : prep_i ? {RW{1'b0}} : round_i + 1'b1),
         .rdata_o(cfg_nx));
@@ -165,10 +177,10 @@ module tn_node #(
     tn_ni #(.W(W), .LANES(LANES), .RELAY(RELAY), .AW(AW), .RW(RW), .DW(DW), .BB(BB), .SIW(SIW),
             .FS(FS)) u_ni (
         .bclk_i(bclk_i), .tw_i(tw_i),
-        .iw_i(tw_kind_i[1] ? {{(LANES-1){1'b0}}, 1'b1} << tw_lane_i : {LANES{1'b0}}),
-        .ew_i(tw_kind_i[2] ? {{(LANES-1){1'b0}}, 1'b1} << tw_lane_i : {LANES{1'b0}}),
-        .tw_idx_i(tw_idx_i), .tw_inj_i(tw_inj_i), .tw_ej_i(tw_ej_i),
-        .rr_i(rr_i), .rr_lane_i(rr_off_i[RW+4:RW+2]), .rr_row_i(rr_off_i[RW+1:0]),
+        .iw_i(tw_kind[1] ? {{(LANES-1){1'b0}}, 1'b1} << tw_lane : {LANES{1'b0}}),
+        .ew_i(tw_kind[2] ? {{(LANES-1){1'b0}}, 1'b1} << tw_lane : {LANES{1'b0}}),
+        .tw_idx_i(tw_idx), .tw_inj_i(tw_inj), .tw_ej_i(tw_ej),
+        .rr_i(rr_i), .rr_lane_i(rr_off[RW+4:RW+2]), .rr_row_i(rr_off[RW+1:0]),
         .rr_data_o(rr_data_o),
         .nclk_i(nclk_i), .nrst_i(nrst_i), .run_i(run_i), .sw_i(sw_i), .fin_i(fin_i), .prep_i(prep_i),
         .round_i(round_i), .rcyc_i(rcyc_i), .ts_i(ts_i), .epoch_i(epoch_i), .around_o(aro),

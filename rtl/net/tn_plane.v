@@ -69,9 +69,6 @@ module tn_plane #(
     localparam DW  = (AW + 2 < 16) ? AW + 2 : 16;   // round-relative cycle bits
     localparam BB  = $clog2(LANES);                  // log2 of the flit memory banks
     localparam FW  = W + 3;                         // flit width
-    localparam CFW = 24;                            // round settings: the outputs' selects
-    localparam IEW = 5 + RW + DW + 2 * AW + 1;      // inject entry
-    localparam EEW = 2 + 3 + 2 * AW + 1;            // eject descriptor
 
     // ---- input registers: the sequencer's state as every node sees it ----
     reg          run_q, sw_q, fin_q, prep_q, clr_q;
@@ -142,17 +139,15 @@ module tn_plane #(
         end
     end
 
-    // ---- table writes, packed for the RAMs ----
+    // ---- table writes: the request's fields for the nodes ----
     wire [3:0]  tw_rg  = twa_q[19:16];
-    /* verilator lint_off UNUSEDSIGNAL */ // lane, index and word bits; the kept fields
+    /* verilator lint_off UNUSEDSIGNAL */ // the lane and index bits are used
     wire [15:0] tw_off = twa_q[15:0];
-    wire [31:0] w0 = twd_q[31:0], w1 = twd_q[63:32];
     /* verilator lint_on UNUSEDSIGNAL */
     wire [2:0]  tw_kind = {tw_rg == 4'd3, tw_rg == 4'd2, tw_rg == 4'd1};
     wire [RW-1:0] tw_idx = (tw_rg == 4'd1) ? tw_off[RW-1:0] : tw_off[RW:1];
-    wire [CFW-1:0] tw_cfg = w1[CFW-1:0];
-    wire [IEW-1:0] tw_inj = {w0[31:27], w0[16 +: RW], w0[0 +: DW], w1[16 +: AW + 1], w1[0 +: AW]};
-    wire [EEW-1:0] tw_ej  = {w0[31:30], w0[2:0], w1[16 +: AW + 1], w1[0 +: AW]};
+    // the node's request fields, packed (tn_node: tw_ctl_i)
+    wire [22+RW-1:0] tw_ctl = {rro_q, tw_off[RW+3:RW+1], tw_kind, tw_idx};
 
     // ---- the nodes and their links ----
     // Link registers: a node's X and Y outputs at the sender, the Z links
@@ -279,10 +274,9 @@ module tn_plane #(
                     .nb_w_i(nbw_q && nbh_q[K]), .nb_r_i(nbr_q && nbh_q[K]),
                     .nb_rg_i(nba_q[19:16]), .nb_off_i(nba_q[15:0]), .nb_wdata_i(nbd_q),
                     .nb_rdata_o(nrd[K]),
-                    .bclk_i(bclk_i), .tw_i(twh_q[K]), .tw_kind_i(tw_kind),
-                    .tw_lane_i(tw_off[RW+3:RW+1]), .tw_idx_i(tw_idx),
-                    .tw_cfg_i(tw_cfg), .tw_inj_i(tw_inj), .tw_ej_i(tw_ej),
-                    .rr_i(rrh_q[K]), .rr_off_i(rro_q), .rr_data_o(nrr[32*K +: 32]), .err_o(err_o[K]));
+                    .bclk_i(bclk_i), .tw_i(twh_q[K]), .rr_i(rrh_q[K]),
+                    .tw_ctl_i(tw_ctl), .tw_data_i(twd_q),
+                    .rr_data_o(nrr[32*K +: 32]), .err_o(err_o[K]));
             end
         end
     endgenerate
