@@ -95,7 +95,7 @@ root && (trig == TB || trig == TN) &&
     }
 }
 { print > (FILENAME ".tmp") }
-function range(a, n, what,    i, lo, hi) {
+function range(a, n,    i, lo, hi) {
     lo = hi = a[0] + 0
     for (i = 1; i < n; i++) {
         if (a[i] + 0 < lo) lo = a[i] + 0
