@@ -86,12 +86,6 @@ module tn_node #(
 
     wire [RW-1:0]  aro;               // round whose settings are active (tn_ni)
 
-    // ---- network-clock bus decode ----
-    wire [2:0] nb_lane = nb_off_i[RW+3:RW+1];
-    wire nb_lok = (nb_off_i >> (RW + 1)) < {12'd0, NL4};
-    wire nb_mem = nb_rg_i == 4'd0 && (nb_off_i >> AW) == 16'd0;
-    // tables are read only between runs (during one, their read ports
-    // belong to the read-ahead; such a read returns 0)
     // the table request's fields (tw_ctl_i) and entries (tw_data_i)
     wire [RW-1:0]  tw_idx  = tw_ctl_i[RW-1:0];
     wire [2:0]     tw_kind = tw_ctl_i[RW +: 3];
@@ -104,6 +98,12 @@ module tn_node #(
     wire [IEW-1:0] tw_inj = {tw_w0[31:27], tw_w0[16 +: RW], tw_w0[0 +: DW], tw_w1[16 +: AW + 1], tw_w1[0 +: AW]};
     wire [EEW-1:0] tw_ej  = {tw_w0[31:30], tw_w0[2:0], tw_w1[16 +: AW + 1], tw_w1[0 +: AW]};
 
+    // ---- network-clock bus decode ----
+    wire [2:0] nb_lane = nb_off_i[RW+3:RW+1];
+    wire nb_lok = (nb_off_i >> (RW + 1)) < {12'd0, NL4};
+    wire nb_mem = nb_rg_i == 4'd0 && (nb_off_i >> AW) == 16'd0;
+    // tables are read only between runs (during one, their read ports
+    // belong to the read-ahead; such a read returns 0)
     wire nb_tok = !run_i && !prep_i;
     wire nb_cfg = nb_rg_i == 4'd1 && (nb_off_i >> RW) == 16'd0 && nb_tok;
     wire nb_lst = (nb_rg_i == 4'd2 || nb_rg_i == 4'd3) && nb_lok && nb_tok;
