@@ -20,8 +20,13 @@
 FORMAL_DIR  := $(BUILD)/formal
 FORMAL_ALL_MODES := bmc prove cover
 
-# Bridge stream modules (FIFO bounds, stream handshakes; no covers).
-FORMAL_BRIDGE := bridge_fifo_aw2 bridge_fifo_aw9 skid slip_enc slip_dec
+# Bridge stream modules (FIFO bounds, stream handshakes; no covers), and the
+# CRC-16 byte step against its bitwise definition (combinational: one step
+# covers every CRC and byte).
+FORMAL_BRIDGE := bridge_fifo_aw2 bridge_fifo_aw9 skid slip_enc slip_dec crc16
+FORMAL_TOP_crc16    := tn_crc16
+FORMAL_SRC_crc16    := rtl/bridge/tn_crc16.v
+FORMAL_DEPTH_crc16  := 1
 FORMAL_TOP_bridge_fifo_aw2 := tn_bridge_fifo
 FORMAL_SRC_bridge_fifo_aw2 := rtl/bridge/tn_bridge_fifo.v rtl/bridge/tn_formal_stream.vh
 FORMAL_SET_bridge_fifo_aw2 := AW=2

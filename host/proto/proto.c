@@ -78,15 +78,18 @@ bool tn_nak_retryable(int code)
 }
 
 /* Hand-written on purpose: no Debian library provides CRC-16/CCITT-FALSE
- * (zlib has CRC-32 only). Bitwise from the definition; frames are short. */
+ * (zlib has CRC-32 only). A byte's eight shift-and-XOR steps in closed
+ * form, as rtl/bridge/tn_crc16.v computes them: with x = (crc >> 8) ^ byte
+ * and y = x ^ (x >> 4), the new CRC is (crc << 8) ^ (y << 12) ^ (y << 5) ^
+ * y. tests/bridge/test_proto.c checks it against the bitwise definition for
+ * every CRC and byte. */
 uint16_t tn_crc16(uint16_t crc, const void *buf, size_t len)
 {
     const uint8_t *p = buf;
     for (size_t i = 0; i < len; i++) {
-        crc ^= (uint16_t)(p[i] << 8);
-        for (int b = 0; b < 8; b++)
-            crc = (crc & 0x8000u) ? (uint16_t)((crc << 1) ^ 0x1021u)
-                                  : (uint16_t)(crc << 1);
+        unsigned x = ((unsigned)crc >> 8 ^ p[i]) & 0xFFu;
+        unsigned y = x ^ (x >> 4);
+        crc = (uint16_t)((unsigned)crc << 8 ^ y << 12 ^ y << 5 ^ y);
     }
     return crc;
 }

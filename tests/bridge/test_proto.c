@@ -13,9 +13,8 @@
 #include "tn_error.h"
 
 /* ---- independent CRC: bit-serial LFSR straight from the definition ---- */
-static uint16_t crc_bitwise(const uint8_t *m, size_t n)
+static uint16_t crc_bitwise_from(uint16_t reg, const uint8_t *m, size_t n)
 {
-    uint16_t reg = 0xFFFF;
     for (size_t i = 0; i < n; i++)
         for (int b = 7; b >= 0; b--) {
             unsigned in = (m[i] >> b) & 1u;
@@ -25,6 +24,11 @@ static uint16_t crc_bitwise(const uint8_t *m, size_t n)
                 reg ^= 0x1021;
         }
     return reg;
+}
+
+static uint16_t crc_bitwise(const uint8_t *m, size_t n)
+{
+    return crc_bitwise_from(0xFFFF, m, n);
 }
 
 static uint32_t rng = 12345;
@@ -69,6 +73,14 @@ static void test_crc(void)
     }
     is(bad, 0, "crc16 equals the bit-serial definition on 500 random messages, "
        "continues across pieces, and leaves residue 0 with its big-endian CRC appended");
+    bad = 0;
+    for (uint32_t c = 0; c < 0x10000; c++)
+        for (uint32_t d = 0; d < 0x100; d++) {
+            uint8_t b = (uint8_t)d;
+            if (tn_crc16((uint16_t)c, &b, 1) != crc_bitwise_from((uint16_t)c, &b, 1))
+                bad++;
+        }
+    is(bad, 0, "crc16's byte step equals the bit-serial definition for every CRC and byte");
 }
 
 /* Decode a whole encoded buffer; returns frames found, last one in out. */
