@@ -237,7 +237,6 @@ struct tn_sim *tn_sim_create(void)
     s->top->bus_we_i = 0;
     s->top->bus_re_i = 0;
     s->top->byte_in_valid_i = 0;
-    s->top->byte_out_ready_i = 1;
     set_eval(s->top, true, ALL_PLANES);
     s->top->eval();
     return s;
