@@ -19,7 +19,8 @@ module tn_plane #(
     parameter MEM_DEPTH = 4096, // flit memory words per node
     parameter ROUNDS    = 1024, // round-table and list depth
     parameter RELAY     = 1,    // 1: relay hardware
-    parameter FAULT     = 0     // 1: link fault injection (region 7)
+    parameter FAULT     = 0,    // 1: link fault injection (region 7)
+    parameter ZB = DIM_X * DIM_Y * ((W + 3 <= 32) ? 32 : 64)  // a plane's Z links in one direction
 ) (
     input  wire                      nclk_i,
     input  wire                      nrst_i,
@@ -34,9 +35,17 @@ module tn_plane #(
     input  wire [10:0]               round_n_i,
     input  wire [15:0]               rcyc_n_i,
     /* verilator lint_on UNUSEDSIGNAL */
-    // Z links, node k = x + DIM_X*y at [k*2*(W+3) +: 2*(W+3)]: {port 5, port 4}
-    input  wire [DIM_X*DIM_Y*2*(W+3)-1:0] zin_i,
-    output wire [DIM_X*DIM_Y*2*(W+3)-1:0] zout_o,
+    // Z links, node k = x + DIM_X*y in slot k (32 bits, 64 if W > 29; the
+    // flit in the low W+3): up, its port 4 (travelling Z+), and down, its
+    // port 5 (Z-). A node's input 4 is the up output of the node below,
+    // its input 5 the down output of the node above: tn_torus connects
+    // whole vectors, so a simulator passes them on without a copy.
+    /* verilator lint_off UNUSEDSIGNAL */ // the slots' padding
+    input  wire [ZB-1:0]             zup_i,     // the plane below's zup_o
+    input  wire [ZB-1:0]             zdn_i,     // the plane above's zdn_o
+    /* verilator lint_on UNUSEDSIGNAL */
+    output wire [ZB-1:0]             zup_o,
+    output wire [ZB-1:0]             zdn_o,
     // network-clock bus: a one-cycle request for the nodes in nb_hit_i; the
     // addressed node's read data in nb_rdata_o four cycles later (0 if the
     // node is not in this plane)
@@ -235,9 +244,9 @@ module tn_plane #(
                                             : lout[K][0 +: 4*FS];
                         xyv_q[K] <= nany[K] || fk[K];
                     end
-                    if (zin_i[K*2*FW+W+2] || zin_i[K*2*FW+FW+W+2] || zv_q[K]) begin
-                        z_q[K]  <= {slot(zin_i[K*2*FW + FW +: FW]), slot(zin_i[K*2*FW +: FW])};
-                        zv_q[K] <= zin_i[K*2*FW+W+2] || zin_i[K*2*FW+FW+W+2];
+                    if (zup_i[K*FS+W+2] || zdn_i[K*FS+W+2] || zv_q[K]) begin
+                        z_q[K]  <= {slot(zdn_i[K*FS +: FW]), slot(zup_i[K*FS +: FW])};
+                        zv_q[K] <= zup_i[K*FS+W+2] || zdn_i[K*FS+W+2];
                     end
                     if (nrst_i) begin
                         nid_q[K] <= z_i * P[11:0] + K[11:0];
@@ -261,10 +270,10 @@ module tn_plane #(
                     assign lin[K][2*FS +: 2*FS] = {2*FS{1'b0}};
                 end
                 assign lin[K][4*FS +: 2*FS] = z_q[K];
-                assign zout_o[K*2*FW +: FW]      = fk[K] ? lout[K][4*FS +: FW] ^ lflt[4*FS +: FW]
-                                                           : lout[K][4*FS +: FW];
-                assign zout_o[K*2*FW + FW +: FW] = fk[K] ? lout[K][5*FS +: FW] ^ lflt[5*FS +: FW]
-                                                           : lout[K][5*FS +: FW];
+                assign zup_o[K*FS +: FS] = slot(fk[K] ? lout[K][4*FS +: FW] ^ lflt[4*FS +: FW]
+                                                      : lout[K][4*FS +: FW]);
+                assign zdn_o[K*FS +: FS] = slot(fk[K] ? lout[K][5*FS +: FW] ^ lflt[5*FS +: FW]
+                                                      : lout[K][5*FS +: FW]);
                 tn_node #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                           .RELAY(RELAY), .AW(AW), .RW(RW), .DW(DW), .BB(BB)) u_node (
                     .nclk_i(nclk_i), .nrst_i(nrst_i), .id_i(nid_q[K]), .coord_i(nco_q[K]),

@@ -50,7 +50,7 @@ module tn_torus #(
     localparam [15:0] NL = LANES[15:0];
     localparam FW  = W + 3;                      // flit width
     localparam P   = DIM_X * DIM_Y;              // nodes per plane
-    localparam ZW  = 2 * FW * P;                 // a plane's Z links, one direction
+    localparam ZB  = P * ((FW <= 32) ? 32 : 64); // a plane's Z links, one direction (a slot a node)
 
     // ---- parameter checks: an unsupported value fails elaboration with
     // the name of the missing module saying why ----
@@ -388,7 +388,8 @@ module tn_torus #(
 
     // ---- planes and their Z links ----
     /* verilator lint_off UNUSEDSIGNAL */ // unconnected when DIM_Z = 1
-    wire [ZW-1:0] zout [0:DIM_Z-1];
+    wire [ZB-1:0] zup [0:DIM_Z-1];       // each plane's up (Z+) and down (Z-) outputs
+    wire [ZB-1:0] zdn [0:DIM_Z-1];
     /* verilator lint_on UNUSEDSIGNAL */
     wire [P-1:0]  perr [0:DIM_Z-1];
     genvar gz, gk;
@@ -397,7 +398,14 @@ module tn_torus #(
             // Z links: a node's input 4 (from Z+ travel) is the output 4 of
             // the node below it, its input 5 the output 5 of the node above
             localparam ZM = (gz + DIM_Z - 1) % DIM_Z, ZP = (gz + 1) % DIM_Z;
-            wire [ZW-1:0] zin;
+            wire [ZB-1:0] zup_in, zdn_in;
+            if (DIM_Z > 1) begin : gen_zl
+                assign zup_in = zup[ZM];
+                assign zdn_in = zdn[ZP];
+            end else begin : gen_zn
+                assign zup_in = {ZB{1'b0}};
+                assign zdn_in = {ZB{1'b0}};
+            end
             // The plane's table writes and record reads: the request as
             // presented in the cycle it is accepted (the addressed node, the
             // address and data), which the plane registers on its table
@@ -432,12 +440,6 @@ module tn_torus #(
                     rrz_q <= rr_sel;
             assign rrz[gz] = rrz_q;
             for (gk = 0; gk < P; gk = gk + 1) begin : gen_k
-                if (DIM_Z > 1) begin : gen_zl
-                    assign zin[gk*2*FW +: FW]      = zout[ZM][gk*2*FW +: FW];
-                    assign zin[gk*2*FW + FW +: FW] = zout[ZP][gk*2*FW + FW +: FW];
-                end else begin : gen_zn
-                    assign zin[gk*2*FW +: 2*FW] = {2*FW{1'b0}};
-                end
                 assign nerr[gz*P + gk] = perr[gz][gk];
             end
             tn_plane #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
@@ -446,7 +448,7 @@ module tn_torus #(
                 .nclk_i(nclk_i), .nrst_i(nrst), .z_i(gz[3:0]),
                 .run_n_i(run_n), .sw_n_i(sw_n), .fin_n_i(fin_n), .prep_n_i(prep_n), .clr_n_i(clr_n),
                 .round_n_i(round11), .rcyc_n_i(rcyc16),
-                .zin_i(zin), .zout_o(zout[gz]),
+                .zup_i(zup_in), .zdn_i(zdn_in), .zup_o(zup[gz]), .zdn_o(zdn[gz]),
                 .nb_we_i(nb_we_q && psel_q[gz]), .nb_re_i(nb_re_q && psel_q[gz]),
                 .nb_hit_i(nb_hit_q[gz*P +: P]),
                 .nb_addr_i(nb_addr_q), .nb_wdata_i(nb_wdata_q), .nb_rdata_o(pnrd[gz]),
