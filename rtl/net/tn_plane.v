@@ -168,7 +168,6 @@ module tn_plane #(
     (* mem2reg *) reg [4*FS-1:0] xy_q [0:P-1];       // its X and Y output links
     (* mem2reg *) reg [2*FS-1:0] z_q  [0:P-1];       // the Z links that arrive at it
     reg  [P-1:0]    xyv_q, zv_q;        // they may hold a flit
-    wire [6*FS-1:0] lin  [0:P-1];
     wire [31:0]     nrd  [0:P-1];
     wire [32*P-1:0] nrr;                // each node's record word register
     // Each node's id and coordinates come from registers set in reset (the
@@ -257,19 +256,10 @@ module tn_plane #(
                         zv_q[K]  <= 1'b0;
                     end
                 end
-                if (DIM_X > 1) begin : gen_xl
-                    assign lin[K][0*FS +: FS] = xy_q[XMI][0*FS +: FS];
-                    assign lin[K][1*FS +: FS] = xy_q[XPI][1*FS +: FS];
-                end else begin : gen_xn
-                    assign lin[K][0*FS +: 2*FS] = {2*FS{1'b0}};
-                end
-                if (DIM_Y > 1) begin : gen_yl
-                    assign lin[K][2*FS +: FS] = xy_q[YMI][2*FS +: FS];
-                    assign lin[K][3*FS +: FS] = xy_q[YPI][3*FS +: FS];
-                end else begin : gen_yn
-                    assign lin[K][2*FS +: 2*FS] = {2*FS{1'b0}};
-                end
-                assign lin[K][4*FS +: 2*FS] = z_q[K];
+                // its link inputs (none along a dimension of size 1): the X
+                // and Y links' registers at their senders, the Z links' here
+                wire [2*FS-1:0] lx = (DIM_X > 1) ? {xy_q[XPI][1*FS +: FS], xy_q[XMI][0*FS +: FS]} : {2*FS{1'b0}};
+                wire [2*FS-1:0] ly = (DIM_Y > 1) ? {xy_q[YPI][3*FS +: FS], xy_q[YMI][2*FS +: FS]} : {2*FS{1'b0}};
                 assign zup_o[K*FS +: FS] = slot(fk[K] ? lout[K][4*FS +: FW] ^ lflt[4*FS +: FW]
                                                       : lout[K][4*FS +: FW]);
                 assign zdn_o[K*FS +: FS] = slot(fk[K] ? lout[K][5*FS +: FW] ^ lflt[5*FS +: FW]
@@ -279,7 +269,7 @@ module tn_plane #(
                     .nclk_i(nclk_i), .nrst_i(nrst_i), .id_i(nid_q[K]), .coord_i(nco_q[K]),
                     .run_i(run_q), .sw_i(sw_q), .fin_i(fin_q), .prep_i(prep_q), .clr_i(clr_q),
                     .round_i(round_q), .rcyc_i(rcyc_q), .ts_i(ts), .epoch_i(epoch_q),
-                    .lin_i(lin[K]), .lout_o(lout[K]), .lany_o(nany[K]),
+                    .lin_i({z_q[K], ly, lx}), .lout_o(lout[K]), .lany_o(nany[K]),
                     .nb_w_i(nbw_q && nbh_q[K]), .nb_r_i(nbr_q && nbh_q[K]),
                     .nb_rg_i(nba_q[19:16]), .nb_off_i(nba_q[15:0]), .nb_wdata_i(nbd_q),
                     .nb_rdata_o(nrd[K]),
