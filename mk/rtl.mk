@@ -199,11 +199,13 @@ $(BUILD)/rtl/lint.ok: $(SIM_RTL_SRC) sim/tn_sim_top.v
 	touch $@
 
 # ---- bench ----
-# The lean-node table (tests/rtl/tn_bench.sh): simulator cost (callgrind),
-# 7x7x7 speed, the gossip's whole command, area estimates (board-estimates).
+# The lean-node table (tests/rtl/tn_bench.sh): simulator cost (callgrind;
+# loads also on the 8x8x8), 7x7x7 speed, the gossip's whole command, area
+# estimates (board-estimates).
 RTL_BENCH_EST := $(BUILD)/board/estimate/table.md
 $(RTL_TEST_DIR)/bench_rtl: tests/rtl/tn_bench.sh $(RTL_TEST_DIR)/tn_bench_speed $(BUILD)/torusctl \
-		$(SIM_DIR)/libtnsim_3x3x3.so $(SIM_DIR)/libtnsim_7x7x7.so $(RTL_BENCH_EST)
+		$(SIM_DIR)/libtnsim_3x3x3.so $(SIM_DIR)/libtnsim_7x7x7.so $(SIM_DIR)/libtnsim_8x8x8.so \
+		$(RTL_BENCH_EST)
 	@mkdir -p $(@D)
 	printf '#!/bin/sh\nexec tests/rtl/tn_bench.sh %s %s\n' $(BUILD) $(dir $(RTL_BENCH_EST))raw.txt >$@
 	chmod +x $@

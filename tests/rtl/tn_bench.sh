@@ -4,9 +4,9 @@
 #   simulator cost: callgrind instruction counts of tests/rtl/tn_bench_speed
 #     on the 3x3x3 model, the run of CYCLES minus the run of 0 (the same
 #     set-up), divided by the cycles the probe really simulated (it prints
-#     them) and by the 27 nodes; loading also on the 7x7x7 (343 nodes: a
-#     word clocks one plane of 7 and runs one node's code, so the cost
-#     per node falls with the node count),
+#     them) and by the 27 nodes; loading also on the 7x7x7 and the 8x8x8
+#     (343 and 512 nodes: a word clocks one plane and runs one node's
+#     code, so the cost per node falls with the node count),
 #     and per flit memory word written (the bus cycles a word takes count);
 #   7x7x7 speed: wall time of 30,000 traffic cycles (about 3 s) minus that
 #     of 0 (one thread; wall time here varies +-40 %);
@@ -93,6 +93,10 @@ if [ -f "$SIM/libtnsim_7x7x7.so" ]; then
     m=$SIM/libtnsim_7x7x7.so
     if command -v valgrind >/dev/null; then
         row "  the same, 7x7x7" "$(load_cost "$m" 343)" "(context)"
+        # the largest cube the tests' schedules use (the all-to-all's
+        # 640 rounds): a cost that grows with the planes shows here first
+        [ -f "$SIM/libtnsim_8x8x8.so" ] &&
+            row "  the same, 8x8x8" "$(load_cost "$SIM/libtnsim_8x8x8.so" 512)" "(context)"
     fi
     a=$(wall "$PROBE" "$m" 30000 traffic) b=$(wall "$PROBE" "$m" 0 traffic)
     n=$("$PROBE" "$m" 30000 traffic | awk '{ print $3 }')
