@@ -109,12 +109,9 @@ module tn_node #(
     wire nb_lst = (nb_rg_i == 4'd2 || nb_rg_i == 4'd3) && nb_lok && nb_tok;
 
     // ---- round settings ----
-    wire [CFW-1:0] cfg_nx;            // the next round's settings (read ahead)
-    tn_ram #(.DW(CFW), .AW(RW)) u_cfg (
-        .wclk_i(bclk_i), .wsel_i(tw_i), .we_i(tw_kind[0]), .waddr_i(tw_idx), .wdata_i(tw_cfg),
-        .rclk_i(nclk_i), .rsel_i(1'b1), .re_i((nb_r_i && nb_cfg) || prep_i || sw_i),
-        .raddr_i((nb_r_i && nb_cfg) ? nb_off_i[RW-1:0] : prep_i ? {RW{1'b0}} : round_i + 1'b1),
-        .rdata_o(cfg_nx));
+    // (kept in lane 0's descriptor RAM, read ahead with its descriptors:
+    // tn_ni)
+    wire [CFW-1:0] cfg_nx;            // the next round's settings
 
     // The active settings of the outputs, as the router takes them: per
     // output a source index (0..5 input link, 6 + l inject lane l, NONE) and
@@ -175,17 +172,18 @@ module tn_node #(
     wire [MW-1:0]        mbrd;
     wire                 ejany;
     tn_ni #(.W(W), .LANES(LANES), .RELAY(RELAY), .AW(AW), .RW(RW), .DW(DW), .BB(BB), .SIW(SIW),
-            .FS(FS)) u_ni (
+            .CFW(CFW), .FS(FS)) u_ni (
         .bclk_i(bclk_i), .tw_i(tw_i),
         .iw_i(tw_kind[1] ? {{(LANES-1){1'b0}}, 1'b1} << tw_lane : {LANES{1'b0}}),
         .ew_i(tw_kind[2] ? {{(LANES-1){1'b0}}, 1'b1} << tw_lane : {LANES{1'b0}}),
-        .tw_idx_i(tw_idx), .tw_inj_i(tw_inj), .tw_ej_i(tw_ej),
+        .tw_idx_i(tw_idx), .tw_inj_i(tw_inj), .tw_ej_i(tw_ej), .cw_i(tw_kind[0]), .tw_cfg_i(tw_cfg),
         .rr_i(rr_i), .rr_lane_i(rr_off[RW+4:RW+2]), .rr_row_i(rr_off[RW+1:0]),
         .rr_data_o(rr_data_o),
         .nclk_i(nclk_i), .nrst_i(nrst_i), .run_i(run_i), .sw_i(sw_i), .fin_i(fin_i), .prep_i(prep_i),
         .round_i(round_i), .rcyc_i(rcyc_i), .ts_i(ts_i), .epoch_i(epoch_i), .around_o(aro),
-        .tr_i(nb_r_i && nb_lst), .tr_ej_i(nb_rg_i == 4'd3), .tr_lane_i(nb_lane),
-        .tr_idx_i(nb_off_i[RW:1]), .tr_word_i(nb_off_i[0]), .tr_data_o(tr_data),
+        .cfg_o(cfg_nx),
+        .tr_i(nb_r_i && nb_lst), .tr_ej_i(nb_rg_i == 4'd3), .cr_i(nb_r_i && nb_cfg), .tr_lane_i(nb_lane),
+        .tr_idx_i(nb_cfg ? nb_off_i[RW-1:0] : nb_off_i[RW:1]), .tr_word_i(nb_off_i[0]), .tr_data_o(tr_data),
         .mre_i(nb_r_i && nb_mem), .mwe_i(nb_w_i && nb_mem), .maddr_i(nb_off_i[AW-1:0]),
         .mwdata_i({nb_wdata_i[30], nb_wdata_i[31], nb_wdata_i[W-1:0]}), .mrdata_o(mbrd),
         .inj_o(inj), .irel_o(irelay), .ihop_o(ihop), .ej_i(ej), .ejany_i(ejany),
@@ -234,10 +232,10 @@ module tn_node #(
             if (rok_q)
                 case (rg_q)
                     4'd0:       nb_rdata_o <= {mbrd[W], mbrd[W+1], {(30 - W){1'b0}}, mbrd[W-1:0]};
-                    4'd1:       nb_rdata_o <= {{(32 - CFW){1'b0}}, cfg_nx};
-                    // entry words as written: {valid, relay, round, start},
-                    // {length, address}; descriptors {valid, relay, port}
-                    4'd2, 4'd3: nb_rdata_o <= tr_data;
+                    // settings; entry words as written: {valid, relay,
+                    // round, start}, {length, address}; descriptors
+                    // {valid, relay, port}
+                    4'd1, 4'd2, 4'd3: nb_rdata_o <= tr_data;
                     4'd5:       nb_rdata_o <= st_rd;
                     4'd6: begin
                         if (roff_q == 5'd18)

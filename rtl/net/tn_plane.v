@@ -95,7 +95,7 @@ module tn_plane #(
         rcyc_q  <= rcyc_n_i[DW-1:0];
         if (sw_n_i)                    // (read in a switch cycle only; so it
             rold_q <= rcyc_q + 1'b1;   //  holds in a quiet cycle, as rcyc_q)
-        if (prep_n_i)
+        if (prep_n_i && !prep_q)       // (a run's first prep cycle)
             epoch_q <= epoch_q + 1'b1;
         if (nrst_i) begin
             run_q   <= 1'b0;

@@ -32,7 +32,7 @@ module tn_seq #(
     output reg           run_n_o,     // running
     output reg           sw_n_o,      // a switch cycle (the first of a round)
     output reg           fin_n_o,     // the previous cycle was a round's last
-    output reg           prep_n_o,    // the cycle before a run's first switch
+    output reg           prep_n_o,    // the two cycles before a run's first switch
     output reg           clr_n_o,     // clear node status
     output wire [RW-1:0] round_n_o,   // the round
     output wire [DW-1:0] rcyc_n_o,    // the round-relative cycle (0 in a switch cycle)
@@ -42,6 +42,7 @@ module tn_seq #(
     localparam NE = (N + 31) / 32;    // ERRMAP words
 
     reg          run_q, sw_q, prep_q;
+    reg          pp_q;                // the second prep cycle
     reg [RW-1:0] round_q;
     reg [DW-1:0] rcyc_q;              // round-relative cycle
     reg [DW-1:0] dlast_q;             // the current round's last rcyc
@@ -79,14 +80,19 @@ module tn_seq #(
     wire          last  = run_q && rcyc_q == (sw_q ? dl_nx : dlast_q);
     wire          lastr = {1'b0, round_q} + 1'b1 >= nrounds_q;
 
+    // A start gives two prep cycles, then the switch into round 0: a node
+    // reads round 0's table rows in them (tn_ni reads two rows a round).
+    reg pp_n;
     always @* begin
-        prep_n_o = start;
-        sw_n_o   = prep_q || (last && !lastr && !abort);
+        prep_n_o = start || (prep_q && !pp_q);
+        pp_n     = prep_q && !pp_q;
+        sw_n_o   = pp_q || (last && !lastr && !abort);
         fin_n_o  = last || abort;
-        run_n_o  = prep_q || (run_q && !abort && !(last && lastr));
+        run_n_o  = pp_q || (run_q && !abort && !(last && lastr));
         clr_n_o  = wctl && nb_wdata_i[2];
         if (nrst_i) begin
             prep_n_o = 1'b0;
+            pp_n     = 1'b0;
             sw_n_o   = 1'b0;
             fin_n_o  = 1'b0;
             run_n_o  = 1'b0;
@@ -105,15 +111,17 @@ module tn_seq #(
         run_q   <= run_n_o;
         sw_q    <= sw_n_o;
         prep_q  <= prep_n_o;
+        pp_q    <= pp_n;
         rcyc_q  <= rcyc_n_o;
         round_q <= round_n_o;
         if (sw_q)
             dlast_q <= dl_nx;
         if (prep_q) begin
-            start_q <= cycle_q + 1'b1;
             done_q  <= 1'b0;
             abrt_q  <= 1'b0;
         end
+        if (pp_q)
+            start_q <= cycle_q + 1'b1;
         if (start)
             runs_q <= runs_q + 1'b1;
         if (last && lastr && !abort)
@@ -219,7 +227,9 @@ module tn_seq #(
     always @* if (f_live && !nrst_i) begin
         // a start is taken only between runs; a round's end and an abort
         // are announced (fin) in the cycle after
-        assert(prep_n_o == (wctl && nb_wdata_i[0] && !run_q && !prep_q));
+        assert(prep_n_o == ((wctl && nb_wdata_i[0] && !run_q && !prep_q) || (prep_q && !pp_q)));
+        if (pp_q)
+            assert(prep_q);
         assert(fin_n_o == (f_end || f_abort));
         // (invariants: a run is in one of its rounds, inside its duration,
         // with the next round's duration read ahead)
@@ -237,9 +247,11 @@ module tn_seq #(
     end
     always @(posedge nclk_i)
         if (f_live && !$past(nrst_i) && !nrst_i) begin
-            // the cycle after prep is the switch into round 0
-            if ($past(prep_q))
-                assert(sw_q && run_q && round_q == 0 && rcyc_q == 0);
+            // prep lasts two cycles; the cycle after is the switch into round 0
+            if ($past(prep_q && !pp_q))
+                assert(prep_q && pp_q && !run_q);
+            if ($past(pp_q))
+                assert(sw_q && run_q && round_q == 0 && rcyc_q == 0 && start_q == cycle_q);
             // inside a round: the next cycle of the same round
             if ($past(run_q && !f_end && !f_abort))
                 assert(run_q && !sw_q && round_q == $past(round_q) && rcyc_q == $past(rcyc_q) + 1'b1);

@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: MIT
 // tn_ni: a node's network interface: LANES inject lanes, LANES eject lanes,
 // the flit memory between them (2**BB block-RAM banks) and the lanes'
-// tables (inject lists, eject descriptors: written on the bus clock, read
-// on the network clock) and eject records (written on the network clock,
-// read on the bus clock). docs/hardware.md describes what each part does;
-// docs/timing.md when.
+// tables (inject lists, eject descriptors and the node's round settings:
+// written on the bus clock, read on the network clock) and eject records
+// (written on the network clock, read on the bus clock). docs/hardware.md
+// describes what each part does; docs/timing.md when.
 // - Inject lane: the entry at its list position is in its RAM's output
 //   register; it starts when the node is in its round and the round-
 //   relative cycle equals its start s: word k is read in T_r + s + k, its
@@ -13,7 +13,9 @@
 //   (a chain of entries sends one gap-free stream); the next switch, the
 //   lane's next start or the end of the run cuts a stream.
 // - Eject lane: the next round's descriptor is in its RAM's output register
-//   and becomes active at the switch; the lane counts every flit from its
+//   and becomes active at the switch (lane 0's RAM also holds the round
+//   settings, a row before each descriptor: read a cycle earlier and kept
+//   in cfg_o); the lane counts every flit from its
 //   source, stores the first n at a, a+1, ..., timestamps the first and
 //   the last (round-relative), keeps their CRC-32, and at the round's end
 //   files the record under the round (again for overrun flits after the
@@ -34,6 +36,7 @@ module tn_ni #(
     parameter DW    = 14,      // round-relative cycle bits
     parameter BB    = 3,       // log2 of the flit memory banks
     parameter SIW   = 4,       // the router's source index bits
+    parameter CFW   = 24,      // round settings (tn_node)
     parameter FW    = W + 3,   // flit: {valid, head, tail, data}
     parameter FS    = (FW <= 32) ? 32 : 64,      // a flit's slot on the router's buses
     parameter IEW   = 5 + RW + DW + 2 * AW + 1,  // inject entry {valid, relay, hop, round, start, length, address}
@@ -47,6 +50,8 @@ module tn_ni #(
     input  wire [RW-1:0]       tw_idx_i,   // list index, or round
     input  wire [IEW-1:0]      tw_inj_i,
     input  wire [EEW-1:0]      tw_ej_i,
+    input  wire                cw_i,       // ... of the round settings
+    input  wire [CFW-1:0]      tw_cfg_i,
     input  wire                rr_i,       // read row rr_row_i (word w of round r: 3 r + w) of lane rr_lane_i's records
     input  wire [2:0]          rr_lane_i,
     input  wire [RW+1:0]       rr_row_i,
@@ -63,10 +68,12 @@ module tn_ni #(
     input  wire [DW-1:0]       ts_i,       // this cycle relative to the active eject descriptors' round
     input  wire [3:0]          epoch_i,    // runs started, mod 16
     output wire [RW-1:0]       around_o,   // the round of the active eject descriptors (from its switch on)
+    output reg  [CFW-1:0]      cfg_o,      // the next round's settings (from the cycle after its switch on)
     // network-clock bus: a table entry word (between runs only; the next
     // cycle), a flit memory word (read: the next cycle)
     input  wire                tr_i,       // read word tr_word_i of ...
     input  wire                tr_ej_i,    // ... lane tr_lane_i's eject descriptor (1) or list entry (0) tr_idx_i
+    input  wire                cr_i,       // read round tr_idx_i's settings
     input  wire [2:0]          tr_lane_i,
     input  wire [RW-1:0]       tr_idx_i,
     input  wire                tr_word_i,
@@ -114,6 +121,7 @@ module tn_ni #(
     localparam [3:0] NONE4 = 4'd6 + LANES[3:0];
     localparam [SIW-1:0] NONE = NONE4[SIW-1:0];     // the router's "no source"
     localparam NN = 2 * ((W + 7) / 8);       // CRC nibbles per flit, zero padded
+    localparam XW = (EEW > CFW) ? EEW : CFW; // a row of lane 0's descriptor RAM
 
     // CRC-32 (reflected 0xEDB88320) of one nibble x: the table a nibble at
     // a time reads (the XOR of the polynomial's shifts for x's bits)
@@ -139,7 +147,7 @@ module tn_ni #(
     (* mem2reg *) reg [AW:0]   eadr_q [0:LANES-1];  // the next word (bit AW: beyond the memory)
     (* mem2reg *) reg [AW:0]   erem_q [0:LANES-1];  // flits still expected
     reg [LANES-1:0] eact_q;                  // a descriptor is active
-    (* mem2reg *) reg [EEW-1:0] enx [0:LANES-1];   // the next round's descriptor
+    (* mem2reg *) reg [XW-1:0] enx [0:LANES-1];    // the next round's descriptor (lane 0: or settings)
     // the memory banks' read words
     (* mem2reg *) reg [MW-1:0] brd [0:NBK-1];
 
@@ -381,15 +389,27 @@ module tn_ni #(
     endgenerate
 
     // ==== eject lanes: descriptors, state, records ====
-    // A lane reads its descriptor of round 0 in the prep cycle, that of the
-    // next round in the cycle after each switch (rounds last 3 cycles or
-    // more, so it is there for the next switch), and any for the bus
-    // (between runs). No edge both reads enx (the switch's) and writes it:
-    // the write is a blocking assignment, so a simulator keeps no delayed
-    // copy of each lane's element (docs/NOTES.md, "Simulation cost").
+    // The read-ahead of the next round's table rows (round 0's in prep)
+    // takes two cycles: the two prep cycles, or the two after a switch
+    // (ahd1, then ahd2; rounds last 3 cycles or more, so the rows are
+    // there for the next switch). A lane reads its descriptor in ahd2;
+    // lane 0's RAM, which holds round r's settings in row 2 r and its
+    // descriptor in row 2 r + 1, reads the settings in ahd1, which ahd2
+    // moves to cfg_o as it reads the descriptor: so a node keeps its
+    // settings and lane 0's descriptors in one block RAM (on an iCE40,
+    // whose EBR is at most 16 bits wide, 2 instead of 4). Any entry is
+    // read for the bus between runs. No edge both reads enx (the switch's)
+    // and writes it: the write is a blocking assignment, so a simulator
+    // keeps no delayed copy of each lane's element (docs/NOTES.md,
+    // "Simulation cost").
     reg  sw1_q;                              // the last cycle was a switch cycle
-    always @(posedge nclk_i)
+    reg  ahd_q;                              // the last cycle was ahd1
+    wire ahd1 = (prep_i && !ahd_q) || sw1_q, ahd2 = ahd_q;
+    always @(posedge nclk_i) begin
         sw1_q <= sw_i && !nrst_i;
+        ahd_q <= ahd1 && !nrst_i;
+    end
+    wire [RW-1:0] anx = prep_i ? {RW{1'b0}} : round_i + 1'b1;   // the round read ahead
     // The round of the active descriptors, shared by the lanes, and the
     // row of word 2 of its record (a register's sum: a lane's filing
     // decision, late in the cycle, only selects it; docs/boards.md).
@@ -400,25 +420,44 @@ module tn_ni #(
     assign around_o = eidx_q;
     wire [RW+1:0] erow2 = {1'b0, eidx_q, 1'b0} + {2'b00, eidx_q} + {{RW{1'b0}}, 2'd2};
     wire elr  = tr_i && tr_ej_i;
-    wire elrs = elr || prep_i || sw1_q;      // the descriptors' read ports are used
+    wire elrs = elr || cr_i || ahd1 || ahd2; // the descriptors' read ports are used
     // the record words read for the bus (bus clock)
     (* mem2reg *) reg [31:0] rec [0:LANES-1];
     generate
         for (g = 0; g < LANES; g = g + 1) begin : gen_ej
-            reg [EEW-1:0] dmem [0:ROUNDS-1];
-            /* verilator lint_off BLKSEQ */
-            always @(posedge bclk_i)
-                if (tw_i)
-                    if (ew_i[g])
-                        dmem[tw_idx_i] = tw_ej_i;
-            /* verilator lint_on BLKSEQ */
             wire lr = elr && tr_lane_i == g;
-            /* verilator lint_off BLKSEQ */
-            always @(posedge nclk_i)
-                if (elrs)
-                    if (lr || prep_i || sw1_q)
-                        enx[g] = dmem[lr ? tr_idx_i : prep_i ? {RW{1'b0}} : round_i + 1'b1];
-            /* verilator lint_on BLKSEQ */
+            if (g == 0) begin : gen_xmem
+                // settings (row 2 r) and descriptors (row 2 r + 1); one
+                // table write a bus cycle
+                reg [XW-1:0] dmem [0:2*ROUNDS-1];
+                /* verilator lint_off BLKSEQ */
+                always @(posedge bclk_i)
+                    if (tw_i)
+                        if (ew_i[0] || cw_i)
+                            dmem[{tw_idx_i, ew_i[0]}] = ew_i[0] ? {{(XW - EEW){1'b0}}, tw_ej_i}
+                                                                : {{(XW - CFW){1'b0}}, tw_cfg_i};
+                // (the settings read in ahd1 go to cfg_o before ahd2's read)
+                always @(posedge nclk_i)
+                    if (elrs) begin
+                        if (ahd2)
+                            cfg_o <= enx[0][CFW-1:0];
+                        if (lr || cr_i || ahd1 || ahd2)
+                            enx[0] = dmem[(lr || cr_i) ? {tr_idx_i, lr} : {anx, ahd2}];
+                    end
+                /* verilator lint_on BLKSEQ */
+            end else begin : gen_dmem
+                reg [EEW-1:0] dmem [0:ROUNDS-1];
+                /* verilator lint_off BLKSEQ */
+                always @(posedge bclk_i)
+                    if (tw_i)
+                        if (ew_i[g])
+                            dmem[tw_idx_i] = tw_ej_i;
+                always @(posedge nclk_i)
+                    if (elrs)
+                        if (lr || ahd2)
+                            enx[g] = {{(XW - EEW){1'b0}}, dmem[lr ? tr_idx_i : anx]};
+                /* verilator lint_on BLKSEQ */
+            end
 
             // The lane's counters (read only here and in the record). The
             // first and last flits' cycles are not cleared at a switch:
@@ -700,10 +739,11 @@ module tn_ni #(
     // descriptor read in the cycle before, as written ({valid, relay, hop,
     // round, start}, {length, address}; {valid, relay, port}, {length,
     // address}) ====
-    reg       trp_q, tre_q, trw_q;
+    reg       trp_q, tre_q, trw_q, trc_q;
     reg [2:0] trl_q;
     always @(posedge nclk_i) begin
         trp_q <= tr_i;
+        trc_q <= cr_i;
         if (tr_i) begin
             tre_q <= tr_ej_i;
             trl_q <= tr_lane_i;
@@ -717,11 +757,13 @@ module tn_ni #(
         tr_data_o = 32'd0;
         te = {IMW{1'b0}};
         td = {EEW{1'b0}};
+        if (trc_q)
+            tr_data_o = {{(32 - CFW){1'b0}}, enx[0][CFW-1:0]};
         if (trp_q) begin
             for (tl = 0; tl < LANES; tl = tl + 1)
                 if (trl_q == tl[2:0]) begin
                     te = inx[tl];
-                    td = enx[tl];
+                    td = enx[tl][EEW-1:0];
                 end
             if (!tre_q)
                 tr_data_o = trw_q ? {{(15 - AW){1'b0}}, te[AW +: AW + 1], {(16 - AW){1'b0}}, te[0 +: AW]}
@@ -786,7 +828,7 @@ module tn_ni #(
         if (fin_i)
             assume(sw_i || !run_i);
         if (run_i || prep_i)
-            assume(!tr_i && !mre_i && !mwe_i);
+            assume(!tr_i && !cr_i && !mre_i && !mwe_i);
         assume(ejany_i == ej_i[W+2]);
     end
 

@@ -83,11 +83,11 @@ module tb_lanes;
     wire [5:0]           euse;
     tn_ni #(.W(W), .LANES(LANES), .AW(AW), .RW(RW), .DW(DW), .BB(BB), .SIW(SIW)) u_ni (
         .bclk_i(clk), .tw_i(|ilw || |elw), .iw_i(ilw), .ew_i(elw), .tw_idx_i(lw_idx),
-        .tw_inj_i(irow), .tw_ej_i(erow),
+        .tw_inj_i(irow), .tw_ej_i(erow), .cw_i(1'b0), .tw_cfg_i(24'd0),
         .rr_i(rr), .rr_lane_i(rr_lane), .rr_row_i(rr_row), .rr_data_o(rr_data),
         .nclk_i(clk), .nrst_i(rst), .run_i(run), .sw_i(sw), .fin_i(fin), .prep_i(prep),
-        .round_i(round), .rcyc_i(rcyc), .ts_i(ts), .epoch_i(epoch),
-        .tr_i(1'b0), .tr_ej_i(1'b0), .tr_lane_i(3'd0), .tr_idx_i({RW{1'b0}}), .tr_word_i(1'b0),
+        .round_i(round), .rcyc_i(rcyc), .ts_i(ts), .epoch_i(epoch), .cfg_o(),
+        .tr_i(1'b0), .tr_ej_i(1'b0), .cr_i(1'b0), .tr_lane_i(3'd0), .tr_idx_i({RW{1'b0}}), .tr_word_i(1'b0),
         .tr_data_o(tr_data),
         .mre_i(bre), .mwe_i(bwe), .maddr_i(baddr), .mwdata_i(bwdata), .mrdata_o(brdata),
         .inj_o(iflit_s), .irel_o(irelay), .ihop_o(ihop), .ej_i(eflit_s), .ejany_i(|eflit_s),
@@ -333,9 +333,9 @@ module tb_lanes;
     task cycle(input r_run, input r_sw, input r_fin, input r_prep, input integer r_round,
                input integer r_rcyc, input integer r_ts);
         begin
+            if (r_prep && !prep) epoch = epoch + 1;   // (a run's first prep cycle)
             run = r_run; sw = r_sw; fin = r_fin; prep = r_prep;
             round = r_round; rcyc = r_rcyc; ts = r_ts;
-            if (r_prep) epoch = epoch + 1;
             #2;
             model_cycle;
             m = 0;
@@ -462,7 +462,8 @@ module tb_lanes;
         begin
             // before the start: quiet (the relative cycle keeps counting)
             cycle(0, 0, 0, 0, round, rcyc + 1, rcyc + 1);
-            cycle(0, 0, 0, 1, round, rcyc + 1, rcyc + 1);      // prep
+            cycle(0, 0, 0, 1, round, rcyc + 1, rcyc + 1);      // prep, two cycles
+            cycle(0, 0, 0, 1, round, rcyc + 1, rcyc + 1);
             r = 0;
             for (t = 0; t < tr[nr] + 12; t = t + 1) begin
                 while (r + 1 < nr && t >= tr[r + 1]) r = r + 1;

@@ -4,7 +4,7 @@
 // The bench registers the sequencer's next-edge outputs as a node does and
 // checks them, cycle by cycle, against its own model of docs/hardware.md
 // ("Timing of a run"): a start written in cycle c gives prep in c + 1 and
-// round 0's switch in T_0 = c + 2; round r switches in T_r, lasts D_r
+// c + 2 and round 0's switch in T_0 = c + 3; round r switches in T_r, lasts D_r
 // cycles (fewer than 3 count as 3), fin marks T_{r+1} (the cycle after a round's
 // last) and END_CYCLE = T_0 + sum D_r; run is high in T_0 .. END - 1. Also
 // START/END/CYCLE/RUNS/ROUND/STATUS/NROUNDS/DURATION/ERRMAP reads, abort
@@ -134,9 +134,9 @@ module tb_seq;
             log0 = cyc;
             gwr(20'h010, 1);          // the start, seen in cycle c0
             c0 = req_cyc;
-            t0 = c0 + 2;
+            t0 = c0 + 3;
             if (tabort) begin
-                repeat (tabort + 1) @(posedge clk);
+                repeat (tabort + 2) @(posedge clk);
                 gwr(20'h010, 2);      // seen in T_0 + tabort
                 if (req_cyc != t0 + tabort)
                     $display("# bench: abort in %0d, not %0d", req_cyc, t0 + tabort);
@@ -149,8 +149,8 @@ module tb_seq;
             tr = t0;
             for (k = 0; k < LOGN && log0 + 1 + k < tend + 6; k = k + 1) begin
                 swc = log0 + 1 + k;
-                // prep in c0 + 1 only
-                if (lprep[k] != (swc == c0 + 1)) bad = bad + 1;
+                // prep in c0 + 1 and c0 + 2 only
+                if (lprep[k] != (swc == c0 + 1 || swc == c0 + 2)) bad = bad + 1;
                 // run in t0 .. tend - 1
                 if (lrun[k] != (swc >= t0 && swc < tend)) bad = bad + 1;
             end
@@ -239,19 +239,20 @@ module tb_seq;
         gwr(20'h011, 2);
         gwr(20'h010, 1);          // the start, seen in cycle a
         a = req_cyc;
-        gwr(20'h010, 2);          // abort in the prep cycle a + 1: ignored
-        gwr(20'h010, 1);          // start in T_0 = a + 2, while running: ignored
-        ok(req_cyc == a + 2, "bench: the three writes in consecutive cycles");
+        gwr(20'h010, 2);          // abort in the first prep cycle a + 1: ignored
+        gwr(20'h010, 1);          // start in the second, a + 2: ignored
+        gwr(20'h010, 1);          // start in T_0 = a + 3, while running: ignored
+        ok(req_cyc == a + 3, "bench: the four writes in consecutive cycles");
         repeat (12) @(posedge clk);
         runs = runs + 1;
         grd(20'h01A, rd);
         is(rd, runs, "a start while running is not counted");
         grd(20'h016, rd);
-        is(rd, a + 2, "a start while running does not move START_CYCLE");
+        is(rd, a + 3, "a start while preparing or running does not move START_CYCLE");
         grd(20'h012, rd);
         is(rd[3:0], 4'b0010, "an abort in the prep cycle is ignored (the run completes)");
         grd(20'h018, rd);
-        is(rd, a + 2 + 8, "END_CYCLE of the run that ignored them");
+        is(rd, a + 3 + 8, "END_CYCLE of the run that ignored them");
         // NROUNDS reads back
         gwr(20'h011, ROUNDS);
         grd(20'h011, rd);
