@@ -137,7 +137,6 @@ module tn_ni #(
     // inject lanes
     (* mem2reg *) reg [AW:0]   iadr_q [0:LANES-1];  // the next word (bit AW: beyond the memory)
     (* mem2reg *) reg [AW:0]   irem_q [0:LANES-1];  // words left
-    (* mem2reg *) reg [BW-1:0] irb_q [0:LANES-1];   // the bank it read last cycle
     reg [LANES-1:0] iact_q;                  // words left to read
     reg [LANES-1:0] iok_q;                   // a word was read (and granted) last cycle
     reg [LANES-1:0] irel_q;                  // the stream is head-routed
@@ -153,7 +152,8 @@ module tn_ni #(
 
     // ==== the inject lanes' flits (from registers only) ====
     // The word read last cycle leaves now, unless this is a switch cycle or
-    // the run has ended.
+    // the run has ended. It is in the bank of the address before the
+    // lane's next (every read, granted or not, moves the address on).
     reg [LANES*FS-1:0] t_inj;
     reg [LANES-1:0]    t_irel;
     integer            al;
@@ -163,7 +163,7 @@ module tn_ni #(
         if (|iok_q || |irel_q) begin
             for (al = 0; al < LANES; al = al + 1)
                 if (iok_q[al])
-                    t_inj[al*FS +: FW] = {run_i && !sw_i, brd[irb_q[al]]};
+                    t_inj[al*FS +: FW] = {run_i && !sw_i, brd[(iadr_q[al][BW-1:0] - 1'b1) & BMASK]};
             t_irel = irel_q;
         end
         inj_o  = t_inj;
@@ -173,7 +173,7 @@ module tn_ni #(
 
     // ==== this cycle's lane work, memory requests and bank grants ====
     wire [BW-1:0]   mbank = maddr_i[BW-1:0] & BMASK;   // the bus's bank
-    reg [LANES-1:0] start, more, ird, iok;   // inject: a start, a stream going on, a read, granted
+    reg [LANES-1:0] start, more, iok;        // inject: a start, a stream going on, a read granted
     reg [LANES-1:0] efv, elate;              // eject: a flit counted, one not stored (late)
     reg [LANES-1:0] eshort, ebnd;            // ... errors: short stream, memory bounds (overrun: efv & elate)
     reg [LANES-1:0] t_start, t_more, t_ird, t_iok, t_fv, t_late, t_short, t_bnd;
@@ -269,7 +269,6 @@ module tn_ni #(
             end
         start   = t_start;
         more    = t_more;
-        ird     = t_ird;
         iok     = t_iok;
         efv     = t_fv;
         elate   = t_late;
@@ -355,8 +354,6 @@ module tn_ni #(
                 if (run_i || iwrun_q || nrst_i) begin
                     adr_d = iadr_q[g];
                     rem_d = irem_q[g];
-                    if (ird[g])
-                        irb_q[g] = (start[g] ? inx[g][BW-1:0] : adr_d[BW-1:0]) & BMASK;
                     if (start[g]) begin
                         iact_q[g] = inx[g][AW +: AW + 1] > 1;
                         adr_d     = {1'b0, inx[g][0 +: AW]} + 1'b1;
@@ -866,11 +863,11 @@ module tn_ni #(
 
     always @* if (f_live) begin
         // words are read only while running; in a switch cycle only by a start
-        if (ird[0])
+        if (t_ird[0])
             assert(run_i && (start[0] || (iact_q[0] && !sw_i)));
         // a stream reads its entry's words a, a+1, ..., a+n-1 in order:
         // never beyond them, never beyond the memory
-        if (ird[0] && !start[0])
+        if (t_ird[0] && !start[0])
             assert(f_ik < f_in && !f_iat[AW] && f_ira == f_iat[AW-1:0]);
         // (invariants: the registers follow the started entry)
         if (iact_q[0])
@@ -897,7 +894,7 @@ module tn_ni #(
             // a flit is on the lane only for a word read in the last cycle
             // (granted), while running and not in a switch cycle
             if (inj_o[W+2])
-                assert($past(ird[0] && iok[0]) && run_i && !sw_i);
+                assert($past(t_ird[0] && iok[0]) && run_i && !sw_i);
             // at a switch the eject lane takes the new round's descriptor:
             // a circuit lane listens to its port (0..5; 6 and 7 hear
             // nothing), a relay lane takes relay packets
