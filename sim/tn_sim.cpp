@@ -66,7 +66,7 @@ static bool present_byte(struct tn_sim *s)
  * nteval_i. All of them with eval_all and in reset; else the planes by
  * pbusy_o and tbusy_o (tn_torus), the nodes with network work: all of
  * them (nball_o), or those of a network request (nbreq_o); with table
- * work: those of the table stages (ntab_o: three {valid, every node,
+ * work: those of the table stages (ntab_o: two {valid, every node,
  * node} of 14 bits). Bits above the planes' and nodes' are never tested.
  * The helpers take the model's type for N bits: an integer, or VlWide. */
 template <typename T> static void fill_nodes(T &v)
@@ -115,7 +115,7 @@ static void set_eval(Vtn_sim_top *t, bool all, uint32_t net_planes)
     }
     clear_nodes(t->nteval_i);
     uint64_t tab = t->ntab_o;
-    for (int stage = 0; stage < 3; stage++, tab >>= 14) {
+    for (int stage = 0; stage < 2; stage++, tab >>= 14) {
         if (!(tab & (1u << 13)))
             continue;
         if (tab & (1u << 12)) {

@@ -54,7 +54,7 @@ module tn_sim_top #(
     output wire [DIM_Z-1:0] tbusy_o,
     output wire        nball_o,     // the nodes with work (tn_torus)
     output wire [DIM_X*DIM_Y*DIM_Z-1:0] nbreq_o,
-    output wire [41:0] ntab_o,
+    output wire [27:0] ntab_o,
     /* verilator lint_off UNUSEDSIGNAL */ // read by the patched generated code only
     input  wire [DIM_Z-1:0] pnet_i,  // the planes evaluated at the next nclk_i edge
     input  wire [DIM_Z-1:0] ptab_i,  // ... at the next bclk_i edge

@@ -59,7 +59,7 @@ module tn_board_system #(
     wire [DIM_Z-1:0] tbusy, pbusy;
     wire nball;
     wire [DIM_X*DIM_Y*DIM_Z-1:0] nbreq;
-    wire [41:0] ntab;
+    wire [27:0] ntab;
     /* verilator lint_on UNUSEDSIGNAL */
     tn_torus #(.DIM_X(DIM_X), .DIM_Y(DIM_Y), .DIM_Z(DIM_Z), .W(W), .LANES(LANES),
                .MEM_DEPTH(MEM_DEPTH), .ROUNDS(ROUNDS), .RELAY(RELAY)) u_torus (

@@ -15,7 +15,12 @@ module tn_bridge_ram #(
 );
     localparam DEPTH = 1 << AW;   // words
 
-    reg [31:0] mem [0:DEPTH-1];
+    // A read of the word written at the same edge is not defined
+    // (no_rw_check; without it synthesis adds flip-flops and a bypass that
+    // return the old word): the receiver writes only the bank it fills and
+    // the engine reads only the bank it executes, other than while it is
+    // idle, when it ignores the word read.
+    (* no_rw_check *) reg [31:0] mem [0:DEPTH-1];
 
     always @(posedge clk_i) begin
         if (we_i)

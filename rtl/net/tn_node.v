@@ -62,7 +62,7 @@ module tn_node #(
     output reg  [31:0]     nb_rdata_o,
     // bus-clock table writes and record reads (registered by tn_plane): a
     // table write of the words in tw_data_i, {word 1, word 0}; a record
-    // read in cycle c, the record word in rr_data_o from c+2 on. The
+    // read in cycle c, the record word in rr_data_o from c+1 on. The
     // request's fields, decoded once in the plane, come packed in tw_ctl_i
     // {record read offset (region 4, held), table lane, table kind
     // (one-hot: round settings, inject list, eject table), round or list
@@ -75,7 +75,7 @@ module tn_node #(
     input  wire [22+RW-1:0] tw_ctl_i /*verilator public_flat_rd*/,
     input  wire [63:0]     tw_data_i /*verilator public_flat_rd*/,
     /* verilator lint_on UNUSEDSIGNAL */
-    output wire [31:0]     rr_data_o, // (the network interface's word register)
+    output wire [31:0]     rr_data_o, // (from the network interface's record RAM)
     output wire            err_o      // a status flag is set
 );
     localparam MW  = W + 2;           // memory word {head, tail, data}

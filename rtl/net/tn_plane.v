@@ -58,7 +58,7 @@ module tn_plane #(
     // bus-clock table writes and record reads, as accepted in this cycle
     // (the table clock runs in it): a table write for node sel_i of the
     // plane (every node with all_i), or a record read of node sel_i;
-    // the record word in rr_data_o from three cycles later on, until the
+    // the record word in rr_data_o from two cycles later on, until the
     // next record read of the plane
     input  wire                      bclk_i,
     input  wire                      tw_i,
@@ -169,7 +169,7 @@ module tn_plane #(
     (* mem2reg *) reg [2*FS-1:0] z_q  [0:P-1];       // the Z links that arrive at it
     reg  [P-1:0]    xyv_q, zv_q;        // they may hold a flit
     wire [31:0]     nrd  [0:P-1];
-    wire [32*P-1:0] nrr;                // each node's record word register
+    wire [32*P-1:0] nrr;                // each node's record word
     // Each node's id and coordinates come from registers set in reset (the
     // plane's z is an input).
     (* mem2reg *) reg [11:0] nid_q [0:P-1];
@@ -282,7 +282,7 @@ module tn_plane #(
     assign act_o = |xyv_q || |zv_q;
 
     // ---- the addressed node's read data (network clock), one register
-    // stage; its record word (bus clock), the node's word register ----
+    // stage; its record word (bus clock), from the node's record RAM ----
     reg [1:0]   nbp_q;                // a read reached the nodes 1, 2 cycles ago
     reg [P-1:0] nbs_q;                // its node
     integer     nk;

@@ -48,6 +48,7 @@ module tn_seq #(
     reg [DW-1:0] dlast_q;             // the current round's last rcyc
     reg [RW:0]   nrounds_q;           // 1 .. ROUNDS
     reg          done_q, abrt_q;
+    reg          ended_q;             // the last cycle was a run's last
     reg [47:0]   cycle_q, start_q, end_q;
     reg [15:0]   hi_q;                // CYCLE high half latched by reading the low half
     reg [15:0]   runs_q;
@@ -120,16 +121,21 @@ module tn_seq #(
             done_q  <= 1'b0;
             abrt_q  <= 1'b0;
         end
-        if (pp_q)
-            start_q <= cycle_q + 1'b1;
+        // START and END take the cycle counter in T_0 and in the cycle
+        // after the run, not its next value a cycle before: on an iCE40 an
+        // adder output that also feeds other registers leaves the
+        // counter's flip-flops a logic cell each
+        if (sw_q && round_q == {RW{1'b0}})
+            start_q <= cycle_q;
+        ended_q <= abort || (last && lastr);
         if (start)
             runs_q <= runs_q + 1'b1;
         if (last && lastr && !abort)
             done_q <= 1'b1;
         if (abort)
             abrt_q <= 1'b1;
-        if (abort || (last && lastr))
-            end_q <= cycle_q + 1'b1;
+        if (ended_q)
+            end_q <= cycle_q;
         if (wr && nb_off_i == 20'h00011)
             nrounds_q <= (nb_wdata_i == 32'd0) ? {{RW{1'b0}}, 1'b1}
                        : (nb_wdata_i > ROUNDS) ? ROUNDS[RW:0] : nb_wdata_i[RW:0];
@@ -139,6 +145,7 @@ module tn_seq #(
             nrounds_q <= {{RW{1'b0}}, 1'b1};
             done_q    <= 1'b0;
             abrt_q    <= 1'b0;
+            ended_q   <= 1'b0;
             start_q   <= 48'd0;
             end_q     <= 48'd0;
             runs_q    <= 16'd0;
@@ -251,7 +258,13 @@ module tn_seq #(
             if ($past(prep_q && !pp_q))
                 assert(prep_q && pp_q && !run_q);
             if ($past(pp_q))
-                assert(sw_q && run_q && round_q == 0 && rcyc_q == 0 && start_q == cycle_q);
+                assert(sw_q && run_q && round_q == 0 && rcyc_q == 0);
+            // START_CYCLE is T_0, END_CYCLE the cycle after the run's last
+            // (each written at the end of that cycle)
+            if ($past(sw_q && round_q == 0))
+                assert(start_q == $past(cycle_q));
+            if ($past(ended_q))
+                assert(end_q == $past(cycle_q));
             // inside a round: the next cycle of the same round
             if ($past(run_q && !f_end && !f_abort))
                 assert(run_q && !sw_q && round_q == $past(round_q) && rcyc_q == $past(rcyc_q) + 1'b1);
@@ -260,10 +273,12 @@ module tn_seq #(
             if ($past(f_end && !f_abort && !f_final))
                 assert(sw_q && run_q && round_q == $past(round_q) + 1'b1);
             if ($past(f_end && !f_abort && f_final))
-                assert(!run_q && done_q && !abrt_q && end_q == cycle_q);
+                assert(!run_q && done_q && !abrt_q && ended_q);
             // an abort ends the run at once
             if ($past(f_abort))
-                assert(!run_q && abrt_q && !done_q && end_q == cycle_q);
+                assert(!run_q && abrt_q && !done_q && ended_q);
+            if (ended_q)
+                assert($past(run_q) && !run_q);
             // switches come 3 or more cycles apart (tn_ni writes a
             // record's last two words in the two cycles after its switch)
             if (sw_q)

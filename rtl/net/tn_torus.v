@@ -38,7 +38,7 @@ module tn_torus #(
     // the nodes with work (the simulator evaluates only them; see nball_o below)
     output wire        nball_o,     // every node
     output wire [DIM_X*DIM_Y*DIM_Z-1:0] nbreq_o, // the nodes of a network-clock request
-    output wire [41:0] ntab_o,      // the table stages' nodes: 3 x {valid, all, node}
+    output wire [27:0] ntab_o,      // the table stages' nodes: 2 x {valid, all, node}
     output wire [3:0]  status_o     // STATUS bits 3:0, network domain (board LEDs)
 );
     localparam N   = DIM_X * DIM_Y * DIM_Z;      // nodes
@@ -365,10 +365,9 @@ module tn_torus #(
     // for it (nball_o, nbreq_o: network-clock registers only, so a
     // simulator evaluates them on network edges, not every bus cycle), or
     // table work for it: a table write or record read in the cycle of its
-    // acceptance, in the next (the node writes its table or reads its
-    // record RAM), and after a read in the one after that (the node's
-    // record word register), each stage as {valid, every node, node}
-    // (ntab_o, from the bus side's registers and the request presented).
+    // acceptance and in the next (the node writes its table or reads its
+    // record RAM), each stage as {valid, every node, node} (ntab_o, from
+    // the bus side's registers and the request presented).
     // A node that is not addressed only sees the plane's shared request
     // registers change, which none of its registers and outputs follow
     // without its own request bit: a simulator that skips a node's
@@ -377,14 +376,10 @@ module tn_torus #(
     assign nball_o = rlvl_q || nwork || (preq && nall_q);
     assign nbreq_o = preq ? nb_hit_q : {N{1'b0}};
     wire [13:0] tb0 = {tw_now || rr_now, a_all, a_tgt};
-    reg  [13:0] tb1_q, tb2_q;
-    reg         tr1_q;                   // tb1_q is a record read
-    always @(posedge bclk_i) begin
+    reg  [13:0] tb1_q;
+    always @(posedge bclk_i)
         tb1_q <= tb0;
-        tr1_q <= rr_now;
-        tb2_q <= tr1_q ? tb1_q : 14'd0;
-    end
-    assign ntab_o = {tb2_q, tb1_q, tb0};
+    assign ntab_o = {tb1_q, tb0};
 
     // ---- planes and their Z links ----
     /* verilator lint_off UNUSEDSIGNAL */ // unconnected when DIM_Z = 1
@@ -411,9 +406,8 @@ module tn_torus #(
             // address and data), which the plane registers on its table
             // clock. That clock runs in the cycle of acceptance (tbusy_o
             // depends on the request presented), in the next (the node
-            // writes its table or reads its record RAM), after a read in
-            // the one after that (the node's record word register), and in
-            // the stretched reset. Nothing but those registers depends on
+            // writes its table or reads its record RAM), and in the
+            // stretched reset. Nothing but those registers depends on
             // these plane inputs: a simulator evaluates what a plane input
             // feeds on every edge of the clock of the logic that drives it,
             // here the bus clock, so only the plane's copies of its inputs
@@ -427,13 +421,12 @@ module tn_torus #(
             wire          in_z = a_node && a_rel < PP;  // the addressed node is in the plane
             wire          tw_sel = tw_now && (a_all || in_z);
             wire          rr_sel = rr_now && in_z;
-            reg           tw_zq, rr_zq, rw_zq;     // the cycle after acceptance; after a read's, the next
+            reg           tw_zq, rr_zq;            // the cycle after acceptance
             always @(posedge bclk_i) begin
                 tw_zq <= tw_sel;
                 rr_zq <= rr_sel;
-                rw_zq <= rr_zq;
             end
-            assign tbusy_o[gz] = rlvl_q || tw_sel || rr_sel || tw_zq || rr_zq || rw_zq;
+            assign tbusy_o[gz] = rlvl_q || tw_sel || rr_sel || tw_zq || rr_zq;
             reg           rrz_q;
             always @(posedge bclk_i)
                 if (acc && !bus_we_i)

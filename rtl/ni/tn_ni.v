@@ -55,7 +55,7 @@ module tn_ni #(
     input  wire                rr_i,       // read row rr_row_i (word w of round r: 3 r + w) of lane rr_lane_i's records
     input  wire [2:0]          rr_lane_i,
     input  wire [RW+1:0]       rr_row_i,
-    output reg  [31:0]         rr_data_o,  // ... from two bus cycles after rr_i on
+    output reg  [31:0]         rr_data_o,  // ... from the bus cycle after rr_i on
     // ---- network clock ----
     input  wire                nclk_i,
     input  wire                nrst_i,
@@ -341,7 +341,12 @@ module tn_ni #(
         end
     generate
         for (g = 0; g < LANES; g = g + 1) begin : gen_ilist
-            reg [IMW-1:0] mem [0:ROUNDS-1];
+            // (no_rw_check, as every table RAM: a read of the entry written
+            // at the same edge is not defined; the bus serialises a write
+            // and a read, and a write during a run is not seen in time:
+            // docs/hardware.md, "Table RAMs". Without it, synthesis adds
+            // flip-flops and a bypass to return the old word on one clock.)
+            (* no_rw_check *) reg [IMW-1:0] mem [0:ROUNDS-1];
             reg [RW-1:0]  ptr_q;               // the entry to fetch next
             wire          lr = ilr && tr_lane_i == g;
             reg [AW:0]    adr_d, rem_d;
@@ -426,7 +431,7 @@ module tn_ni #(
             if (g == 0) begin : gen_xmem
                 // settings (row 2 r) and descriptors (row 2 r + 1); one
                 // table write a bus cycle
-                reg [XW-1:0] dmem [0:2*ROUNDS-1];
+                (* no_rw_check *) reg [XW-1:0] dmem [0:2*ROUNDS-1];
                 /* verilator lint_off BLKSEQ */
                 always @(posedge bclk_i)
                     if (tw_i)
@@ -443,7 +448,7 @@ module tn_ni #(
                     end
                 /* verilator lint_on BLKSEQ */
             end else begin : gen_dmem
-                reg [EEW-1:0] dmem [0:ROUNDS-1];
+                (* no_rw_check *) reg [EEW-1:0] dmem [0:ROUNDS-1];
                 /* verilator lint_off BLKSEQ */
                 always @(posedge bclk_i)
                     if (tw_i)
@@ -774,23 +779,26 @@ module tn_ni #(
     end
 
     // ==== record words for the bus (bus clock): the row asked for of the
-    // lane asked for, registered in the cycle after its RAM read; a row
-    // beyond the records (3 ROUNDS and up) reads 0 ====
-    reg        rrp_q;
-    reg [31:0] rc;
-    integer    rl;
-    /* verilator lint_off BLKSEQ */
-    always @(posedge bclk_i) begin
-        rrp_q <= rr_i;
-        if (rrp_q) begin
-            rc = 32'd0;
-            for (rl = 0; rl < LANES; rl = rl + 1)
-                if (rr_lane_i == rl[2:0])
-                    rc = rec[rl];
-            rr_data_o <= ({2'b00, rr_row_i} < 3 * ROUNDS) ? rc : 32'd0;
+    // lane asked for, from the lane's RAM output, which keeps it until the
+    // node's next record read; a row beyond the records (3 ROUNDS and up)
+    // reads 0. The lane and the row's check are registered with the read,
+    // so that the word follows only this node's requests (a simulator
+    // evaluates a node at those only: tn_torus, ntab_o). No word register:
+    // on an iCE40 a flip-flop fed by a block RAM takes a logic cell. ====
+    reg [2:0] rrl_q;                  // the lane read
+    reg       rrok_q;                 // ... and its row is a record's
+    always @(posedge bclk_i)
+        if (rr_i) begin
+            rrl_q  <= rr_lane_i;
+            rrok_q <= {2'b00, rr_row_i} < 3 * ROUNDS;
         end
+    integer rl;
+    always @* begin
+        rr_data_o = 32'd0;
+        for (rl = 0; rl < LANES; rl = rl + 1)
+            if (rrok_q && rrl_q == rl[2:0])
+                rr_data_o = rec[rl];
     end
-    /* verilator lint_on BLKSEQ */
 `ifdef FORMAL
     // ---- Properties (make formal-ni; docs/hardware.md, "Proved
     // properties"), of lane 0 (proved with LANES = 1: the lanes are copies

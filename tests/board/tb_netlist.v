@@ -89,7 +89,7 @@ module tb_netlist;
     wire [DZ-1:0] tbusy, pbusy;
     wire nball;
     wire [DX*DY*DZ-1:0] nbreq;
-    wire [41:0] ntab;
+    wire [27:0] ntab;
     wire [3:0]  status;
 
 `ifdef NETLIST

@@ -23,7 +23,7 @@ module tb_torus;
     wire ready, busy, tbusy, pbusy;
     wire nball;
     wire [DIM_X-1:0] nbreq;
-    wire [41:0] ntab;
+    wire [27:0] ntab;
     wire [3:0] status;
     always #5 clk = !clk;
 
