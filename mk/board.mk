@@ -70,7 +70,7 @@ BOARD_BUS_FREQ_icebreaker := 12
 BOARD_TOP_hx8k         := tn_top_hx8k
 BOARD_PNR_hx8k         := --hx8k --package ct256
 BOARD_PCF_hx8k         := constraints/hx8k-breakout.pcf
-BOARD_TORUS_hx8k       := DIM_X=3 DIM_Y=1 DIM_Z=1 W=8 LANES=1 MEM_DEPTH=256 ROUNDS=16 RELAY=0
+BOARD_TORUS_hx8k       := DIM_X=2 DIM_Y=2 DIM_Z=1 W=8 LANES=1 MEM_DEPTH=256 ROUNDS=16 RELAY=0
 BOARD_FREQ_hx8k        := 48
 # One clock: the PLL's 48 MHz is both the bus and the network clock, UART
 # 12 Mbaud (4 clocks per bit).
@@ -209,7 +209,7 @@ BOARDS_CI ?= hx8k icebreaker
 # The bitstreams build ahead, beside the other builds of make test -j (as
 # the lint does, mk/rtl.mk): synthesis and place and route are among its
 # longest jobs, and as prerequisites of their tests make started them last
-# (the HX8K's 3x1x1 ended the build alone). A failure here is ignored; the
+# (the HX8K's bitstream ended the build alone). A failure here is ignored; the
 # test builds the bitstream again and fails on it.
 .PHONY: boards-ahead
 boards-ahead:
