@@ -55,7 +55,7 @@ module tn_ni #(
     input  wire                rr_i,       // read row rr_row_i (word w of round r: 3 r + w) of lane rr_lane_i's records
     input  wire [2:0]          rr_lane_i,
     input  wire [RW+1:0]       rr_row_i,
-    output reg  [31:0]         rr_data_o,  // ... from the bus cycle after rr_i on
+    output wire [31:0]         rr_data_o,  // ... from the bus cycle after rr_i on
     // ---- network clock ----
     input  wire                nclk_i,
     input  wire                nrst_i,
@@ -781,24 +781,22 @@ module tn_ni #(
     // ==== record words for the bus (bus clock): the row asked for of the
     // lane asked for, from the lane's RAM output, which keeps it until the
     // node's next record read; a row beyond the records (3 ROUNDS and up)
-    // reads 0. The lane and the row's check are registered with the read,
-    // so that the word follows only this node's requests (a simulator
-    // evaluates a node at those only: tn_torus, ntab_o). No word register:
-    // on an iCE40 a flip-flop fed by a block RAM takes a logic cell. ====
-    reg [2:0] rrl_q;                  // the lane read
-    reg       rrok_q;                 // ... and its row is a record's
+    // reads 0, as a lane beyond LANES. The lane and the checks are
+    // registered with the read, so that the word follows only this node's
+    // requests (a simulator evaluates a node at those only: tn_torus,
+    // ntab_o), and the word is an index into the lanes' words (a simulator
+    // that evaluates every node at every bus edge, tn_sim_eval_all, then
+    // does not run a loop over the lanes each time). No word register: on
+    // an iCE40 a flip-flop fed by a block RAM takes a logic cell. ====
+    localparam LB = (LANES > 1) ? $clog2(LANES) : 1;   // lane index bits
+    reg [LB-1:0] rrl_q;               // the lane read
+    reg          rrok_q;              // ... is a lane, and its row a record's
     always @(posedge bclk_i)
         if (rr_i) begin
-            rrl_q  <= rr_lane_i;
-            rrok_q <= {2'b00, rr_row_i} < 3 * ROUNDS;
+            rrl_q  <= rr_lane_i[LB-1:0];
+            rrok_q <= {2'b00, rr_row_i} < 3 * ROUNDS && {29'd0, rr_lane_i} < LANES;
         end
-    integer rl;
-    always @* begin
-        rr_data_o = 32'd0;
-        for (rl = 0; rl < LANES; rl = rl + 1)
-            if (rrok_q && rrl_q == rl[2:0])
-                rr_data_o = rec[rl];
-    end
+    assign rr_data_o = rrok_q ? rec[rrl_q] : 32'd0;
 `ifdef FORMAL
     // ---- Properties (make formal-ni; docs/hardware.md, "Proved
     // properties"), of lane 0 (proved with LANES = 1: the lanes are copies
