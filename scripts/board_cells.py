@@ -18,6 +18,7 @@ import argparse
 import collections
 import json
 import re
+import signal
 import sys
 
 
@@ -43,6 +44,7 @@ def net_names(mod):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)   # quiet under `| head`
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("json")
     ap.add_argument("--top", type=int, default=40, help="registers to list (default 40)")
