@@ -54,16 +54,19 @@ module tn_router #(
 );
     localparam [4:0] DX = DIM_X[4:0], DY = DIM_Y[4:0], DZ = DIM_Z[4:0];
 
-    // The sources by index: links, inject lanes, then nothing.
+    // The sources by index: links, inject lanes, then nothing. Without
+    // relay hardware the head and tail flags have no use in the network and
+    // do not travel: the crossbar passes them as 0.
+    localparam [FW-1:0] FMASK = RELAY != 0 ? {FW{1'b1}} : {1'b1, 2'b00, {W{1'b1}}};
     wire [FW-1:0]  src [0:(1 << SIW) - 1];
     wire [NIN-1:0] srcv;                // each source's valid bit
     genvar gs;
     generate
         for (gs = 0; gs < (1 << SIW); gs = gs + 1) begin : gen_src
             if (gs < 6) begin : gen_link
-                assign src[gs] = lin_i[gs*FS +: FW];
+                assign src[gs] = lin_i[gs*FS +: FW] & FMASK;
             end else if (gs < NIN) begin : gen_lane
-                assign src[gs] = inj_i[(gs-6)*FS +: FW];
+                assign src[gs] = inj_i[(gs-6)*FS +: FW] & FMASK;
             end else begin : gen_none
                 assign src[gs] = {FW{1'b0}};
             end

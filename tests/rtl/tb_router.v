@@ -93,8 +93,14 @@ module tb_router;
     `include "tb_tap.vh"
 
     // ---- the model ----
-    function [FW-1:0] srcf(input integer i);   // source i's flit
-        srcf = (i < 6) ? lin[i*FW +: FW] : (i < NIN) ? inj[(i-6)*FW +: FW] : {FW{1'b0}};
+    // source i's flit (without relay hardware its head and tail flags
+    // read 0: they do not travel)
+    function [FW-1:0] srcf(input integer i);
+        begin
+            srcf = (i < 6) ? lin[i*FW +: FW] : (i < NIN) ? inj[(i-6)*FW +: FW] : {FW{1'b0}};
+            if (RELAY == 0)
+                srcf[W+1:W] = 2'b00;
+        end
     endfunction
     function [3:0] fdist(input integer a, input integer b, input integer k); // (b - a) mod k
         fdist = (b - a + k) % k;
