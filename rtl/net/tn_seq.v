@@ -152,56 +152,63 @@ module tn_seq #(
         end
     end
 
-    // Reads: the request's offset in c, the data registered in c+1.
-    reg        rd_q, rdur_q;
-    reg [19:0] roff_q;
+    // Reads: the request's register in c (decoded from the offset into a
+    // select, so that a read holds 4 bits, not the 20-bit offset, and the
+    // offset's compares stay off the data's path), the data registered in
+    // c+1.
+    localparam [3:0] R_NONE = 4'd0, R_NROUNDS = 4'd1, R_STATUS = 4'd2, R_ROUND = 4'd3,
+                     R_CYCLE = 4'd4, R_CYCLE_HI = 4'd5, R_START = 4'd6, R_START_HI = 4'd7,
+                     R_END = 4'd8, R_END_HI = 4'd9, R_RUNS = 4'd10, R_ERRMAP = 4'd11,
+                     R_DUR = 4'd12;
+    localparam EB = (NE > 1) ? $clog2(NE) : 1;      // ERRMAP word index bits
+    wire        rerr = nb_off_i[19:11] == 9'd1 && {21'd0, nb_off_i[10:0]} < NE;  // 0x800 + k, k < NE
+    reg  [3:0]  rsel;
+    always @*
+        case (nb_off_i)
+            20'h00011: rsel = R_NROUNDS;
+            20'h00012: rsel = R_STATUS;
+            20'h00013: rsel = R_ROUND;
+            20'h00014: rsel = R_CYCLE;
+            20'h00015: rsel = R_CYCLE_HI;
+            20'h00016: rsel = R_START;
+            20'h00017: rsel = R_START_HI;
+            20'h00018: rsel = R_END;
+            20'h00019: rsel = R_END_HI;
+            20'h0001A: rsel = R_RUNS;
+            default:   rsel = rdur ? R_DUR : rerr ? R_ERRMAP : R_NONE;
+        endcase
+    reg          rd_q;
+    reg [3:0]    rsel_q;
+    reg [EB-1:0] rk_q;
+    wire [32*NE-1:0] nerr_w = {{(32 * NE - N){1'b0}}, nerr_i};   // ERRMAP's words
     always @(posedge nclk_i) begin
         rd_q <= rd;
-        rdur_q <= rdur;
-        if (rd)
-            roff_q <= nb_off_i;
+        if (rd) begin
+            rsel_q <= rsel;
+            rk_q   <= nb_off_i[EB-1:0];
+        end
         if (rd_q) begin
-            nb_rdata_o <= greg(roff_q);
-            if (roff_q == 20'h00014)
+            case (rsel_q)
+                R_NROUNDS:  nb_rdata_o <= {{(31 - RW){1'b0}}, nrounds_q};
+                R_STATUS:   nb_rdata_o <= {28'd0, status_o};
+                R_ROUND:    nb_rdata_o <= {{(32 - RW){1'b0}}, round_q};
+                R_CYCLE:    nb_rdata_o <= cycle_q[31:0];
+                R_CYCLE_HI: nb_rdata_o <= {16'd0, hi_q};
+                R_START:    nb_rdata_o <= start_q[31:0];
+                R_START_HI: nb_rdata_o <= {16'd0, start_q[47:32]};
+                R_END:      nb_rdata_o <= end_q[31:0];
+                R_END_HI:   nb_rdata_o <= {16'd0, end_q[47:32]};
+                R_RUNS:     nb_rdata_o <= {16'd0, runs_q};
+                R_ERRMAP:   nb_rdata_o <= nerr_w[32*rk_q +: 32];
+                R_DUR:      nb_rdata_o <= {{(32 - DW){1'b0}}, dur_nx};
+                default:    nb_rdata_o <= 32'd0;
+            endcase
+            if (rsel_q == R_CYCLE)
                 hi_q <= cycle_q[47:32];
         end
         if (nrst_i)
             hi_q <= 16'd0;
     end
-
-    function [31:0] greg(input [19:0] a);
-        integer k;
-        begin
-            greg = 32'd0;
-            case (a)
-                20'h00011: greg = {{(31 - RW){1'b0}}, nrounds_q};
-                20'h00012: greg = {28'd0, status_o};
-                20'h00013: greg = {{(32 - RW){1'b0}}, round_q};
-                20'h00014: greg = cycle_q[31:0];
-                20'h00015: greg = {16'd0, hi_q};
-                20'h00016: greg = start_q[31:0];
-                20'h00017: greg = {16'd0, start_q[47:32]};
-                20'h00018: greg = end_q[31:0];
-                20'h00019: greg = {16'd0, end_q[47:32]};
-                20'h0001A: greg = {16'd0, runs_q};
-                default: ;
-            endcase
-            if (rdur_q)
-                greg = {{(32 - DW){1'b0}}, dur_nx};
-            for (k = 0; k < NE; k = k + 1)
-                if ({12'd0, a} == 32'h00000800 + k)
-                    greg = nerr_word(k);
-        end
-    endfunction
-    function [31:0] nerr_word(input integer k);
-        integer j;
-        begin
-            nerr_word = 32'd0;
-            for (j = 0; j < 32; j = j + 1)
-                if (32 * k + j < N)
-                    nerr_word[j] = nerr_i[32 * k + j];
-        end
-    endfunction
 `ifdef FORMAL
     // ---- Properties (make formal-seq; docs/hardware.md, "Timing of a run"
     // and "Proved properties"). Bus writes and reads are free inputs.
