@@ -66,7 +66,8 @@ module tn_plane #(
     input  wire                      all_i,
     input  wire [7:0]                sel_i,
     input  wire [19:0]               addr_i,    // region and offset
-    input  wire [63:0]               wdata_i,   // {this write, the write before}
+    input  wire [31:0]               wdata_i,   // this write (a list entry's word 1)
+    input  wire [31:0]               w0_i,      // word 0 of the entry: held until the node writes
     output wire [31:0]               rr_data_o,
     output wire [DIM_X*DIM_Y-1:0]    err_o,     // node k has a status flag set
     output wire                      act_o      // a flit is on some link of the plane
@@ -129,7 +130,7 @@ module tn_plane #(
     end
     reg [P-1:0]   twh_q, rrh_q;         // a one-cycle pulse for these nodes
     reg [19:0]    twa_q;
-    reg [63:0]    twd_q;
+    reg [31:0]    twd_q;
     reg [15:0]    rro_q;
     reg [7:0]     rrs_q;                // the node of the last record read
     // (the one-hot node from sel_i here, on the plane's table clock: a
@@ -274,7 +275,7 @@ module tn_plane #(
                     .nb_rg_i(nba_q[19:16]), .nb_off_i(nba_q[15:0]), .nb_wdata_i(nbd_q),
                     .nb_rdata_o(nrd[K]),
                     .bclk_i(bclk_i), .tw_i(twh_q[K]), .rr_i(rrh_q[K]),
-                    .tw_ctl_i(tw_ctl), .tw_data_i(twd_q),
+                    .tw_ctl_i(tw_ctl), .tw_data_i({twd_q, w0_i}),
                     .rr_data_o(nrr[32*K +: 32]), .err_o(err_o[K]));
             end
         end

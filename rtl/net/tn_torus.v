@@ -95,8 +95,10 @@ module tn_torus #(
     localparam [1:0] S_IDLE = 2'd0, S_RWAIT = 2'd1, S_XWAIT = 2'd2;
     reg [1:0]  st_q;
     reg [1:0]  rcnt_q;
+    // the last word 0 of a list entry written, held until the next one:
+    // the planes' nodes take it when word 1 writes the entry
     /* verilator lint_off UNUSEDSIGNAL */ // the fields of word 0 that are kept
-    reg [31:0] wlat_q;                 // data of the last write (word 0 of an entry)
+    reg [31:0] wlat_q;
     /* verilator lint_on UNUSEDSIGNAL */
     reg        ctog_q, cwe_q;          // crossing: request toggle, write
     reg [31:0] caddr_q, cwdata_q;      // crossing: held request
@@ -105,11 +107,8 @@ module tn_torus #(
     wire [31:0] nrd;                   // (network clock) read data, held
 
     // table writes and record reads: registered by the addressed plane on
-    // its table clock in the cycle of acceptance (gen_z); duration writes
-    // for the sequencer
-    reg          dw_q;
-    reg [RW-1:0] dw_idx_q;
-    reg [DW-1:0] dw_data_q;
+    // its table clock in the cycle of acceptance (gen_z); a duration is
+    // written into the sequencer's RAM at that edge
     wire [DIM_Z-1:0] rrz;             // the plane of the last record read (its answer's; gen_z)
     reg          info_q;
     reg [2:0]    info_a_q;
@@ -176,15 +175,8 @@ module tn_torus #(
         as2_q <= as1_q;
         nr1_q <= nrst;
         nr2_q <= nr1_q;
-        dw_q  <= 1'b0;
-        if (acc && bus_we_i) begin
+        if (acc && bus_we_i && a_list && !a_off[0])
             wlat_q <= bus_wdata_i;
-            dw_q   <= a_dur;
-            if (a_dur) begin
-                dw_idx_q  <= bus_addr_i[RW-1:0];
-                dw_data_q <= bus_wdata_i[DW-1:0];
-            end
-        end
         if (acc && !bus_we_i) begin
             info_q    <= a_info;
             info_a_q  <= bus_addr_i[2:0];
@@ -220,7 +212,6 @@ module tn_torus #(
         if (rst_i) begin
             st_q     <= S_IDLE;
             ctog_q   <= 1'b0;
-            dw_q     <= 1'b0;
         end
     end
 
@@ -336,7 +327,8 @@ module tn_torus #(
         .nclk_i(nclk_i), .nrst_i(nrst),
         .nb_we_i(nb_we_q), .nb_re_i(nb_re_q), .nb_glob_i(nb_glob_q),
         .nb_off_i(nb_addr_q), .nb_wdata_i(nb_wdata_q), .nb_rdata_o(srd),
-        .bclk_i(bclk_i), .dw_i(dw_q), .dw_idx_i(dw_idx_q), .dw_data_i(dw_data_q),
+        .bclk_i(bclk_i), .dw_i(acc && bus_we_i && a_dur), .dw_idx_i(bus_addr_i[RW-1:0]),
+        .dw_data_i(bus_wdata_i[DW-1:0]),
         .nerr_i(nerr),
         .run_n_o(run_n), .sw_n_o(sw_n), .fin_n_o(fin_n), .prep_n_o(prep_n), .clr_n_o(clr_n),
         .round_n_o(round_n), .rcyc_n_o(rcyc_n),
@@ -404,7 +396,7 @@ module tn_torus #(
             // The plane's table writes and record reads: the request as
             // presented in the cycle it is accepted (the addressed node, the
             // address and data), which the plane registers on its table
-            // clock. That clock runs in the cycle of acceptance (tbusy_o
+            // clock; a list entry's word 0 from wlat_q, which holds it. That clock runs in the cycle of acceptance (tbusy_o
             // depends on the request presented), in the next (the node
             // writes its table or reads its record RAM), and in the
             // stretched reset. Nothing but those registers depends on
@@ -447,7 +439,7 @@ module tn_torus #(
                 .nb_addr_i(nb_addr_q), .nb_wdata_i(nb_wdata_q), .nb_rdata_o(pnrd[gz]),
                 .bclk_i(bclk_i), .tw_i(tw_sel), .rr_i(rr_sel),
                 .all_i(a_all), .sel_i(a_rel[7:0]),
-                .addr_i(bus_addr_i[19:0]), .wdata_i({bus_wdata_i, wlat_q}), .rr_data_o(prr[gz]),
+                .addr_i(bus_addr_i[19:0]), .wdata_i(bus_wdata_i), .w0_i(wlat_q), .rr_data_o(prr[gz]),
                 .err_o(perr[gz]), .act_o(pact[gz]));
         end
     endgenerate

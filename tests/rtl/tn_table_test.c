@@ -164,10 +164,11 @@ int main(int argc, char **argv)
     sl_wr(&L, A_NODE(tv, RG_INJ, sl_inj_off(&L, l1, e, 0)), sl_inj_w0(1, 1, 5, 100, 200));
     is(sl_rd(&L, A_NODE(tv, RG_INJ, sl_inj_off(&L, l1, e, 0))), sl_inj_w0(1, 0, 0, 5, 6),
        "INJ: a write of word 0 alone changes nothing");
-    sl_wr(&L, A_NODE(tv, RG_MEM, 3), sl_inj_w0(1, 1, 3, 11, 12));
+    sl_wr(&L, A_NODE(tv, RG_INJ, sl_inj_off(&L, 0, e + 1, 0)), sl_inj_w0(1, 1, 3, 11, 12));
+    sl_wr(&L, A_NODE(tv, RG_MEM, 3), sl_inj_w0(1, 0, 2, 21, 22));
     sl_wr(&L, A_NODE(tv, RG_INJ, sl_inj_off(&L, l1, e, 1)), sl_desc_w1(13, 14));
     is(sl_rd(&L, A_NODE(tv, RG_INJ, sl_inj_off(&L, l1, e, 0))), sl_inj_w0(1, 1, 3, 11, 12),
-       "INJ: word 1 commits the data of the bus's last write (any address) as word 0");
+       "INJ: word 1 commits the last word 0 written (of any entry; not a MEM write's data) as word 0");
     is(sl_rd(&L, A_NODE(tv, RG_INJ, sl_inj_off(&L, l1, e, 1))), sl_desc_w1(13, 14), "INJ: word 1 as written");
     sl_ej(&L, tv, l1, e, 3, 0, 5, 6);
     sl_wr(&L, A_NODE(tv, RG_EJ, sl_ej_off(&L, l1, e, 0)), sl_ej_w0(0, 1, 1));
