@@ -99,14 +99,35 @@ module tn_node #(
     wire [EEW-1:0] tw_ej  = {tw_w0[31:30], tw_w0[2:0], tw_w1[16 +: AW + 1], tw_w1[0 +: AW]};
 
     // ---- network-clock bus decode ----
+    // (decoded only in a request's cycle, 0 otherwise: every use is under
+    // the request; a simulator then decodes nothing in the other cycles)
     wire [2:0] nb_lane = nb_off_i[RW+3:RW+1];
-    wire nb_lok = (nb_off_i >> (RW + 1)) < {12'd0, NL4};
-    wire nb_mem = nb_rg_i == 4'd0 && (nb_off_i >> AW) == 16'd0;
-    // tables are read only between runs (during one, their read ports
-    // belong to the read-ahead; such a read returns 0)
-    wire nb_tok = !run_i && !prep_i;
-    wire nb_cfg = nb_rg_i == 4'd1 && (nb_off_i >> RW) == 16'd0 && nb_tok;
-    wire nb_lst = (nb_rg_i == 4'd2 || nb_rg_i == 4'd3) && nb_lok && nb_tok;
+    reg        nb_mem, nb_cfg, nb_lst;   // the request's target: flit memory, settings, a lane's table
+    reg        nb_tr, nb_cr, nb_mre, nb_mwe;
+    reg [RW-1:0] nb_idx;                 // ... its round or list index
+    always @* begin
+        nb_mem = 1'b0;
+        nb_cfg = 1'b0;
+        nb_lst = 1'b0;
+        nb_tr  = 1'b0;
+        nb_cr  = 1'b0;
+        nb_mre = 1'b0;
+        nb_mwe = 1'b0;
+        nb_idx = {RW{1'b0}};
+        if (nb_r_i || nb_w_i) begin
+            nb_mem = nb_rg_i == 4'd0 && (nb_off_i >> AW) == 16'd0;
+            // tables are read only between runs (during one, their read
+            // ports belong to the read-ahead; such a read returns 0)
+            nb_cfg = nb_rg_i == 4'd1 && (nb_off_i >> RW) == 16'd0 && !run_i && !prep_i;
+            nb_lst = (nb_rg_i == 4'd2 || nb_rg_i == 4'd3) && (nb_off_i >> (RW + 1)) < {12'd0, NL4} &&
+                     !run_i && !prep_i;
+            nb_tr  = nb_r_i && nb_lst;
+            nb_cr  = nb_r_i && nb_cfg;
+            nb_mre = nb_r_i && nb_mem;
+            nb_mwe = nb_w_i && nb_mem;
+            nb_idx = nb_cfg ? nb_off_i[RW-1:0] : nb_off_i[RW:1];
+        end
+    end
 
     // ---- round settings ----
     // (kept in lane 0's descriptor RAM, read ahead with its descriptors:
@@ -182,9 +203,9 @@ module tn_node #(
         .nclk_i(nclk_i), .nrst_i(nrst_i), .run_i(run_i), .sw_i(sw_i), .fin_i(fin_i), .prep_i(prep_i),
         .round_i(round_i), .rcyc_i(rcyc_i), .ts_i(ts_i), .epoch_i(epoch_i), .around_o(aro),
         .cfg_o(cfg_nx),
-        .tr_i(nb_r_i && nb_lst), .tr_ej_i(nb_rg_i == 4'd3), .cr_i(nb_r_i && nb_cfg), .tr_lane_i(nb_lane),
-        .tr_idx_i(nb_cfg ? nb_off_i[RW-1:0] : nb_off_i[RW:1]), .tr_word_i(nb_off_i[0]), .tr_data_o(tr_data),
-        .mre_i(nb_r_i && nb_mem), .mwe_i(nb_w_i && nb_mem), .maddr_i(nb_off_i[AW-1:0]),
+        .tr_i(nb_tr), .tr_ej_i(nb_rg_i == 4'd3), .cr_i(nb_cr), .tr_lane_i(nb_lane),
+        .tr_idx_i(nb_idx), .tr_word_i(nb_off_i[0]), .tr_data_o(tr_data),
+        .mre_i(nb_mre), .mwe_i(nb_mwe), .maddr_i(nb_off_i[AW-1:0]),
         .mwdata_i({nb_wdata_i[30], nb_wdata_i[31], nb_wdata_i[W-1:0]}), .mrdata_o(mbrd),
         .inj_o(inj), .irel_o(irelay), .ihop_o(ihop), .ej_i(ej), .ejany_i(ejany),
         .esrc_o(esrc), .erel_o(erel), .euse_o(euse), .ev_o(nev), .nconf_o(nconf));

@@ -314,31 +314,51 @@ module tn_router #(
         xl = 0;
         xi = 0;
         if (any) begin
-            for (xo = 0; xo < 6; xo = xo + 1) begin
-                g[FW-1:0] = src[busy_d[xo] ? own_d[xo*SIW +: SIW] : osrc_i[xo*SIW +: SIW]];
-                lout_o[xo*FS +: FS] = g;
-                lany_o = lany_o | g[W+2];
-            end
-            for (xl = 0; xl < LANES; xl = xl + 1) begin
-                g[FW-1:0] = src[ebusy_d[xl] ? eown_d[xl*SIW +: SIW] : esrc_i[xl*SIW +: SIW]];
-                ej_o[xl*FS +: FS] = g;
-                ejany_o = ejany_o | g[W+2];
+            if (ron || |busy_q || |ebusy_q) begin
+                for (xo = 0; xo < 6; xo = xo + 1) begin
+                    g = {FS{1'b0}};
+                    g[FW-1:0] = src[busy_d[xo] ? own_d[xo*SIW +: SIW] : osrc_i[xo*SIW +: SIW]];
+                    lout_o[xo*FS +: FS] = g;
+                    lany_o = lany_o | g[W+2];
+                end
+                for (xl = 0; xl < LANES; xl = xl + 1) begin
+                    g = {FS{1'b0}};
+                    g[FW-1:0] = src[ebusy_d[xl] ? eown_d[xl*SIW +: SIW] : esrc_i[xl*SIW +: SIW]];
+                    ej_o[xl*FS +: FS] = g;
+                    ejany_o = ejany_o | g[W+2];
+                end
+            end else begin
+                // (no relay round, no held path: busy_d and ebusy_d are 0,
+                // every output from its circuit source)
+                for (xo = 0; xo < 6; xo = xo + 1) begin
+                    g = {FS{1'b0}};
+                    g[FW-1:0] = src[osrc_i[xo*SIW +: SIW]];
+                    lout_o[xo*FS +: FS] = g;
+                    lany_o = lany_o | g[W+2];
+                end
+                for (xl = 0; xl < LANES; xl = xl + 1) begin
+                    g = {FS{1'b0}};
+                    g[FW-1:0] = src[esrc_i[xl*SIW +: SIW]];
+                    ej_o[xl*FS +: FS] = g;
+                    ejany_o = ejany_o | g[W+2];
+                end
             end
             if (ron) begin
                 // a body flit on a relay source that no held path carries
                 for (xi = 0; xi < NIN; xi = xi + 1)
                     if (isrel[xi] && srcv[xi] && !src[xi][W+1] && !claimed[xi])
                         ndrop_o = ndrop_o + 4'd1;
-            end else begin
+            end else if (|(rin_i & srcv[5:0])) begin
                 // no relay: a flit on a link input no circuit uses goes nowhere
                 for (xi = 0; xi < 6; xi = xi + 1)
                     if (rin_i[xi] && srcv[xi])
                         ndrop_o = ndrop_o + 4'd1;
             end
             // an injected flit that no circuit output takes and no relay routes
-            for (xl = 0; xl < LANES; xl = xl + 1)
-                if (!iused_i[xl] && !irel[xl] && srcv[6 + xl])
-                    ndrop_o = ndrop_o + 4'd1;
+            if (|(~iused_i & ~irel & srcv[NIN-1:6]))
+                for (xl = 0; xl < LANES; xl = xl + 1)
+                    if (!iused_i[xl] && !irel[xl] && srcv[6 + xl])
+                        ndrop_o = ndrop_o + 4'd1;
         end
     end
 

@@ -84,8 +84,8 @@ module tn_ni #(
     input  wire [W+1:0]        mwdata_i,   // {head, tail, data}
     output reg  [W+1:0]        mrdata_o,
     // ---- the router ----
-    output reg  [LANES*FS-1:0] inj_o,      // inject lane l's flit in slot l
-    output reg  [LANES-1:0]    irel_o,     // inject lane l's stream is head-routed
+    output wire [LANES*FS-1:0] inj_o,      // inject lane l's flit in slot l
+    output wire [LANES-1:0]    irel_o,     // inject lane l's stream is head-routed
     output wire [3*LANES-1:0]  ihop_o,     // ... and its heads' output (its entry's hop)
     /* verilator lint_off UNUSEDSIGNAL */ // the slots' unused bits
     input  wire [LANES*FS-1:0] ej_i,       // eject lane l's flit in slot l
@@ -154,21 +154,19 @@ module tn_ni #(
     // The word read last cycle leaves now, unless this is a switch cycle or
     // the run has ended. It is in the bank of the address before the
     // lane's next (every read, granted or not, moves the address on).
-    reg [LANES*FS-1:0] t_inj;
-    reg [LANES-1:0]    t_irel;
-    integer            al;
-    always @* begin
-        t_inj  = {LANES*FS{1'b0}};
-        t_irel = {LANES{1'b0}};
-        if (|iok_q || |irel_q) begin
-            for (al = 0; al < LANES; al = al + 1)
-                if (iok_q[al])
-                    t_inj[al*FS +: FW] = {run_i && !sw_i, brd[(iadr_q[al][BW-1:0] - 1'b1) & BMASK]};
-            t_irel = irel_q;
+    // (a slot per lane, each assigned whole: a simulator then keeps no
+    // bound-checked temporary per lane)
+    wire  iv = run_i && !sw_i;
+    genvar ga;
+    generate
+        for (ga = 0; ga < LANES; ga = ga + 1) begin : gen_inj
+            assign inj_o[ga*FS +: FW] = iok_q[ga] ? {iv, brd[(iadr_q[ga][BW-1:0] - 1'b1) & BMASK]} : {FW{1'b0}};
+            if (FS > FW) begin : gen_pad
+                assign inj_o[ga*FS+FW +: FS-FW] = {(FS - FW){1'b0}};
+            end
         end
-        inj_o  = t_inj;
-        irel_o = t_irel;
-    end
+    endgenerate
+    assign irel_o = irel_q;
     assign ihop_o = ihop_q;
 
     // ==== this cycle's lane work, memory requests and bank grants ====
@@ -176,6 +174,7 @@ module tn_ni #(
     reg [LANES-1:0] start, more, iok;        // inject: a start, a stream going on, a read granted
     reg [LANES-1:0] efv, elate;              // eject: a flit counted, one not stored (late)
     reg [LANES-1:0] eshort, ebnd;            // ... errors: short stream, memory bounds (overrun: efv & elate)
+    reg [LANES-1:0] eerr;                    // ... some error
     reg [LANES-1:0] t_start, t_more, t_ird, t_iok, t_fv, t_late, t_short, t_bnd;
     reg [NBK-1:0]   bre, bwe;                // bank b read, written
     (* mem2reg *) reg [RA-1:0] bra [0:NBK-1];
@@ -188,8 +187,19 @@ module tn_ni #(
     reg [FW-1:0]    f;
     reg [3:0]       t_nconf;
     reg             t_ibnd;                  // an inject word beyond the memory skipped
+    // a lane's terms as scalars (a lane's bits are set as constant masks:
+    // a simulator then keeps no bound-checked temporary per bit)
+    reg             st, mo, ah, rd, fv, lt, lt0;
+    localparam [LANES-1:0] L1 = 1;
     integer         l, k;
     always @* begin
+        st = 1'b0;
+        mo = 1'b0;
+        ah = 1'b0;
+        rd = 1'b0;
+        fv = 1'b0;
+        lt = 1'b0;
+        lt0 = !run_i || sw_i;
         t_start = {LANES{1'b0}};
         t_more  = {LANES{1'b0}};
         t_ird   = {LANES{1'b0}};
@@ -217,26 +227,35 @@ module tn_ni #(
             t_bre[b] = 1'b1;
             bra[b] = maddr_i[AW-1:BB];
         end
-        if (run_i)
+        if (run_i) begin
+            t_more = sw_i ? {LANES{1'b0}} : iact_q;
             for (l = 0; l < LANES; l = l + 1) begin
-                e = inx[l];
-                t_start[l] = e[I_V] && e[I_RND +: RW] == round_i && e[I_ST +: DW] == rcyc_i;
-                t_more[l]  = iact_q[l] && !sw_i;
-                t_ird[l]   = t_start[l] ? e[AW +: AW + 1] != 0 : t_more[l] && !iadr_q[l][AW];
-                if (!t_start[l] && t_more[l] && iadr_q[l][AW])
-                    t_ibnd = 1'b1;
-                if (t_ird[l]) begin
-                    ra = t_start[l] ? e[0 +: AW] : iadr_q[l][AW-1:0];
+                e  = inx[l];
+                st = 1'b0;
+                if (e[I_ST +: DW] == rcyc_i)
+                    st = e[I_V] && e[I_RND +: RW] == round_i;
+                mo = t_more[l];
+                ah = iadr_q[l][AW];
+                rd = st ? e[AW +: AW + 1] != 0 : mo && !ah;
+                if (st)
+                    t_start = t_start | (L1 << l);
+                if (ah)
+                    if (!st && mo)
+                        t_ibnd = 1'b1;
+                if (rd) begin
+                    t_ird = t_ird | (L1 << l);
+                    ra = st ? e[0 +: AW] : iadr_q[l][AW-1:0];
                     b = ra[BW-1:0] & BMASK;
                     if (t_bre[b]) begin
                         t_nconf = t_nconf + 4'd1;
                     end else begin
                         t_bre[b] = 1'b1;
                         bra[b] = ra[AW-1:BB];
-                        t_iok[l] = 1'b1;
+                        t_iok = t_iok | (L1 << l);
                     end
                 end
             end
+        end
         // writes: the bus first, then the eject lanes that store a flit
         if (mwe_i) begin
             b = mbank;
@@ -246,24 +265,31 @@ module tn_ni #(
         end
         if (ejany_i || fin_i)
             for (l = 0; l < LANES; l = l + 1) begin
-                f = ej_i[l*FS +: FW];
-                t_fv[l]   = f[W+2] && eact_q[l];
-                t_late[l] = !run_i || sw_i || erem_q[l] == 0;
+                f  = ej_i[l*FS +: FW];
+                fv = f[W+2] && eact_q[l];
+                lt = lt0 || erem_q[l] == 0;
+                if (fv)
+                    t_fv = t_fv | (L1 << l);
+                if (lt)
+                    t_late = t_late | (L1 << l);
                 // (a flit in a round's end cycle is late: fin_i comes in a
                 // switch cycle or after the run, so the flits still
                 // expected are final)
-                if (fin_i && eact_q[l] && erem_q[l] != 0)
-                    t_short[l] = 1'b1;
-                if (t_fv[l] && !t_late[l] && eadr_q[l][AW])
-                    t_bnd[l] = 1'b1;
-                if (t_fv[l] && !t_late[l] && !eadr_q[l][AW]) begin
-                    b = eadr_q[l][BW-1:0] & BMASK;
-                    if (t_bwe[b]) begin
-                        t_nconf = t_nconf + 4'd1;
+                if (fin_i)
+                    if (eact_q[l] && erem_q[l] != 0)
+                        t_short = t_short | (L1 << l);
+                if (fv && !lt) begin
+                    if (eadr_q[l][AW]) begin
+                        t_bnd = t_bnd | (L1 << l);
                     end else begin
-                        t_bwe[b] = 1'b1;
-                        bwa[b] = eadr_q[l][AW-1:BB];
-                        bwd[b] = f[W+1:0];
+                        b = eadr_q[l][BW-1:0] & BMASK;
+                        if (t_bwe[b]) begin
+                            t_nconf = t_nconf + 4'd1;
+                        end else begin
+                            t_bwe[b] = 1'b1;
+                            bwa[b] = eadr_q[l][AW-1:BB];
+                            bwd[b] = f[W+1:0];
+                        end
                     end
                 end
             end
@@ -274,6 +300,7 @@ module tn_ni #(
         elate   = t_late;
         eshort  = t_short;
         ebnd    = t_bnd;
+        eerr    = t_bnd | t_short | (t_fv & t_late);
         bre     = t_bre;
         bwe     = t_bwe;
         nconf_o = t_nconf;
@@ -348,7 +375,7 @@ module tn_ni #(
             // flip-flops and a bypass to return the old word on one clock.)
             (* no_rw_check *) reg [IMW-1:0] mem [0:ROUNDS-1];
             reg [RW-1:0]  ptr_q;               // the entry to fetch next
-            wire          lr = ilr && tr_lane_i == g;
+            reg           lr;                  // a bus read of this lane's list (a temporary)
             reg [AW:0]    adr_d, rem_d;
             /* verilator lint_off BLKSEQ */
             always @(posedge bclk_i)
@@ -356,6 +383,9 @@ module tn_ni #(
                     if (iw_i[g])
                         mem[tw_idx_i] = {tw_inj_i[IEW-1], tw_inj_i[IMW-2:0]};  // (RELAY 0: no relay flag, no hop)
             always @(posedge nclk_i) begin
+                adr_d = {(AW + 1){1'b0}};
+                rem_d = {(AW + 1){1'b0}};
+                lr    = 1'b0;
                 if (run_i || iwrun_q || nrst_i) begin
                     adr_d = iadr_q[g];
                     rem_d = irem_q[g];
@@ -380,11 +410,14 @@ module tn_ni #(
                         irel_q[g] = 1'b0;
                     end
                 end
-                if (ilrs)
+                if (ilrs) begin
+                    if (ilr)
+                        lr = tr_lane_i == g;
                     if (lr || prep_i || start[g]) begin
                         inx[g] = mem[lr ? tr_idx_i : prep_i ? {RW{1'b0}} : ptr_q];
                         ptr_q <= prep_i ? {{(RW - 1){1'b0}}, 1'b1} : ptr_q + 1'b1;
                     end
+                end
             end
             /* verilator lint_on BLKSEQ */
         end
@@ -427,7 +460,7 @@ module tn_ni #(
     (* mem2reg *) reg [31:0] rec [0:LANES-1];
     generate
         for (g = 0; g < LANES; g = g + 1) begin : gen_ej
-            wire lr = elr && tr_lane_i == g;
+            reg  lr;                         // a bus read of this lane's descriptors (a temporary)
             if (g == 0) begin : gen_xmem
                 // settings (row 2 r) and descriptors (row 2 r + 1); one
                 // table write a bus cycle
@@ -439,13 +472,16 @@ module tn_ni #(
                             dmem[{tw_idx_i, ew_i[0]}] = ew_i[0] ? {{(XW - EEW){1'b0}}, tw_ej_i}
                                                                 : {{(XW - CFW){1'b0}}, tw_cfg_i};
                 // (the settings read in ahd1 go to cfg_o before ahd2's read)
-                always @(posedge nclk_i)
+                always @(posedge nclk_i) begin
+                    lr = 1'b0;
                     if (elrs) begin
+                        lr = elr && tr_lane_i == g;
                         if (ahd2)
                             cfg_o <= enx[0][CFW-1:0];
                         if (lr || cr_i || ahd1 || ahd2)
                             enx[0] = dmem[(lr || cr_i) ? {tr_idx_i, lr} : {anx, ahd2}];
                     end
+                end
                 /* verilator lint_on BLKSEQ */
             end else begin : gen_dmem
                 (* no_rw_check *) reg [EEW-1:0] dmem [0:ROUNDS-1];
@@ -454,10 +490,14 @@ module tn_ni #(
                     if (tw_i)
                         if (ew_i[g])
                             dmem[tw_idx_i] = tw_ej_i;
-                always @(posedge nclk_i)
-                    if (elrs)
+                always @(posedge nclk_i) begin
+                    lr = 1'b0;
+                    if (elrs) begin
+                        lr = elr && tr_lane_i == g;
                         if (lr || ahd2)
                             enx[g] = {{(XW - EEW){1'b0}}, dmem[lr ? tr_idx_i : anx]};
+                    end
+                end
                 /* verilator lint_on BLKSEQ */
             end
 
@@ -506,6 +546,15 @@ module tn_ni #(
             integer        n;
             /* verilator lint_off BLKSEQ */
             always @(posedge nclk_i) begin
+                cnt_d   = {(AW + 1){1'b0}};
+                first_d = {DW{1'b0}};
+                crc_d   = 32'd0;
+                err_d   = 3'd0;
+                adr_d   = {(AW + 1){1'b0}};
+                rem_d   = {(AW + 1){1'b0}};
+                d       = {4*NN{1'b0}};
+                row     = {(RW + 2){1'b0}};
+                file    = 1'b0;
                 if (efv[g] || fin_i || sw_i || nrst_i || recw_q != 2'd0) begin
                     cnt_d   = cnt_q;
                     first_d = first_q;
@@ -525,9 +574,12 @@ module tn_ni #(
                             rem_d = rem_d - 1'b1;
                         adr_d = adr_d + 1'b1;
                     end
-                    err_d = err_d | {ebnd[g], eshort[g], efv[g] && elate[g]};
-                    file = eact_q[g] && (fin_i || (efv[g] && !run_i && !sw_i)) &&
-                           (recw_q == 2'd0 || recc_q);
+                    if (eerr[g])
+                        err_d = err_d | {ebnd[g], eshort[g], efv[g] && elate[g]};
+                    // (a record is filed at a round's end, or after the run)
+                    file = 1'b0;
+                    if (fin_i || !run_i)
+                        file = eact_q[g] && (fin_i || (efv[g] && !sw_i)) && (recw_q == 2'd0 || recc_q);
                     // (the pending registers, first_q and last_q are read
                     // here, before any write to them in this block: a
                     // simulator then keeps no delayed copy of them;
@@ -539,8 +591,8 @@ module tn_ni #(
                             ? (recp_q[R0W] ? {{(16 - DW){1'b0}}, last_q, {(16 - DW){1'b0}}, first_q} : 32'd0)
                             : {recp_q[R0W-1 -: 4], 9'd0, recp_q[AW+1 +: 3], {(15 - AW){1'b0}}, recp_q[0 +: AW + 1]};
                         recrow_q <= row - 1'b1;
+                        recw_q   <= file ? 2'd1 : (recw_q == 2'd1) ? 2'd2 : 2'd0;
                     end
-                    recw_q <= file ? 2'd1 : (recw_q == 2'd1) ? 2'd2 : 2'd0;
                     if (file) begin
                         recp_q <= {seen_q || efv[g], epoch_i, err_d, cnt_d};
                         recc_q <= !sw_i;
