@@ -314,7 +314,7 @@ module tn_router #(
         xl = 0;
         xi = 0;
         if (any) begin
-            if (ron || |busy_q || |ebusy_q) begin
+            if (RELAY != 0 && (ron || |busy_q || |ebusy_q)) begin
                 for (xo = 0; xo < 6; xo = xo + 1) begin
                     g = {FS{1'b0}};
                     g[FW-1:0] = src[busy_d[xo] ? own_d[xo*SIW +: SIW] : osrc_i[xo*SIW +: SIW]];
@@ -328,8 +328,9 @@ module tn_router #(
                     ejany_o = ejany_o | g[W+2];
                 end
             end else begin
-                // (no relay round, no held path: busy_d and ebusy_d are 0,
-                // every output from its circuit source)
+                // (no relay round, no held path, or no relay hardware:
+                // busy_d and ebusy_d are 0, every output from its circuit
+                // source)
                 for (xo = 0; xo < 6; xo = xo + 1) begin
                     g = {FS{1'b0}};
                     g[FW-1:0] = src[osrc_i[xo*SIW +: SIW]];
