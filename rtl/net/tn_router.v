@@ -301,8 +301,10 @@ module tn_router #(
     // The crossbar: each output and eject lane from its source, a held
     // relay path's source in place of the circuit's (only while a flit is
     // on some source). Flits that go nowhere.
-    reg [FS-1:0] g;
-    integer      xo, xl, xi;
+    reg [FS-1:0]  g;
+    reg [SIW-1:0] sx;                   // the source of an output
+    reg           held;                 // a held path's source may stand in
+    integer       xo, xl, xi;
     always @* begin
         lout_o  = {6*FS{1'b0}};
         ej_o    = {LANES*FS{1'b0}};
@@ -310,39 +312,34 @@ module tn_router #(
         ejany_o = 1'b0;
         ndrop_o = 4'd0;
         g = {FS{1'b0}};
+        sx = {SIW{1'b0}};
+        // (only in a relay round or while a path is held: else busy_d and
+        // ebusy_d are 0, and without relay hardware always, so a
+        // simulator skips them and a synthesis keeps no multiplexer)
+        held = RELAY != 0 && (ron || |busy_q || |ebusy_q);
         xo = 0;
         xl = 0;
         xi = 0;
         if (any) begin
-            if (RELAY != 0 && (ron || |busy_q || |ebusy_q)) begin
-                for (xo = 0; xo < 6; xo = xo + 1) begin
-                    g = {FS{1'b0}};
-                    g[FW-1:0] = src[busy_d[xo] ? own_d[xo*SIW +: SIW] : osrc_i[xo*SIW +: SIW]];
-                    lout_o[xo*FS +: FS] = g;
-                    lany_o = lany_o | g[W+2];
-                end
-                for (xl = 0; xl < LANES; xl = xl + 1) begin
-                    g = {FS{1'b0}};
-                    g[FW-1:0] = src[ebusy_d[xl] ? eown_d[xl*SIW +: SIW] : esrc_i[xl*SIW +: SIW]];
-                    ej_o[xl*FS +: FS] = g;
-                    ejany_o = ejany_o | g[W+2];
-                end
-            end else begin
-                // (no relay round, no held path, or no relay hardware:
-                // busy_d and ebusy_d are 0, every output from its circuit
-                // source)
-                for (xo = 0; xo < 6; xo = xo + 1) begin
-                    g = {FS{1'b0}};
-                    g[FW-1:0] = src[osrc_i[xo*SIW +: SIW]];
-                    lout_o[xo*FS +: FS] = g;
-                    lany_o = lany_o | g[W+2];
-                end
-                for (xl = 0; xl < LANES; xl = xl + 1) begin
-                    g = {FS{1'b0}};
-                    g[FW-1:0] = src[esrc_i[xl*SIW +: SIW]];
-                    ej_o[xl*FS +: FS] = g;
-                    ejany_o = ejany_o | g[W+2];
-                end
+            for (xo = 0; xo < 6; xo = xo + 1) begin
+                sx = osrc_i[xo*SIW +: SIW];
+                if (held)
+                    if (busy_d[xo])
+                        sx = own_d[xo*SIW +: SIW];
+                g = {FS{1'b0}};
+                g[FW-1:0] = src[sx];
+                lout_o[xo*FS +: FS] = g;
+                lany_o = lany_o | g[W+2];
+            end
+            for (xl = 0; xl < LANES; xl = xl + 1) begin
+                sx = esrc_i[xl*SIW +: SIW];
+                if (held)
+                    if (ebusy_d[xl])
+                        sx = eown_d[xl*SIW +: SIW];
+                g = {FS{1'b0}};
+                g[FW-1:0] = src[sx];
+                ej_o[xl*FS +: FS] = g;
+                ejany_o = ejany_o | g[W+2];
             end
             if (ron) begin
                 // a body flit on a relay source that no held path carries
